@@ -1,0 +1,94 @@
+"""The engine's command line: `python -m engine score [FILE|-] [--jsonl]`, JSON in, JSON out."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from collections.abc import Sequence
+from typing import BinaryIO
+
+from engine.contract import score_json
+from engine.errors import SheetError
+
+EXIT_BAD_INPUT = 2
+
+
+def _dump(value: object) -> str:
+    # Latvian letters stay letters: names are printed as people wrote them.
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _parse(text: str) -> object:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise SheetError(
+            f"not valid JSON: {error.msg} (line {error.lineno}, column {error.colno})"
+        ) from None
+    except RecursionError:
+        raise SheetError("not a sheet: the JSON is nested too deeply") from None
+
+
+def _decode(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise SheetError(f"not UTF-8 text: byte {error.start} cannot be read") from None
+
+
+def score_one(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
+    try:
+        result = score_json(_parse(_decode(raw)))
+    except SheetError as error:
+        err.write(f"{error}\n".encode())
+        return EXIT_BAD_INPUT
+    out.write((_dump(result) + "\n").encode())
+    return 0
+
+
+def score_lines(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
+    """One sheet per line, one result per line; a bad line answers {"error": ...} in its place.
+    Blank lines are skipped."""
+    bad = 0
+    for line in raw.splitlines():
+        if not line.strip():
+            continue
+        try:
+            result: object = score_json(_parse(_decode(line)))
+        except SheetError as error:
+            result = {"error": str(error)}
+            bad += 1
+        out.write((_dump(result) + "\n").encode())
+    if bad:
+        err.write(f"{bad} sheet(s) refused, each answered with an error line\n".encode())
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(
+        prog="python -m engine", description="Zole scoring engine: JSON in, JSON out."
+    )
+    commands = parser.add_subparsers(dest="command", required=True)
+    score = commands.add_parser(
+        "score", help="score a table sheet (see DESIGN.md for the sheet and result format)"
+    )
+    score.add_argument("file", nargs="?", default="-", help="a sheet in JSON; - or none: stdin")
+    score.add_argument(
+        "--jsonl", action="store_true", help="one sheet per line, one result per line"
+    )
+    args = parser.parse_args(argv)
+
+    if args.file == "-":
+        raw = sys.stdin.buffer.read()
+    else:
+        try:
+            with open(args.file, "rb") as handle:
+                raw = handle.read()
+        except OSError as error:
+            sys.stderr.write(f"cannot read {args.file}: {error.strerror}\n")
+            return EXIT_BAD_INPUT
+    score_input = score_lines if args.jsonl else score_one
+    status = score_input(raw, sys.stdout.buffer, sys.stderr.buffer)
+    sys.stdout.flush()
+    return status

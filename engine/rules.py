@@ -1,0 +1,138 @@
+"""The rules of Zole as data: cards, game types, payout bands, rule-set options (RULES.md)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from enum import StrEnum
+
+from engine.errors import SheetError, shown
+
+TOTAL_POINTS = 120  # card points (acis) in the 26-card pack
+TRICKS_PER_DEAL = 8  # every player holds 8 cards
+MAX_TALON_POINTS = 22  # the two talon cards can hold at most A + 10 + ... = 22 (two aces)
+IMPOSSIBLE_POINTS = frozenset({1, 119})  # no set of Zole cards is worth 1, so neither is 119
+WIN_POINTS = 61  # 61 wins, 60 loses
+HIGH_WIN_POINTS = 91  # 91 or more is the higher win band
+LOW_LOSS_POINTS = 30  # 30 or fewer is the low loss band ("jaņos")
+TABLE_SIZES = (3, 4)
+
+
+class Game(StrEnum):
+    """What happened in a deal (partija)."""
+
+    LIELAIS = "lielais"
+    ZOLE = "zole"
+    MAZA_ZOLE = "maza_zole"
+    PASS = "pass"
+    GALDINS = "galdins"
+
+
+class AllPass(StrEnum):
+    """What happens when everyone passes."""
+
+    PULE = "pule"  # a common pule is written, no points move (the seeds' rule)
+    GALDINS = "galdins"  # galdiņš is played, everyone for himself
+
+
+class PersonalPulePayment(StrEnum):
+    """What the owner of a personal pule pays the Lielais who collects it."""
+
+    N_MINUS_1 = "N-1"
+    N = "N"
+
+
+@dataclass(frozen=True, slots=True)
+class PayoutBands:
+    """The unit u each other seated player pays (or, when negative, receives from) the declarer."""
+
+    all_tricks: int
+    high_win: int  # 91 or more
+    win: int  # 61-90
+    loss: int  # 31-60
+    low_loss: int  # 30 or fewer
+    no_trick: int
+
+    def unit(self, *, points: int, tricks: int) -> int:
+        # "All tricks" and "no trick" are decided by tricks, never by points.
+        if tricks == TRICKS_PER_DEAL:
+            return self.all_tricks
+        if tricks == 0:
+            return self.no_trick
+        if points >= HIGH_WIN_POINTS:
+            return self.high_win
+        if points >= WIN_POINTS:
+            return self.win
+        if points > LOW_LOSS_POINTS:
+            return self.loss
+        return self.low_loss
+
+
+LIELAIS_PAYOUT = PayoutBands(all_tricks=3, high_win=2, win=1, loss=-2, low_loss=-3, no_trick=-4)
+ZOLE_PAYOUT = PayoutBands(all_tricks=7, high_win=6, win=5, loss=-6, low_loss=-7, no_trick=-8)
+MAZA_ZOLE_WIN = 6  # the declarer took no trick
+MAZA_ZOLE_LOSS = -7  # the declarer took a trick
+GALDINS_LOSS = 2  # each loser of galdiņš pays this to every other seated player
+COMMON_PULE_UNIT = 1  # each other seated player pays this to the Lielais who collects a common pule
+SETTLEMENT_UNIT = 1  # an open personal pule at the end of the round costs its owner this per player
+
+
+def declarer_unit(game: Game, *, points: int | None, tricks: int) -> int:
+    """The unit u of a played game, from the declarer's result (positive: the declarer won)."""
+    if game is Game.LIELAIS:
+        return LIELAIS_PAYOUT.unit(points=points or 0, tricks=tricks)
+    if game is Game.ZOLE:
+        return ZOLE_PAYOUT.unit(points=points or 0, tricks=tricks)
+    if game is Game.MAZA_ZOLE:
+        return MAZA_ZOLE_WIN if tricks == 0 else MAZA_ZOLE_LOSS
+    raise ValueError(f"{game} has no declarer")
+
+
+@dataclass(frozen=True, slots=True)
+class Rules:
+    """The rule-set options of a table (RULES.md); the defaults are the seeds' rules."""
+
+    all_pass: AllPass = AllPass.PULE
+    small_zole: bool = False
+    personal_pule_payment: PersonalPulePayment = PersonalPulePayment.N_MINUS_1
+
+    def __post_init__(self) -> None:
+        # Accept the plain strings of the JSON contract, refuse anything else by name.
+        for name, kind in (("all_pass", AllPass), ("personal_pule_payment", PersonalPulePayment)):
+            value = getattr(self, name)
+            try:
+                object.__setattr__(self, name, kind(value))
+            except (ValueError, TypeError):
+                choices = " or ".join(f'"{member.value}"' for member in kind)
+                raise SheetError(
+                    f"rules.{name} must be {choices}, got {shown(value)}", field=f"rules.{name}"
+                ) from None
+        if not isinstance(self.small_zole, bool):
+            raise SheetError(
+                f"rules.small_zole must be true or false, got {shown(self.small_zole)}",
+                field="rules.small_zole",
+            )
+
+    @property
+    def pules(self) -> bool:
+        """Pules are kept only when everyone passing writes a common pule."""
+        return self.all_pass is AllPass.PULE
+
+    def allows(self, game: Game) -> bool:
+        if game is Game.MAZA_ZOLE:
+            return self.small_zole
+        if game is Game.PASS:
+            return self.all_pass is AllPass.PULE
+        if game is Game.GALDINS:
+            return self.all_pass is AllPass.GALDINS
+        return True
+
+    def personal_pule_units(self, table_size: int) -> int:
+        """What the owner alone pays when a Lielais collects his personal pule: N-1 or N."""
+        if self.personal_pule_payment is PersonalPulePayment.N:
+            return table_size
+        return table_size - 1
+
+
+def deals_per_round_fits(deals: int, table_sizes: tuple[int, ...] = TABLE_SIZES) -> bool:
+    """Everyone deals equally often only when the deal count is a multiple of every table size."""
+    return deals > 0 and all(deals % size == 0 for size in table_sizes)

@@ -1,0 +1,251 @@
+"""Tournament scoring: place points at each table, and the standings order with shared ranks."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from enum import StrEnum
+from fractions import Fraction
+from typing import Any
+
+from engine.errors import SheetError, shown
+from engine.names import latvian_sort_key
+from engine.rules import TABLE_SIZES
+
+
+@dataclass(frozen=True, slots=True)
+class PlaceScheme:
+    """Place points for 1st, 2nd, ... at a table of 3 and at a table of 4."""
+
+    three: tuple[int, ...] = (6, 4, 2)
+    four: tuple[int, ...] = (6, 4, 2, 0)
+
+    def __post_init__(self) -> None:
+        for size, points in zip(TABLE_SIZES, (self.three, self.four), strict=True):
+            if len(points) != size or any(
+                isinstance(value, bool) or not isinstance(value, int) for value in points
+            ):
+                raise SheetError(
+                    f"place points for a table of {size} must be {size} whole numbers, "
+                    f"got {shown(points)}",
+                    field="place_points",
+                )
+            if list(points) != sorted(points, reverse=True):
+                raise SheetError(
+                    f"place points for a table of {size} must not grow with the place, "
+                    f"got {shown(points)}",
+                    field="place_points",
+                )
+
+    @classmethod
+    def from_text(cls, three: str, four: str) -> PlaceScheme:
+        """From the way organisers write it: "6,4,2" and "6,4,2,0"."""
+
+        def numbers(text: str, size: int) -> tuple[int, ...]:
+            try:
+                return tuple(int(part) for part in text.split(","))
+            except ValueError:
+                raise SheetError(
+                    f"place points for a table of {size} must be whole numbers separated by "
+                    f"commas, got {shown(text)}",
+                    field="place_points",
+                ) from None
+
+        return cls(three=numbers(three, 3), four=numbers(four, 4))
+
+    def for_table(self, size: int) -> tuple[int, ...]:
+        return self.three if size == 3 else self.four
+
+
+def place_points(
+    game_points: Mapping[str, int], scheme: PlaceScheme | None = None
+) -> dict[str, Fraction]:
+    """Each player's place points at one table from the round's game points.
+
+    Tied players share the mean of the place points of the places they span."""
+    points_for_place = (scheme or PlaceScheme()).for_table(len(game_points))
+    ordered = sorted(game_points.values(), reverse=True)
+    shared: dict[int, Fraction] = {}
+    for result in set(ordered):
+        first = ordered.index(result)
+        span = ordered.count(result)
+        shared[result] = Fraction(sum(points_for_place[first : first + span]), span)
+    return {player: shared[result] for player, result in game_points.items()}
+
+
+@dataclass(frozen=True, slots=True)
+class RoundResult:
+    """A player's result in one round (kārta)."""
+
+    player: str
+    round_number: int
+    game_points: int
+    place_points: Fraction
+    place: int = 1  # 1 + how many at his table did better (tied players share a place)
+
+
+def round_results(
+    round_number: int, totals: Mapping[str, int], scheme: PlaceScheme | None = None
+) -> list[RoundResult]:
+    """The round results of one table, from its sheet's final totals."""
+    points = place_points(totals, scheme)
+    return [
+        RoundResult(
+            player=player,
+            round_number=round_number,
+            game_points=game_points,
+            place_points=points[player],
+            place=1 + sum(other > game_points for other in totals.values()),
+        )
+        for player, game_points in totals.items()
+    ]
+
+
+class Metric(StrEnum):
+    """What a standings order can rank by, highest first."""
+
+    PLACE_POINTS = "place_points"
+    GAME_POINTS = "game_points"
+    LAST_ROUND_GAME_POINTS = "last_round_game_points"
+    WINS = "wins"  # rounds in which nobody at the player's table did better
+
+
+DEFAULT_ORDER = (Metric.PLACE_POINTS, Metric.GAME_POINTS, Metric.LAST_ROUND_GAME_POINTS)
+GAME_POINTS_ONLY = (Metric.GAME_POINTS,)
+
+
+@dataclass(frozen=True, slots=True)
+class Standing:
+    rank: int  # tied players share a rank (1, 2, 2, 4)
+    player: str
+    name: str
+    place_points: Fraction
+    game_points: int
+    last_round_game_points: int
+    wins: int
+    rounds: tuple[RoundResult, ...] = field(default=())
+
+    def metric(self, metric: Metric) -> Fraction | int:
+        return getattr(self, metric.value)
+
+
+def validate_order(order: Sequence[str]) -> tuple[Metric, ...]:
+    metrics = []
+    for name in order:
+        try:
+            metrics.append(Metric(name))
+        except ValueError:
+            choices = ", ".join(member.value for member in Metric)
+            raise SheetError(
+                f"standings order: unknown metric {shown(name)} (one of {choices})", field="order"
+            ) from None
+    if not metrics or len(set(metrics)) != len(metrics):
+        raise SheetError("standings order: name each metric once, at least one", field="order")
+    return tuple(metrics)
+
+
+def _rank(entries: Sequence[object], key: Callable[[Any], tuple]) -> list[int]:
+    """Competition ranks over entries already sorted by `key` (equal keys share a rank)."""
+    ranks = []
+    for index, entry in enumerate(entries):
+        if index and key(entry) == key(entries[index - 1]):
+            ranks.append(ranks[-1])
+        else:
+            ranks.append(index + 1)
+    return ranks
+
+
+def rank_standings(
+    results: Iterable[RoundResult],
+    *,
+    players: Iterable[str] = (),
+    names: Mapping[str, str] | None = None,
+    order: Sequence[str] = DEFAULT_ORDER,
+) -> list[Standing]:
+    """The standings: ranked by `order`, highest first; players equal on every metric share a
+    rank and are listed by name (Latvian alphabetical order).
+
+    `players` adds entrants without results yet; `names` gives display names (the player key
+    otherwise)."""
+    metrics = validate_order(order)
+    names = names or {}
+    by_player: dict[str, list[RoundResult]] = defaultdict(list)
+    for player in players:
+        by_player.setdefault(player, [])
+    last_round = 0
+    for result in results:
+        by_player[result.player].append(result)
+        last_round = max(last_round, result.round_number)
+    standings = []
+    for player, rounds in by_player.items():
+        rounds.sort(key=lambda result: result.round_number)
+        standings.append(
+            Standing(
+                rank=0,
+                player=player,
+                name=names.get(player, player),
+                place_points=sum((result.place_points for result in rounds), Fraction(0)),
+                game_points=sum(result.game_points for result in rounds),
+                last_round_game_points=sum(
+                    result.game_points for result in rounds if result.round_number == last_round
+                ),
+                wins=sum(result.place == 1 for result in rounds),
+                rounds=tuple(rounds),
+            )
+        )
+
+    def ranking_key(standing: Standing) -> tuple:
+        return tuple(standing.metric(metric) for metric in metrics)
+
+    standings.sort(key=lambda standing: latvian_sort_key(standing.name))
+    standings.sort(key=ranking_key, reverse=True)
+    ranks = _rank(standings, ranking_key)
+    return [replace(standing, rank=rank) for rank, standing in zip(ranks, standings, strict=True)]
+
+
+@dataclass(frozen=True, slots=True)
+class TeamStanding:
+    rank: int
+    team: str
+    members: tuple[str, ...]
+    place_points: Fraction
+    game_points: int
+    last_round_game_points: int
+    wins: int
+
+    def metric(self, metric: Metric) -> Fraction | int:
+        return getattr(self, metric.value)
+
+
+def team_standings(
+    teams: Mapping[str, Iterable[str]],
+    standings: Iterable[Standing],
+    *,
+    order: Sequence[str] = DEFAULT_ORDER,
+) -> list[TeamStanding]:
+    """A team's score is the sum of its members' scores, ranked by the same order."""
+    metrics = validate_order(order)
+    by_player = {standing.player: standing for standing in standings}
+    rows = []
+    for team, members in teams.items():
+        member_standings = [by_player[m] for m in members if m in by_player]
+        rows.append(
+            TeamStanding(
+                rank=0,
+                team=team,
+                members=tuple(members),
+                place_points=sum((s.place_points for s in member_standings), Fraction(0)),
+                game_points=sum(s.game_points for s in member_standings),
+                last_round_game_points=sum(s.last_round_game_points for s in member_standings),
+                wins=sum(s.wins for s in member_standings),
+            )
+        )
+
+    def ranking_key(row: TeamStanding) -> tuple:
+        return tuple(row.metric(metric) for metric in metrics)
+
+    rows.sort(key=lambda row: latvian_sort_key(row.team))
+    rows.sort(key=ranking_key, reverse=True)
+    ranks = _rank(rows, ranking_key)
+    return [replace(row, rank=rank) for rank, row in zip(ranks, rows, strict=True)]
