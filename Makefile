@@ -1,0 +1,42 @@
+# Development and CI entry points. The venv's binaries are called by path: no activation needed.
+PYTHON ?= python3
+VENV := .venv
+BIN := $(VENV)/bin
+STAMP := $(VENV)/.installed
+
+.PHONY: venv install lint test migrate demo run clean
+
+venv: $(BIN)/python
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+	$(BIN)/python -m pip install --upgrade pip
+
+install: $(STAMP)
+
+# The stamp reinstalls only when pyproject.toml changes (editable install: code changes need none).
+$(STAMP): pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install -e '.[dev]'
+	touch $(STAMP)
+
+lint: install
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+
+# The suite runs on whatever DATABASE_URL names; SQLite when it is unset.
+test: install
+	$(MAKE) lint
+	$(BIN)/pytest
+
+migrate: install
+	$(BIN)/python manage.py migrate --noinput
+
+demo: migrate
+	$(BIN)/python manage.py load_demo
+
+run: install migrate demo
+	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+clean:
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis staticfiles
+	find . -name __pycache__ -type d -prune -exec rm -rf {} +

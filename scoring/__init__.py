@@ -1,0 +1,1 @@
+"""Deal results, table confirmation, audit log, standings and documents."""

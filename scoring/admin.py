@@ -1,0 +1,1 @@
+"""Admin for scoring models: none yet (they come with the deal results)."""

@@ -1,0 +1,1 @@
+"""Fixtures shared by the whole test suite (pytest-django provides `db`, `client`, ...)."""

@@ -1,0 +1,1 @@
+"""Players, clubs and tournaments: registration, rounds, tables and seating."""

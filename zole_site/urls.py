@@ -1,0 +1,12 @@
+"""Top-level URL configuration."""
+
+from django.contrib import admin
+from django.urls import path
+
+from zole_site import views
+
+urlpatterns = [
+    path("", views.home, name="home"),
+    path("healthz", views.healthz, name="healthz"),
+    path("admin/", admin.site.urls),
+]
