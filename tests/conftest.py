@@ -1,1 +1,13 @@
-"""Fixtures shared by the whole test suite (pytest-django provides `db`, `client`, ...)."""
+"""Fixtures and settings shared by the whole test suite (pytest-django provides `db`, `client`)."""
+
+import os
+
+from hypothesis import HealthCheck, settings
+
+# No per-example deadline: the CI machines are noisy, and speed is measured in bench/, not here.
+# CI runs more examples; a local run stays quick. HYPOTHESIS_PROFILE overrides either.
+settings.register_profile("dev", deadline=None, max_examples=100)
+settings.register_profile(
+    "ci", deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow]
+)
+settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
