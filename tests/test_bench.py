@@ -1,0 +1,36 @@
+"""The engine benchmark runs and reports sane figures. No timed assertion: speed is not tested."""
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+REPO_ROOT = Path(__file__).resolve().parent.parent
+BENCH_SCRIPT = REPO_ROOT / "bench" / "engine.py"
+
+
+def test_engine_benchmark_quick_run_reports_every_measurement():
+    completed = subprocess.run(
+        [sys.executable, str(BENCH_SCRIPT), "--quick", "--json"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    figures = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert figures["sheets"] > 0
+    assert figures["deals"] == 24 * figures["sheets"]
+    for name in ("floor", "api", "api_json", "jsonl"):
+        measurement = figures["measurements"][name]
+        assert measurement["deals"] == figures["deals"], name
+        assert measurement["seconds"] > 0, name
+        assert measurement["deals_per_second"] > 0, name
+        assert measurement["ratio_to_floor"] > 0, name
+    assert figures["jsonl_lines"] == figures["sheets"]
+    assert figures["jsonl_errors"] == 0
+    assert figures["jsonl_startup_seconds"] > 0
+    assert figures["zero_sum"] is True
+    assert isinstance(figures["target_met"], bool)
