@@ -1,8 +1,30 @@
 """Writes for the tournaments app (HackSoft style: views and commands call these)."""
 
-from django.db import transaction
+import csv
+import secrets
+from collections.abc import Iterable
+from dataclasses import dataclass
 
-from tournaments.models import Club, Player
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.db.models import Max, Q
+from django.utils import timezone
+
+from engine import SheetError
+from engine.seating import SeatingPlayer, explain_table, seat_players
+from tournaments import selectors
+from tournaments.models import (
+    AuditEntry,
+    CheckIn,
+    Club,
+    Entry,
+    Player,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    Tournament,
+)
 
 # (club name, city)
 DEMO_CLUBS: list[tuple[str, str]] = [
@@ -49,3 +71,396 @@ def demo_load() -> dict[str, int]:
         players_created += int(created)
 
     return {"clubs": clubs_created, "players": players_created}
+
+
+# --- Tournaments, entries and rounds -----------------------------------------------------------
+
+
+class ServiceError(Exception):
+    """A request the rules of the tournament refuse; the message says what is wrong."""
+
+
+def _audit(
+    *,
+    action: str,
+    by: User | None,
+    tournament: Tournament | None = None,
+    ip_address: str | None = None,
+    **detail: object,
+) -> AuditEntry:
+    return AuditEntry.objects.create(
+        tournament=tournament,
+        action=action,
+        user=by if by is not None and by.is_authenticated else None,
+        ip_address=ip_address,
+        detail=detail,
+    )
+
+
+@transaction.atomic
+def entries_register(
+    *, tournament: Tournament, players: Iterable[Player], first_round: int = 1
+) -> list[Entry]:
+    """Register players; a registration after round 1 has started is a late entry."""
+    existing = set(tournament.entries.values_list("player_id", flat=True))
+    entries = [
+        Entry(tournament=tournament, player=player, first_round=first_round)
+        for player in players
+        if player.pk not in existing
+    ]
+    return Entry.objects.bulk_create(entries)
+
+
+@transaction.atomic
+def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
+    """The player leaves: not seated in any round after `after_round`; results so far stay."""
+    entry.withdrawn_after_round = after_round
+    entry.save(update_fields=["withdrawn_after_round"])
+    CheckIn.objects.filter(entry=entry, round__number__gt=after_round).delete()
+    _audit(
+        action=AuditEntry.Action.ENTRY_WITHDRAWN,
+        by=by,
+        tournament=entry.tournament,
+        player=entry.player.full_name,
+        after_round=after_round,
+    )
+    return entry
+
+
+@transaction.atomic
+def round_create(*, tournament: Tournament) -> Round:
+    """The next round, as a draft, with the tournament's seating mode for it and every entry
+    who plays that round checked in (the organiser then unchecks the absent)."""
+    number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
+    if number > tournament.rounds_planned:
+        raise ServiceError(f"the tournament has {tournament.rounds_planned} rounds planned")
+    previous = tournament.rounds.filter(number=number - 1).first()
+    if previous is not None and previous.status == RoundStatus.DRAFT:
+        raise ServiceError(f"round {previous.number} is still a draft: publish it first")
+    new_round = Round.objects.create(
+        tournament=tournament, number=number, seating_mode=tournament.seating_mode_for(number)
+    )
+    playing = tournament.entries.filter(first_round__lte=number).filter(
+        Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=number)
+    )
+    CheckIn.objects.bulk_create(CheckIn(round=new_round, entry=entry) for entry in playing)
+    return new_round
+
+
+def _require_draft_seating(round_: Round) -> None:
+    if round_.status not in (RoundStatus.DRAFT, RoundStatus.PUBLISHED):
+        raise ServiceError(
+            f"round {round_.number} is {round_.get_status_display()}: seating is final"
+        )
+
+
+@transaction.atomic
+def check_in_set(*, round_: Round, entries: Iterable[Entry]) -> int:
+    """Exactly these entries are present for the round; returns how many are checked in."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != RoundStatus.DRAFT:
+        raise ServiceError("check-in changes only while the round is a draft")
+    chosen = {entry.pk for entry in entries if entry.tournament_id == round_.tournament_id}
+    CheckIn.objects.filter(round=round_).exclude(entry_id__in=chosen).delete()
+    present = set(CheckIn.objects.filter(round=round_).values_list("entry_id", flat=True))
+    CheckIn.objects.bulk_create(
+        CheckIn(round=round_, entry_id=entry_id) for entry_id in chosen - present
+    )
+    return len(chosen)
+
+
+def regenerate_confirmation(round_: Round) -> str:
+    """What an organiser types to regenerate a published round."""
+    return f"regenerate round {round_.number}"
+
+
+@transaction.atomic
+def round_generate_seating(
+    *,
+    round_: Round,
+    mode: str | None = None,
+    seed: int | None = None,
+    by: User | None,
+    confirmation: str = "",
+    ip_address: str | None = None,
+) -> Round:
+    """Seat the checked-in players (engine.seating) and write the tables in bulk.
+
+    A draft round may be regenerated freely; a published one only with the typed confirmation,
+    and that leaves an audit entry."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    _require_draft_seating(round_)
+    was_published = round_.status == RoundStatus.PUBLISHED
+    if was_published and confirmation.strip() != regenerate_confirmation(round_):
+        raise ServiceError(
+            f'round {round_.number} is published: type "{regenerate_confirmation(round_)}" '
+            "to regenerate it"
+        )
+    tournament = round_.tournament
+    mode = mode or round_.seating_mode
+    seed = seed if seed is not None else secrets.randbelow(1_000_000)
+    check_ins = list(round_.check_ins.select_related("entry__player__club"))
+    entries = [check_in.entry for check_in in check_ins]
+    scores = selectors.entry_scores(tournament=tournament, before_round=round_.number)
+    players = [
+        SeatingPlayer(
+            id=str(entry.pk),
+            club=entry.player.club.name if entry.player.club else None,
+            score=float(scores.get(entry.pk, 0)),
+            fixed_table=entry.fixed_table,
+        )
+        for entry in entries
+    ]
+    history = selectors.seating_history(tournament=tournament, before_round=round_.number)
+    try:
+        plan = seat_players(
+            players,
+            mode=mode,
+            seed=seed,
+            avoid_same_club=tournament.avoid_same_club,
+            history=history,
+        )
+    except SheetError as error:
+        raise ServiceError(str(error)) from None
+    previous_tables = selectors.round_seating(round_=round_) if was_published else []
+    round_.tables.all().delete()
+    tables = Table.objects.bulk_create(
+        Table(
+            round=round_,
+            number=seated.number,
+            flags=[{"code": flag.code, "detail": flag.detail} for flag in seated.flags],
+        )
+        for seated in plan.rounds[0]
+    )
+    Seat.objects.bulk_create(
+        Seat(table=table, position=position, entry_id=int(entry_id))
+        for table, seated in zip(tables, plan.rounds[0], strict=True)
+        for position, entry_id in enumerate(seated.players, start=1)
+    )
+    round_.seating_mode = mode
+    round_.seed = seed
+    round_.warnings = list(plan.warnings)
+    round_.generated_at = timezone.now()
+    round_.save(update_fields=["seating_mode", "seed", "warnings", "generated_at"])
+    _audit(
+        action=AuditEntry.Action.ROUND_REGENERATED
+        if was_published
+        else AuditEntry.Action.ROUND_GENERATED,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        round=round_.number,
+        mode=mode,
+        seed=seed,
+        players=len(players),
+        **(
+            {"before": previous_tables, "after": selectors.round_seating(round_=round_)}
+            if was_published
+            else {}
+        ),
+    )
+    return round_
+
+
+def _explain(round_: Round, table: Table) -> list[dict[str, str]]:
+    seats = list(table.seats.select_related("entry__player__club"))
+    history = selectors.seating_history(tournament=round_.tournament, before_round=round_.number)
+    flags = explain_table(
+        [str(seat.entry_id) for seat in seats],
+        number=table.number,
+        history=history,
+        clubs={
+            str(seat.entry_id): seat.entry.player.club.name if seat.entry.player.club else None
+            for seat in seats
+        },
+        fixed_tables={str(seat.entry_id): seat.entry.fixed_table for seat in seats},
+        avoid_same_club=round_.tournament.avoid_same_club,
+    )
+    return [{"code": flag.code, "detail": flag.detail} for flag in flags]
+
+
+@transaction.atomic
+def round_swap_players(
+    *, round_: Round, first: Entry, second: Entry, by: User | None, ip_address: str | None = None
+) -> list[str]:
+    """Swap two seated players in a draft round; returns the warnings of the tables it changed
+    (a repeat meeting, a club clash, a fixed table no longer honoured)."""
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != RoundStatus.DRAFT:
+        raise ServiceError("players can be swapped only while the round is a draft")
+    if first.pk == second.pk:
+        raise ServiceError("choose two different players to swap")
+    seats = {
+        seat.entry_id: seat
+        for seat in Seat.objects.select_related("table").filter(
+            table__round=round_, entry__in=[first, second]
+        )
+    }
+    for entry in (first, second):
+        if entry.pk not in seats:
+            raise ServiceError(f"{entry.player.full_name} has no seat in round {round_.number}")
+    seat_a, seat_b = seats[first.pk], seats[second.pk]
+    places = [(seat_a.table, seat_a.position), (seat_b.table, seat_b.position)]
+    # Delete and recreate: a plain update would collide with the unique seat constraints midway.
+    Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
+    Seat.objects.bulk_create(
+        [
+            Seat(table=places[0][0], position=places[0][1], entry=second),
+            Seat(table=places[1][0], position=places[1][1], entry=first),
+        ]
+    )
+    warnings = []
+    for table in {places[0][0].pk: places[0][0], places[1][0].pk: places[1][0]}.values():
+        table.flags = _explain(round_, table)
+        table.save(update_fields=["flags"])
+        warnings += [
+            f"table {table.number}: {flag['detail']}"
+            for flag in table.flags
+            if flag["code"] != "four_table"
+        ]
+    _audit(
+        action=AuditEntry.Action.ROUND_SWAP,
+        by=by,
+        tournament=round_.tournament,
+        ip_address=ip_address,
+        round=round_.number,
+        swapped=[first.player.full_name, second.player.full_name],
+        warnings=warnings,
+    )
+    return warnings
+
+
+@transaction.atomic
+def round_publish(*, round_: Round, by: User | None, ip_address: str | None = None) -> Round:
+    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+    if round_.status != RoundStatus.DRAFT:
+        raise ServiceError(f"round {round_.number} is already {round_.get_status_display()}")
+    if not round_.tables.exists():
+        raise ServiceError(f"round {round_.number} has no seating yet: generate it first")
+    round_.status = RoundStatus.PUBLISHED
+    round_.published_at = timezone.now()
+    round_.save(update_fields=["status", "published_at"])
+    _audit(
+        action=AuditEntry.Action.ROUND_PUBLISHED,
+        by=by,
+        tournament=round_.tournament,
+        ip_address=ip_address,
+        round=round_.number,
+    )
+    return round_
+
+
+# --- Player import from CSV --------------------------------------------------------------------
+
+IMPORT_MAX_BYTES = 1_000_000
+IMPORT_MAX_LINES = 5_000
+IMPORT_HEADERS = {"name", "vārds", "club", "klubs", "licence", "license", "licence_number"}
+
+
+@dataclass(frozen=True, slots=True)
+class ImportRow:
+    line: int
+    full_name: str
+    club: str
+    licence_number: str
+    existing: bool = False  # already in the register: skipped, not an error
+
+
+@dataclass(frozen=True, slots=True)
+class ImportPreview:
+    rows: tuple[ImportRow, ...]
+    errors: tuple[str, ...]  # "line 4: ..." — any error means nothing is imported
+
+    @property
+    def new_rows(self) -> tuple[ImportRow, ...]:
+        return tuple(row for row in self.rows if not row.existing)
+
+
+def decode_upload(raw: bytes) -> str:
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError:
+        # Older Latvian spreadsheets save in Windows-1257 (Baltic).
+        return raw.decode("cp1257", errors="replace")
+
+
+def players_import_preview(raw: bytes) -> ImportPreview:
+    """Read a CSV of players (name, club, licence) and say what importing it would do."""
+    if len(raw) > IMPORT_MAX_BYTES:
+        return ImportPreview((), (f"the file is larger than {IMPORT_MAX_BYTES // 1000} kB",))
+    text = decode_upload(raw)
+    lines = text.splitlines()
+    if len(lines) > IMPORT_MAX_LINES:
+        return ImportPreview((), (f"the file has more than {IMPORT_MAX_LINES} lines",))
+    try:
+        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows: list[ImportRow] = []
+    errors: list[str] = []
+    licences_seen: dict[str, int] = {}
+    existing_licences = dict(
+        Player.objects.exclude(licence_number="").values_list("licence_number", "full_name")
+    )
+    existing_names = set(
+        Player.objects.filter(licence_number="").values_list("full_name", "club__name")
+    )
+    for number, fields in enumerate(csv.reader(lines, dialect), start=1):
+        fields = [field.strip() for field in fields]
+        if not any(fields):
+            continue
+        if number == 1 and fields[0].casefold() in IMPORT_HEADERS:
+            continue
+        if len(fields) > 3:
+            errors.append(f"line {number}: expected name, club, licence; got {len(fields)} fields")
+            continue
+        full_name, club, licence = [*fields, "", ""][:3]
+        problem = None
+        if not full_name:
+            problem = "the name is empty"
+        elif len(full_name) > 120:
+            problem = "the name is longer than 120 characters"
+        elif len(club) > 120:
+            problem = "the club is longer than 120 characters"
+        elif len(licence) > 20:
+            problem = "the licence number is longer than 20 characters"
+        elif licence and licence in licences_seen:
+            problem = f"licence {licence} is also on line {licences_seen[licence]}"
+        elif licence and licence in existing_licences and existing_licences[licence] != full_name:
+            problem = f"licence {licence} already belongs to {existing_licences[licence]}"
+        if problem:
+            errors.append(f"line {number}: {problem}")
+            continue
+        if licence:
+            licences_seen[licence] = number
+        existing = (
+            licence in existing_licences if licence else (full_name, club or None) in existing_names
+        )
+        rows.append(ImportRow(number, full_name, club, licence, existing))
+    if not rows and not errors:
+        errors.append("the file has no players")
+    return ImportPreview(tuple(rows), tuple(errors))
+
+
+@transaction.atomic
+def players_import(*, raw: bytes, by: User | None, ip_address: str | None = None) -> list[Player]:
+    """Import every new player of the CSV, creating missing clubs; all or nothing."""
+    preview = players_import_preview(raw)
+    if preview.errors:
+        raise ServiceError("nothing imported: " + "; ".join(preview.errors))
+    clubs = {club.name: club for club in Club.objects.all()}
+    for row in preview.new_rows:
+        if row.club and row.club not in clubs:
+            clubs[row.club] = Club.objects.create(name=row.club)
+    players = Player.objects.bulk_create(
+        Player(full_name=row.full_name, club=clubs.get(row.club), licence_number=row.licence_number)
+        for row in preview.new_rows
+    )
+    _audit(
+        action=AuditEntry.Action.PLAYERS_IMPORTED,
+        by=by,
+        ip_address=ip_address,
+        imported=len(players),
+        skipped=len(preview.rows) - len(players),
+    )
+    return players

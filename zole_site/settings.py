@@ -127,5 +127,7 @@ STATICFILES_DIRS = [BASE_DIR / "static"]
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
-# Until the site has its own sign-in page, staff sign in through the admin.
-LOGIN_URL = "admin:login"
+# Organisers sign in on the site's own page (django.contrib.auth views).
+LOGIN_URL = "login"
+LOGIN_REDIRECT_URL = "tournaments:dashboard"
+LOGOUT_REDIRECT_URL = "home"

@@ -1,0 +1,68 @@
+"""Factories for Django tests: a valid object with sensible defaults, overridable by keyword."""
+
+from __future__ import annotations
+
+import datetime
+import itertools
+
+from django.contrib.auth.models import User
+
+from tournaments.models import Club, Entry, Player, Tournament
+
+_sequence = itertools.count(1)
+
+LATVIAN_NAMES = [
+    "Jānis Bērziņš",
+    "Anna Ozoliņa",
+    "Pēteris Kalniņš",
+    "Līga Liepiņa",
+    "Ģirts Šteins",
+    "Ērika Žagare",
+    "Kārlis Čakste",
+    "Ieva Ķikute",
+    "Ņikita Ļebedevs",
+    "Dace Krūmiņa",
+    "Edgars Vītols",
+    "Māra Zariņa",
+]
+
+
+def make_club(**fields) -> Club:
+    fields.setdefault("name", f"Klubs {next(_sequence)}")
+    return Club.objects.create(**fields)
+
+
+def make_player(**fields) -> Player:
+    number = next(_sequence)
+    fields.setdefault("full_name", f"{LATVIAN_NAMES[number % len(LATVIAN_NAMES)]} {number}")
+    return Player.objects.create(**fields)
+
+
+def make_tournament(**fields) -> Tournament:
+    number = next(_sequence)
+    fields.setdefault("name", f"Rīgas kauss {number}")
+    fields.setdefault("slug", f"rigas-kauss-{number}")
+    fields.setdefault("starts_on", datetime.date(2026, 12, 5))
+    return Tournament.objects.create(**fields)
+
+
+def make_entries(tournament: Tournament, count: int, *, clubs: int = 0) -> list[Entry]:
+    """`count` registered players, spread over `clubs` clubs (none when 0)."""
+    club_list = [make_club() for _ in range(clubs)]
+    return [
+        Entry.objects.create(
+            tournament=tournament,
+            player=make_player(club=club_list[index % clubs] if clubs else None),
+        )
+        for index in range(count)
+    ]
+
+
+def make_organiser(**fields) -> User:
+    fields.setdefault("username", f"organiser{next(_sequence)}")
+    return User.objects.create_user(password="zole-pass-123", is_staff=True, **fields)
+
+
+def make_user(**fields) -> User:
+    fields.setdefault("username", f"player{next(_sequence)}")
+    return User.objects.create_user(password="zole-pass-123", **fields)

@@ -1,0 +1,244 @@
+"""Organiser pages: who may open them, and the whole flow of preparing a round in the browser's
+requests (create a tournament, import and register players, check in, seat, swap, publish)."""
+
+import pytest
+from django.urls import reverse
+
+from tests.factories import make_entries, make_organiser, make_player, make_tournament, make_user
+from tournaments import services
+from tournaments.models import AuditEntry, Entry, Player, Round, Seat, Tournament
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def organiser_client(client):
+    client.force_login(make_organiser())
+    return client
+
+
+@pytest.fixture
+def seated_round():
+    tournament = make_tournament(slug="kauss")
+    make_entries(tournament, 10, clubs=3)
+    round_ = services.round_create(tournament=tournament)
+    services.round_generate_seating(round_=round_, seed=11, by=None)
+    return round_
+
+
+def organiser_pages(tournament, entry, player):
+    return [
+        reverse("tournaments:dashboard"),
+        reverse("tournaments:create"),
+        reverse("tournaments:players"),
+        reverse("tournaments:player_create"),
+        reverse("tournaments:player_import"),
+        reverse("tournaments:player_edit", args=[player.pk]),
+        reverse("tournaments:detail", args=[tournament.slug]),
+        reverse("tournaments:edit", args=[tournament.slug]),
+        reverse("tournaments:entries", args=[tournament.slug]),
+        reverse("tournaments:entry_edit", args=[tournament.slug, entry.pk]),
+        reverse("tournaments:meetings", args=[tournament.slug]),
+        reverse("tournaments:round", args=[tournament.slug, 1]),
+    ]
+
+
+def test_every_organiser_page_opens_for_an_organiser(organiser_client, seated_round):
+    tournament = seated_round.tournament
+    entry = tournament.entries.first()
+    for url in organiser_pages(tournament, entry, entry.player):
+        response = organiser_client.get(url)
+        assert response.status_code == 200, url
+
+
+def test_organiser_pages_send_strangers_to_sign_in_and_refuse_other_users(client, seated_round):
+    tournament = seated_round.tournament
+    entry = tournament.entries.first()
+    pages = organiser_pages(tournament, entry, entry.player)
+    for url in pages:
+        response = client.get(url)
+        assert response.status_code == 302, url
+        assert response.url.startswith(reverse("login")), url
+    client.force_login(make_user())
+    for url in pages:
+        assert client.get(url).status_code == 403, url
+
+
+def test_writes_refuse_a_non_organiser_and_change_nothing(client, seated_round):
+    client.force_login(make_user())
+    slug = seated_round.tournament.slug
+    response = client.post(reverse("tournaments:publish", args=[slug, 1]))
+    assert response.status_code == 403
+    seated_round.refresh_from_db()
+    assert seated_round.status == "draft"
+
+
+def test_create_a_tournament(organiser_client):
+    response = organiser_client.post(
+        reverse("tournaments:create"),
+        {
+            "name": "Latvijas čempionāts 2026",
+            "slug": "",
+            "venue": "Rīga",
+            "starts_on": "2026-12-12",
+            "level": "national",
+            "rounds_planned": 6,
+            "deals_per_round": 24,
+            "all_pass": "pule",
+            "personal_pule_payment": "N-1",
+            "place_points_three": "6, 4, 2",
+            "place_points_four": "6,4,2,0",
+            "standings_order": "place_points,game_points,last_round_game_points",
+            "first_round_seating": "random",
+            "later_rounds_seating": "swiss",
+            "avoid_same_club": "on",
+        },
+    )
+    tournament = Tournament.objects.get()
+    assert response.status_code == 302
+    assert response.url == reverse("tournaments:detail", args=["latvijas-cempionats-2026"])
+    assert tournament.place_points_three == "6,4,2"
+    assert tournament.level == "national"
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("deals_per_round", 18, "do not divide evenly"),
+        ("place_points_three", "6,4", "3 whole numbers"),
+        ("place_points_four", "0,2,4,6", "must not grow"),
+        ("rounds_planned", 0, "1 to 30 rounds"),
+    ],
+)
+def test_a_bad_setting_is_explained_and_nothing_is_saved(organiser_client, field, value, message):
+    data = {
+        "name": "Kauss",
+        "slug": "kauss",
+        "starts_on": "2026-12-12",
+        "level": "club",
+        "rounds_planned": 5,
+        "deals_per_round": 24,
+        "all_pass": "pule",
+        "personal_pule_payment": "N-1",
+        "place_points_three": "6,4,2",
+        "place_points_four": "6,4,2,0",
+        "standings_order": "game_points",
+        "first_round_seating": "random",
+        "later_rounds_seating": "swiss",
+        field: value,
+    }
+    response = organiser_client.post(reverse("tournaments:create"), data)
+    assert response.status_code == 200
+    assert message in response.content.decode()
+    assert not Tournament.objects.exists()
+
+
+def test_import_players_with_a_preview_then_confirm(organiser_client):
+    url = reverse("tournaments:player_import")
+    lines = "Jānis Bērziņš;Rīgas Zoles klubs;LV-1\nĻena Ščukina;Daugavpils Kārtis;\n"
+    preview = organiser_client.post(url, {"text": lines})
+    html = preview.content.decode()
+    assert "Ļena Ščukina" in html
+    assert "Import 2 players" in html
+    assert not Player.objects.exists()  # the preview writes nothing
+    confirm = organiser_client.post(url, {"text": lines, "confirm": "1"})
+    assert confirm.status_code == 302
+    assert Player.objects.count() == 2
+
+
+def test_import_with_a_bad_line_lists_it_and_offers_no_import(organiser_client):
+    response = organiser_client.post(
+        reverse("tournaments:player_import"), {"text": "Anna,,\n,Rīga,\n"}
+    )
+    html = response.content.decode()
+    assert "line 2: the name is empty" in html
+    assert 'name="confirm"' not in html
+    forced = organiser_client.post(
+        reverse("tournaments:player_import"), {"text": "Anna,,\n,Rīga,\n", "confirm": "1"}
+    )
+    assert forced.status_code == 200
+    assert not Player.objects.exists()
+
+
+def test_register_check_in_seat_swap_and_publish_round_one(organiser_client):
+    tournament = make_tournament(slug="vakars", avoid_same_club=False)
+    players = [make_player() for _ in range(10)]
+    organiser_client.post(
+        reverse("tournaments:entries", args=["vakars"]), {"players": [p.pk for p in players]}
+    )
+    assert tournament.entries.count() == 10
+
+    organiser_client.post(reverse("tournaments:round_create", args=["vakars"]))
+    round_ = Round.objects.get(tournament=tournament, number=1)
+    absent = Entry.objects.get(player=players[0])
+    present = [e.pk for e in tournament.entries.exclude(pk=absent.pk)]
+    organiser_client.post(reverse("tournaments:check_in", args=["vakars", 1]), {"entries": present})
+    organiser_client.post(
+        reverse("tournaments:generate", args=["vakars", 1]), {"mode": "random", "seed": "2026"}
+    )
+    page = organiser_client.get(reverse("tournaments:round", args=["vakars", 1]))
+    html = page.content.decode()
+    assert "seed 2026" in html
+    assert round_.tables.count() == 3  # 9 present: three tables of 3
+    assert absent.player.full_name not in html.split("Check-in")[0]
+
+    seats = list(Seat.objects.filter(table__round=round_).select_related("table"))
+    first = seats[0]
+    second = next(seat for seat in seats if seat.table_id != first.table_id)
+    response = organiser_client.post(
+        reverse("tournaments:swap", args=["vakars", 1]),
+        {"first": first.entry_id, "second": second.entry_id},
+        follow=True,
+    )
+    assert "Players swapped." in response.content.decode()
+    assert (
+        Seat.objects.get(entry_id=first.entry_id, table__round=round_).table_id == second.table_id
+    )
+
+    organiser_client.post(reverse("tournaments:publish", args=["vakars", 1]))
+    round_.refresh_from_db()
+    assert round_.status == "published"
+    assert AuditEntry.objects.filter(action="round.published").exists()
+
+
+def test_regenerating_a_published_round_without_confirmation_is_refused_on_the_page(
+    organiser_client, seated_round
+):
+    services.round_publish(round_=seated_round, by=None)
+    slug = seated_round.tournament.slug
+    response = organiser_client.post(
+        reverse("tournaments:generate", args=[slug, 1]),
+        {"mode": "random", "seed": "5", "confirmation": ""},
+        follow=True,
+    )
+    assert "regenerate round 1" in response.content.decode()
+    seated_round.refresh_from_db()
+    assert seated_round.seed == 11
+
+
+def test_who_met_whom_lists_each_pair_with_its_count(organiser_client, seated_round):
+    response = organiser_client.get(
+        reverse("tournaments:meetings", args=[seated_round.tournament.slug])
+    )
+    # 10 players: tables 4 + 3 + 3 give 6 + 3 + 3 = 12 pairs, each met once.
+    assert len(response.context["pairs"]) == 12
+    assert response.context["repeated_pairs"] == []
+
+
+def test_withdraw_a_player(organiser_client, seated_round):
+    entry = seated_round.tournament.entries.first()
+    organiser_client.post(
+        reverse("tournaments:entry_edit", args=[seated_round.tournament.slug, entry.pk]),
+        {"withdraw-after_round": 1},
+    )
+    entry.refresh_from_db()
+    assert entry.withdrawn_after_round == 1
+
+
+def test_round_page_uses_a_fixed_number_of_queries(
+    organiser_client, seated_round, django_assert_max_num_queries
+):
+    url = reverse("tournaments:round", args=[seated_round.tournament.slug, 1])
+    organiser_client.get(url)
+    with django_assert_max_num_queries(12):
+        organiser_client.get(url)

@@ -1,0 +1,228 @@
+"""Tournament services: rounds, check-in, seating generation, swaps, publishing, import."""
+
+from collections import Counter
+
+import pytest
+
+from tests.factories import make_club, make_entries, make_organiser, make_player, make_tournament
+from tournaments import services
+from tournaments.models import AuditEntry, CheckIn, Club, Player, RoundStatus, Seat
+
+pytestmark = pytest.mark.django_db
+
+
+def seated_entries(round_):
+    return list(Seat.objects.filter(table__round=round_).values_list("entry_id", flat=True))
+
+
+class TestRounds:
+    def test_a_new_round_is_a_draft_with_the_tournaments_seating_mode(self):
+        tournament = make_tournament(first_round_seating="mix", later_rounds_seating="swiss")
+        round_ = services.round_create(tournament=tournament)
+        assert (round_.number, round_.status, round_.seating_mode) == (1, "draft", "mix")
+
+    def test_playing_entries_are_checked_in_late_and_withdrawn_ones_are_not(self):
+        tournament = make_tournament()
+        present, late, gone = make_entries(tournament, 3)
+        late.first_round = 2
+        late.save()
+        services.entry_withdraw(entry=gone, after_round=0, by=None)
+        round_ = services.round_create(tournament=tournament)
+        assert set(round_.check_ins.values_list("entry_id", flat=True)) == {present.pk}
+
+    def test_a_round_cannot_start_while_the_previous_is_a_draft(self):
+        tournament = make_tournament()
+        services.round_create(tournament=tournament)
+        with pytest.raises(services.ServiceError, match="still a draft"):
+            services.round_create(tournament=tournament)
+
+    def test_no_more_rounds_than_planned(self):
+        tournament = make_tournament(rounds_planned=1)
+        make_entries(tournament, 3)
+        round_ = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=round_, seed=1, by=None)
+        services.round_publish(round_=round_, by=None)
+        with pytest.raises(services.ServiceError, match="1 rounds planned"):
+            services.round_create(tournament=tournament)
+
+
+class TestSeating:
+    def test_every_checked_in_player_is_seated_exactly_once_at_tables_of_3_and_4(self):
+        tournament = make_tournament()
+        entries = make_entries(tournament, 14, clubs=4)
+        round_ = services.round_create(tournament=tournament)
+        services.check_in_set(round_=round_, entries=entries[:13])
+        services.round_generate_seating(round_=round_, seed=7, by=None)
+        assert sorted(seated_entries(round_)) == sorted(e.pk for e in entries[:13])
+        sizes = sorted(table.seats.count() for table in round_.tables.all())
+        assert sizes == [3, 3, 3, 4]  # 13 = 3 + 3 + 3 + 4: one table of 4 (13 mod 3)
+
+    def test_the_seed_is_kept_and_gives_the_same_seating(self):
+        tournament = make_tournament()
+        make_entries(tournament, 12)
+        round_ = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=round_, mode="random", seed=42, by=None)
+        first = list(
+            Seat.objects.filter(table__round=round_).values_list("table__number", "entry_id")
+        )
+        services.round_generate_seating(round_=round_, mode="random", seed=42, by=None)
+        again = list(
+            Seat.objects.filter(table__round=round_).values_list("table__number", "entry_id")
+        )
+        round_.refresh_from_db()
+        assert round_.seed == 42
+        assert sorted(first) == sorted(again)
+
+    def test_five_players_cannot_be_seated(self):
+        tournament = make_tournament()
+        make_entries(tournament, 5)
+        round_ = services.round_create(tournament=tournament)
+        with pytest.raises(services.ServiceError, match="5"):
+            services.round_generate_seating(round_=round_, seed=1, by=None)
+        assert not round_.tables.exists()
+
+    def test_round_two_avoids_the_table_mates_of_round_one(self):
+        tournament = make_tournament(later_rounds_seating="mix")
+        make_entries(tournament, 30)
+        first = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=first, seed=3, by=None)
+        services.round_publish(round_=first, by=None)
+        second = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=second, seed=3, by=None)
+
+        def pairs(round_):
+            found = Counter()
+            for table in round_.tables.all():
+                ids = sorted(table.seats.values_list("entry_id", flat=True))
+                found.update((a, b) for i, a in enumerate(ids) for b in ids[i + 1 :])
+            return found
+
+        assert not set(pairs(first)) & set(pairs(second))
+
+    def test_regenerating_a_published_round_needs_the_typed_confirmation(self):
+        organiser = make_organiser()
+        tournament = make_tournament()
+        make_entries(tournament, 9)
+        round_ = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=round_, seed=1, by=organiser)
+        services.round_publish(round_=round_, by=organiser)
+        before = sorted(seated_entries(round_))
+        with pytest.raises(services.ServiceError, match='type "regenerate round 1"'):
+            services.round_generate_seating(round_=round_, seed=2, by=organiser, confirmation="yes")
+        assert sorted(seated_entries(round_)) == before
+
+        services.round_generate_seating(
+            round_=round_, seed=2, by=organiser, confirmation="regenerate round 1"
+        )
+        audit = AuditEntry.objects.get(action=AuditEntry.Action.ROUND_REGENERATED)
+        assert audit.user == organiser
+        assert audit.detail["seed"] == 2
+        assert len(audit.detail["before"]) == 3
+        assert len(audit.detail["after"]) == 3
+        round_.refresh_from_db()
+        assert round_.status == RoundStatus.PUBLISHED
+
+    def test_publishing_needs_a_seating(self):
+        tournament = make_tournament()
+        round_ = services.round_create(tournament=tournament)
+        with pytest.raises(services.ServiceError, match="no seating"):
+            services.round_publish(round_=round_, by=None)
+
+    def test_check_in_changes_only_in_a_draft(self):
+        tournament = make_tournament()
+        entries = make_entries(tournament, 3)
+        round_ = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=round_, seed=1, by=None)
+        services.round_publish(round_=round_, by=None)
+        with pytest.raises(services.ServiceError, match="draft"):
+            services.check_in_set(round_=round_, entries=entries[:2])
+        assert CheckIn.objects.filter(round=round_).count() == 3
+
+
+class TestSwap:
+    def test_swapping_two_players_moves_them_and_reports_a_club_clash(self):
+        club = make_club(name="Cēsu Pule")
+        tournament = make_tournament(avoid_same_club=True)
+        entries = make_entries(tournament, 6)
+        for entry in entries[:2]:
+            entry.player.club = club
+            entry.player.save()
+        round_ = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=round_, seed=5, by=None)
+        first_table = {
+            seat.entry_id: seat.table for seat in Seat.objects.filter(table__round=round_)
+        }
+        a, b = entries[0], entries[1]
+        assert first_table[a.pk] != first_table[b.pk]  # club mates were kept apart
+        partner = next(
+            e for e in entries if first_table[e.pk] == first_table[b.pk] and e.pk != b.pk
+        )
+        warnings = services.round_swap_players(round_=round_, first=a, second=partner, by=None)
+        now = {seat.entry_id: seat.table_id for seat in Seat.objects.filter(table__round=round_)}
+        assert now[a.pk] == first_table[b.pk].pk
+        assert now[partner.pk] == first_table[a.pk].pk
+        assert any("Cēsu Pule" in warning for warning in warnings)
+        table = first_table[b.pk]
+        table.refresh_from_db()
+        assert any(flag["code"] == "same_club" for flag in table.flags)
+
+    def test_swapping_needs_a_draft(self):
+        tournament = make_tournament()
+        entries = make_entries(tournament, 6)
+        round_ = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=round_, seed=5, by=None)
+        services.round_publish(round_=round_, by=None)
+        with pytest.raises(services.ServiceError, match="draft"):
+            services.round_swap_players(round_=round_, first=entries[0], second=entries[1], by=None)
+
+
+class TestPlayerImport:
+    def test_a_good_file_imports_every_player_and_creates_missing_clubs(self):
+        make_club(name="Rīgas Zoles klubs")
+        raw = "Jānis Bērziņš;Rīgas Zoles klubs;LV-001\nĪrisa Ķēniņa;Ogres Kārts;\n".encode()
+        players = services.players_import(raw=raw, by=None)
+        assert [p.full_name for p in players] == ["Jānis Bērziņš", "Īrisa Ķēniņa"]
+        assert Player.objects.get(licence_number="LV-001").club.name == "Rīgas Zoles klubs"
+        assert Club.objects.filter(name="Ogres Kārts").exists()
+
+    def test_a_header_line_is_recognised(self):
+        preview = services.players_import_preview(b"name,club,licence\nAnna Ozolina,,\n")
+        assert [row.full_name for row in preview.rows] == ["Anna Ozolina"]
+        assert preview.errors == ()
+
+    def test_each_bad_line_is_named_and_nothing_is_imported(self):
+        raw = ("Anna Ozoliņa,Rīga,LV-9\n,Rīga,\nPēteris,Rīga,LV-9\nA,B,C,D\n").encode()
+        preview = services.players_import_preview(raw)
+        assert preview.errors == (
+            "line 2: the name is empty",
+            "line 3: licence LV-9 is also on line 1",
+            "line 4: expected name, club, licence; got 4 fields",
+        )
+        with pytest.raises(services.ServiceError, match="nothing imported"):
+            services.players_import(raw=raw, by=None)
+        assert Player.objects.count() == 0
+        assert Club.objects.count() == 0
+
+    def test_players_already_in_the_register_are_skipped_not_doubled(self):
+        make_player(full_name="Anna Ozoliņa", licence_number="LV-1")
+        preview = services.players_import_preview("Anna Ozoliņa,,LV-1\nLīga,,\n".encode())
+        assert [row.existing for row in preview.rows] == [True, False]
+        services.players_import(raw="Anna Ozoliņa,,LV-1\nLīga,,\n".encode(), by=None)
+        assert Player.objects.count() == 2
+
+    def test_a_licence_of_another_player_is_an_error(self):
+        make_player(full_name="Anna Ozoliņa", licence_number="LV-1")
+        preview = services.players_import_preview("Jānis,,LV-1\n".encode())
+        assert preview.errors == ("line 1: licence LV-1 already belongs to Anna Ozoliņa",)
+
+    def test_a_windows_1257_file_keeps_its_latvian_letters(self):
+        preview = services.players_import_preview("Ģirts Šteins,Cēsis,\n".encode("cp1257"))
+        assert preview.rows[0].full_name == "Ģirts Šteins"
+
+    def test_an_oversized_file_is_refused(self):
+        preview = services.players_import_preview(b"x" * (services.IMPORT_MAX_BYTES + 1))
+        assert preview.errors and "larger than" in preview.errors[0]
+
+    def test_html_in_a_name_is_stored_as_text(self):
+        services.players_import(raw=b"<script>alert(1)</script>,,\n", by=None)
+        assert Player.objects.get().full_name == "<script>alert(1)</script>"

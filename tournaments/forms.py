@@ -1,0 +1,217 @@
+"""Organiser forms. Each checks its input with the rule that lives in the engine."""
+
+from __future__ import annotations
+
+from django import forms
+from django.utils.text import slugify
+from django.utils.translation import gettext_lazy as _
+
+from engine import PlaceScheme, SheetError
+from engine.rules import deals_per_round_fits
+from tournaments.models import Entry, Player, SeatingMode, Tournament
+
+DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+class TournamentForm(forms.ModelForm):
+    class Meta:
+        model = Tournament
+        fields = (
+            "name",
+            "slug",
+            "venue",
+            "starts_on",
+            "ends_on",
+            "level",
+            "rounds_planned",
+            "deals_per_round",
+            "all_pass",
+            "small_zole",
+            "personal_pule_payment",
+            "place_points_three",
+            "place_points_four",
+            "standings_order",
+            "first_round_seating",
+            "later_rounds_seating",
+            "avoid_same_club",
+            "teams_enabled",
+        )
+        widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT}
+        labels = {
+            "slug": _("Web address"),
+            "rounds_planned": _("Rounds (kārtas)"),
+            "deals_per_round": _("Deals (partijas) per round"),
+            "all_pass": _("When everyone passes"),
+            "small_zole": _("Mazā zole is played"),
+            "personal_pule_payment": _("A collected personal pule costs its owner"),
+            "place_points_three": _("Place points at a table of 3"),
+            "place_points_four": _("Place points at a table of 4"),
+            "standings_order": _("Standings order"),
+            "first_round_seating": _("Seating of round 1"),
+            "later_rounds_seating": _("Seating of later rounds"),
+            "avoid_same_club": _("Keep players of one club apart"),
+            "teams_enabled": _("Team standings"),
+        }
+        help_texts = {
+            "slug": _("Letters, digits and hyphens; filled from the name when left empty."),
+            "deals_per_round": _(
+                "A multiple of 3 and of 4, so everyone deals equally: 24 is usual."
+            ),
+            "place_points_three": _("1st, 2nd, 3rd, separated by commas, e.g. 6,4,2 or 3,2,1."),
+            "place_points_four": _("1st to 4th, e.g. 6,4,2,0 or 3,2,1,1."),
+        }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["slug"].required = False
+
+    def clean_deals_per_round(self) -> int:
+        deals = self.cleaned_data["deals_per_round"]
+        if not deals_per_round_fits(deals):
+            raise forms.ValidationError(
+                _("%(deals)s deals do not divide evenly at tables of 3 and of 4 (use 12, 24, 36)"),
+                params={"deals": deals},
+            )
+        return deals
+
+    def clean_rounds_planned(self) -> int:
+        rounds = self.cleaned_data["rounds_planned"]
+        if not 1 <= rounds <= 30:
+            raise forms.ValidationError(_("a tournament has 1 to 30 rounds"))
+        return rounds
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        three, four = cleaned.get("place_points_three"), cleaned.get("place_points_four")
+        if three and four:
+            try:
+                scheme = PlaceScheme.from_text(three, four)
+            except SheetError as error:
+                self.add_error(
+                    "place_points_four" if "table of 4" in str(error) else "place_points_three",
+                    str(error),
+                )
+            else:
+                cleaned["place_points_three"] = ",".join(map(str, scheme.three))
+                cleaned["place_points_four"] = ",".join(map(str, scheme.four))
+        starts, ends = cleaned.get("starts_on"), cleaned.get("ends_on")
+        if starts and ends and ends < starts:
+            self.add_error("ends_on", _("the tournament cannot end before it starts"))
+        if not cleaned.get("slug") and cleaned.get("name"):
+            cleaned["slug"] = slugify(cleaned["name"])[:80] or "tournament"
+            if (
+                Tournament.objects.filter(slug=cleaned["slug"])
+                .exclude(pk=self.instance.pk)
+                .exists()
+            ):
+                self.add_error("slug", _("another tournament has this address: choose one"))
+        return cleaned
+
+
+class PlayerForm(forms.ModelForm):
+    class Meta:
+        model = Player
+        fields = ("full_name", "club", "licence_number", "is_active")
+        labels = {
+            "full_name": _("Full name"),
+            "licence_number": _("Federation licence number"),
+            "is_active": _("Active"),
+        }
+
+
+class PlayerImportForm(forms.Form):
+    file = forms.FileField(
+        label=_("CSV file"),
+        required=False,
+        help_text=_("One player a line: name, club, licence. Commas or semicolons."),
+    )
+    text = forms.CharField(
+        label=_("…or paste the lines"), required=False, widget=forms.Textarea(attrs={"rows": 6})
+    )
+
+    def raw(self) -> bytes:
+        upload = self.cleaned_data.get("file")
+        if upload:
+            return upload.read()
+        return self.cleaned_data.get("text", "").encode()
+
+    def clean(self) -> dict:
+        cleaned = super().clean()
+        if not cleaned.get("file") and not cleaned.get("text", "").strip():
+            raise forms.ValidationError(_("choose a CSV file or paste the lines"))
+        return cleaned
+
+
+class RegisterPlayersForm(forms.Form):
+    players = forms.ModelMultipleChoiceField(
+        queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple, label=_("Players")
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["players"].queryset = (
+            Player.objects.filter(is_active=True)
+            .exclude(entries__tournament=tournament)
+            .select_related("club")
+        )
+        self.fields["players"].label_from_instance = lambda player: (
+            f"{player.full_name} ({player.club})" if player.club else player.full_name
+        )
+
+
+class EntryForm(forms.ModelForm):
+    class Meta:
+        model = Entry
+        fields = ("team", "fixed_table", "first_round")
+        labels = {
+            "team": _("Team"),
+            "fixed_table": _("Fixed table (accessibility)"),
+            "first_round": _("Plays from round"),
+        }
+        help_texts = {
+            "fixed_table": _("Leave empty unless the player needs a particular table."),
+        }
+
+
+class WithdrawForm(forms.Form):
+    after_round = forms.IntegerField(
+        min_value=0, label=_("Withdraws after round"), help_text=_("0: before round 1.")
+    )
+
+
+class CheckInForm(forms.Form):
+    entries = forms.ModelMultipleChoiceField(
+        queryset=Entry.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label=_("Present"),
+    )
+
+    def __init__(self, *args, round_, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["entries"].queryset = round_.tournament.entries.select_related("player__club")
+        self.fields["entries"].label_from_instance = lambda entry: entry.player.full_name
+
+
+class GenerateSeatingForm(forms.Form):
+    mode = forms.ChoiceField(choices=SeatingMode.choices, label=_("Seating"))
+    seed = forms.IntegerField(
+        min_value=0,
+        max_value=2**31 - 1,
+        required=False,
+        label=_("Seed"),
+        help_text=_("Empty: a new random seed. The same seed gives the same seating."),
+    )
+    confirmation = forms.CharField(required=False, label=_("Confirmation"))
+
+
+class SwapForm(forms.Form):
+    first = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("Swap"))
+    second = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("with"))
+
+    def __init__(self, *args, round_, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        seated = Entry.objects.filter(seats__table__round=round_).select_related("player")
+        for name in ("first", "second"):
+            self.fields[name].queryset = seated
+            self.fields[name].label_from_instance = lambda entry: entry.player.full_name
