@@ -1,0 +1,56 @@
+"""Browser tests: Debian's Chromium driven by Playwright against pytest-django's live server."""
+
+import os
+import shutil
+from collections.abc import Iterator
+
+import pytest
+
+# Playwright's sync API runs an event loop in the test thread; the ORM calls the tests make
+# around it are still synchronous and safe.
+os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
+
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+PHONE = {"width": 360, "height": 740}
+
+
+@pytest.fixture(scope="session")
+def browser() -> Iterator[object]:
+    if not os.path.exists(CHROMIUM):
+        message = "Debian's chromium is not installed (apt-get install chromium)"
+        if os.environ.get("CI"):
+            pytest.fail(message)  # CI installs it: never skip silently there
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as playwright:
+        browser = playwright.chromium.launch(
+            executable_path=CHROMIUM,
+            args=[
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+            ],
+        )
+        yield browser
+        browser.close()
+
+
+@pytest.fixture
+def phone(browser) -> Iterator[object]:
+    """A page the size of a 360 px phone."""
+    context = browser.new_context(viewport=PHONE, locale="lv-LV")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    yield page
+    context.close()
+
+
+def assert_fits_the_phone(page) -> None:
+    """Nothing makes the page scroll sideways on a 360 px phone (wide tables scroll inside)."""
+    overflow = page.evaluate("document.documentElement.scrollWidth")
+    assert overflow <= PHONE["width"], f"{page.url} is {overflow}px wide"

@@ -1,0 +1,72 @@
+"""An organiser, on a phone, prepares round 1: import players, create the tournament, register,
+seat and publish."""
+
+import pytest
+
+from tests.factories import make_organiser
+from tournaments.models import Round, Seat
+
+from .conftest import assert_fits_the_phone
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+PLAYERS = """Jānis Bērziņš;Rīgas Zoles klubs;LV-101
+Anna Ozoliņa;Rīgas Zoles klubs;LV-102
+Pēteris Kalniņš;Liepājas Dūzis;LV-103
+Līga Liepiņa;Liepājas Dūzis;
+Ģirts Šteins;Cēsu Pule;
+Ērika Žagare;Cēsu Pule;
+Kārlis Čakste;Daugavpils Kārtis;
+Ieva Ķikute;Daugavpils Kārtis;
+Ņikita Ļebedevs;Daugavpils Kārtis;
+"""
+
+
+def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phone, tmp_path):
+    make_organiser(username="rita")
+    page = phone
+    page.goto(f"{live_server.url}/organise/")
+    page.fill("#id_username", "rita")
+    page.fill("#id_password", "zole-pass-123")
+    page.click("button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/organise/")
+
+    page.click("text=Import players")
+    page.fill("#id_text", PLAYERS)
+    page.click("button:has-text('Preview')")
+    assert page.locator("text=Ņikita Ļebedevs").count() >= 1
+    assert_fits_the_phone(page)
+    page.click("button[name=confirm]")
+    page.wait_for_url(f"{live_server.url}/organise/players/")
+    assert page.locator("text=9 players imported.").is_visible()
+
+    page.goto(f"{live_server.url}/organise/new/")
+    page.fill("#id_name", "Ziemassvētku kauss")
+    page.fill("#id_starts_on", "2026-12-20")
+    page.fill("#id_venue", "Cēsis")
+    page.select_option("#id_level", "district")
+    page.click("form.stacked button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/")
+    assert_fits_the_phone(page)
+
+    page.click("text=Players and entries")
+    for checkbox in page.locator("input[name=players]").all():
+        checkbox.check()
+    page.click("button:has-text('Register the chosen players')")
+    assert page.locator("text=9 players registered.").first.is_visible()
+
+    page.goto(f"{live_server.url}/organise/t/ziemassvetku-kauss/")
+    page.click("button:has-text('Prepare round 1')")
+    page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/rounds/1/")
+    page.fill("#id_seed", "2026")
+    page.click("button:has-text('Generate')")
+    assert page.locator("text=Seating generated with seed 2026.").is_visible()
+    assert page.locator(".seating-table").count() == 3
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(tmp_path / "round.png"), full_page=True)
+
+    page.click("button:has-text('Publish round 1')")
+    assert page.locator("text=Round 1 published.").is_visible()
+    round_one = Round.objects.get(number=1)
+    assert round_one.status == "published"
+    assert Seat.objects.filter(table__round=round_one).count() == 9
