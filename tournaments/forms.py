@@ -2,15 +2,30 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
+from typing import TypeVar
+
 from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from engine import PlaceScheme, SheetError
+from engine.names import latvian_sort_key
 from engine.rules import deals_per_round_fits
-from tournaments.models import Entry, Player, SeatingMode, Tournament
+from tournaments.models import Club, Entry, Player, SeatingMode, Tournament
+
+T = TypeVar("T")
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+
+
+def latvian_choices(
+    objects: Iterable[T], *, name: Callable[[T], str], label: Callable[[T], str] | None = None
+) -> list[tuple[int, str]]:
+    """Choices in Latvian alphabetical order (ā after a, č after c ...), which the database's
+    collation does not give. The field still validates against its queryset."""
+    ordered = sorted(objects, key=lambda obj: latvian_sort_key(name(obj)))
+    return [(obj.pk, (label or name)(obj)) for obj in ordered]
 
 
 class TournamentForm(forms.ModelForm):
@@ -149,13 +164,18 @@ class RegisterPlayersForm(forms.Form):
 
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["players"].queryset = (
+        field = self.fields["players"]
+        field.queryset = (
             Player.objects.filter(is_active=True)
             .exclude(entries__tournament=tournament)
             .select_related("club")
         )
-        self.fields["players"].label_from_instance = lambda player: (
-            f"{player.full_name} ({player.club})" if player.club else player.full_name
+        field.choices = latvian_choices(
+            field.queryset,
+            name=lambda player: player.full_name,
+            label=lambda player: (
+                f"{player.full_name} ({player.club})" if player.club else player.full_name
+            ),
         )
 
 
@@ -189,8 +209,9 @@ class CheckInForm(forms.Form):
 
     def __init__(self, *args, round_, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["entries"].queryset = round_.tournament.entries.select_related("player__club")
-        self.fields["entries"].label_from_instance = lambda entry: entry.player.full_name
+        field = self.fields["entries"]
+        field.queryset = round_.tournament.entries.select_related("player")
+        field.choices = latvian_choices(field.queryset, name=lambda entry: entry.player.full_name)
 
 
 class GenerateSeatingForm(forms.Form):
@@ -212,6 +233,15 @@ class SwapForm(forms.Form):
     def __init__(self, *args, round_, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         seated = Entry.objects.filter(seats__table__round=round_).select_related("player")
+        names = latvian_choices(seated, name=lambda entry: entry.player.full_name)
+        choices = [("", "---------"), *names]
         for name in ("first", "second"):
             self.fields[name].queryset = seated
-            self.fields[name].label_from_instance = lambda entry: entry.player.full_name
+            self.fields[name].choices = choices
+
+
+class ClubForm(forms.ModelForm):
+    class Meta:
+        model = Club
+        fields = ("name", "city")
+        labels = {"name": _("Club"), "city": _("City")}

@@ -146,3 +146,8 @@ def player_list(*, query: str = "") -> QuerySet[Player]:
             | Q(licence_number__icontains=query)
         )
     return players.order_by("full_name")
+
+
+def club_list() -> list[Club]:
+    clubs = Club.objects.annotate(player_count=Count("players"))
+    return sorted(clubs, key=lambda club: latvian_sort_key(club.name))

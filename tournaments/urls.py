@@ -9,6 +9,7 @@ app_name = "tournaments"
 urlpatterns = [
     path("", views.dashboard, name="dashboard"),
     path("new/", views.tournament_create, name="create"),
+    path("clubs/", views.club_list, name="clubs"),
     path("players/", views.player_list, name="players"),
     path("players/new/", views.player_edit, name="player_create"),
     path("players/import/", views.player_import, name="player_import"),

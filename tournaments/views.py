@@ -16,6 +16,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from tournaments import selectors, services
 from tournaments.forms import (
     CheckInForm,
+    ClubForm,
     EntryForm,
     GenerateSeatingForm,
     PlayerForm,
@@ -320,3 +321,16 @@ def player_import(request: HttpRequest) -> HttpResponse:
         # The confirm step re-sends the same lines as text and they are checked again.
         form = PlayerImportForm(initial={"text": services.decode_upload(raw)})
     return render(request, "tournaments/player_import.html", {"form": form, "preview": preview})
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def club_list(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = form.save()
+        messages.success(request, _("Club %(name)s added.") % {"name": club.name})
+        return redirect("tournaments:clubs")
+    return render(
+        request, "tournaments/club_list.html", {"clubs": selectors.club_list(), "form": form}
+    )

@@ -6,7 +6,7 @@ from django.urls import reverse
 
 from tests.factories import make_entries, make_organiser, make_player, make_tournament, make_user
 from tournaments import services
-from tournaments.models import AuditEntry, Entry, Player, Round, Seat, Tournament
+from tournaments.models import AuditEntry, Club, Entry, Player, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -31,6 +31,7 @@ def organiser_pages(tournament, entry, player):
         reverse("tournaments:dashboard"),
         reverse("tournaments:create"),
         reverse("tournaments:players"),
+        reverse("tournaments:clubs"),
         reverse("tournaments:player_create"),
         reverse("tournaments:player_import"),
         reverse("tournaments:player_edit", args=[player.pk]),
@@ -242,3 +243,24 @@ def test_round_page_uses_a_fixed_number_of_queries(
     organiser_client.get(url)
     with django_assert_max_num_queries(12):
         organiser_client.get(url)
+
+
+def test_add_a_club(organiser_client):
+    response = organiser_client.post(
+        reverse("tournaments:clubs"), {"name": "Ogres Kārts", "city": "Ogre"}, follow=True
+    )
+    assert "Ogres Kārts" in response.content.decode()
+    duplicate = organiser_client.post(reverse("tournaments:clubs"), {"name": "Ogres Kārts"})
+    assert duplicate.status_code == 200
+    assert duplicate.context["form"].errors["name"]  # Django's own unique message
+    assert Club.objects.filter(name="Ogres Kārts").count() == 1
+
+
+def test_check_in_lists_players_in_latvian_alphabetical_order(organiser_client):
+    tournament = make_tournament(slug="abc")
+    for name in ["Ērika Žagare", "Gatis Ozols", "Edgars Vītols", "Čaba Kiss", "Cēzars Ābols"]:
+        Entry.objects.create(tournament=tournament, player=make_player(full_name=name))
+    services.round_create(tournament=tournament)
+    response = organiser_client.get(reverse("tournaments:round", args=["abc", 1]))
+    labels = [label for _, label in response.context["check_in_form"].fields["entries"].choices]
+    assert labels == ["Cēzars Ābols", "Čaba Kiss", "Edgars Vītols", "Ērika Žagare", "Gatis Ozols"]
