@@ -12,6 +12,8 @@ _RANK = {letter: index for index, letter in enumerate(LATVIAN_ALPHABET)}
 def _letter_key(letter: str) -> tuple[int, int]:
     if letter in _RANK:
         return (1, _RANK[letter])
+    if not letter.isalnum():
+        return (-1, 0)  # a space or hyphen ends a word: "Ozols Jānis" before "Ozolsone"
     if letter.isdigit():
         return (0, ord(letter))
     # Letters outside the alphabet (Cyrillic, ö, ...): their base letter when they have one,

@@ -55,6 +55,11 @@ class PlaceScheme:
         return cls(three=numbers(three, 3), four=numbers(four, 4))
 
     def for_table(self, size: int) -> tuple[int, ...]:
+        if size not in TABLE_SIZES:
+            raise SheetError(
+                f"place points are given at tables of 3 or 4 players, got {size}",
+                field="place_points",
+            )
         return self.three if size == 3 else self.four
 
 
