@@ -1,4 +1,113 @@
-"""Scoring models.
+"""Scoring models: what is stored about deals and results.
 
-Deal results (versioned submissions), table confirmation and the audit log come in a later issue.
+Deal results are versioned submissions: a correction is a new version of the same sheet entry,
+never an edit. A confirmed table has a `TableResult` with one `SeatResult` per player, which is
+what the standings read; the chief referee's unlock removes it (the audit log keeps both).
 """
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django.conf import settings
+from django.db import models
+
+from tournaments.models import Entry, Table, TableToken
+
+TWELFTHS = 12  # the least common multiple of 1, 2, 3 and 4
+
+
+class EntryKind(models.TextChoices):
+    PLAY = "play", "lielais, zole or mazā zole"
+    PASS = "pass", "everyone passed"
+    GALDINS = "galdins", "galdiņš"
+    PENALTY = "penalty", "penalty pule"
+    VOID = "void", "entry removed"
+
+
+class DealResult(models.Model):
+    """One version of one entry (position) of a table's sheet."""
+
+    table = models.ForeignKey(Table, on_delete=models.PROTECT, related_name="deal_results")
+    position = models.PositiveSmallIntegerField()  # 1-based entry of the sheet, penalties too
+    version = models.PositiveSmallIntegerField(default=1)
+    kind = models.CharField(max_length=8, choices=EntryKind.choices)
+    game = models.CharField(max_length=10, blank=True)  # lielais, zole, maza_zole
+    # The declarer of a game, or the player given a penalty pule.
+    player = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+    )
+    points = models.PositiveSmallIntegerField(null=True, blank=True)
+    tricks = models.PositiveSmallIntegerField(null=True, blank=True)
+    # Galdiņš: {"tricks": {entry_id: n}, "points": {entry_id: n}} for the playing players.
+    galdins = models.JSONField(null=True, blank=True)
+    reason = models.CharField(max_length=200, blank=True)  # why a correction was made
+    # A device's key for this submission: a resent request or a double tap finds it and
+    # records nothing twice.
+    client_key = models.CharField(max_length=64)
+    entered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    entered_via_token = models.ForeignKey(
+        TableToken, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    ip_address = models.GenericIPAddressField(null=True, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("table", "position", "version")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["table", "position", "version"], name="deal_version_unique"
+            ),
+            models.UniqueConstraint(fields=["table", "client_key"], name="deal_client_key_unique"),
+        )
+        indexes = (models.Index(fields=["table", "position", "-version"]),)
+
+    def __str__(self) -> str:
+        return f"{self.table} · entry {self.position} v{self.version}"
+
+
+class TableResult(models.Model):
+    """A confirmed table: its totals are what the standings read. Locked while it exists."""
+
+    table = models.OneToOneField(Table, on_delete=models.PROTECT, related_name="result")
+    confirmed_at = models.DateTimeField(auto_now_add=True)
+    confirmed_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    # The player at the table who confirmed through the table's link.
+    confirmed_by_entry = models.ForeignKey(
+        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    last_position = models.PositiveSmallIntegerField()  # the sheet as confirmed
+    last_version_id = models.PositiveBigIntegerField()  # newest DealResult id confirmed
+
+    def __str__(self) -> str:
+        return f"{self.table} confirmed"
+
+
+class SeatResult(models.Model):
+    """A player's confirmed result at one table in one round."""
+
+    table_result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="seats")
+    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seat_results")
+    round_number = models.PositiveSmallIntegerField()
+    game_points = models.IntegerField()
+    # Tied players share the mean of their places' points (4/3 at 3,2,1,1): a mean over at most
+    # 4 places is a whole number of twelfths, so twelfths store it exactly and sum in SQL.
+    place_points_twelfths = models.IntegerField()
+    place = models.PositiveSmallIntegerField()
+
+    class Meta:
+        constraints = (
+            models.UniqueConstraint(fields=["table_result", "entry"], name="seat_result_unique"),
+        )
+        indexes = (models.Index(fields=["entry", "round_number"]),)
+
+    def __str__(self) -> str:
+        return f"{self.entry} round {self.round_number}: {self.game_points}"
+
+    @property
+    def place_points(self) -> Fraction:
+        return Fraction(self.place_points_twelfths, TWELFTHS)

@@ -66,3 +66,23 @@ def make_organiser(**fields) -> User:
 def make_user(**fields) -> User:
     fields.setdefault("username", f"player{next(_sequence)}")
     return User.objects.create_user(password="zole-pass-123", **fields)
+
+
+def make_published_round(tournament: Tournament | None = None, *, players: int = 7, seed: int = 1):
+    """A published round 1 whose seating is generated: 7 players sit at a table of 4 and of 3."""
+    from tournaments import services
+
+    tournament = tournament or make_tournament()
+    if not tournament.entries.exists():
+        make_entries(tournament, players)
+    round_ = services.round_create(tournament=tournament)
+    services.round_generate_seating(round_=round_, seed=seed, by=None)
+    return services.round_publish(round_=round_, by=None)
+
+
+def seat_keys(table) -> list[str]:
+    """The table's players as the engine knows them (entry ids, in seat order)."""
+    return [
+        str(entry_id)
+        for entry_id in table.seats.order_by("position").values_list("entry_id", flat=True)
+    ]

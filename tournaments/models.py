@@ -3,6 +3,9 @@
 Meta options are tuples: immutable class attributes (ruff RUF012), the same to Django.
 """
 
+import secrets
+
+from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
@@ -112,6 +115,10 @@ class Tournament(models.Model):
     )
     avoid_same_club = models.BooleanField(default=True)
     teams_enabled = models.BooleanField(default=False)
+    # The galvenais tiesnesis: confirms any table, and alone unlocks a confirmed one.
+    chief_referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments"
+    )
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:
@@ -119,6 +126,11 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+    def is_chief_referee(self, user) -> bool:
+        return user.is_authenticated and (
+            user.is_superuser or self.chief_referees.filter(pk=user.pk).exists()
+        )
 
     def seating_mode_for(self, round_number: int) -> str:
         return self.first_round_seating if round_number == 1 else self.later_rounds_seating
@@ -213,6 +225,26 @@ class Table(models.Model):
         return f"{self.round} · table {self.number}"
 
 
+def new_table_token() -> str:
+    # 32 bytes from the OS's CSPRNG: unguessable, and short enough for a QR code.
+    return secrets.token_urlsafe(32)
+
+
+class TableToken(models.Model):
+    """The private entry link of a table (/r/<token>/), revocable by the organiser."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="tokens")
+    token = models.CharField(max_length=64, unique=True, default=new_table_token)
+    created_at = models.DateTimeField(auto_now_add=True)
+    revoked_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at",)
+
+    def __str__(self) -> str:
+        return f"{self.table} token"
+
+
 class Seat(models.Model):
     table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
     position = models.PositiveSmallIntegerField()  # 1-based, each to the left of the previous
@@ -239,13 +271,25 @@ class AuditEntry(models.Model):
         ROUND_PUBLISHED = "round.published", "round published"
         PLAYERS_IMPORTED = "players.imported", "players imported"
         ENTRY_WITHDRAWN = "entry.withdrawn", "entry withdrawn"
+        DEAL_ENTERED = "deal.entered", "deal entered"
+        DEAL_CORRECTED = "deal.corrected", "deal corrected"
+        DEAL_REMOVED = "deal.removed", "deal removed"
+        PENALTY_GIVEN = "penalty.given", "penalty pule given"
+        TABLE_CONFIRMED = "table.confirmed", "table confirmed"
+        TABLE_UNLOCKED = "table.unlocked", "table unlocked"
+        TOKEN_ISSUED = "token.issued", "table link issued"
+        TOKEN_REVOKED = "token.revoked", "table link revoked"
+        ROUND_CLOSED = "round.closed", "round closed"
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"
     )
+    table = models.ForeignKey(
+        "Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="audit_entries"
+    )
     action = models.CharField(max_length=40, choices=Action.choices)
     user = models.ForeignKey(
-        "auth.User", on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     at = models.DateTimeField(auto_now_add=True)
     ip_address = models.GenericIPAddressField(null=True, blank=True)

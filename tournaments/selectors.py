@@ -1,11 +1,13 @@
 """Reads for the tournaments app (HackSoft style: views call these, never the ORM directly)."""
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from engine.names import latvian_sort_key
 from engine.seating import meeting_counts
+from engine.standings import RoundResult, rank_standings
 from tournaments.models import Club, Entry, Player, Round, RoundStatus, Seat, Table, Tournament
 
 
@@ -48,10 +50,32 @@ def round_seating(*, round_: Round) -> list[list[str]]:
 
 
 def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
-    """Each entry's standing before a round, for swiss seating: the place points of its
-    confirmed results. Deal results arrive with the scoring app; until a round has confirmed
-    results every entry stands at 0 and swiss seating falls back to its seeded order."""
-    return {}
+    """Each entry's standing before a round, for swiss seating: the better the rank in the
+    standings of the confirmed results so far, the higher the score (entries without results
+    stand at the bottom together)."""
+    rows = (
+        tournament.entries.filter(seat_results__round_number__lt=before_round)
+        .values_list(
+            "pk",
+            "seat_results__round_number",
+            "seat_results__game_points",
+            "seat_results__place_points_twelfths",
+        )
+        .order_by()
+    )
+    results = [
+        RoundResult(
+            player=str(entry_id),
+            round_number=round_number,
+            game_points=game_points,
+            place_points=Fraction(twelfths, 12),
+        )
+        for entry_id, round_number, game_points, twelfths in rows
+    ]
+    standings = rank_standings(results, order=tournament.standings_order.split(","))
+    return {
+        int(standing.player): float(len(standings) - standing.rank + 1) for standing in standings
+    }
 
 
 def tournament_list() -> QuerySet[Tournament]:

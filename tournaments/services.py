@@ -23,6 +23,7 @@ from tournaments.models import (
     RoundStatus,
     Seat,
     Table,
+    TableToken,
     Tournament,
 )
 
@@ -80,16 +81,18 @@ class ServiceError(Exception):
     """A request the rules of the tournament refuse; the message says what is wrong."""
 
 
-def _audit(
+def audit(
     *,
     action: str,
     by: User | None,
     tournament: Tournament | None = None,
+    table: Table | None = None,
     ip_address: str | None = None,
     **detail: object,
 ) -> AuditEntry:
     return AuditEntry.objects.create(
         tournament=tournament,
+        table=table,
         action=action,
         user=by if by is not None and by.is_authenticated else None,
         ip_address=ip_address,
@@ -117,7 +120,7 @@ def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
     entry.withdrawn_after_round = after_round
     entry.save(update_fields=["withdrawn_after_round"])
     CheckIn.objects.filter(entry=entry, round__number__gt=after_round).delete()
-    _audit(
+    audit(
         action=AuditEntry.Action.ENTRY_WITHDRAWN,
         by=by,
         tournament=entry.tournament,
@@ -242,7 +245,9 @@ def round_generate_seating(
     round_.warnings = list(plan.warnings)
     round_.generated_at = timezone.now()
     round_.save(update_fields=["seating_mode", "seed", "warnings", "generated_at"])
-    _audit(
+    if was_published:
+        _issue_missing_links(round_)
+    audit(
         action=AuditEntry.Action.ROUND_REGENERATED
         if was_published
         else AuditEntry.Action.ROUND_GENERATED,
@@ -318,7 +323,7 @@ def round_swap_players(
             for flag in table.flags
             if flag["code"] != "four_table"
         ]
-    _audit(
+    audit(
         action=AuditEntry.Action.ROUND_SWAP,
         by=by,
         tournament=round_.tournament,
@@ -328,6 +333,15 @@ def round_swap_players(
         warnings=warnings,
     )
     return warnings
+
+
+def _issue_missing_links(round_: Round) -> None:
+    """Every table of a public seating has its private entry link."""
+    with_link = TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
+    TableToken.objects.bulk_create(
+        TableToken(table=table)
+        for table in round_.tables.exclude(pk__in=with_link.values("table_id"))
+    )
 
 
 @transaction.atomic
@@ -340,7 +354,8 @@ def round_publish(*, round_: Round, by: User | None, ip_address: str | None = No
     round_.status = RoundStatus.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
-    _audit(
+    _issue_missing_links(round_)
+    audit(
         action=AuditEntry.Action.ROUND_PUBLISHED,
         by=by,
         tournament=round_.tournament,
@@ -348,6 +363,41 @@ def round_publish(*, round_: Round, by: User | None, ip_address: str | None = No
         round=round_.number,
     )
     return round_
+
+
+@transaction.atomic
+def table_token_issue(
+    *, table: Table, by: User | None, ip_address: str | None = None
+) -> TableToken:
+    """A new private entry link for the table; the old one stops working."""
+    TableToken.objects.filter(table=table, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    token = TableToken.objects.create(table=table)
+    audit(
+        action=AuditEntry.Action.TOKEN_ISSUED,
+        by=by,
+        tournament=table.round.tournament,
+        table=table,
+        ip_address=ip_address,
+    )
+    return token
+
+
+@transaction.atomic
+def table_token_revoke(*, table: Table, by: User | None, ip_address: str | None = None) -> int:
+    """The table's entry link stops working (a lost phone, a leaked link)."""
+    revoked = TableToken.objects.filter(table=table, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    audit(
+        action=AuditEntry.Action.TOKEN_REVOKED,
+        by=by,
+        tournament=table.round.tournament,
+        table=table,
+        ip_address=ip_address,
+    )
+    return revoked
 
 
 # --- Player import from CSV --------------------------------------------------------------------
@@ -456,7 +506,7 @@ def players_import(*, raw: bytes, by: User | None, ip_address: str | None = None
         Player(full_name=row.full_name, club=clubs.get(row.club), licence_number=row.licence_number)
         for row in preview.new_rows
     )
-    _audit(
+    audit(
         action=AuditEntry.Action.PLAYERS_IMPORTED,
         by=by,
         ip_address=ip_address,

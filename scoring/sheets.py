@@ -1,0 +1,98 @@
+"""The thin layer between stored deal results and the engine's table sheet.
+
+Players are keyed in the engine by their entry id (as text), so two players of the same name
+never mix; pages map the keys back to names."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from engine import Galdins, Pass, PenaltyPule, PlaceScheme, Play, Rules, Sheet
+from engine.deals import Entry as SheetEntry
+from engine.rules import Game
+from scoring.models import DealResult, EntryKind
+from tournaments.models import Seat, Table, Tournament
+
+
+def tournament_rules(tournament: Tournament) -> Rules:
+    return Rules(
+        all_pass=tournament.all_pass,
+        small_zole=tournament.small_zole,
+        personal_pule_payment=tournament.personal_pule_payment,
+    )
+
+
+def place_scheme(tournament: Tournament) -> PlaceScheme:
+    return PlaceScheme.from_text(tournament.place_points_three, tournament.place_points_four)
+
+
+def current_results(results: Iterable[DealResult]) -> list[DealResult]:
+    """The newest version of every entry, in sheet order; removed entries are left out.
+
+    `results` are one table's rows ordered by position and version."""
+    newest: dict[int, DealResult] = {}
+    for result in results:
+        newest[result.position] = result
+    return [
+        newest[position] for position in sorted(newest) if newest[position].kind != EntryKind.VOID
+    ]
+
+
+def sheet_entry(result: DealResult) -> SheetEntry:
+    """A stored result as the engine's entry."""
+    if result.kind == EntryKind.PASS:
+        return Pass()
+    if result.kind == EntryKind.PENALTY:
+        return PenaltyPule(str(result.player_id))
+    if result.kind == EntryKind.GALDINS:
+        galdins = result.galdins or {}
+        return Galdins(tricks=galdins.get("tricks", {}), points=galdins.get("points", {}))
+    return Play(
+        Game(result.game), str(result.player_id), tricks=result.tricks, points=result.points
+    )
+
+
+def seat_keys(seats: Sequence[Seat]) -> tuple[str, ...]:
+    return tuple(str(seat.entry_id) for seat in sorted(seats, key=lambda seat: seat.position))
+
+
+def table_sheet(
+    table: Table,
+    *,
+    seats: Sequence[Seat],
+    results: Iterable[DealResult],
+    rules: Rules,
+    extra: Sequence[SheetEntry] = (),
+    closed: bool = False,
+) -> Sheet:
+    """The engine's sheet of a table: its players in seat order, its current entries (plus any
+    `extra` being added) under the tournament's rules."""
+    players = seat_keys(seats)
+    entries = [sheet_entry(result) for result in current_results(results)]
+    return Sheet(
+        players=players,
+        entries=(*entries, *extra),
+        rules=rules,
+        first_dealer=players[table.first_dealer_position - 1],
+        closed=closed,
+    )
+
+
+def result_fields(entry: SheetEntry) -> dict[str, object]:
+    """The DealResult fields that store an engine entry."""
+    if isinstance(entry, Pass):
+        return {"kind": EntryKind.PASS}
+    if isinstance(entry, PenaltyPule):
+        return {"kind": EntryKind.PENALTY, "player_id": int(entry.player)}
+    if isinstance(entry, Galdins):
+        return {
+            "kind": EntryKind.GALDINS,
+            "galdins": {"tricks": dict(entry.tricks), "points": dict(entry.points)},
+        }
+    return {
+        "kind": EntryKind.PLAY,
+        "game": entry.game.value,
+        "player_id": int(entry.declarer),
+        "points": entry.points,
+        "tricks": entry.tricks,
+    }

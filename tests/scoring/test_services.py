@@ -1,0 +1,270 @@
+"""Scoring services: entering deals at the table, corrections, conflicts, confirmation, unlock."""
+
+import itertools
+from fractions import Fraction
+
+import pytest
+
+from engine import Pass, PenaltyPule, Play, dealer_for
+from engine.rules import Game
+from scoring import services
+from scoring.models import DealResult, SeatResult, TableResult
+from scoring.services import ConflictError, LockedError, Writer
+from tests.factories import make_organiser, make_published_round, make_tournament, seat_keys
+from tournaments.models import AuditEntry, RoundStatus
+from tournaments.selectors import entry_scores
+from tournaments.services import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+keys = (f"key-{number}" for number in itertools.count())
+REFEREE = Writer(ip_address="10.0.0.7")
+
+
+def lielais(declarer, points=75, tricks=5):
+    return Play(Game.LIELAIS, declarer, tricks=tricks, points=points)
+
+
+@pytest.fixture
+def table_of_three():
+    round_ = make_published_round(players=6)  # two tables of 3
+    return round_.tables.get(number=1)
+
+
+@pytest.fixture
+def table_of_four():
+    round_ = make_published_round(players=7)  # tables of 4 and 3
+    return next(table for table in round_.tables.all() if table.seats.count() == 4)
+
+
+def record(table, entry, position, writer=REFEREE):
+    return services.deal_record(
+        table=table, entry=entry, position=position, client_key=next(keys), writer=writer
+    )
+
+
+def play_full_round(table, deals=24):
+    """Every deal a won Lielais of a player who is not dealing."""
+    players = seat_keys(table)
+    for index in range(deals):
+        dealer = dealer_for(players, players[0], index)
+        declarer = next(p for p in players if p != dealer)
+        record(table, lielais(declarer), index + 1)
+
+
+class TestEnteringDeals:
+    def test_a_deal_is_stored_and_the_round_is_in_play(self, table_of_three):
+        _a, b, _c = seat_keys(table_of_three)
+        result = record(table_of_three, lielais(b), 1)
+        assert (result.position, result.version, result.kind, result.game) == (
+            1,
+            1,
+            "play",
+            "lielais",
+        )
+        table_of_three.round.refresh_from_db()
+        assert table_of_three.round.status == RoundStatus.IN_PLAY
+        audit = AuditEntry.objects.get(action="deal.entered")
+        assert audit.ip_address == "10.0.0.7"
+        assert audit.detail["after"]["points"] == 75
+
+    def test_a_bad_deal_is_refused_with_the_engines_message_and_nothing_is_saved(
+        self, table_of_three
+    ):
+        _a, b, c = seat_keys(table_of_three)
+        record(table_of_three, lielais(b), 1)
+        with pytest.raises(ServiceError, match="deal 2: points must be 0-120, got 130"):
+            record(table_of_three, lielais(c, points=130), 2)
+        assert DealResult.objects.count() == 1
+
+    def test_the_sitting_out_dealer_cannot_declare(self, table_of_four):
+        dealer = seat_keys(table_of_four)[0]
+        with pytest.raises(ServiceError, match="sits it out"):
+            record(table_of_four, lielais(dealer), 1)
+
+    def test_the_same_client_key_records_once(self, table_of_three):
+        _a, b, _c = seat_keys(table_of_three)
+        first = services.deal_record(
+            table=table_of_three, entry=lielais(b), position=1, client_key="tap", writer=REFEREE
+        )
+        again = services.deal_record(
+            table=table_of_three, entry=lielais(b), position=1, client_key="tap", writer=REFEREE
+        )
+        assert first.pk == again.pk
+        assert DealResult.objects.count() == 1
+
+    def test_a_second_device_writing_the_same_deal_gets_a_conflict(self, table_of_three):
+        _a, b, c = seat_keys(table_of_three)
+        record(table_of_three, lielais(b), 1)
+        with pytest.raises(ConflictError, match="already has entry 1"):
+            record(table_of_three, lielais(c), 1)
+        assert DealResult.objects.get().player_id == int(b)
+
+    def test_no_more_deals_than_the_round_has(self, table_of_three):
+        tournament = table_of_three.round.tournament
+        tournament.deals_per_round = 3
+        tournament.save()
+        play_full_round(table_of_three, deals=3)
+        with pytest.raises(ServiceError, match="all 3 deals"):
+            record(table_of_three, Pass(), 4)
+
+    def test_a_draft_round_takes_no_deals(self):
+        tournament = make_tournament()
+        from tests.factories import make_entries
+        from tournaments import services as tournament_services
+
+        make_entries(tournament, 3)
+        round_ = tournament_services.round_create(tournament=tournament)
+        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        with pytest.raises(ServiceError, match="draft"):
+            record(round_.tables.get(), Pass(), 1)
+
+    def test_a_penalty_pule_uses_no_deal(self, table_of_three):
+        a, b, _c = seat_keys(table_of_three)
+        record(table_of_three, PenaltyPule(a), 1)
+        record(table_of_three, lielais(b), 2)
+        assert AuditEntry.objects.filter(action="penalty.given").count() == 1
+
+
+class TestCorrections:
+    def test_a_correction_is_a_new_version_and_the_old_one_is_kept(self, table_of_three):
+        _a, b, _c = seat_keys(table_of_three)
+        record(table_of_three, lielais(b), 1)
+        services.deal_correct(
+            table=table_of_three,
+            position=1,
+            entry=lielais(b, points=95, tricks=6),
+            base_version=1,
+            client_key="fix-1",
+            reason="95, not 75",
+            writer=REFEREE,
+        )
+        versions = list(DealResult.objects.order_by("version").values_list("version", "points"))
+        assert versions == [(1, 75), (2, 95)]
+        audit = AuditEntry.objects.get(action="deal.corrected")
+        assert (audit.detail["before"]["points"], audit.detail["after"]["points"]) == (75, 95)
+        assert audit.detail["reason"] == "95, not 75"
+
+    def test_correcting_an_outdated_version_is_a_conflict(self, table_of_three):
+        a, b, c = seat_keys(table_of_three)
+        record(table_of_three, lielais(b), 1)
+        correct = {"table": table_of_three, "position": 1, "reason": "", "writer": REFEREE}
+        services.deal_correct(entry=lielais(c), base_version=1, client_key="one", **correct)
+        with pytest.raises(ConflictError):
+            services.deal_correct(entry=lielais(a), base_version=1, client_key="two", **correct)
+
+    def test_a_correction_that_breaks_a_later_deal_is_refused(self, table_of_four):
+        players = seat_keys(table_of_four)
+        # Deal 2 is dealt by the second player; the first player declares it.
+        record(table_of_four, lielais(players[1]), 1)
+        record(table_of_four, lielais(players[0]), 2)
+        # Making the whole sheet shorter is impossible; re-declaring deal 1 by its dealer is not.
+        with pytest.raises(ServiceError, match="deal 1: declarer"):
+            services.deal_correct(
+                table=table_of_four,
+                position=1,
+                entry=lielais(players[0]),
+                base_version=1,
+                client_key="k",
+                reason="",
+                writer=REFEREE,
+            )
+
+    def test_only_the_last_entry_can_be_removed(self, table_of_three):
+        a, b, c = seat_keys(table_of_three)
+        record(table_of_three, lielais(b), 1)
+        record(table_of_three, lielais(c), 2)
+        remove = {
+            "table": table_of_three,
+            "entry": None,
+            "reason": "typed twice",
+            "writer": REFEREE,
+        }
+        with pytest.raises(ServiceError, match="only the last entry"):
+            services.deal_correct(position=1, base_version=1, client_key="r1", **remove)
+        services.deal_correct(position=2, base_version=1, client_key="r2", **remove)
+        record(table_of_three, lielais(a), 2)
+        assert list(DealResult.objects.filter(position=2).values_list("version", "kind")) == [
+            (1, "play"),
+            (2, "void"),
+            (3, "play"),
+        ]
+
+
+class TestConfirmation:
+    def test_all_deals_must_be_in(self, table_of_three):
+        _a, b, _c = seat_keys(table_of_three)
+        record(table_of_three, lielais(b), 1)
+        confirmer = table_of_three.seats.first().entry
+        with pytest.raises(ServiceError, match="1 of 24 deals"):
+            services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=confirmer)
+
+    def test_a_player_at_the_table_confirms_and_the_table_locks(self, table_of_three):
+        play_full_round(table_of_three)
+        confirmer = table_of_three.seats.last().entry
+        services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=confirmer)
+        results = {str(r.entry_id): r for r in SeatResult.objects.all()}
+        assert sum(r.game_points for r in results.values()) == 0
+        assert sum(r.place_points for r in results.values()) == 12  # 6 + 4 + 2
+        with pytest.raises(LockedError):
+            record(table_of_three, Pass(), 25)
+
+    def test_a_stranger_cannot_confirm(self, table_of_three):
+        play_full_round(table_of_three)
+        other_table = table_of_three.round.tables.exclude(pk=table_of_three.pk).get()
+        stranger = other_table.seats.first().entry
+        with pytest.raises(ServiceError, match="a player at this table"):
+            services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=stranger)
+        assert not TableResult.objects.exists()
+
+    def test_only_the_chief_referee_unlocks_and_says_why(self, table_of_three):
+        play_full_round(table_of_three)
+        chief = make_organiser()
+        table_of_three.round.tournament.chief_referees.add(chief)
+        services.table_confirm(table=table_of_three, writer=Writer(user=chief))
+        with pytest.raises(ServiceError, match="only the chief referee"):
+            services.table_unlock(
+                table=table_of_three, writer=Writer(user=make_organiser()), reason="x"
+            )
+        with pytest.raises(ServiceError, match="say why"):
+            services.table_unlock(table=table_of_three, writer=Writer(user=chief), reason=" ")
+        services.table_unlock(
+            table=table_of_three, writer=Writer(user=chief), reason="deal 7 wrong"
+        )
+        assert not TableResult.objects.exists()
+        assert not SeatResult.objects.exists()
+        audit = AuditEntry.objects.get(action="table.unlocked")
+        assert audit.detail["reason"] == "deal 7 wrong"
+        assert sum(audit.detail["before"].values()) == 0
+
+    def test_tied_players_share_place_points_exactly(self, table_of_three):
+        tournament = table_of_three.round.tournament
+        tournament.deals_per_round = 3
+        tournament.save()
+        for position in (1, 2, 3):
+            record(table_of_three, Pass(), position)
+        services.table_confirm(
+            table=table_of_three, writer=REFEREE, confirmer=table_of_three.seats.first().entry
+        )
+        assert {r.place_points for r in SeatResult.objects.all()} == {Fraction(4)}
+
+    def test_a_round_closes_when_every_table_is_confirmed(self, table_of_three):
+        round_ = table_of_three.round
+        with pytest.raises(ServiceError, match="not confirmed"):
+            services.round_close(round_=round_, writer=REFEREE)
+        for table in round_.tables.all():
+            play_full_round(table)
+            services.table_confirm(table=table, writer=REFEREE, confirmer=table.seats.first().entry)
+        services.round_close(round_=round_, writer=REFEREE)
+        round_.refresh_from_db()
+        assert round_.status == RoundStatus.CLOSED
+
+    def test_confirmed_results_order_the_next_swiss_round(self, table_of_three):
+        round_ = table_of_three.round
+        for table in round_.tables.all():
+            play_full_round(table)
+            services.table_confirm(table=table, writer=REFEREE, confirmer=table.seats.first().entry)
+        scores = entry_scores(tournament=round_.tournament, before_round=2)
+        best = SeatResult.objects.order_by("-place_points_twelfths", "-game_points").first()
+        assert scores[best.entry_id] == max(scores.values())
+        assert len(scores) == 6
