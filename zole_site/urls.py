@@ -9,6 +9,8 @@ urlpatterns = [
     path("", views.home, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("organise/", include("tournaments.urls")),
+    path("", include("scoring.urls")),
+    path("", include("scoring.public_urls")),
     path("accounts/", include("django.contrib.auth.urls")),
     path("admin/", admin.site.urls),
 ]

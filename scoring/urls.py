@@ -1,0 +1,5 @@
+"""Table entry pages: the private link /r/<token>/ and the signed-in view of any table."""
+
+app_name = "scoring"
+
+urlpatterns: list = []
