@@ -7,7 +7,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from enum import StrEnum
 from fractions import Fraction
-from typing import Any
+from typing import TypeVar
 
 from engine.errors import SheetError, shown
 from engine.names import latvian_sort_key
@@ -150,15 +150,25 @@ def validate_order(order: Sequence[str]) -> tuple[Metric, ...]:
     return tuple(metrics)
 
 
-def _rank(entries: Sequence[object], key: Callable[[Any], tuple]) -> list[int]:
-    """Competition ranks over entries already sorted by `key` (equal keys share a rank)."""
-    ranks = []
-    for index, entry in enumerate(entries):
-        if index and key(entry) == key(entries[index - 1]):
-            ranks.append(ranks[-1])
-        else:
-            ranks.append(index + 1)
-    return ranks
+Ranked = TypeVar("Ranked", "Standing", "TeamStanding")
+
+
+def _ranked(
+    rows: list[Ranked], metrics: Sequence[Metric], name: Callable[[Ranked], str]
+) -> list[Ranked]:
+    """Rows ordered by the metrics, highest first, then by name (Latvian alphabetical order),
+    with competition ranks: rows equal on every metric share a rank (1, 2, 2, 4)."""
+
+    def ranking_key(row: Ranked) -> tuple[Fraction | int, ...]:
+        return tuple(row.metric(metric) for metric in metrics)
+
+    rows = sorted(rows, key=lambda row: latvian_sort_key(name(row)))
+    rows.sort(key=ranking_key, reverse=True)
+    ranked = []
+    for index, row in enumerate(rows):
+        tied = index and ranking_key(row) == ranking_key(rows[index - 1])
+        ranked.append(replace(row, rank=ranked[-1].rank if tied else index + 1))
+    return ranked
 
 
 def rank_standings(
@@ -199,14 +209,7 @@ def rank_standings(
                 rounds=tuple(rounds),
             )
         )
-
-    def ranking_key(standing: Standing) -> tuple:
-        return tuple(standing.metric(metric) for metric in metrics)
-
-    standings.sort(key=lambda standing: latvian_sort_key(standing.name))
-    standings.sort(key=ranking_key, reverse=True)
-    ranks = _rank(standings, ranking_key)
-    return [replace(standing, rank=rank) for rank, standing in zip(ranks, standings, strict=True)]
+    return _ranked(standings, metrics, name=lambda standing: standing.name)
 
 
 @dataclass(frozen=True, slots=True)
@@ -246,11 +249,4 @@ def team_standings(
                 wins=sum(s.wins for s in member_standings),
             )
         )
-
-    def ranking_key(row: TeamStanding) -> tuple:
-        return tuple(row.metric(metric) for metric in metrics)
-
-    rows.sort(key=lambda row: latvian_sort_key(row.team))
-    rows.sort(key=ranking_key, reverse=True)
-    ranks = _rank(rows, ranking_key)
-    return [replace(row, rank=rank) for rank, row in zip(ranks, rows, strict=True)]
+    return _ranked(rows, metrics, name=lambda row: row.team)
