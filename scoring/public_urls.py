@@ -1,5 +1,16 @@
 """Public pages (no login): tournaments, rounds, standings, players."""
 
+from django.urls import path
+
+from scoring.views import public
+
 app_name = "public"
 
-urlpatterns: list = []
+urlpatterns = [
+    # "/" as well: zole_site/urls.py serves the same view there as "home", resolved first.
+    path("", public.tournament_list, name="tournaments"),
+    path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round"),
+    path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    path("players/<int:player_id>/", public.player_detail, name="player"),
+]

@@ -1,5 +1,18 @@
 """Table entry pages: the private link /r/<token>/ and the signed-in view of any table."""
 
+from django.urls import path
+
+from scoring.views import entry
+
 app_name = "scoring"
 
-urlpatterns: list = []
+urlpatterns = [
+    path("r/<str:token>/", entry.token_sheet, name="token_sheet"),
+    path("organise/tables/<int:table_id>/sheet/", entry.organiser_sheet, name="table_sheet"),
+    path("organise/tables/<int:table_id>/link/new/", entry.table_link_new, name="table_link_new"),
+    path(
+        "organise/tables/<int:table_id>/link/revoke/",
+        entry.table_link_revoke,
+        name="table_link_revoke",
+    ),
+]

@@ -1,38 +1,54 @@
-"""Site-wide checks: home page, health check, and which database the suite really runs on."""
+"""Site-wide checks: the home page (the public tournament list), the health check, and which
+database the suite really runs on."""
 
 import os
+from datetime import timedelta
 
 import pytest
 from django.db import connection
 from django.test import Client
+from django.utils import timezone
 
-from tournaments.services import DEMO_PLAYERS, demo_load
+from tests.factories import make_entries, make_published_round, make_tournament
 
 pytestmark = pytest.mark.django_db
 
 
-def test_home_lists_demo_players_with_latvian_letters(client: Client, django_assert_num_queries):
-    demo_load()
+def test_home_lists_tournaments_by_phase(client: Client, django_assert_num_queries):
+    today = timezone.localdate()
+    upcoming = make_tournament(name="Ziemassvētku kauss", starts_on=today + timedelta(days=30))
+    finished = make_tournament(name="Ģirta piemiņas turnīrs", starts_on=today - timedelta(days=60))
+    playing = make_tournament(name="Rīgas čempionāts", starts_on=today)
+    make_published_round(playing, players=6)
+    for tournament in (upcoming, finished, playing):
+        make_entries(tournament, 3)
 
-    # Clubs, then their players in one prefetch: the count must not grow with the data.
+    # Tournaments with their entry counts, then every round's status: not one query per
+    # tournament.
     with django_assert_num_queries(2):
         response = client.get("/")
 
     assert response.status_code == 200
+    listing = response.context["listing"]
+    assert (listing.upcoming, listing.in_progress, listing.finished) == (
+        [upcoming],
+        [playing],
+        [finished],
+    )
     html = response.content.decode("utf-8")
     # As text, not HTML entities: the page is UTF-8 end to end.
-    assert "Ģirts Šteins" in html
-    assert "Ņikita Ļebedevs" in html
-    assert "Rīgas Zoles klubs" in html
-    for full_name, _club in DEMO_PLAYERS:
-        assert full_name in html
+    for tournament in (upcoming, finished, playing):
+        assert tournament.name in html
+        assert f'href="/t/{tournament.slug}/"' in html
 
 
-def test_home_renders_without_any_clubs(client: Client):
+def test_home_renders_without_any_tournaments(client: Client):
     response = client.get("/")
 
     assert response.status_code == 200
     assert 'lang="lv"' in response.content.decode("utf-8")
+    listing = response.context["listing"]
+    assert listing.upcoming == listing.in_progress == listing.finished == []
 
 
 def test_healthz_reports_database_vendor(client: Client):

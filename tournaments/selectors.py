@@ -11,17 +11,6 @@ from engine.standings import RoundResult, rank_standings
 from tournaments.models import Club, Entry, Player, Round, RoundStatus, Seat, Table, Tournament
 
 
-def club_list_with_players() -> QuerySet[Club]:
-    """All clubs by name, each with its active players prefetched as `active_players`.
-
-    Two queries whatever the number of clubs (no N+1 when a page lists every club's players).
-    """
-    active_players = Player.objects.filter(is_active=True).order_by("full_name")
-    return Club.objects.order_by("name").prefetch_related(
-        Prefetch("players", queryset=active_players, to_attr="active_players")
-    )
-
-
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:
     """The tables of the earlier rounds, as the engine's seating history (entry ids)."""
     seats = (

@@ -13,6 +13,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST
 
+from scoring.sheet_view import round_table_links
 from tournaments import selectors, services
 from tournaments.forms import (
     CheckInForm,
@@ -182,6 +183,7 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "confirmation": services.regenerate_confirmation(round_),
             "is_draft": round_.status == RoundStatus.DRAFT,
             "is_published": round_.status == RoundStatus.PUBLISHED,
+            "table_links": round_table_links(round_=round_),
         },
     )
 

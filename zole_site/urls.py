@@ -3,10 +3,12 @@
 from django.contrib import admin
 from django.urls import include, path
 
+from scoring.views import public
 from zole_site import views
 
 urlpatterns = [
-    path("", views.home, name="home"),
+    # Home: the public tournament list (upcoming, in progress, finished).
+    path("", public.tournament_list, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("organise/", include("tournaments.urls")),
     path("", include("scoring.urls")),

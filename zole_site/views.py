@@ -1,17 +1,10 @@
-"""Site-wide views: the home page and the health check. Views stay thin; reads go to selectors."""
+"""Site-wide views: the health check. The home page is the public tournament list
+(scoring.views.public). Views stay thin; reads go to selectors."""
 
 from django.db import connection
-from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_GET
-
-from tournaments.selectors import club_list_with_players
-
-
-@require_GET
-def home(request: HttpRequest) -> HttpResponse:
-    return render(request, "home.html", {"clubs": club_list_with_players()})
 
 
 @never_cache

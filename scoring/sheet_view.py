@@ -1,0 +1,411 @@
+"""A table's sheet as the entry page shows it: the paper sheet, read in a fixed number of queries.
+
+Every score, running total, pule and settlement comes from the engine (`engine.score_sheet`
+through `scoring.sheets`); this module only lines the engine's rows up with the stored entries
+and the players' names. Nothing here computes a score.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.db.models import Prefetch
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+
+from engine import Rules, ScoredDeal, SheetError, dealer_for, score_sheet
+from scoring.models import DealResult, EntryKind, TableResult
+from scoring.sheets import current_results, table_sheet, tournament_rules
+from tournaments.models import (
+    Entry,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    TableToken,
+    Tournament,
+)
+
+# The game of an entry in words, by DealResult.game / kind.
+GAME_WORDS: dict[str, Promise] = {
+    "lielais": _("lielais"),
+    "zole": _("zole"),
+    "maza_zole": _("mazā zole"),
+    "pass": _("everyone passed"),
+    "galdins": _("galdiņš"),
+    "penalty": _("penalty pule"),
+}
+
+OPEN_ROUND = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
+
+
+@dataclass(frozen=True)
+class SheetPlayer:
+    """A column of the sheet: one seated player."""
+
+    key: str  # the engine's key: the entry id as text
+    entry: Entry
+    seat: int  # 1-based, in seat order
+    name: str
+    short_name: str  # for a phone: "Jānis B."
+
+
+@dataclass(frozen=True)
+class SheetCell:
+    """One player's box in one row."""
+
+    player: SheetPlayer
+    score: int | None  # None when the stored sheet does not score (see TableSheetView.error)
+    total: int | None  # running total after this entry
+    personal_pules: int  # his open personal pules after this entry
+    is_dealer: bool
+    sits_out: bool  # the dealer at a 4-table
+    is_declarer: bool  # the declarer, or the player given a penalty pule
+
+
+@dataclass(frozen=True)
+class SheetRow:
+    """One entry of the sheet (a deal or a penalty pule), its newest version."""
+
+    result: DealResult
+    number: int | None  # the deal number; a penalty uses no deal
+    game_words: Promise
+    dealer: SheetPlayer | None
+    sitting_out: SheetPlayer | None
+    declarer: SheetPlayer | None  # or the player given a penalty pule
+    galdins: tuple[tuple[SheetPlayer, int | None, int | None], ...]  # player, tricks, points
+    cells: tuple[SheetCell, ...]
+    common_pules: int | None  # open after this entry
+    pule_event: str | None  # engine.sheet.PuleEvent value
+    pule_owner: SheetPlayer | None
+
+    @property
+    def position(self) -> int:
+        return self.result.position
+
+    @property
+    def version(self) -> int:
+        return self.result.version
+
+    @property
+    def kind(self) -> str:
+        return self.result.kind
+
+    @property
+    def is_penalty(self) -> bool:
+        return self.result.kind == EntryKind.PENALTY
+
+    @property
+    def is_corrected(self) -> bool:
+        return self.result.version > 1
+
+    @property
+    def points(self) -> int | None:
+        return self.result.points
+
+    @property
+    def tricks(self) -> int | None:
+        return self.result.tricks
+
+
+@dataclass(frozen=True)
+class TableSheetView:
+    table: Table
+    round: Round
+    tournament: Tournament
+    rules: Rules
+    players: tuple[SheetPlayer, ...]
+    rows: tuple[SheetRow, ...]
+    deals_played: int
+    next_dealer: SheetPlayer
+    open_common_pules: int | None
+    settlement: tuple[int, ...] | None  # per player in seat order, once all deals are in
+    totals: tuple[int, ...] | None  # after the settlement, once all deals are in
+    result: TableResult | None  # the confirmation
+    error: str | None = None  # the stored entries do not score under the tournament's rules
+
+    @property
+    def deals_per_round(self) -> int:
+        return self.tournament.deals_per_round
+
+    @property
+    def next_position(self) -> int:
+        # Only the last entry can be removed, so current positions always run 1..k.
+        return len(self.rows) + 1
+
+    @property
+    def next_deal_number(self) -> int:
+        return self.deals_played + 1
+
+    @property
+    def next_sitting_out(self) -> SheetPlayer | None:
+        return self.next_dealer if len(self.players) == 4 else None
+
+    @property
+    def is_complete(self) -> bool:
+        return self.deals_played >= self.deals_per_round
+
+    @property
+    def is_confirmed(self) -> bool:
+        return self.result is not None
+
+    @property
+    def round_is_open(self) -> bool:
+        return self.round.status in OPEN_ROUND
+
+    @property
+    def round_is_draft(self) -> bool:
+        return self.round.status == RoundStatus.DRAFT
+
+    @property
+    def accepts_entries(self) -> bool:
+        return self.round_is_open and not self.is_confirmed
+
+    @property
+    def is_locked(self) -> bool:
+        return not self.accepts_entries
+
+    @property
+    def confirmed_by(self) -> str | None:
+        if self.result is None:
+            return None
+        if self.result.confirmed_by_entry is not None:
+            return self.result.confirmed_by_entry.player.full_name
+        user = self.result.confirmed_by
+        return (user.get_full_name() or user.get_username()) if user is not None else None
+
+    @property
+    def last_row(self) -> SheetRow | None:
+        return self.rows[-1] if self.rows else None
+
+    def row_at(self, position: int) -> SheetRow | None:
+        return next((row for row in self.rows if row.position == position), None)
+
+    def player(self, key: str) -> SheetPlayer | None:
+        return next((player for player in self.players if player.key == key), None)
+
+    def named(self, message: str) -> str:
+        return named_message(message, self.players)
+
+
+# Where the engine names a player in a message: `declarer "17"`, `declarer 17 deals ...`,
+# `player "17"`, `tricks of 17`. Only these, so a number like "got 17" is never renamed.
+PLAYER_IN_MESSAGE = re.compile(
+    r'(?P<lead>\b(?:declarer|player|tricks of|points of) )"?(?P<key>\d+)"?'
+)
+
+
+def named_message(message: str, players: Sequence[SheetPlayer]) -> str:
+    """An engine or service message with the players' names instead of their entry ids."""
+    names = {player.key: player.name for player in players}
+
+    def name_of(match: re.Match[str]) -> str:
+        key = match["key"]
+        return f"{match['lead']}{names[key]}" if key in names else match[0]
+
+    return PLAYER_IN_MESSAGE.sub(name_of, message)
+
+
+def short_name(full_name: str) -> str:
+    """First name and initials: "Jānis Bērziņš" → "Jānis B."; digits are kept whole."""
+    words = full_name.split()
+    if len(words) < 2:
+        return full_name
+    rest = [word if not word[0].isalpha() else f"{word[0]}." for word in words[1:]]
+    return " ".join([words[0], *rest])
+
+
+def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
+    names = [seat.entry.player.full_name for seat in seats]
+    shorts = [short_name(name) for name in names]
+    # Two "Jānis B." at one table: the full names tell them apart.
+    shorts = [
+        short if shorts.count(short) == 1 else name
+        for name, short in zip(names, shorts, strict=True)
+    ]
+    return tuple(
+        SheetPlayer(
+            key=str(seat.entry_id),
+            entry=seat.entry,
+            seat=index,
+            name=name,
+            short_name=short,
+        )
+        for index, (seat, name, short) in enumerate(zip(seats, names, shorts, strict=True), 1)
+    )
+
+
+def _row(
+    result: DealResult,
+    scored: ScoredDeal | None,
+    players: tuple[SheetPlayer, ...],
+    dealer_key: str | None,
+) -> SheetRow:
+    by_key = {player.key: player for player in players}
+    dealer = by_key.get(dealer_key) if dealer_key is not None else None
+    sitting_out = dealer if len(players) == 4 else None
+    declarer = by_key.get(str(result.player_id)) if result.player_id is not None else None
+    galdins_data = result.galdins or {}
+    galdins = tuple(
+        (
+            player,
+            galdins_data.get("tricks", {}).get(player.key),
+            galdins_data.get("points", {}).get(player.key),
+        )
+        for player in players
+        if result.kind == EntryKind.GALDINS and player is not sitting_out
+    )
+    cells = tuple(
+        SheetCell(
+            player=player,
+            score=scored.score_row[index] if scored else None,
+            total=scored.total_row[index] if scored else None,
+            personal_pules=scored.personal_pule_row[index] if scored else 0,
+            is_dealer=player is dealer,
+            sits_out=player is sitting_out,
+            is_declarer=player is declarer,
+        )
+        for index, player in enumerate(players)
+    )
+    game = result.game if result.kind == EntryKind.PLAY else result.kind
+    return SheetRow(
+        result=result,
+        number=scored.number if scored else None,
+        game_words=GAME_WORDS.get(game, _("entry")),
+        dealer=dealer,
+        sitting_out=sitting_out,
+        declarer=declarer,
+        galdins=galdins,
+        cells=cells,
+        common_pules=scored.common_pules if scored else None,
+        pule_event=scored.pule_event.value if scored and scored.pule_event else None,
+        pule_owner=by_key.get(scored.pule_owner) if scored and scored.pule_owner else None,
+    )
+
+
+def table_sheet_view(*, table_id: int) -> TableSheetView:
+    """The table, its seats with the players, and every version of its entries, in three queries
+    whatever the number of deals; scored by the engine. Raises Table.DoesNotExist."""
+    table = Table.objects.select_related(
+        "round__tournament", "result__confirmed_by", "result__confirmed_by_entry__player"
+    ).get(pk=table_id)
+    seats = list(
+        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+    )
+    results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
+    tournament = table.round.tournament
+    # Loaded by select_related; an unconfirmed table has none (the lookup raises AttributeError).
+    confirmation: TableResult | None = getattr(table, "result", None)
+
+    if not seats:  # a table is created with its seats; without them there is no sheet
+        raise Table.DoesNotExist(f"table {table.pk} has no seats")
+    players = sheet_players(seats)
+    rules = tournament_rules(tournament)
+    current = current_results(results)
+    deals_entered = sum(1 for result in current if result.kind != EntryKind.PENALTY)
+    # The end-of-round settlement belongs on the sheet once every deal is in.
+    complete = deals_entered >= tournament.deals_per_round
+    error: str | None = None
+    try:
+        scored = score_sheet(
+            table_sheet(table, seats=seats, results=results, rules=rules, closed=complete)
+        )
+    except SheetError as sheet_error:
+        scored = None
+        error = str(sheet_error)
+
+    keys = [player.key for player in players]
+    if scored is not None:
+        rows = tuple(
+            _row(result, deal, players, deal.dealer)
+            for result, deal in zip(current, scored.deals, strict=True)
+        )
+        next_dealer_key = scored.next_dealer
+    else:
+        # Unscored: the dealers still follow the rotation, so the sheet can be shown and fixed.
+        first_dealer = keys[table.first_dealer_position - 1] if keys else None
+        dealers: list[str | None] = []
+        deal_index = 0
+        for result in current:
+            if result.kind == EntryKind.PENALTY:
+                dealers.append(None)
+            else:
+                dealers.append(dealer_for(keys, first_dealer, deal_index))
+                deal_index += 1
+        rows = tuple(
+            _row(result, None, players, dealer)
+            for result, dealer in zip(current, dealers, strict=True)
+        )
+        next_dealer_key = dealer_for(keys, first_dealer, deal_index)
+
+    by_key = {player.key: player for player in players}
+    return TableSheetView(
+        table=table,
+        round=table.round,
+        tournament=tournament,
+        rules=rules,
+        players=players,
+        rows=rows,
+        deals_played=scored.deals_played if scored else deals_entered,
+        next_dealer=by_key[next_dealer_key],
+        open_common_pules=scored.open_common_pules if scored else None,
+        settlement=tuple(scored.settlement[key] for key in keys) if scored and complete else None,
+        totals=tuple(scored.totals[key] for key in keys) if scored and complete else None,
+        result=confirmation,
+        error=named_message(error, players) if error is not None else None,
+    )
+
+
+# --- The organiser's round page: each table's entry link and progress ---------------------------
+
+
+@dataclass(frozen=True)
+class TableLink:
+    table: Table
+    token: str | None  # the current (unrevoked) link's token
+    deals_entered: int
+    deals_per_round: int
+    is_confirmed: bool
+
+
+def round_table_links(*, round_: Round) -> list[TableLink]:
+    """Each table of the round with its current entry link, deals entered and confirmation,
+    in three queries whatever the size of the round."""
+    tables = list(
+        round_.tables.select_related("result")
+        .prefetch_related(
+            Prefetch(
+                "tokens",
+                queryset=TableToken.objects.filter(revoked_at__isnull=True).order_by(
+                    "-created_at", "-id"
+                ),
+                to_attr="active_tokens",
+            )
+        )
+        .order_by("number")
+    )
+    versions: dict[int, list[DealResult]] = defaultdict(list)
+    for result in (
+        DealResult.objects.filter(table__round=round_)
+        .only("id", "table_id", "position", "version", "kind")
+        .order_by("table_id", "position", "version")
+    ):
+        versions[result.table_id].append(result)
+    deals_per_round = round_.tournament.deals_per_round
+    links = []
+    for table in tables:
+        current = current_results(versions[table.pk])
+        links.append(
+            TableLink(
+                table=table,
+                token=table.active_tokens[0].token if table.active_tokens else None,
+                deals_entered=sum(1 for result in current if result.kind != EntryKind.PENALTY),
+                deals_per_round=deals_per_round,
+                # Loaded by select_related: a missing result raises, so hasattr reads False.
+                is_confirmed=hasattr(table, "result"),
+            )
+        )
+    return links

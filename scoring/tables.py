@@ -1,0 +1,201 @@
+"""django-tables2 tables of the public standings: sortable, exportable as CSV and XLSX.
+
+Rows are plain dicts built from the selectors' rows (the engine has already ranked them); the
+HTML shows readable cells (4⅓, a round as "game points · place points"), the export gets plain
+numbers in separate columns so a spreadsheet can add them up."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.html import format_html
+from django.utils.safestring import SafeString
+from django.utils.translation import gettext_lazy as _
+
+from engine.names import latvian_sort_key
+from scoring.selectors import RoundCell, StandingRow, TeamRow, points_number, points_text
+
+EXPORT_FORMATS = ("csv", "xlsx")
+
+
+class PlacePointsColumn(tables.Column):
+    """Place points: 4⅓ on the page, 4.33 in the export."""
+
+    def render(self, value: Any) -> str:
+        return points_text(value)
+
+    def value(self, value: Any) -> int | float | None:
+        return points_number(value)
+
+
+class RoundColumn(tables.Column):
+    """One round's result on the page: game points · place points, marked when provisional."""
+
+    def __init__(self, number: int, **kwargs: Any) -> None:
+        kwargs.setdefault("verbose_name", _("R%(number)s") % {"number": number})
+        kwargs.setdefault("accessor", f"round_{number}")
+        kwargs.setdefault("order_by", (f"round_{number}_game_points",))
+        kwargs.setdefault("exclude_from_export", True)  # the export has two number columns
+        kwargs.setdefault("attrs", {"td": {"class": "round-cell"}, "th": {"class": "round-cell"}})
+        kwargs.setdefault("default", "–")
+        super().__init__(**kwargs)
+
+    def render(self, value: RoundCell) -> SafeString:
+        if value.provisional:
+            return format_html(
+                '<span class="provisional" title="{}">{} · {}<sup>*</sup></span>',
+                _("provisional: the table is not confirmed yet"),
+                value.game_points,
+                value.place_points_text,
+            )
+        return format_html("{} · {}", value.game_points, value.place_points_text)
+
+
+def _player_url(record: dict[str, Any]) -> str:
+    return reverse("public:player", args=[record["player_id"]])
+
+
+def _row_class(record: dict[str, Any]) -> str:
+    classes = []
+    if record["provisional"]:
+        classes.append("provisional")
+    if record["shared"]:
+        classes.append("shared-rank")
+    return " ".join(classes)
+
+
+class StandingsTable(tables.Table):
+    rank = tables.Column(
+        verbose_name=_("Rank"), accessor="rank_label", order_by=("position",), orderable=True
+    )
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=_player_url)
+    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
+    team = tables.Column(verbose_name=_("Team"), order_by=("team_key",), default="")
+    place_points = PlacePointsColumn(
+        verbose_name=_("Place points"), order_by=("place_points", "-position")
+    )
+    game_points = tables.Column(
+        verbose_name=_("Game points"), order_by=("game_points", "-position")
+    )
+    provisional = tables.BooleanColumn(verbose_name=_("Provisional"), visible=False)
+
+    class Meta:
+        attrs = {"class": "list standings-table"}
+        row_attrs = {"class": _row_class}
+        empty_text = _("No results yet.")
+        order_by = ("rank",)
+        orderable = True
+
+    def value_provisional(self, value: bool) -> str:
+        return "*" if value else ""
+
+    @classmethod
+    def for_standings(
+        cls,
+        rows: Iterable[StandingRow],
+        *,
+        round_numbers: Iterable[int],
+        with_team: bool,
+        with_provisional: bool,
+        **kwargs: Any,
+    ) -> StandingsTable:
+        round_numbers = list(round_numbers)
+        extra_columns: list[tuple[str, tables.Column]] = []
+        for number in round_numbers:
+            extra_columns.append((f"round_{number}", RoundColumn(number)))
+        # Export-only: each round's numbers in their own columns.
+        for number in round_numbers:
+            extra_columns += [
+                (
+                    f"round_{number}_game_points",
+                    tables.Column(
+                        verbose_name=_("R%(number)s game points") % {"number": number},
+                        visible=False,
+                    ),
+                ),
+                (
+                    f"round_{number}_place_points",
+                    PlacePointsColumn(
+                        verbose_name=_("R%(number)s place points") % {"number": number},
+                        visible=False,
+                    ),
+                ),
+            ]
+        exclude = []
+        if not with_team:
+            exclude.append("team")
+        if not with_provisional:
+            exclude.append("provisional")
+        return cls(
+            [standing_record(row, round_numbers) for row in rows],
+            extra_columns=extra_columns,
+            exclude=exclude,
+            **kwargs,
+        )
+
+
+def standing_record(row: StandingRow, round_numbers: Iterable[int]) -> dict[str, Any]:
+    record: dict[str, Any] = {
+        "position": row.position,
+        "rank_label": row.rank_label,
+        "shared": row.shared,
+        "name": row.name,
+        "name_key": latvian_sort_key(row.name),
+        "player_id": row.player_id,
+        "club": row.club,
+        "club_key": latvian_sort_key(row.club),
+        "team": row.team,
+        "team_key": latvian_sort_key(row.team),
+        "place_points": row.place_points,
+        "game_points": row.game_points,
+        "provisional": row.provisional,
+    }
+    for number in round_numbers:
+        cell = row.rounds.get(number)
+        record[f"round_{number}"] = cell
+        record[f"round_{number}_game_points"] = cell.game_points if cell else None
+        record[f"round_{number}_place_points"] = cell.place_points if cell else None
+    return record
+
+
+class TeamStandingsTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), accessor="rank_label", order_by=("position",))
+    team = tables.Column(verbose_name=_("Team"), order_by=("team_key",))
+    members = tables.Column(
+        verbose_name=_("Players"), orderable=False, attrs={"td": {"class": "team-members"}}
+    )
+    place_points = PlacePointsColumn(
+        verbose_name=_("Place points"), order_by=("place_points", "-position")
+    )
+    game_points = tables.Column(
+        verbose_name=_("Game points"), order_by=("game_points", "-position")
+    )
+
+    class Meta:
+        attrs = {"class": "list standings-table"}
+        empty_text = _("No teams.")
+        order_by = ("rank",)
+
+    def render_members(self, value: list[str]) -> str:
+        return ", ".join(value)
+
+    @classmethod
+    def for_teams(cls, rows: Iterable[TeamRow], **kwargs: Any) -> TeamStandingsTable:
+        return cls(
+            [
+                {
+                    "position": position,
+                    "rank_label": row.rank_label,
+                    "team": row.team,
+                    "team_key": latvian_sort_key(row.team),
+                    "members": row.members,
+                    "place_points": row.place_points,
+                    "game_points": row.game_points,
+                }
+                for position, row in enumerate(rows, start=1)
+            ],
+            **kwargs,
+        )

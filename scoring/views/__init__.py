@@ -1,0 +1,1 @@
+"""Scoring pages, one module per audience (`entry`: the table entry page and its links)."""

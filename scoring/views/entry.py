@@ -1,0 +1,497 @@
+"""The table's entry page: the paper sheet, the form for the next deal, corrections, penalties,
+confirmation and unlock.
+
+Two doors open the same page: the table's private link /r/<token>/ (whoever holds it), and
+/organise/tables/<id>/sheet/ for signed-in organisers and the tournament's chief referees. Every
+write goes through scoring.services; a successful write redirects back to the page
+(POST-redirect-GET), a refused one shows the page again with the message and stores nothing.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from django import forms
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_http_methods, require_POST
+
+from scoring import services
+from scoring.forms import (
+    ConfirmForm,
+    DealForm,
+    PenaltyForm,
+    RemoveForm,
+    UnlockForm,
+    correction_initial,
+)
+from scoring.services import ConflictError, LockedError, Writer
+from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView, table_sheet_view
+from tournaments import services as tournament_services
+from tournaments.models import Table, TableToken
+from tournaments.services import ServiceError
+from tournaments.views import client_ip, organiser_required
+
+TEMPLATE = "scoring/sheet.html"
+
+
+@dataclass(frozen=True)
+class SheetPage:
+    """One request to a table's sheet: who asks, through which door, and the sheet as read."""
+
+    request: HttpRequest
+    sheet: TableSheetView
+    token: TableToken | None  # None: a signed-in organiser or chief referee
+    is_chief: bool
+    url: str
+
+    @property
+    def writer(self) -> Writer:
+        return Writer(user=self.request.user, token=self.token, ip_address=client_ip(self.request))
+
+    def posted_position(self, prefix: str) -> int | None:
+        try:
+            return int(self.request.POST.get(f"{prefix}-position", ""))
+        except ValueError:
+            return None
+
+    def refreshed(self) -> SheetPage:
+        """The same page with the sheet read again (another device has written meanwhile)."""
+        return SheetPage(
+            self.request,
+            table_sheet_view(table_id=self.sheet.table.pk),
+            self.token,
+            self.is_chief,
+            self.url,
+        )
+
+    def render(
+        self,
+        bound: dict[str, forms.Form] | None = None,
+        *,
+        correcting: SheetRow | None = None,
+        error: str | None = None,
+        status: int = 200,
+    ) -> HttpResponse:
+        sheet = self.sheet
+        context: dict[str, object] = {
+            "sheet": sheet,
+            "table": sheet.table,
+            "round": sheet.round,
+            "tournament": sheet.tournament,
+            "page_url": self.url,
+            "is_chief": self.is_chief,
+            "via_link": self.token is not None,
+            "correcting": correcting,
+            "page_error": error,
+            **default_forms(sheet, is_chief=self.is_chief, correcting=correcting),
+            **(bound or {}),
+        }
+        return render(self.request, TEMPLATE, context, status=status)
+
+    def conflict(self, message: str, position: int | None) -> HttpResponse:
+        """Another device got there first: the sheet as it is now, and what happened."""
+        page = self.refreshed()
+        number = deal_label(page.sheet, position)
+        return page.render(error=message % {"number": number}, status=409)
+
+    def done(self, message: str) -> HttpResponse:
+        messages.success(self.request, message)
+        return redirect(self.url)
+
+
+def deal_label(sheet: TableSheetView, position: int | None) -> str:
+    """The deal number people see for an entry position (penalties use no deal)."""
+    row = sheet.row_at(position) if position is not None else None
+    if row is not None and row.number is not None:
+        return str(row.number)
+    return str(position) if position is not None else "?"
+
+
+def sitting_out_at(sheet: TableSheetView, position: int | None) -> SheetPlayer | None:
+    """Who sits out the deal at this position: the next deal's dealer, or, for a position
+    already on the sheet (a resent request, another device), that deal's dealer."""
+    row = sheet.row_at(position) if position is not None else None
+    if row is not None and not row.is_penalty:
+        return row.sitting_out
+    return sheet.next_sitting_out
+
+
+def correction_form(
+    sheet: TableSheetView, row: SheetRow, data: object | None = None
+) -> DealForm | PenaltyForm:
+    if row.is_penalty:
+        return PenaltyForm(
+            data,
+            prefix="fix",
+            players=sheet.players,
+            correction=True,
+            initial=correction_initial(row),
+        )
+    return DealForm(
+        data,
+        prefix="fix",
+        players=sheet.players,
+        sitting_out=row.sitting_out,
+        rules=sheet.rules,
+        correction=True,
+        initial=correction_initial(row),
+    )
+
+
+def default_forms(
+    sheet: TableSheetView, *, is_chief: bool, correcting: SheetRow | None
+) -> dict[str, forms.Form | None]:
+    """The forms the sheet offers now; a locked table (confirmed, or its round not open)
+    offers none, except unlock for the chief referee."""
+    open_ = sheet.accepts_entries
+    last = sheet.last_row
+    next_entry = {"position": sheet.next_position}
+    return {
+        "deal_form": (
+            DealForm(
+                prefix="deal",
+                players=sheet.players,
+                sitting_out=sheet.next_sitting_out,
+                rules=sheet.rules,
+                initial=next_entry,
+            )
+            if open_ and not sheet.is_complete and correcting is None
+            else None
+        ),
+        "correction_form": (
+            correction_form(sheet, correcting) if open_ and correcting is not None else None
+        ),
+        "penalty_form": (
+            PenaltyForm(prefix="penalty", players=sheet.players, initial=next_entry)
+            if open_ and sheet.rules.pules and correcting is None
+            else None
+        ),
+        "remove_form": (
+            RemoveForm(
+                prefix="remove",
+                initial={"position": last.position, "base_version": last.version},
+            )
+            if open_ and last is not None and correcting is None
+            else None
+        ),
+        "confirm_form": (
+            ConfirmForm(prefix="confirm", players=sheet.players, needs_confirmer=not is_chief)
+            if open_ and sheet.is_complete and correcting is None
+            else None
+        ),
+        "unlock_form": (
+            UnlockForm(prefix="unlock")
+            if is_chief and sheet.is_confirmed and sheet.round_is_open
+            else None
+        ),
+    }
+
+
+# --- The two doors ------------------------------------------------------------------------------
+
+
+@require_http_methods(["GET", "POST"])
+def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
+    """The table's private link: anyone holding it enters the table's deals."""
+    table_token = TableToken.objects.filter(token=token, revoked_at__isnull=True).first()
+    if table_token is None:
+        raise Http404  # the same plain 404 for an unknown and a revoked link: no hint
+    return sheet_page(
+        request,
+        table_id=table_token.table_id,
+        token=table_token,
+        url=reverse("scoring:token_sheet", args=[token]),
+    )
+
+
+@login_required
+@require_http_methods(["GET", "POST"])
+def organiser_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
+    """Any table, for a signed-in organiser or the tournament's chief referee."""
+    return sheet_page(
+        request,
+        table_id=table_id,
+        token=None,
+        url=reverse("scoring:table_sheet", args=[table_id]),
+    )
+
+
+def sheet_page(
+    request: HttpRequest, *, table_id: int, token: TableToken | None, url: str
+) -> HttpResponse:
+    try:
+        sheet = table_sheet_view(table_id=table_id)
+    except Table.DoesNotExist:
+        raise Http404 from None
+    is_chief = sheet.tournament.is_chief_referee(request.user)
+    if token is None and not (request.user.is_staff or is_chief):
+        raise PermissionDenied(_("Only organisers and the chief referee open tables here."))
+    page = SheetPage(request, sheet, token, is_chief, url)
+    if request.method == "POST":
+        action = request.POST.get("action", "")
+        handler = POST_ACTIONS.get(action)
+        if handler is None:
+            return page.render(
+                error=_("That request is not understood: reload the page."), status=400
+            )
+        if action not in ("unlock", "confirm") and not sheet.accepts_entries:
+            return page.render(error=closed_message(sheet), status=409)
+        return handler(page)
+    return show(page)
+
+
+def closed_message(sheet: TableSheetView) -> str:
+    """Why the sheet takes no entries now."""
+    if sheet.round_is_draft:
+        return _(
+            "Round %(number)d is not published yet: its deals are entered once the organiser "
+            "publishes the seating."
+        ) % {"number": sheet.round.number}
+    if not sheet.round_is_open:
+        return _("Round %(number)d is closed: its results are final.") % {
+            "number": sheet.round.number
+        }
+    return _("Table %(number)d is confirmed and locked; only the chief referee can unlock it.") % {
+        "number": sheet.table.number
+    }
+
+
+def show(page: SheetPage) -> HttpResponse:
+    """The sheet; with ?correct=<position>, the correction form of that entry."""
+    correct = page.request.GET.get("correct")
+    if correct is None:
+        return page.render()
+    row = page.sheet.row_at(int(correct)) if correct.isdigit() else None
+    if row is None or not page.sheet.accepts_entries:
+        return page.render(error=_("This entry cannot be corrected now."))
+    return page.render(correcting=row)
+
+
+# --- Writes -------------------------------------------------------------------------------------
+
+
+def post_deal(page: SheetPage) -> HttpResponse:
+    sheet = page.sheet
+    position = page.posted_position("deal")
+    form = DealForm(
+        page.request.POST,
+        prefix="deal",
+        players=sheet.players,
+        sitting_out=sitting_out_at(sheet, position),
+        rules=sheet.rules,
+    )
+    if not form.is_valid():
+        return page.render({"deal_form": form})
+    try:
+        services.deal_record(
+            table=sheet.table,
+            entry=form.cleaned_data["entry"],
+            position=form.cleaned_data["position"],
+            client_key=form.cleaned_data["client_key"],
+            writer=page.writer,
+        )
+    except ConflictError:
+        return page.conflict(
+            _("Another device entered deal %(number)s: here is the sheet now."), position
+        )
+    except LockedError as error:
+        return page.refreshed().render(error=str(error), status=409)
+    except ServiceError as error:
+        form.add_error(None, sheet.named(str(error)))
+        return page.render({"deal_form": form})
+    return page.done(_("Deal saved."))
+
+
+def post_penalty(page: SheetPage) -> HttpResponse:
+    sheet = page.sheet
+    form = PenaltyForm(page.request.POST, prefix="penalty", players=sheet.players)
+    if not form.is_valid():
+        return page.render({"penalty_form": form})
+    try:
+        services.deal_record(
+            table=sheet.table,
+            entry=form.cleaned_data["entry"],
+            position=form.cleaned_data["position"],
+            client_key=form.cleaned_data["client_key"],
+            writer=page.writer,
+        )
+    except ConflictError:
+        return page.conflict(
+            _("Another device entered deal %(number)s: here is the sheet now."),
+            page.posted_position("penalty"),
+        )
+    except LockedError as error:
+        return page.refreshed().render(error=str(error), status=409)
+    except ServiceError as error:
+        form.add_error(None, sheet.named(str(error)))
+        return page.render({"penalty_form": form})
+    return page.done(_("Penalty pule given."))
+
+
+def post_correct(page: SheetPage) -> HttpResponse:
+    sheet = page.sheet
+    position = page.posted_position("fix")
+    row = sheet.row_at(position) if position is not None else None
+    if row is None:
+        return page.refreshed().render(
+            error=_("That entry is no longer on the sheet: here is the sheet now."), status=409
+        )
+    form = correction_form(sheet, row, page.request.POST)
+    if not form.is_valid():
+        return page.render({"correction_form": form}, correcting=row)
+    try:
+        services.deal_correct(
+            table=sheet.table,
+            position=row.position,
+            entry=form.cleaned_data["entry"],
+            base_version=form.cleaned_data["base_version"],
+            client_key=form.cleaned_data["client_key"],
+            reason=form.cleaned_data["reason"],
+            writer=page.writer,
+        )
+    except ConflictError:
+        return page.conflict(
+            _("Another device corrected deal %(number)s meanwhile: here is the sheet now."),
+            position,
+        )
+    except LockedError as error:
+        return page.refreshed().render(error=str(error), status=409)
+    except ServiceError as error:
+        form.add_error(None, sheet.named(str(error)))
+        return page.render({"correction_form": form}, correcting=row)
+    return page.done(_("Correction saved; the earlier version is kept."))
+
+
+def post_remove(page: SheetPage) -> HttpResponse:
+    sheet = page.sheet
+    form = RemoveForm(page.request.POST, prefix="remove")
+    if not form.is_valid():
+        return page.render({"remove_form": form})
+    position = form.cleaned_data["position"]
+    try:
+        services.deal_correct(
+            table=sheet.table,
+            position=position,
+            entry=None,
+            base_version=form.cleaned_data["base_version"],
+            client_key=form.cleaned_data["client_key"],
+            reason=form.cleaned_data["reason"],
+            writer=page.writer,
+        )
+    except ConflictError:
+        return page.conflict(
+            _("Another device changed deal %(number)s meanwhile: here is the sheet now."),
+            position,
+        )
+    except LockedError as error:
+        return page.refreshed().render(error=str(error), status=409)
+    except ServiceError as error:
+        form.add_error(None, sheet.named(str(error)))
+        return page.render({"remove_form": form})
+    return page.done(_("The last entry is removed; the removed version is kept."))
+
+
+def post_confirm(page: SheetPage) -> HttpResponse:
+    sheet = page.sheet
+    if sheet.is_confirmed:  # a double tap: the first one confirmed it
+        return page.done(_("The table is confirmed and locked."))
+    if not sheet.round_is_open:
+        return page.render(error=closed_message(sheet), status=409)
+    needs_confirmer = not page.is_chief
+    form = ConfirmForm(
+        page.request.POST, prefix="confirm", players=sheet.players, needs_confirmer=needs_confirmer
+    )
+    if not form.is_valid():
+        return page.render({"confirm_form": form})
+    confirmer = sheet.player(form.cleaned_data["confirmer"]) if needs_confirmer else None
+    try:
+        services.table_confirm(
+            table=sheet.table,
+            writer=page.writer,
+            confirmer=confirmer.entry if confirmer is not None else None,
+        )
+    except ServiceError as error:
+        form.add_error(None, sheet.named(str(error)))
+        return page.render({"confirm_form": form})
+    return page.done(_("The table is confirmed and locked."))
+
+
+def post_unlock(page: SheetPage) -> HttpResponse:
+    if not page.is_chief:
+        raise PermissionDenied(_("Only the chief referee can unlock a confirmed table."))
+    form = UnlockForm(page.request.POST, prefix="unlock")
+    if not form.is_valid():
+        return page.render({"unlock_form": form})
+    try:
+        services.table_unlock(
+            table=page.sheet.table, writer=page.writer, reason=form.cleaned_data["reason"]
+        )
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return page.render({"unlock_form": form})
+    return page.done(_("The table is unlocked: deals can be corrected again."))
+
+
+POST_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
+    "deal": post_deal,
+    "penalty": post_penalty,
+    "correct": post_correct,
+    "remove": post_remove,
+    "confirm": post_confirm,
+    "unlock": post_unlock,
+}
+
+
+# --- The organiser's entry links ----------------------------------------------------------------
+
+
+def _table(table_id: int) -> Table:
+    return get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id)
+
+
+def _round_page(table: Table) -> str:
+    url = reverse("tournaments:round", args=[table.round.tournament.slug, table.round.number])
+    return f"{url}#table-links"
+
+
+@organiser_required
+@require_POST
+def table_link_new(request: HttpRequest, table_id: int) -> HttpResponse:
+    """A new entry link for the table; the old one stops working."""
+    table = _table(table_id)
+    tournament_services.table_token_issue(
+        table=table, by=request.user, ip_address=client_ip(request)
+    )
+    messages.success(
+        request,
+        _("Table %(number)d has a new entry link; the old one no longer works.")
+        % {"number": table.number},
+    )
+    return redirect(_round_page(table))
+
+
+@organiser_required
+@require_POST
+def table_link_revoke(request: HttpRequest, table_id: int) -> HttpResponse:
+    """The table's entry link stops working (a lost phone, a leaked link)."""
+    table = _table(table_id)
+    revoked = tournament_services.table_token_revoke(
+        table=table, by=request.user, ip_address=client_ip(request)
+    )
+    if revoked:
+        messages.success(
+            request,
+            _("The entry link of table %(number)d no longer works.") % {"number": table.number},
+        )
+    else:
+        messages.warning(
+            request, _("Table %(number)d had no working entry link.") % {"number": table.number}
+        )
+    return redirect(_round_page(table))

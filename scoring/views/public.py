@@ -1,0 +1,224 @@
+"""Public pages (no login): tournaments, a tournament, a round's seating and results, live
+standings, a player's history. Views stay thin: selectors read, tables format."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+from django_tables2 import RequestConfig
+from django_tables2.export import TableExport
+
+from scoring import selectors
+from scoring.tables import EXPORT_FORMATS, StandingsTable, TeamStandingsTable
+from tournaments.models import Tournament
+
+SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+
+
+def _flag(request: HttpRequest, name: str) -> bool:
+    return request.GET.get(name, "").strip().lower() in TRUE_WORDS
+
+
+def _positive_int(text: str | None) -> int | None:
+    try:
+        number = int(text or "")
+    except ValueError:
+        return None
+    return number if number > 0 else None
+
+
+@require_GET
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "public/tournament_list.html", {"listing": selectors.public_tournament_list()}
+    )
+
+
+@require_GET
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "public/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "progress": selectors.tournament_progress(tournament=tournament),
+            "entry_count": selectors.entry_count(tournament=tournament),
+        },
+    )
+
+
+@require_GET
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = selectors.public_round(tournament=tournament, number=number)
+    if round_ is None:  # not created yet, or a draft whose seating may still change
+        raise Http404(_("This round is not published."))
+    query = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
+    return render(
+        request,
+        "public/round_detail.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "progress": selectors.tournament_progress(tournament=tournament),
+            "round_tables": selectors.round_tables(round_=round_, query=query),
+            "query": query,
+        },
+    )
+
+
+@require_GET
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    provisional = _flag(request, "provisional")
+    only_round = _positive_int(request.GET.get("round"))
+    result = selectors.tournament_standings(
+        tournament=tournament, provisional=provisional, only_round=only_round
+    )
+    if only_round is not None and only_round not in {
+        round_.number for round_ in result.progress.public_rounds
+    }:
+        raise Http404(_("This round is not published."))
+    table = StandingsTable.for_standings(
+        result.rows,
+        round_numbers=result.round_numbers,
+        with_team=tournament.teams_enabled,
+        with_provisional=provisional,
+    )
+    RequestConfig(request, paginate=False).configure(table)
+
+    export_format = request.GET.get("_export", "")
+    if export_format in EXPORT_FORMATS:
+        name = tournament.slug if only_round is None else f"{tournament.slug}-round-{only_round}"
+        exporter = TableExport(export_format, table, dataset_kwargs={"title": _("Standings")[:31]})
+        return exporter.response(filename=f"{name}-standings.{export_format}")
+
+    team_table = None
+    if result.teams:
+        team_table = TeamStandingsTable.for_teams(result.teams, prefix="team-")
+        RequestConfig(request, paginate=False).configure(team_table)
+    context = {
+        "tournament": tournament,
+        "standings": result,
+        "table": table,
+        "team_table": team_table,
+        "refresh_url": request.get_full_path(),
+    }
+    # htmx polls the live part of the page; a plain request gets the whole page.
+    template = "public/_standings_live.html" if request.htmx else "public/standings.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+# -- Player page and its chart -------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class ChartPoint:
+    x: float
+    y: float
+    round_number: int
+    value: int
+
+
+@dataclass(frozen=True)
+class ChartTick:
+    position: float
+    label: str
+
+
+@dataclass(frozen=True)
+class Chart:
+    """A line chart of cumulative game points by round, in SVG user units (scaled by the
+    viewBox, so it fits a 360 px phone as well as a desktop)."""
+
+    width: int
+    height: int
+    left: int
+    right: int
+    top: int
+    bottom: int
+    points: list[ChartPoint]
+    y_ticks: list[ChartTick]
+    x_ticks: list[ChartTick]
+    zero_y: float
+
+    @property
+    def polyline(self) -> str:
+        return " ".join(f"{point.x:.1f},{point.y:.1f}" for point in self.points)
+
+
+CHART_WIDTH, CHART_HEIGHT = 320, 180
+CHART_LEFT, CHART_RIGHT, CHART_TOP, CHART_BOTTOM = 44, 12, 12, 32
+CHART_MIN_LABEL_GAP = 12
+
+
+def cumulative_chart(values: list[tuple[int, int]]) -> Chart | None:
+    """`values`: (round number, cumulative game points) for each confirmed round."""
+    if not values:
+        return None
+    plot_width = CHART_WIDTH - CHART_LEFT - CHART_RIGHT
+    plot_height = CHART_HEIGHT - CHART_TOP - CHART_BOTTOM
+    low = min(0, *(value for _number, value in values))
+    high = max(0, *(value for _number, value in values))
+    if low == high:
+        high = low + 1
+    rounds = [number for number, _value in values]
+    first, last = min(rounds), max(rounds)
+    span = max(last - first, 1)
+
+    def x_of(number: int) -> float:
+        if first == last:
+            return CHART_LEFT + plot_width / 2
+        return CHART_LEFT + plot_width * (number - first) / span
+
+    def y_of(value: int) -> float:
+        return CHART_TOP + plot_height * (high - value) / (high - low)
+
+    # At most about 8 round labels, so they stay readable on a phone.
+    step = max(1, -(-len(rounds) // 8))
+    return Chart(
+        width=CHART_WIDTH,
+        height=CHART_HEIGHT,
+        left=CHART_LEFT,
+        right=CHART_WIDTH - CHART_RIGHT,
+        top=CHART_TOP,
+        bottom=CHART_HEIGHT - CHART_BOTTOM,
+        points=[ChartPoint(x_of(n), y_of(v), n, v) for n, v in values],
+        y_ticks=[
+            ChartTick(y_of(value), str(value))
+            for value in sorted({low, 0, high})
+            # A label crowding the zero line's would overlap it.
+            if value == 0 or abs(y_of(value) - y_of(0)) >= CHART_MIN_LABEL_GAP
+        ],
+        x_ticks=[ChartTick(x_of(number), str(number)) for number in rounds[::step]],
+        zero_y=y_of(0),
+    )
+
+
+@require_GET
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = selectors.public_player(player_id=player_id)
+    if player is None:
+        raise Http404(_("No such player."))
+    history = selectors.player_history(player=player)
+    tournaments = [
+        {
+            "history": item,
+            "chart": cumulative_chart(
+                [(r.round_number, r.cumulative_game_points) for r in item.confirmed_rounds]
+            ),
+        }
+        for item in history
+    ]
+    return render(
+        request, "public/player_detail.html", {"player": player, "tournaments": tournaments}
+    )

@@ -1,0 +1,373 @@
+"""Public pages (no login): tournaments, a tournament, a round, live standings, a player."""
+
+from __future__ import annotations
+
+import csv
+import io
+
+import pytest
+from django.db import connection
+from django.test import Client
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+
+from scoring import services
+from scoring.models import SeatResult, TableResult
+from tests.factories import make_entries, make_tournament, seat_keys
+from tests.scoring.test_standings_selectors import (
+    confirm_with_totals,
+    lielais,
+    played_tournament,
+    publish_next_round,
+)
+from tournaments import services as tournament_services
+from tournaments.models import Player, Round, RoundStatus
+
+pytestmark = pytest.mark.django_db
+
+# The most queries the standings page and the round page may run, whatever the size.
+# Standings: tournament, rounds with their table counts, entries with players and clubs,
+# confirmed results; provisional adds the unconfirmed tables, their seats and their deals.
+STANDINGS_QUERIES = 4
+STANDINGS_PROVISIONAL_QUERIES = 7
+# Round: tournament, round, rounds for the progress line, tables, seats with players, results.
+ROUND_QUERIES = 6
+
+
+def standings_url(tournament, **params) -> str:
+    url = reverse("public:standings", args=[tournament.slug])
+    if params:
+        url += "?" + "&".join(f"{key}={value}" for key, value in params.items())
+    return url
+
+
+def round_url(tournament, number: int) -> str:
+    return reverse("public:round", args=[tournament.slug, number])
+
+
+@pytest.fixture
+def small_tournament():
+    return played_tournament(players=9, rounds=2, name="Rīgas kauss", slug="rigas-kauss")
+
+
+def rename_a_player(tournament, full_name: str) -> Player:
+    player = tournament.entries.order_by("pk").first().player
+    player.full_name = full_name
+    player.save()
+    return player
+
+
+class TestTournamentPages:
+    def test_the_home_page_lists_tournaments_by_phase(self, client: Client, small_tournament):
+        live = played_tournament(players=6, rounds=1, close=False, name="Ziemas zole")
+
+        response = client.get("/")
+
+        assert response.status_code == 200
+        listing = response.context["listing"]
+        assert live in listing.in_progress
+        assert small_tournament in listing.finished
+        html = response.content.decode()
+        assert "Ziemas zole" in html and "Rīgas kauss" in html
+        assert reverse("public:tournament", args=[live.slug]) in html
+
+    def test_a_tournament_page_shows_its_rounds_and_progress(
+        self, client: Client, small_tournament
+    ):
+        response = client.get(reverse("public:tournament", args=["rigas-kauss"]))
+
+        assert response.status_code == 200
+        progress = response.context["progress"]
+        assert [round_.number for round_ in progress.public_rounds] == [1, 2]
+        assert progress.current.confirmed_count == progress.current.table_count == 3
+        html = response.content.decode()
+        assert round_url(small_tournament, 2) in html
+        assert standings_url(small_tournament) in html
+
+    def test_an_unknown_tournament_is_404(self, client: Client):
+        assert client.get("/t/nav-tada/").status_code == 404
+
+
+class TestRoundPage:
+    def test_seating_in_seat_order_with_confirmed_results(self, client: Client, small_tournament):
+        round_ = small_tournament.rounds.get(number=1)
+
+        response = client.get(round_url(small_tournament, 1))
+
+        assert response.status_code == 200
+        tables = response.context["round_tables"].tables
+        assert [table.number for table in tables] == [1, 2, 3]
+        for line, table in zip(tables, round_.tables.order_by("number"), strict=True):
+            assert [str(seat.entry_id) for seat in line.seats] == seat_keys(table)
+            assert line.confirmed
+            stored = {
+                row.entry_id: row.game_points
+                for row in SeatResult.objects.filter(table_result__table=table)
+            }
+            assert {seat.entry_id: seat.game_points for seat in line.seats} == stored
+
+    def test_a_table_in_play_shows_no_results(self, client: Client):
+        tournament = make_tournament(slug="ziemas-zole")
+        make_entries(tournament, 6)
+        round_ = publish_next_round(tournament)
+        first = round_.tables.order_by("number").first()
+        confirm_with_totals(first, dict.fromkeys(seat_keys(first), 0))
+
+        response = client.get(round_url(tournament, 1))
+
+        lines = response.context["round_tables"].tables
+        assert [line.confirmed for line in lines] == [True, False]
+        assert all(seat.game_points is None for seat in lines[1].seats)
+        assert response.context["round_tables"].confirmed_count == 1
+
+    @pytest.mark.parametrize("query", ["Ķēniņš", "kenins", "KĒN", "ojārs ķēniņš", "ojars kenins"])
+    def test_search_finds_a_player_with_or_without_diacritics(
+        self, client: Client, small_tournament, query
+    ):
+        # Not a factory name: nobody else matches.
+        player = rename_a_player(small_tournament, "Ojārs Ķēniņš")
+
+        response = client.get(round_url(small_tournament, 1), {"q": query})
+
+        matches = response.context["round_tables"].matches
+        assert len(matches) == 1
+        found = [seat for seat in matches[0].seats if seat.is_match]
+        assert [seat.player_id for seat in found] == [player.pk]
+        html = response.content.decode()
+        assert "<mark>" in html and "Ojārs Ķēniņš" in html
+        # Only the player's table is shown.
+        assert html.count('class="seating-table round-table') == 1
+
+    def test_a_search_that_finds_nobody_says_so_and_shows_every_table(
+        self, client: Client, small_tournament
+    ):
+        response = client.get(round_url(small_tournament, 1), {"q": "Ņikita Nekāds"})
+
+        assert response.status_code == 200
+        assert response.context["round_tables"].matches == []
+        assert response.content.decode().count('class="seating-table round-table') == 3
+
+    def test_a_draft_round_is_not_public(self, client: Client):
+        tournament = make_tournament(slug="melnraksts")
+        make_entries(tournament, 6)
+        round_ = tournament_services.round_create(tournament=tournament)
+        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        assert round_.tables.exists()
+
+        assert client.get(round_url(tournament, 1)).status_code == 404
+        assert client.get(round_url(tournament, 7)).status_code == 404
+        assert client.get(standings_url(tournament, round=1)).status_code == 404
+
+
+class TestStandingsPage:
+    def test_standings_in_the_engines_order(self, client: Client, small_tournament):
+        response = client.get(standings_url(small_tournament))
+
+        assert response.status_code == 200
+        rows = response.context["standings"].rows
+        assert len(rows) == 9
+        html = response.content.decode()
+        # The page lists the players in the standings order.
+        positions = [html.index(row.name) for row in rows]
+        assert positions == sorted(positions)
+        assert 'class="provisional' not in html
+
+    def test_sorting_by_a_column(self, client: Client, small_tournament):
+        response = client.get(standings_url(small_tournament, sort="-game_points"))
+
+        table = response.context["table"]
+        points = [row.record["game_points"] for row in table.rows]
+        assert points == sorted(points, reverse=True)
+
+    def test_provisional_only_when_asked_and_marked(self, client: Client):
+        tournament = played_tournament(players=9, rounds=1, slug="provizoriski")
+        round_two = publish_next_round(tournament, seed=3)
+        table = round_two.tables.order_by("number").first()
+        players = seat_keys(table)
+        declarer = players[1] if table.first_dealer_position == 1 else players[0]
+        services.deal_record(
+            table=table,
+            entry=lielais(declarer),
+            position=1,
+            client_key="provisional-1",
+            writer=services.Writer(),
+        )
+
+        plain = client.get(standings_url(tournament)).content.decode()
+        marked = client.get(standings_url(tournament, provisional=1))
+
+        assert "provisional-note" not in plain
+        html = marked.content.decode()
+        assert "provisional-note" in html
+        assert html.count('<span class="provisional"') == len(players)
+        assert marked.context["standings"].provisional_tables == 1
+
+    def test_htmx_gets_the_live_partial_only(self, client: Client):
+        tournament = played_tournament(players=9, rounds=1, close=False, slug="tiesraide")
+
+        full = client.get(standings_url(tournament))
+        partial = client.get(standings_url(tournament), HTTP_HX_REQUEST="true")
+
+        assert "<html" in full.content.decode()
+        assert 'hx-trigger="every 30s"' in full.content.decode()
+        assert "js/htmx.min.js" in full.content.decode()
+        body = partial.content.decode()
+        assert "<html" not in body
+        assert body.lstrip().startswith('<div id="standings-live"')
+        assert 'hx-get="/t/tiesraide/standings/"' in body
+        assert "HX-Request" in partial["Vary"]
+
+    def test_no_refresh_once_every_round_is_closed(self, client: Client, small_tournament):
+        html = client.get(standings_url(small_tournament)).content.decode()
+
+        assert "hx-trigger" not in html
+        assert "htmx.min.js" not in html
+
+    def test_csv_export_with_latvian_letters(self, client: Client, small_tournament):
+        rename_a_player(small_tournament, "Ģirts Šteins-Ļaudiņš")
+
+        response = client.get(standings_url(small_tournament, _export="csv"))
+
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("text/csv")
+        assert 'filename="rigas-kauss-standings.csv"' in response["Content-Disposition"]
+        rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+        header, body = rows[0], rows[1:]
+        assert len(header) == 5 + 2 * 2  # rank, player, club, place and game points, 2 rounds
+        assert len(body) == 9
+        standings = client.get(standings_url(small_tournament)).context["standings"]
+        assert [row[1] for row in body] == [row.name for row in standings.rows]
+        assert "Ģirts Šteins-Ļaudiņš" in [row[1] for row in body]
+        first = standings.rows[0]
+        assert body[0][0] == first.rank_label
+        assert int(body[0][4]) == first.game_points
+        assert int(body[0][5]) == first.rounds[1].game_points
+
+    def test_xlsx_export_is_a_workbook(self, client: Client, small_tournament):
+        openpyxl = pytest.importorskip("openpyxl")
+        rename_a_player(small_tournament, "Ērika Žagare")
+
+        response = client.get(standings_url(small_tournament, _export="xlsx"))
+
+        assert response.status_code == 200
+        assert 'filename="rigas-kauss-standings.xlsx"' in response["Content-Disposition"]
+        workbook = openpyxl.load_workbook(io.BytesIO(response.content))
+        rows = list(workbook.active.iter_rows(values_only=True))
+        assert len(rows) == 1 + 9
+        assert "Ērika Žagare" in [row[1] for row in rows[1:]]
+        assert all(isinstance(row[4], int) for row in rows[1:])
+
+    def test_an_unknown_export_format_shows_the_page(self, client: Client, small_tournament):
+        response = client.get(standings_url(small_tournament, _export="pdf"))
+
+        assert response.status_code == 200
+        assert response["Content-Type"].startswith("text/html")
+
+    def test_team_standings_when_teams_are_on(self, client: Client):
+        tournament = played_tournament(players=9, rounds=1, slug="komandas", teams_enabled=True)
+        for index, entry in enumerate(tournament.entries.order_by("pk")):
+            entry.team = "Kurzeme" if index % 2 else "Vidzeme"
+            entry.save()
+
+        response = client.get(standings_url(tournament))
+
+        teams = response.context["standings"].teams
+        assert sorted(team.team for team in teams) == ["Kurzeme", "Vidzeme"]
+        assert sum(team.game_points for team in teams) == 0  # every table sums to zero
+        assert "Vidzeme" in response.content.decode()
+
+
+class TestPlayerPage:
+    def test_history_and_a_chart_with_one_point_per_round(self, client: Client, small_tournament):
+        player = rename_a_player(small_tournament, "Līga Liepiņa")
+        entry = player.entries.get()
+        results = list(SeatResult.objects.filter(entry=entry).order_by("round_number"))
+
+        response = client.get(reverse("public:player", args=[player.pk]))
+
+        assert response.status_code == 200
+        html = response.content.decode()
+        assert "<svg" in html and "<title" in html
+        assert html.count('class="chart-point"') == 2
+        (item,) = response.context["tournaments"]
+        cumulative = [results[0].game_points, results[0].game_points + results[1].game_points]
+        assert [round_.cumulative_game_points for round_ in item["history"].rounds] == cumulative
+        assert [point.value for point in item["chart"].points] == cumulative
+        # Coordinates in the SVG are plain decimals, never the Latvian decimal comma.
+        point = item["chart"].points[0]
+        assert f'cx="{point.x}"' in html
+
+    def test_a_round_in_play_has_no_point_yet(self, client: Client):
+        tournament = played_tournament(players=6, rounds=1, close=True, slug="turpinas")
+        publish_next_round(tournament, seed=9)
+        player = tournament.entries.order_by("pk").first().player
+
+        response = client.get(reverse("public:player", args=[player.pk]))
+
+        (item,) = response.context["tournaments"]
+        assert [round_.confirmed for round_ in item["history"].rounds] == [True, False]
+        assert response.content.decode().count('class="chart-point"') == 1
+
+    def test_an_unknown_player_is_404(self, client: Client):
+        assert client.get(reverse("public:player", args=[999_999])).status_code == 404
+
+
+class TestQueryCounts:
+    """The standings page and the round page run a fixed number of queries, whatever the size
+    of the tournament (9 or 30 players, 2 rounds with confirmed results)."""
+
+    @pytest.fixture(params=[9, 30], ids=["9-players", "30-players"])
+    def tournament(self, request):
+        return played_tournament(players=request.param, rounds=2, slug=f"t{request.param}")
+
+    def test_standings_page(self, client: Client, tournament, django_assert_max_num_queries):
+        with django_assert_max_num_queries(STANDINGS_QUERIES):
+            response = client.get(standings_url(tournament))
+        assert len(response.context["standings"].rows) == tournament.entries.count()
+
+    def test_standings_page_with_provisional_results(
+        self, client: Client, tournament, django_assert_max_num_queries
+    ):
+        # Round 2 reopened: its tables unconfirmed, each with one deal entered.
+        round_two = tournament.rounds.get(number=2)
+        TableResult.objects.filter(table__round=round_two).delete()
+        Round.objects.filter(pk=round_two.pk).update(status=RoundStatus.IN_PLAY)
+        tables = list(round_two.tables.all())
+        for table in tables:
+            players = seat_keys(table)
+            declarer = players[table.first_dealer_position % len(players)]
+            services.deal_record(
+                table=table,
+                entry=lielais(declarer),
+                position=1,
+                client_key=f"count-{table.pk}",
+                writer=services.Writer(),
+            )
+
+        with django_assert_max_num_queries(STANDINGS_PROVISIONAL_QUERIES):
+            response = client.get(standings_url(tournament, provisional=1))
+
+        assert response.context["standings"].provisional_tables == len(tables)
+
+    def test_standings_exports(self, client: Client, tournament, django_assert_max_num_queries):
+        for export_format in ("csv", "xlsx"):
+            with django_assert_max_num_queries(STANDINGS_QUERIES):
+                assert (
+                    client.get(standings_url(tournament, _export=export_format)).status_code == 200
+                )
+
+    def test_round_page(self, client: Client, tournament, django_assert_max_num_queries):
+        with django_assert_max_num_queries(ROUND_QUERIES):
+            response = client.get(round_url(tournament, 2), {"q": "berzins"})
+        assert response.context["round_tables"].player_count == tournament.entries.count()
+
+    def test_the_same_count_for_9_and_30_players(self, client: Client):
+        counts = []
+        for players in (9, 30):
+            tournament = played_tournament(players=players, rounds=2, slug=f"salidzina-{players}")
+            with CaptureQueriesContext(connection) as standings_queries:
+                client.get(standings_url(tournament))
+            with CaptureQueriesContext(connection) as round_queries:
+                client.get(round_url(tournament, 2))
+            counts.append((len(standings_queries), len(round_queries)))
+        assert counts[0] == counts[1]
