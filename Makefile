@@ -31,8 +31,11 @@ test: install
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
+# Demo clubs and players, and a small simulated tournament (created once: kept if it exists).
 demo: migrate
 	$(BIN)/python manage.py load_demo
+	$(BIN)/python manage.py simulate_tournament --players 12 --rounds 3 --seed 1 \
+		--slug demo --skip-existing
 
 run: install migrate demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000

@@ -58,8 +58,8 @@ from collections.abc import Callable, Sequence  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from typing import Any, TypeVar  # noqa: E402
 
-from engine.contract import score_json, sheet_from_json  # noqa: E402
-from engine.deals import Entry, Galdins, Pass, PenaltyPule  # noqa: E402
+from engine.contract import score_json, sheet_from_json, sheet_to_json  # noqa: E402
+from engine.deals import PenaltyPule  # noqa: E402
 from engine.rules import AllPass, PersonalPulePayment, Rules  # noqa: E402
 from engine.sheet import ScoredSheet, Sheet, score_sheet  # noqa: E402
 from engine.simulate import random_sheet  # noqa: E402
@@ -129,41 +129,6 @@ class CheckFailed(Exception):
 
 
 # Building the batch (not timed)
-
-
-def entry_to_json(entry: Entry) -> dict[str, Any]:
-    """One sheet entry in the JSON contract of DESIGN.md."""
-    if isinstance(entry, PenaltyPule):
-        return {"penalty": "personal_pule", "player": entry.player}
-    if isinstance(entry, Pass):
-        return {"game": "pass"}
-    if isinstance(entry, Galdins):
-        return {"game": "galdins", "tricks": dict(entry.tricks), "points": dict(entry.points)}
-    data: dict[str, Any] = {
-        "game": entry.game.value,
-        "declarer": entry.declarer,
-        "tricks": entry.tricks,
-    }
-    if entry.points is not None:
-        data["points"] = entry.points
-    return data
-
-
-def sheet_to_json(sheet: Sheet) -> dict[str, Any]:
-    """A sheet in the JSON contract of DESIGN.md (the input of `score_json` and the CLI)."""
-    data: dict[str, Any] = {
-        "rules": {
-            "all_pass": sheet.rules.all_pass.value,
-            "small_zole": sheet.rules.small_zole,
-            "personal_pule_payment": sheet.rules.personal_pule_payment.value,
-        },
-        "players": list(sheet.players),
-        "deals": [entry_to_json(entry) for entry in sheet.entries],
-        "closed": sheet.closed,
-    }
-    if sheet.first_dealer is not None:
-        data["first_dealer"] = sheet.first_dealer
-    return data
 
 
 def build_batch(sheet_count: int, seed: int) -> Batch:

@@ -5,6 +5,7 @@ where it lives (`engine.rules`, `engine.deals`, `engine.sheet`)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from engine.deals import Entry, Galdins, Pass, PenaltyPule, Play
@@ -121,3 +122,46 @@ def scored_sheet_to_json(scored: ScoredSheet) -> dict[str, Any]:
 def score_json(data: object) -> dict[str, Any]:
     """Score one sheet given as parsed JSON; raises `SheetError` on bad input."""
     return scored_sheet_to_json(score_sheet(sheet_from_json(data)))
+
+
+def rules_to_json(rules: Rules) -> dict[str, Any]:
+    return {
+        "all_pass": rules.all_pass.value,
+        "small_zole": rules.small_zole,
+        "personal_pule_payment": rules.personal_pule_payment.value,
+    }
+
+
+def entry_to_json(entry: Entry, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """One entry of a sheet in the contract; `names` renames the players (keys) if given."""
+    name = names.__getitem__ if names is not None else str
+    if isinstance(entry, PenaltyPule):
+        return {"penalty": "personal_pule", "player": name(entry.player)}
+    if isinstance(entry, Pass):
+        return {"game": "pass"}
+    if isinstance(entry, Galdins):
+        return {
+            "game": "galdins",
+            "tricks": {name(key): tricks for key, tricks in entry.tricks.items()},
+            "points": {name(key): points for key, points in entry.points.items()},
+        }
+    deal: dict[str, Any] = {"game": entry.game.value, "declarer": name(entry.declarer)}
+    if entry.points is not None:  # mazā zole may go without
+        deal["points"] = entry.points
+    deal["tricks"] = entry.tricks
+    return deal
+
+
+def sheet_to_json(sheet: Sheet, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+    """A sheet in the contract (the input of `score_json` and of the command line), the
+    inverse of `sheet_from_json`; `names` renames the players (keys) if given."""
+    name = names.__getitem__ if names is not None else str
+    data: dict[str, Any] = {
+        "rules": rules_to_json(sheet.rules),
+        "players": [name(key) for key in sheet.players],
+        "deals": [entry_to_json(entry, names) for entry in sheet.entries],
+        "closed": sheet.closed,
+    }
+    if sheet.first_dealer is not None:  # the contract's default is the first player
+        data["first_dealer"] = name(sheet.first_dealer)
+    return data

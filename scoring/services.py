@@ -61,12 +61,16 @@ class TableState:
     seats: list[Seat]
     results: list[DealResult]  # every version, in order
     current: list[DealResult]  # the newest version of each entry, removed ones left out
-    sheet: ScoredSheet
 
     @property
     def next_position(self) -> int:
         # Only the last entry can be removed, so current positions always run 1..k.
         return len(self.current) + 1
+
+    @property
+    def deals_played(self) -> int:
+        """Entries that used a deal: penalties use none."""
+        return sum(result.kind != EntryKind.PENALTY for result in self.current)
 
     @property
     def deals_per_round(self) -> int:
@@ -80,9 +84,7 @@ def _lock_table(table: Table) -> TableState:
     table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
     seats = list(table.seats.order_by("position"))
     results = list(table.deal_results.order_by("position", "version"))
-    rules = tournament_rules(table.round.tournament)
-    sheet = score_sheet(table_sheet(table, seats=seats, results=results, rules=rules))
-    return TableState(table, table.round, seats, results, current_results(results), sheet)
+    return TableState(table, table.round, seats, results, current_results(results))
 
 
 def _require_open(state: TableState) -> None:
@@ -153,7 +155,7 @@ def _store(
 
 def _replay(table: Table, client_key: str) -> DealResult | None:
     """A resent request or a double tap: the entry it already recorded."""
-    return DealResult.objects.filter(table=table, client_key=client_key).first()
+    return DealResult.objects.filter(table=table, client_key=client_key).order_by().first()
 
 
 def _describe(entry: SheetEntry | None) -> dict[str, object]:
@@ -184,7 +186,7 @@ def deal_record(
             "Reload the sheet to see it."
         )
     is_deal = not isinstance(entry, PenaltyPule)
-    if is_deal and state.sheet.deals_played >= state.deals_per_round:
+    if is_deal and state.deals_played >= state.deals_per_round:
         raise ServiceError(f"all {state.deals_per_round} deals of the round are already entered")
     _check(state, [*state.entries(), entry])
     result = _store(state, position=position, entry=entry, client_key=client_key, writer=writer)
@@ -271,9 +273,9 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
     seated = {seat.entry_id for seat in state.seats}
     if not is_chief and (confirmer is None or confirmer.pk not in seated):
         raise ServiceError("a player at this table, or the chief referee, confirms the table")
-    if state.sheet.deals_played != state.deals_per_round:
+    if state.deals_played != state.deals_per_round:
         raise ServiceError(
-            f"table {state.table.number} has {state.sheet.deals_played} of "
+            f"table {state.table.number} has {state.deals_played} of "
             f"{state.deals_per_round} deals: enter them all before confirming"
         )
     closed = score_sheet(

@@ -24,7 +24,7 @@ from engine import (
     score_sheet,
     settle_round,
 )
-from engine.contract import score_json, scored_sheet_to_json
+from engine.contract import score_json, scored_sheet_to_json, sheet_from_json, sheet_to_json
 from engine.simulate import random_sheet
 from tests.engine.strategies import PLAYED_GAMES, SheetCase, sheet_cases
 
@@ -449,3 +449,11 @@ def test_sheets_of_the_simulator_are_valid_and_agree_with_the_reference_model(
     case = _case(players, deals, rules=rules)
 
     assert scored_sheet_to_json(score_sheet(sheet)) == reference_result(case)
+
+
+@PROPERTY_SETTINGS
+@given(sheet_cases())
+def test_a_sheet_survives_the_trip_through_its_json_form(case: SheetCase) -> None:
+    sheet = case.to_sheet()
+    assert sheet_from_json(sheet_to_json(sheet)) == sheet
+    assert sheet_from_json(case.to_json()) == sheet
