@@ -74,6 +74,9 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     )
 
 
+STANDINGS_PER_PAGE = 100
+
+
 @require_GET
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -92,10 +95,14 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
         with_team=tournament.teams_enabled,
         with_provisional=provisional,
     )
-    RequestConfig(request, paginate=False).configure(table)
-
     export_format = request.GET.get("_export", "")
-    if export_format in EXPORT_FORMATS:
+    # The page shows the standings a hundred at a time (a 600-player table of django-tables2
+    # cells takes seconds to render); an export always has every row.
+    exporting = export_format in EXPORT_FORMATS
+    RequestConfig(
+        request, paginate=False if exporting else {"per_page": STANDINGS_PER_PAGE}
+    ).configure(table)
+    if exporting:
         name = tournament.slug if only_round is None else f"{tournament.slug}-round-{only_round}"
         exporter = TableExport(export_format, table, dataset_kwargs={"title": _("Standings")[:31]})
         return exporter.response(filename=f"{name}-standings.{export_format}")
