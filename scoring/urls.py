@@ -7,6 +7,9 @@ from scoring.views import entry
 app_name = "scoring"
 
 urlpatterns = [
+    path(
+        "organise/t/<slug:slug>/rounds/<int:number>/close/", entry.round_close, name="round_close"
+    ),
     path("r/<str:token>/", entry.token_sheet, name="token_sheet"),
     path("organise/tables/<int:table_id>/sheet/", entry.organiser_sheet, name="table_sheet"),
     path("organise/tables/<int:table_id>/link/new/", entry.table_link_new, name="table_link_new"),

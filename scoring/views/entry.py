@@ -34,7 +34,7 @@ from scoring.forms import (
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView, table_sheet_view
 from tournaments import services as tournament_services
-from tournaments.models import Table, TableToken
+from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError
 from tournaments.views import client_ip, organiser_required
 
@@ -495,3 +495,19 @@ def table_link_revoke(request: HttpRequest, table_id: int) -> HttpResponse:
             request, _("Table %(number)d had no working entry link.") % {"number": table.number}
         )
     return redirect(_round_page(table))
+
+
+@organiser_required
+@require_POST
+def round_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Close a round once every table is confirmed: its results are final."""
+    round_ = get_object_or_404(Round, tournament__slug=slug, number=number)
+    try:
+        services.round_close(
+            round_=round_, writer=Writer(user=request.user, ip_address=client_ip(request))
+        )
+    except ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Round %(number)d closed.") % {"number": number})
+    return redirect("tournaments:round", slug=slug, number=number)

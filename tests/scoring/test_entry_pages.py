@@ -622,3 +622,37 @@ class TestEntryLinks:
         client.post(revoke)
         assert client.get(new_url).status_code == 404
         assert not TableToken.objects.filter(table=table_of_three, revoked_at=None).exists()
+
+
+def test_an_organiser_closes_a_round_only_when_every_table_is_confirmed(client):
+    from django.contrib.messages import get_messages
+
+    from scoring.models import TableResult
+    from tests.factories import make_organiser, make_published_round
+    from tournaments.models import RoundStatus
+
+    round_ = make_published_round(players=6)
+    client.force_login(make_organiser())
+    url = f"/organise/t/{round_.tournament.slug}/rounds/1/close/"
+    response = client.post(url)
+    assert response.status_code == 302
+    assert "not confirmed" in " ".join(str(m) for m in get_messages(response.wsgi_request))
+    round_.refresh_from_db()
+    assert round_.status == RoundStatus.PUBLISHED
+    assert not TableResult.objects.exists()
+
+
+def test_an_organiser_closes_a_round_once_every_table_is_confirmed(client):
+    from scoring import services
+    from tests.factories import make_organiser, make_published_round
+    from tests.scoring.test_services import REFEREE, play_full_round
+    from tournaments.models import RoundStatus
+
+    round_ = make_published_round(players=6)
+    for table in round_.tables.all():
+        play_full_round(table)
+        services.table_confirm(table=table, writer=REFEREE, confirmer=table.seats.first().entry)
+    client.force_login(make_organiser())
+    client.post(f"/organise/t/{round_.tournament.slug}/rounds/1/close/")
+    round_.refresh_from_db()
+    assert round_.status == RoundStatus.CLOSED
