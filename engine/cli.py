@@ -1,4 +1,7 @@
-"""The engine's command line: `python -m engine score [FILE|-] [--jsonl]`, JSON in, JSON out."""
+"""The engine's command line, JSON in, JSON out:
+
+- `python -m engine score [FILE|-] [--jsonl]`: score a table sheet;
+- `python -m engine seat [FILE|-]`: seat the players of the next round(s) (engine.seating)."""
 
 from __future__ import annotations
 
@@ -10,6 +13,7 @@ from typing import BinaryIO
 
 from engine.contract import score_json
 from engine.errors import SheetError
+from engine.seating import seat_json
 
 EXIT_BAD_INPUT = 2
 
@@ -65,6 +69,18 @@ def score_lines(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
     return 0
 
 
+def seat_one(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
+    """One seating request in, the planned rounds and warnings out; bad input: status 2, one line
+    on stderr and nothing on stdout."""
+    try:
+        result = seat_json(_parse(_decode(raw)))
+    except SheetError as error:
+        err.write(f"{error}\n".encode())
+        return EXIT_BAD_INPUT
+    out.write((_dump(result) + "\n").encode())
+    return 0
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m engine", description="Zole scoring engine: JSON in, JSON out."
@@ -77,6 +93,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     score.add_argument(
         "--jsonl", action="store_true", help="one sheet per line, one result per line"
     )
+    seat = commands.add_parser(
+        "seat", help="seat the players of the next round(s): modes random, swiss and mix"
+    )
+    seat.add_argument(
+        "file", nargs="?", default="-", help="a seating request in JSON; - or none: stdin"
+    )
     args = parser.parse_args(argv)
 
     if args.file == "-":
@@ -88,7 +110,10 @@ def main(argv: Sequence[str] | None = None) -> int:
         except OSError as error:
             sys.stderr.write(f"cannot read {args.file}: {error.strerror}\n")
             return EXIT_BAD_INPUT
-    score_input = score_lines if args.jsonl else score_one
-    status = score_input(raw, sys.stdout.buffer, sys.stderr.buffer)
+    if args.command == "seat":
+        status = seat_one(raw, sys.stdout.buffer, sys.stderr.buffer)
+    else:
+        score_input = score_lines if args.jsonl else score_one
+        status = score_input(raw, sys.stdout.buffer, sys.stderr.buffer)
     sys.stdout.flush()
     return status

@@ -211,6 +211,7 @@ def round_generate_seating(
             club=entry.player.club.name if entry.player.club else None,
             score=float(scores.get(entry.pk, 0)),
             fixed_table=entry.fixed_table,
+            name=entry.player.full_name,
         )
         for entry in entries
     ]
@@ -280,6 +281,7 @@ def _explain(round_: Round, table: Table) -> list[dict[str, str]]:
         },
         fixed_tables={str(seat.entry_id): seat.entry.fixed_table for seat in seats},
         avoid_same_club=round_.tournament.avoid_same_club,
+        names={str(seat.entry_id): seat.entry.player.full_name for seat in seats},
     )
     return [{"code": flag.code, "detail": flag.detail} for flag in flags]
 

@@ -226,3 +226,21 @@ class TestPlayerImport:
     def test_html_in_a_name_is_stored_as_text(self):
         services.players_import(raw=b"<script>alert(1)</script>,,\n", by=None)
         assert Player.objects.get().full_name == "<script>alert(1)</script>"
+
+
+def test_flags_and_warnings_name_the_players_not_their_ids():
+    club = make_club(name="Cēsu Pule")
+    tournament = make_tournament(avoid_same_club=True)
+    entries = make_entries(tournament, 3)
+    for entry in entries:
+        entry.player.club = club
+        entry.player.save()
+    round_ = services.round_create(tournament=tournament)
+    services.round_generate_seating(round_=round_, seed=1, by=None)
+    round_.refresh_from_db()
+    table = round_.tables.get()
+    detail = next(flag["detail"] for flag in table.flags if flag["code"] == "same_club")
+    for entry in entries:
+        assert entry.player.full_name in detail
+        assert f" {entry.pk}," not in detail
+    assert any(entries[0].player.full_name in warning for warning in round_.warnings)

@@ -1,0 +1,519 @@
+"""Seating (issue 3, SEATING.md): a random-tournament checker in the spirit of the chess pairing
+checkers, the stored designs, and the rules one by one.
+
+`check_plan` is written here, apart from the engine, and verifies every plan the engine makes in
+thousands of random tournaments: each player seated exactly once per round, tables of 3 and 4
+only, exactly N mod 3 tables of 4, fixed tables honoured, every repeated meeting and every club
+clash flagged on its table and listed in the warnings (and nothing else flagged as such), club
+mates kept apart where that is provably possible, and the tables of 4 rotated fairly."""
+
+from __future__ import annotations
+
+import itertools
+import random
+from collections import Counter
+from collections.abc import Sequence
+
+import pytest
+
+from engine import (
+    SeatingPlan,
+    SeatingPlayer,
+    SheetError,
+    TableFlag,
+    explain_table,
+    meeting_counts,
+    seat_players,
+    table_sizes,
+)
+from engine.designs import DESIGNS, stored_design
+
+MODES = ("random", "swiss", "mix")
+DESIGN_ROUNDS = {9: 4, 12: 4, 15: 7, 18: 8, 21: 10}
+
+
+def nth(number: int) -> str:
+    suffix = (
+        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+    )
+    return f"{number}{suffix}"
+
+
+def check_plan(
+    plan: SeatingPlan,
+    players: Sequence[SeatingPlayer],
+    *,
+    history: Sequence[Sequence[Sequence[str]]],
+    avoid_same_club: bool,
+    rounds: int,
+) -> None:
+    """Every constraint of a plan, checked without the engine's help."""
+    ids = [player.id for player in players]
+    fixed = {player.id: player.fixed_table for player in players if player.fixed_table}
+    club = {player.id: player.club for player in players}
+    met: Counter[frozenset[str]] = Counter()
+    for tables in history:
+        for table in tables:
+            met.update(frozenset(pair) for pair in itertools.combinations(table, 2))
+    assert len(plan.rounds) == rounds
+    for offset, tables in enumerate(plan.rounds):
+        round_number = len(history) + offset + 1
+        assert [table.number for table in tables] == list(range(1, len(tables) + 1))
+        seated = [player for table in tables for player in table.players]
+        assert sorted(seated) == sorted(ids), "each player exactly once"
+        assert {len(table.players) for table in tables} <= {3, 4}
+        assert sum(len(table.players) == 4 for table in tables) == len(ids) % 3
+        for table in tables:
+            for player in table.players:
+                if player in fixed:
+                    assert fixed[player] == table.number, f"{player} is fixed to {fixed[player]}"
+            codes = [flag.code for flag in table.flags]
+            assert codes.count("four_table") == (len(table.players) == 4)
+            # Every repeated pair is flagged, with how often they meet, and warned about.
+            repeats = [flag.detail for flag in table.flags if flag.code == "repeat_meeting"]
+            expected = [
+                f"{first} and {second} meet for the {nth(met[frozenset((first, second))] + 1)} time"
+                for first, second in itertools.combinations(table.players, 2)
+                if met[frozenset((first, second))]
+            ]
+            assert len(repeats) == len(expected)
+            for detail, text in zip(repeats, expected, strict=True):
+                assert detail.startswith(text)
+                assert f"round {round_number}, table {table.number}: {detail}" in plan.warnings
+            # Every club clash is flagged and warned about (and only when clubs matter).
+            clashes = [flag.detail for flag in table.flags if flag.code == "same_club"]
+            by_club: dict[str, list[str]] = {}
+            for player in table.players:
+                if club[player] is not None:
+                    by_club.setdefault(club[player], []).append(player)
+            expected = [
+                f"same club: {name} ({', '.join(mates)})"
+                for name, mates in by_club.items()
+                if len(mates) > 1
+            ]
+            assert clashes == (expected if avoid_same_club else [])
+            for detail in clashes:
+                assert f"round {round_number}, table {table.number}: {detail}" in plan.warnings
+        for table in tables:
+            met.update(frozenset(pair) for pair in itertools.combinations(table.players, 2))
+
+
+def random_players(rng: random.Random, count: int, *, fixed: bool) -> list[SeatingPlayer]:
+    clubs = [f"Klubs {letter}" for letter in "ĀBČDĒ"[: rng.randint(0, 5)]]
+    players = [
+        SeatingPlayer(
+            id=f"s{number}",
+            club=rng.choice([*clubs, None]) if clubs else None,
+            score=rng.choice([0.0, float(rng.randint(0, 40))]),
+        )
+        for number in rng.sample(range(1000), count)
+    ]
+    if fixed and rng.random() < 0.5:
+        tables = len(table_sizes(count))
+        for at in rng.sample(range(count), rng.randint(1, min(2, count))):
+            players[at] = SeatingPlayer(
+                id=players[at].id,
+                club=players[at].club,
+                score=players[at].score,
+                fixed_table=rng.randint(1, tables),
+            )
+    return players
+
+
+def play_tournament(seed: int) -> None:
+    """A random tournament: random field, clubs, fixed tables, modes per round, late entries and
+    withdrawals; every plan checked."""
+    rng = random.Random(seed)
+    count = rng.choice(
+        [3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 25, 31, 40]
+    )
+    players = random_players(rng, count, fixed=True)
+    avoid = rng.random() < 0.6
+    history: list[list[list[str]]] = []
+    turns: Counter[str] = Counter()
+    all_along = {player.id for player in players}
+    any_fixed = False
+    for _ in range(rng.randint(1, 4)):
+        mode = rng.choice(MODES)
+        rounds = rng.randint(1, 2) if mode == "mix" else 1
+        plan = seat_players(
+            players,
+            mode=mode,
+            seed=rng.randint(0, 10**6),
+            avoid_same_club=avoid,
+            rounds=rounds,
+            history=history,
+        )
+        check_plan(plan, players, history=history, avoid_same_club=avoid, rounds=rounds)
+        any_fixed = any_fixed or any(player.fixed_table for player in players)
+        tables_count = len(table_sizes(len(players)))
+        clubs = Counter(player.club for player in players if player.club)
+        if (
+            not history
+            and rounds == 1
+            and avoid
+            and mode != "swiss"
+            and not any(player.fixed_table for player in players)
+            and max(clubs.values(), default=0) <= tables_count
+        ):
+            # Dealing club mates round the tables keeps them apart: the engine must manage it.
+            assert not [f for t in plan.rounds[0] for f in t.flags if f.code == "same_club"]
+        for tables in plan.rounds:
+            history.append([list(table.players) for table in tables])
+            for table in tables:
+                if len(table.players) == 4:
+                    turns.update(table.players)
+            if not any_fixed and all_along:
+                present = [turns[player] for player in all_along]
+                assert max(present) - min(present) <= 1, "tables of 4 rotate fairly"
+        # Now and then a withdrawal or a late entry.
+        if rng.random() < 0.3 and len(players) > 6:
+            gone = players.pop(rng.randrange(len(players)))
+            all_along.discard(gone.id)
+        elif rng.random() < 0.3:
+            newcomer = SeatingPlayer(id=f"late{len(history)}", club=None)
+            players.append(newcomer)
+        if len(players) == 5:
+            players.append(SeatingPlayer(id=f"extra{len(history)}"))
+        players = [
+            player
+            if player.fixed_table is None or player.fixed_table <= len(table_sizes(len(players)))
+            else SeatingPlayer(id=player.id, club=player.club, score=player.score)
+            for player in players
+        ]
+        # Scores move as if results came in.
+        players = [
+            SeatingPlayer(
+                id=p.id,
+                club=p.club,
+                score=p.score + rng.choice([0, 2, 4, 6]),
+                fixed_table=p.fixed_table,
+            )
+            for p in players
+        ]
+        if sum(1 for p in players if p.fixed_table) and _too_many_fixed(players):
+            players = [SeatingPlayer(id=p.id, club=p.club, score=p.score) for p in players]
+
+
+def _too_many_fixed(players: Sequence[SeatingPlayer]) -> bool:
+    at = Counter(player.fixed_table for player in players if player.fixed_table)
+    fours = len(players) % 3
+    return any(count > 4 or (count == 4 and not fours) for count in at.values())
+
+
+TOURNAMENTS = 1000  # about 2,500 plans, each checked
+
+
+@pytest.mark.parametrize("block", range(10))
+def test_random_tournaments_pass_the_checker(block):
+    size = TOURNAMENTS // 10
+    for seed in range(block * size, (block + 1) * size):
+        play_tournament(seed)
+
+
+# --- the stored designs -------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("count", sorted(DESIGNS))
+def test_each_stored_design_is_a_schedule_without_a_repeated_pair(count):
+    design = stored_design(count)
+    assert design is not None
+    seen: set[frozenset[int]] = set()
+    turns: Counter[int] = Counter()
+    for tables in design:
+        assert sorted(point for table in tables for point in table) == list(range(count))
+        assert sorted(len(table) for table in tables) == sorted(table_sizes(count))
+        for table in tables:
+            for pair in itertools.combinations(table, 2):
+                assert frozenset(pair) not in seen
+                seen.add(frozenset(pair))
+            if len(table) == 4:
+                turns.update(table)
+        present = [turns[point] for point in range(count)]
+        assert max(present) - min(present) <= 1
+
+
+def test_the_designs_reach_the_best_known_number_of_rounds():
+    assert {count: len(DESIGNS[count]) for count in DESIGN_ROUNDS} == DESIGN_ROUNDS
+    # Kirkman triple systems: every pair meets, exactly once.
+    for count in (9, 15, 21):
+        design = stored_design(count)
+        assert design is not None
+        pairs = {frozenset(p) for r in design for t in r for p in itertools.combinations(t, 2)}
+        assert len(pairs) == count * (count - 1) // 2
+
+
+@pytest.mark.parametrize(("count", "best"), sorted(DESIGN_ROUNDS.items()))
+def test_mix_plans_as_many_rounds_without_repeat_as_the_designs(count, best):
+    players = [SeatingPlayer(id=f"p{number}") for number in range(count)]
+    plan = seat_players(players, mode="mix", seed=3, rounds=best + 1)
+    check_plan(plan, players, history=[], avoid_same_club=False, rounds=best + 1)
+    flags = [
+        [f for t in tables for f in t.flags if f.code == "repeat_meeting"] for tables in plan.rounds
+    ]
+    assert not any(flags[:best])
+    assert flags[best], "beyond the design every pair has met (or nearly): repeats are reported"
+
+
+def test_mix_without_repeats_for_a_field_of_31_over_12_rounds():
+    players = [SeatingPlayer(id=f"p{number}") for number in range(31)]
+    plan = seat_players(players, mode="mix", seed=5, rounds=12)
+    check_plan(plan, players, history=[], avoid_same_club=False, rounds=12)
+    assert not plan.warnings
+
+
+# --- the rules one by one -----------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("count", "sizes"),
+    [
+        (3, (3,)),
+        (4, (4,)),
+        (6, (3, 3)),
+        (7, (4, 3)),
+        (8, (4, 4)),
+        (10, (4, 3, 3)),
+        (14, (4, 4, 3, 3)),
+    ],
+)
+def test_table_sizes_are_n_mod_3_tables_of_4_first(count, sizes):
+    assert table_sizes(count) == sizes
+
+
+@pytest.mark.parametrize(
+    ("count", "message"),
+    [
+        (0, "players: 0 players cannot be seated: a table needs 3 or 4 players"),
+        (1, "players: 1 player cannot be seated: a table needs 3 or 4 players"),
+        (2, "players: 2 players cannot be seated: a table needs 3 or 4 players"),
+        (5, "players: 5 players cannot be seated at tables of 3 and 4"),
+    ],
+)
+def test_too_few_players_or_five_are_refused(count, message):
+    with pytest.raises(SheetError) as caught:
+        seat_players([SeatingPlayer(id=f"p{n}") for n in range(count)])
+    assert str(caught.value) == message
+    assert caught.value.field == "players"
+
+
+def field(count: int, **fixed: int) -> list[SeatingPlayer]:
+    return [SeatingPlayer(id=f"p{n}", fixed_table=fixed.get(f"p{n}")) for n in range(count)]
+
+
+@pytest.mark.parametrize(
+    ("players", "message"),
+    [
+        (field(6, p1=3), 'players: "p1" has fixed_table 3, but 6 players sit at tables 1-2'),
+        (field(6, p1=0), 'players: "p1" has fixed_table 0, but 6 players sit at tables 1-2'),
+        (
+            field(10, p0=1, p1=1, p2=1, p3=1, p4=1),
+            "players: 5 players are fixed to table 1 (p0, p1, p2, p3, p4), "
+            "but a table seats at most 4",
+        ),
+        (
+            field(9, p0=2, p1=2, p2=2, p3=2),
+            "players: 4 players are fixed to table 2, but 9 players sit at tables of 3 only",
+        ),
+        (
+            [SeatingPlayer(id="a"), SeatingPlayer(id="b"), SeatingPlayer(id="a")],
+            'players: "a" is listed twice',
+        ),
+        ([SeatingPlayer(id="")] * 3, 'players: an id must be a non-empty text, got ""'),
+    ],
+)
+def test_bad_players_are_refused_by_name(players, message):
+    with pytest.raises(SheetError) as caught:
+        seat_players(players)
+    assert str(caught.value) == message
+
+
+@pytest.mark.parametrize(
+    ("options", "message"),
+    [
+        ({"mode": "chess"}, 'mode must be one of random, swiss, mix, got "chess"'),
+        ({"mode": "swiss", "rounds": 2}, "rounds: only mode mix plans more than one round at once"),
+        ({"rounds": 0}, "rounds must be a whole number of at least 1, got 0"),
+        ({"seed": "7"}, 'seed must be a whole number, got "7"'),
+        ({"history": [[["p1", "p1", "p2"]]]}, 'history: round 1 seats "p1" twice'),
+        ({"history": [["p1"]]}, 'history: round 1, table 1 must be a list of player ids, got "p1"'),
+    ],
+)
+def test_bad_options_are_refused(options, message):
+    with pytest.raises(SheetError) as caught:
+        seat_players(field(6), **options)
+    assert str(caught.value).startswith(message)
+
+
+@pytest.mark.parametrize("mode", MODES)
+def test_the_same_seed_gives_the_same_plan(mode):
+    rng = random.Random(11)
+    players = random_players(rng, 40, fixed=False)
+    history = [[list(t.players) for t in seat_players(players, seed=1).rounds[0]]]
+    first = seat_players(players, mode=mode, seed=42, history=history, avoid_same_club=True)
+    again = seat_players(
+        list(reversed(players)), mode=mode, seed=42, history=history, avoid_same_club=True
+    )
+    assert first == again
+    assert first.seed == 42
+
+
+def test_another_seed_draws_another_round():
+    players = field(30)
+    assert seat_players(players, seed=1).rounds != seat_players(players, seed=2).rounds
+
+
+def test_swiss_seats_the_top_of_the_standings_together_without_history():
+    players = [SeatingPlayer(id=f"p{n}", score=float(n)) for n in range(12)]
+    plan = seat_players(players, mode="swiss", seed=9)
+    tables = [sorted(table.players, key=lambda p: -int(p[1:])) for table in plan.rounds[0]]
+    assert [set(table) for table in tables] == [
+        {"p11", "p10", "p9"},
+        {"p8", "p7", "p6"},
+        {"p5", "p4", "p3"},
+        {"p2", "p1", "p0"},
+    ]
+
+
+def test_swiss_avoids_a_repeat_at_the_least_cost_in_rank():
+    players = [SeatingPlayer(id=f"p{n}", score=float(n)) for n in range(12)]
+    history = [[["p11", "p10", "p9"], ["p8", "p7", "p6"], ["p5", "p4", "p3"], ["p2", "p1", "p0"]]]
+    plan = seat_players(players, mode="swiss", seed=1, history=history)
+    assert not plan.warnings
+    top = plan.rounds[0][0].players
+    assert "p11" in top and len({"p11", "p10", "p9"} & set(top)) == 1
+
+
+def test_clubs_are_kept_apart_when_asked_and_clashes_are_reported_when_unavoidable():
+    players = [SeatingPlayer(id=f"r{n}", club="Rīga") for n in range(4)]
+    players += [SeatingPlayer(id=f"o{n}", club=None) for n in range(8)]
+    plan = seat_players(players, seed=3, avoid_same_club=True)
+    assert all(sum(p.startswith("r") for p in table.players) == 1 for table in plan.rounds[0])
+    crowded = [SeatingPlayer(id=f"r{n}", club="Rīga") for n in range(5)] + field(1)
+    plan = seat_players(crowded, seed=3, avoid_same_club=True)
+    assert any("same club: Rīga" in warning for warning in plan.warnings)
+
+
+def test_club_names_compare_as_people_read_them():
+    players = [
+        SeatingPlayer(id="a", club="Rīga"),
+        SeatingPlayer(id="b", club=" rīga "),
+        SeatingPlayer(id="c", club="RĪGA"),
+        *field(3),
+    ]
+    plan = seat_players(players, seed=0, avoid_same_club=True)
+    clashes = [f for t in plan.rounds[0] for f in t.flags if f.code == "same_club"]
+    assert len(clashes) == 1, "three club mates at two tables: two of them share one"
+    assert len(plan.warnings) == 1
+
+
+def test_a_fixed_player_sits_at_his_table_in_every_mode():
+    for mode in MODES:
+        players = [
+            SeatingPlayer(id=f"p{n}", score=float(n), fixed_table=4 if n == 0 else None)
+            for n in range(16)
+        ]
+        plan = seat_players(players, mode=mode, seed=2, rounds=3 if mode == "mix" else 1)
+        for tables in plan.rounds:
+            assert "p0" in tables[3].players
+            assert TableFlag("fixed_table", "p0 sits at table 4 as fixed") in tables[3].flags
+
+
+def test_the_tables_of_4_rotate_through_the_whole_field():
+    players = field(13)  # one table of 4 a round: everyone once in 13 / 4 rounds
+    history: list[list[list[str]]] = []
+    for _ in range(4):
+        plan = seat_players(players, seed=len(history), history=history)
+        history.append([list(t.players) for t in plan.rounds[0]])
+    four_seats = Counter(p for tables in history for t in tables if len(t) == 4 for p in t)
+    assert len(four_seats) == 13 and max(four_seats.values()) == 2
+
+
+def test_mix_continues_a_schedule_from_history_without_repeats():
+    players = field(45)
+    first = seat_players(players, mode="mix", seed=1, rounds=4)
+    history = [[list(t.players) for t in tables] for tables in first.rounds]
+    later = seat_players(players, mode="mix", seed=2, rounds=4, history=history)
+    check_plan(later, players, history=history, avoid_same_club=False, rounds=4)
+    assert not later.warnings
+
+
+def test_600_players_are_seated_in_every_mode_without_repeats():
+    players = [SeatingPlayer(id=f"p{n}", score=float(n % 50)) for n in range(600)]
+    history: list[list[list[str]]] = []
+    for mode in MODES:
+        plan = seat_players(players, mode=mode, seed=1, history=history)
+        check_plan(plan, players, history=history, avoid_same_club=False, rounds=1)
+        assert not plan.warnings
+        history.append([list(t.players) for t in plan.rounds[0]])
+
+
+# --- meeting counts and explanations --------------------------------------------------------
+
+
+def test_meeting_counts_count_every_pair_at_every_table():
+    history = [[["a", "b", "c"], ["d", "e", "f"]], [["a", "b", "d"], ["c", "e", "f"]]]
+    counts = meeting_counts(history)
+    assert counts[frozenset({"a", "b"})] == 2
+    assert counts[frozenset({"a", "d"})] == 1
+    assert frozenset({"a", "f"}) not in counts
+
+
+def test_explain_table_flags_repeats_clubs_fixed_tables_and_the_table_of_4():
+    history = [
+        [["p1", "p2", "p3"], ["p4", "p5", "p6", "p7"]],
+        [["p1", "p2", "p4"], ["p3", "p5", "p6", "p7"]],
+    ]
+    flags = explain_table(
+        ["p1", "p2", "p5", "p9"],
+        number=2,
+        history=history,
+        clubs={"p1": "Rīga", "p9": "Rīga", "p2": "Ogre"},
+        fixed_tables={"p5": 2, "p2": 1},
+        avoid_same_club=True,
+    )
+    assert flags == (
+        TableFlag(
+            "repeat_meeting",
+            "p1 and p2 meet for the 3rd time (they met in the previous round too)",
+        ),
+        TableFlag("same_club", "same club: Rīga (p1, p9)"),
+        TableFlag("fixed_table", "p2 must sit at table 1, not at table 2"),
+        TableFlag("fixed_table", "p5 sits at table 2 as fixed"),
+        TableFlag("four_table", "table of 4: 1st turn for p1, p2, p9; 3rd turn for p5"),
+    )
+
+
+def test_explain_table_leaves_clubs_alone_when_they_do_not_matter():
+    flags = explain_table(
+        ["a", "b", "c"],
+        number=1,
+        history=[],
+        clubs={"a": "Rīga", "b": "Rīga"},
+        fixed_tables={},
+        avoid_same_club=False,
+    )
+    assert flags == ()
+
+
+def test_flags_and_warnings_use_the_players_names_when_given():
+    players = [
+        SeatingPlayer(id=str(number), club="Cēsis", name=f"Spēlētājs {number}")
+        for number in range(1, 4)
+    ]
+    plan = seat_players(players, mode="random", seed=1, avoid_same_club=True)
+    (table,) = plan.rounds[0]
+    detail = next(flag.detail for flag in table.flags if flag.code == "same_club")
+    assert all(f"Spēlētājs {number}" in detail for number in range(1, 4))
+    assert any("Spēlētājs 1" in warning for warning in plan.warnings)
+    flags = explain_table(
+        ["1", "2", "3"],
+        number=1,
+        history=[[["1", "2", "3"]]],
+        clubs={},
+        fixed_tables={},
+        avoid_same_club=False,
+        names={"1": "Anna", "2": "Jānis"},
+    )
+    assert flags[0].detail.startswith("Anna and Jānis meet for the 2nd time")
+    assert flags[1].detail.startswith("Anna and 3 meet")  # no name given: the id
