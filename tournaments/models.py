@@ -119,6 +119,8 @@ class Tournament(models.Model):
     chief_referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments"
     )
+    # Maximal mixing plans the remaining rounds at once; later rounds continue this plan.
+    mix_plan = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(auto_now_add=True)
 
     class Meta:

@@ -109,6 +109,7 @@ class TableView:
         return [flag for flag in self.flags if flag["code"] in WARNING_FLAGS]
 
 
+# The flags that make a table worth a second look (the others only explain why it is so).
 WARNING_FLAGS = frozenset({"repeat_meeting", "same_club"})
 
 

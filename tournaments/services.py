@@ -11,7 +11,7 @@ from django.db.models import Max, Q
 from django.utils import timezone
 
 from engine import SheetError
-from engine.seating import SeatingPlayer, explain_table, seat_players
+from engine.seating import SeatedTable, SeatingPlayer, explain_table, seat_players
 from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
@@ -22,6 +22,7 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Seat,
+    SeatingMode,
     Table,
     TableToken,
     Tournament,
@@ -201,7 +202,6 @@ def round_generate_seating(
         )
     tournament = round_.tournament
     mode = mode or round_.seating_mode
-    seed = seed if seed is not None else secrets.randbelow(1_000_000)
     check_ins = list(round_.check_ins.select_related("entry__player__club"))
     entries = [check_in.entry for check_in in check_ins]
     scores = selectors.entry_scores(tournament=tournament, before_round=round_.number)
@@ -217,33 +217,45 @@ def round_generate_seating(
     ]
     history = selectors.seating_history(tournament=tournament, before_round=round_.number)
     try:
-        plan = seat_players(
-            players,
-            mode=mode,
-            seed=seed,
-            avoid_same_club=tournament.avoid_same_club,
-            history=history,
-        )
+        if mode == SeatingMode.MIX:
+            seed, tables = _mix_round(tournament, round_.number, players, history, seed)
+        else:
+            seed = seed if seed is not None else secrets.randbelow(1_000_000)
+            plan = seat_players(
+                players,
+                mode=mode,
+                seed=seed,
+                avoid_same_club=tournament.avoid_same_club,
+                history=history,
+            )
+            tables = plan.rounds[0]
     except SheetError as error:
         raise ServiceError(str(error)) from None
+    warnings = [
+        f"table {table.number}: {flag.detail}"
+        for table in tables
+        for flag in table.flags
+        if flag.code in selectors.WARNING_FLAGS
+        or (flag.code == "fixed_table" and not flag.detail.endswith("as fixed"))
+    ]
     previous_tables = selectors.round_seating(round_=round_) if was_published else []
     round_.tables.all().delete()
-    tables = Table.objects.bulk_create(
+    created = Table.objects.bulk_create(
         Table(
             round=round_,
             number=seated.number,
             flags=[{"code": flag.code, "detail": flag.detail} for flag in seated.flags],
         )
-        for seated in plan.rounds[0]
+        for seated in tables
     )
     Seat.objects.bulk_create(
         Seat(table=table, position=position, entry_id=int(entry_id))
-        for table, seated in zip(tables, plan.rounds[0], strict=True)
+        for table, seated in zip(created, tables, strict=True)
         for position, entry_id in enumerate(seated.players, start=1)
     )
     round_.seating_mode = mode
     round_.seed = seed
-    round_.warnings = list(plan.warnings)
+    round_.warnings = warnings
     round_.generated_at = timezone.now()
     round_.save(update_fields=["seating_mode", "seed", "warnings", "generated_at"])
     if was_published:
@@ -266,6 +278,64 @@ def round_generate_seating(
         ),
     )
     return round_
+
+
+def _mix_round(
+    tournament: Tournament,
+    number: int,
+    players: list[SeatingPlayer],
+    history: list[list[list[str]]],
+    seed: int | None,
+) -> tuple[int, tuple[SeatedTable, ...]]:
+    """Maximal mixing plans the rest of the tournament at once (round by round loses up to 40 %
+    of the rounds without repeats in small fields) and keeps the plan on the tournament; later
+    rounds continue it while the same players are present and no other seed is asked for.
+    Each table's flags are then worked out against the rounds really played."""
+    ids = sorted(player.id for player in players)
+    stored = tournament.mix_plan or {}
+    first = stored.get("from_round", 0)
+    continues = (
+        stored.get("players") == ids
+        and first <= number < first + len(stored.get("rounds", ()))
+        and seed in (None, stored.get("seed"))
+    )
+    if not continues:
+        seed = seed if seed is not None else secrets.randbelow(1_000_000)
+        plan = seat_players(
+            players,
+            mode=SeatingMode.MIX,
+            seed=seed,
+            avoid_same_club=tournament.avoid_same_club,
+            rounds=max(1, tournament.rounds_planned - number + 1),
+            history=history,
+        )
+        stored = {
+            "from_round": number,
+            "seed": seed,
+            "players": ids,
+            "rounds": [[list(table.players) for table in planned] for planned in plan.rounds],
+        }
+        tournament.mix_plan = stored
+        tournament.save(update_fields=["mix_plan"])
+    by_id = {player.id: player for player in players}
+    planned_tables = stored["rounds"][number - stored["from_round"]]
+    tables = tuple(
+        SeatedTable(
+            number=table_number,
+            players=tuple(seats),
+            flags=explain_table(
+                seats,
+                number=table_number,
+                history=history,
+                clubs={player: by_id[player].club for player in seats},
+                fixed_tables={player: by_id[player].fixed_table for player in seats},
+                avoid_same_club=tournament.avoid_same_club,
+                names={player: by_id[player].name or player for player in seats},
+            ),
+        )
+        for table_number, seats in enumerate(planned_tables, start=1)
+    )
+    return stored["seed"], tables
 
 
 def _explain(round_: Round, table: Table) -> list[dict[str, str]]:

@@ -244,3 +244,38 @@ def test_flags_and_warnings_name_the_players_not_their_ids():
         assert entry.player.full_name in detail
         assert f" {entry.pk}," not in detail
     assert any(entries[0].player.full_name in warning for warning in round_.warnings)
+
+
+def test_mix_plans_the_whole_tournament_so_15_players_meet_nobody_twice_in_7_rounds():
+    # Round by round, 15 players run into repeats before round 7; a Kirkman schedule does not.
+    tournament = make_tournament(
+        rounds_planned=7, first_round_seating="mix", later_rounds_seating="mix"
+    )
+    make_entries(tournament, 15)
+    met = Counter()
+    for _ in range(7):
+        round_ = services.round_create(tournament=tournament)
+        services.round_generate_seating(round_=round_, by=None)
+        services.round_publish(round_=round_, by=None)
+        for table in round_.tables.all():
+            ids = sorted(table.seats.values_list("entry_id", flat=True))
+            met.update((a, b) for i, a in enumerate(ids) for b in ids[i + 1 :])
+        round_.refresh_from_db()
+        assert round_.warnings == []
+    assert len(met) == 15 * 14 // 2  # every pair met, exactly once
+    assert set(met.values()) == {1}
+
+
+def test_mix_plans_again_when_the_players_change():
+    tournament = make_tournament(first_round_seating="mix", later_rounds_seating="mix")
+    entries = make_entries(tournament, 9)
+    first = services.round_create(tournament=tournament)
+    services.round_generate_seating(round_=first, by=None)
+    services.round_publish(round_=first, by=None)
+    second = services.round_create(tournament=tournament)
+    services.check_in_set(round_=second, entries=entries[:6])
+    services.round_generate_seating(round_=second, by=None)
+    tournament.refresh_from_db()
+    assert tournament.mix_plan["from_round"] == 2
+    assert len(tournament.mix_plan["players"]) == 6
+    assert sorted(seated_entries(second)) == sorted(entry.pk for entry in entries[:6])
