@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import public
+from scoring.views import documents, public
 
 app_name = "public"
 
@@ -13,4 +13,10 @@ urlpatterns = [
     path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round"),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
     path("players/<int:player_id>/", public.player_detail, name="player"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/seating.pdf",
+        documents.round_seating,
+        name="round_seating_pdf",
+    ),
+    path("t/<slug:slug>/standings.pdf", documents.standings_protocol, name="standings_pdf"),
 ]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.views import entry
+from scoring.views import documents, entry
 
 app_name = "scoring"
 
@@ -17,5 +17,10 @@ urlpatterns = [
         "organise/tables/<int:table_id>/link/revoke/",
         entry.table_link_revoke,
         name="table_link_revoke",
+    ),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/sheets.pdf",
+        documents.round_sheets,
+        name="round_sheets_pdf",
     ),
 ]

@@ -1,0 +1,37 @@
+"""Printed documents (reportlab): table score sheets, the seating list, the standings protocol.
+
+    selectors.py   reads the database and asks the engine (every score is the engine's)
+    sheets.py      a table's score sheet, one A4 page each, blank or filled
+    seating.py     a round's seating list for the wall
+    protocol.py    the standings protocol with its signature lines
+    layout.py      what they share: the level's variant, heading, footer, grids, signatures
+    fonts.py, qr.py  the shipped TTF font; QR codes from reportlab's own encoder
+
+The tournament's level picks the variant (layout.Variant): national documents add the federation
+heading, licence numbers, table referees' signature lines, control totals and "page x of y".
+"""
+
+from __future__ import annotations
+
+from scoring.documents import selectors
+from scoring.documents.protocol import render_protocol
+from scoring.documents.seating import render_seating_list
+from scoring.documents.sheets import render_score_sheets
+from tournaments.models import Round, Tournament
+
+
+def round_sheets_pdf(*, round_: Round, entry_url: selectors.EntryUrl, blank: bool = False) -> bytes:
+    """Every table's score sheet of the round, one page each, in table order."""
+    return render_score_sheets(
+        selectors.round_score_sheets(round_=round_, entry_url=entry_url, blank=blank)
+    )
+
+
+def round_seating_pdf(*, round_: Round) -> bytes:
+    return render_seating_list(selectors.round_seating_list(round_=round_))
+
+
+def standings_protocol_pdf(*, tournament: Tournament, after_round: int | None = None) -> bytes:
+    return render_protocol(
+        selectors.standings_protocol(tournament=tournament, after_round=after_round)
+    )

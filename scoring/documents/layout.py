@@ -1,0 +1,584 @@
+"""What every printed document shares: the level's variant, the page, the pen that draws text
+fast, the heading, the footer, table grids and signature lines.
+
+The documents are drawn on a reportlab canvas at fixed positions rather than flowed by platypus:
+each page's content is known in advance (one table per sheet, a fixed number of rows per page),
+so the pagination is computed before drawing ("page x of y" in one pass), and a 200-page round of
+sheets builds in under a second (bench/pdf.py).
+"""
+
+from __future__ import annotations
+
+import functools
+import io
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from typing import Literal
+
+from django.conf import settings
+from django.utils.translation import gettext as _
+from reportlab import rl_config
+from reportlab.lib import colors
+from reportlab.lib.pagesizes import A4, landscape
+from reportlab.lib.rl_accel import escapePDF
+from reportlab.lib.units import mm
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
+
+from scoring.documents.fonts import BOLD, REGULAR, register_fonts
+from tournaments.models import Level
+
+PORTRAIT = A4
+LANDSCAPE = landscape(A4)
+MARGIN = 12 * mm
+FOOTER_BASELINE = 7 * mm
+
+INK = colors.black
+MUTED = colors.Color(0.35, 0.35, 0.35)
+RULE = colors.Color(0.55, 0.55, 0.55)
+SHADE = colors.Color(0.9, 0.9, 0.9)
+ZEBRA = colors.Color(0.96, 0.96, 0.96)
+ALERT = colors.Color(0.75, 0.05, 0.05)
+
+Align = Literal["left", "right", "center"]
+ELLIPSIS = "…"
+MIN_SHRINK = 0.78  # a long name is set up to this much smaller before it is cut short
+
+
+# -- The level's variant --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Variant:
+    """What a tournament's level adds to its documents. One set of drawing code reads these
+    switches; there is no second copy of a document per level."""
+
+    level: str
+    level_label: str
+    federation: str  # the heading above every page; "" for none
+    licences: bool  # licence numbers in the seating list and the protocol
+    referee_signatures: bool  # a signature line for every table referee in the protocol
+    control_totals: bool  # each table's sums in the protocol
+    page_of_pages: bool  # "page x of y" rather than "page x"
+
+
+def federation_name() -> str:
+    # A setting, so a federation can print its own name; the default is the Latvian one.
+    return getattr(settings, "ZOLE_FEDERATION_NAME", "") or _("Latvian Zole Federation")
+
+
+def variant_for(level: str) -> Variant:
+    if level == Level.NATIONAL:
+        return Variant(
+            level=level,
+            level_label=_("National tournament"),
+            federation=federation_name(),
+            licences=True,
+            referee_signatures=True,
+            control_totals=True,
+            page_of_pages=True,
+        )
+    label = _("District tournament") if level == Level.DISTRICT else _("Club tournament")
+    # A club event prints like a district one: the lighter documents.
+    return Variant(
+        level=level,
+        level_label=label,
+        federation="",
+        licences=False,
+        referee_signatures=False,
+        control_totals=False,
+        page_of_pages=False,
+    )
+
+
+@dataclass(frozen=True)
+class EventInfo:
+    """The tournament as every page's heading and footer name it."""
+
+    name: str
+    venue: str
+    dates: str
+    printed_at: str
+    variant: Variant
+
+    @property
+    def place_and_date(self) -> str:
+        return " · ".join(
+            part for part in (self.variant.level_label, self.venue, self.dates) if part
+        )
+
+
+# -- The pen ------------------------------------------------------------------------------------
+
+
+def _number(value: float) -> str:
+    """A coordinate for the page: two decimals, a hundredth of a point (reportlab's own
+    formatter costs several times more, and a round of sheets writes some 400,000 numbers)."""
+    return f"{value:.2f}"
+
+
+@functools.cache
+def _rgb(color: colors.Color) -> str:
+    return f"{color.red:.3f} {color.green:.3f} {color.blue:.3f}"
+
+
+class Pen:
+    """Draws one document, writing the PDF page operators itself: lines and boxes into the
+    page's graphics, text into one text object per page laid on top when the page ends.
+
+    Text goes through the font's subsets as reportlab's ttfonts documents for dynamic fonts
+    (`splitString`, `getSubsetInternalName`), so reportlab still embeds exactly the glyphs used,
+    with their ToUnicode map; each distinct string is encoded and measured once per document.
+    reportlab's canvas does the same work with a text object per string and more bookkeeping,
+    which made a round of sheets four times slower (bench/pdf.py)."""
+
+    def __init__(self, canvas: Canvas, page_size: tuple[float, float]) -> None:
+        self.canvas = canvas
+        self.width, self.height = page_size
+        self.fonts = {False: pdfmetrics.getFont(REGULAR), True: pdfmetrics.getFont(BOLD)}
+        # reportlab's document: a font subset is named and registered for embedding there.
+        self._document = canvas._doc
+        # (bold, text) → (the string's chunks as "/F1+0" and the escaped PDF string, its width
+        # at 1 point)
+        self._encoded: dict[tuple[bool, str], tuple[tuple[tuple[str, str], ...], float]] = {}
+        self._graphics: list[str] = []
+        self._text: list[str] = []
+        self._reset_state()
+
+    def _reset_state(self) -> None:
+        self._font: tuple[str, float] | None = None
+        self._text_color: colors.Color | None = None
+        self._line_width: float | None = None
+        self._stroke: colors.Color | None = None
+        self._fill: colors.Color | None = None
+
+    # Text.
+
+    def _encode(self, text: str, bold: bool) -> tuple[tuple[tuple[str, str], ...], float]:
+        key = (bold, text)
+        encoded = self._encoded.get(key)
+        if encoded is None:
+            font = self.fonts[bold]
+            chunks = tuple(
+                (font.getSubsetInternalName(subset, self._document), escapePDF(chunk))
+                for subset, chunk in font.splitString(text, self._document)
+            )
+            encoded = (chunks, font.stringWidth(text, 1))
+            self._encoded[key] = encoded
+        return encoded
+
+    def text_width(self, text: str, size: float, *, bold: bool = False) -> float:
+        return self._encode(text, bold)[1] * size
+
+    def fit(self, text: str, size: float, width: float, *, bold: bool = False) -> tuple[str, float]:
+        """The text and size that fit `width`: set a little smaller first, then cut short."""
+        natural = self.text_width(text, size, bold=bold)
+        if natural <= width:
+            return text, size
+        smaller = max(size * width / natural, size * MIN_SHRINK)
+        if natural * smaller / size <= width:
+            return text, smaller
+        size = size * MIN_SHRINK
+        while text and self.text_width(text + ELLIPSIS, size, bold=bold) > width:
+            text = text[:-1]
+        return (text.rstrip() + ELLIPSIS) if text else "", size
+
+    def text(
+        self,
+        x: float,
+        y: float,
+        text: str,
+        *,
+        size: float = 9,
+        bold: bool = False,
+        align: Align = "left",
+        width: float | None = None,
+        color: colors.Color = INK,
+    ) -> None:
+        """Text on the baseline `y`. With `width`, it fits that width, aligned within it from
+        `x` (its left edge)."""
+        if not text:
+            return
+        # The hot path of every document: a few thousand calls a page, so kept lean.
+        encoded = self._encoded.get((bold, text)) or self._encode(text, bold)
+        if width is not None:
+            if encoded[1] * size > width:
+                text, size = self.fit(text, size, width, bold=bold)
+                encoded = self._encode(text, bold)
+            if align == "right":
+                x += width
+            elif align == "center":
+                x += width / 2
+        chunks, unit_width = encoded
+        if align == "right":
+            x -= unit_width * size
+        elif align == "center":
+            x -= unit_width * size / 2
+        out = self._text
+        if self._text_color is not color:
+            out.append(f"{_rgb(color)} rg")
+            self._text_color = color
+        out.append(f"1 0 0 1 {x:.2f} {y:.2f} Tm")
+        for font_name, string in chunks:
+            if self._font != (font_name, size):
+                out.append(f"{font_name} {size:.2f} Tf")
+                self._font = (font_name, size)
+            out.append(f"({string}) Tj")
+
+    def lines(
+        self,
+        text: str,
+        x: float,
+        y: float,
+        width: float,
+        *,
+        size: float,
+        leading: float,
+        max_lines: int,
+        bold: bool = False,
+        color: colors.Color = INK,
+    ) -> float:
+        """Words wrapped into at most `max_lines` lines (the last one cut short if need be);
+        returns the baseline below the last line."""
+        wrapped: list[str] = []
+        line = ""
+        for word in text.split():
+            candidate = f"{line} {word}".strip()
+            too_wide = self.text_width(candidate, size, bold=bold) > width
+            if line and too_wide and len(wrapped) < max_lines - 1:
+                wrapped.append(line)
+                line = word
+            else:
+                line = candidate
+        if line:
+            wrapped.append(line)
+        for line in wrapped:
+            self.text(x, y, line, size=size, bold=bold, width=width, color=color)
+            y -= leading
+        return y
+
+    # Lines and boxes.
+
+    def _stroke_style(self, width: float, color: colors.Color) -> None:
+        if self._line_width != width:
+            self._graphics.append(f"{_number(width)} w")
+            self._line_width = width
+        if self._stroke is not color:
+            self._graphics.append(f"{_rgb(color)} RG")
+            self._stroke = color
+
+    def line(
+        self,
+        x1: float,
+        y1: float,
+        x2: float,
+        y2: float,
+        *,
+        width: float = 0.5,
+        color: colors.Color = RULE,
+    ) -> None:
+        self._stroke_style(width, color)
+        self._graphics.append(f"{_number(x1)} {_number(y1)} m {_number(x2)} {_number(y2)} l S")
+
+    def box(
+        self,
+        x: float,
+        y: float,
+        width: float,
+        height: float,
+        *,
+        line: float = 0.5,
+        stroke: colors.Color | None = RULE,
+        fill: colors.Color | None = None,
+    ) -> None:
+        """A rectangle from its lower left corner."""
+        if fill is not None and self._fill is not fill:
+            self._graphics.append(f"{_rgb(fill)} rg")
+            self._fill = fill
+        if stroke is not None:
+            self._stroke_style(line, stroke)
+        paint = "B" if fill is not None and stroke is not None else ("f" if fill else "S")
+        self._graphics.append(
+            f"{_number(x)} {_number(y)} {_number(width)} {_number(height)} re {paint}"
+        )
+
+    def literal(self, operators: str) -> None:
+        """PDF operators drawn as they are, in their own graphics state (q ... Q)."""
+        self._graphics.append(f"q {operators} Q")
+
+    def end_page(self) -> None:
+        canvas = self.canvas
+        if self._graphics:
+            canvas.addLiteral(" ".join(self._graphics))
+        if self._text:
+            canvas.addLiteral(f"BT {' '.join(self._text)} ET")
+        canvas.showPage()
+        self._graphics = []
+        self._text = []
+        self._reset_state()  # a new page starts from the default graphics state
+
+
+def open_document(
+    *, page_size: tuple[float, float], title: str, subject: str
+) -> tuple[io.BytesIO, Pen]:
+    register_fonts()
+    buffer = io.BytesIO()
+    canvas = Canvas(
+        buffer,
+        pagesize=page_size,
+        pageCompression=1,
+        # The canvas's own start-of-page font: ours, so no Helvetica resource is written.
+        initialFontName=REGULAR,
+        initialFontSize=9,
+        lang="lv",
+    )
+    canvas.setTitle(title)
+    canvas.setSubject(subject)
+    canvas.setCreator("Zole")
+    return buffer, Pen(canvas, page_size)
+
+
+_streams_lock = threading.Lock()
+
+
+@contextmanager
+def _binary_streams() -> Iterator[None]:
+    """Compressed streams written as binary rather than also ASCII85-encoded (reportlab's
+    default): a quarter smaller, and the encoding cost a fifth of a round's build time. The
+    setting is reportlab's global, read while a document is written out: it is set for that
+    only, one document at a time, so threads never leave it changed."""
+    with _streams_lock:
+        saved = rl_config.useA85
+        rl_config.useA85 = 0
+        try:
+            yield
+        finally:
+            rl_config.useA85 = saved
+
+
+def close_document(buffer: io.BytesIO, pen: Pen) -> bytes:
+    with _binary_streams():
+        pen.canvas.save()
+    return buffer.getvalue()
+
+
+# -- Page furniture ------------------------------------------------------------------------------
+
+
+def draw_federation(pen: Pen, variant: Variant, top: float) -> float:
+    """The federation's line above a national document; returns the top of what follows."""
+    if not variant.federation:
+        return top
+    baseline = top - 8
+    pen.text(
+        MARGIN,
+        baseline,
+        variant.federation.upper(),
+        size=8,
+        bold=True,
+        align="center",
+        width=pen.width - 2 * MARGIN,
+        color=MUTED,
+    )
+    pen.line(MARGIN, baseline - 4, pen.width - MARGIN, baseline - 4, width=0.8, color=INK)
+    return top - FEDERATION_HEIGHT
+
+
+FEDERATION_HEIGHT = 18
+TITLE_LINE, NAME_LINE, PLACE_LINE, SUBTITLE_LINE, HEADING_GAP = 15, 15, 12, 15, 8
+
+
+def heading_height(event: EventInfo, *, subtitle: bool = False) -> float:
+    """The height `draw_heading` takes from the top margin down."""
+    federation = FEDERATION_HEIGHT if event.variant.federation else 0
+    lines = TITLE_LINE + NAME_LINE + PLACE_LINE + (SUBTITLE_LINE if subtitle else 0)
+    return federation + lines + HEADING_GAP
+
+
+def draw_heading(
+    pen: Pen, event: EventInfo, title: str, *, subtitle: str = "", width: float | None = None
+) -> float:
+    """The document's title, the tournament, its level, venue and dates; returns the top of
+    what follows."""
+    width = width if width is not None else pen.width - 2 * MARGIN
+    top = draw_federation(pen, event.variant, pen.height - MARGIN)
+    y = top - TITLE_LINE
+    pen.text(MARGIN, y, title, size=15, bold=True, width=width)
+    y -= NAME_LINE
+    pen.text(MARGIN, y, event.name, size=11, bold=True, width=width)
+    y -= PLACE_LINE
+    pen.text(MARGIN, y, event.place_and_date, size=8.5, width=width, color=MUTED)
+    if subtitle:
+        y -= SUBTITLE_LINE
+        pen.text(MARGIN, y, subtitle, size=12, bold=True, width=width)
+    return y - HEADING_GAP
+
+
+def page_label(variant: Variant, page: int, pages: int) -> str:
+    if variant.page_of_pages:
+        return _("page %(page)d of %(pages)d") % {"page": page, "pages": pages}
+    return _("page %(page)d") % {"page": page}
+
+
+def draw_footer(pen: Pen, page: int, pages: int, *, event: EventInfo, what: str) -> None:
+    y = FOOTER_BASELINE
+    right = page_label(event.variant, page, pages)
+    right_width = pen.text_width(right, 7) + 4
+    left = " · ".join(part for part in (event.name, what) if part)
+    printed = _("printed %(when)s") % {"when": event.printed_at}
+    pen.line(MARGIN, y + 9, pen.width - MARGIN, y + 9, width=0.4)
+    pen.text(
+        MARGIN,
+        y,
+        f"{left} · {printed}",
+        size=7,
+        color=MUTED,
+        width=pen.width - 2 * MARGIN - right_width - 6,
+    )
+    pen.text(
+        pen.width - MARGIN,
+        y,
+        right,
+        size=7,
+        bold=event.variant.page_of_pages,
+        align="right",
+        color=MUTED,
+    )
+
+
+def draw_signatures(
+    pen: Pen,
+    labels: Sequence[str],
+    *,
+    x: float,
+    y: float,
+    width: float,
+    per_row: int,
+    row_height: float = 30,
+) -> float:
+    """Signature lines with their captions underneath, `per_row` to a row, starting with the
+    line at `y`; returns the y below the last caption."""
+    gap = 10
+    cell = (width - gap * (per_row - 1)) / per_row
+    for index, label in enumerate(labels):
+        row, column = divmod(index, per_row)
+        left = x + column * (cell + gap)
+        line_y = y - row * row_height
+        pen.line(left, line_y, left + cell, line_y, width=0.6, color=INK)
+        pen.text(left, line_y - 8, label, size=7, width=cell, color=MUTED)
+    rows = -(-len(labels) // per_row)
+    return y - (rows - 1) * row_height - 14
+
+
+# -- Grids ---------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Column:
+    title: str
+    width: float
+    align: Align = "left"
+    bold: bool = False
+
+
+def column_edges(x: float, columns: Sequence[Column]) -> list[float]:
+    edges = [x]
+    for column in columns:
+        edges.append(edges[-1] + column.width)
+    return edges
+
+
+def draw_grid(
+    pen: Pen,
+    *,
+    x: float,
+    top: float,
+    columns: Sequence[Column],
+    header_height: float,
+    row_height: float,
+    rows: int,
+    header_size: float = 7.5,
+) -> None:
+    """A table's lines and column titles (the cells are filled by the caller)."""
+    edges = column_edges(x, columns)
+    bottom = top - header_height - rows * row_height
+    pen.box(x, top - header_height, edges[-1] - x, header_height, stroke=None, fill=SHADE)
+    for index in range(rows + 1):
+        y = top - header_height - index * row_height
+        pen.line(x, y, edges[-1], y, width=0.35)
+    pen.line(x, top, edges[-1], top, width=0.9, color=INK)
+    pen.line(x, bottom, edges[-1], bottom, width=0.9, color=INK)
+    for edge in edges:
+        pen.line(edge, top, edge, bottom, width=0.35)
+    for column, left in zip(columns, edges, strict=False):
+        pen.text(
+            left + 2,
+            top - header_height / 2 - header_size / 3,
+            column.title,
+            size=header_size,
+            bold=True,
+            align=column.align,
+            width=column.width - 4,
+        )
+
+
+# -- Flowing blocks over pages -------------------------------------------------------------------
+
+DrawBlock = Callable[[Pen, float], None]  # draws a block whose top edge is at the given y
+
+
+class Flow:
+    """Blocks of known height placed down the pages, a new page when the next one does not fit.
+
+    Everything is placed before anything is drawn, so the page count is known when the pages are
+    drawn ("page x of y" in one pass). While a table runs over pages, its header (`repeat`) opens
+    every new page."""
+
+    def __init__(self, *, first_top: float, next_top: float, bottom: float) -> None:
+        self.next_top = next_top
+        self.bottom = bottom
+        self.pages: list[list[tuple[float, DrawBlock]]] = [[]]
+        self.y = first_top
+        self.repeat: tuple[float, DrawBlock] | None = None
+
+    def fits(self, height: float) -> bool:
+        return self.y - height >= self.bottom
+
+    def new_page(self) -> None:
+        self.pages.append([])
+        self.y = self.next_top
+        if self.repeat is not None:
+            self._put(*self.repeat)
+
+    def add(self, height: float, draw: DrawBlock, *, keep_with: float = 0) -> None:
+        """Place a block; `keep_with` is the height of what must follow it on the same page
+        (a title keeps its first rows)."""
+        if not self.fits(height + keep_with) and self.pages[-1]:
+            self.new_page()
+        self._put(height, draw)
+
+    def skip(self, height: float) -> None:
+        self.y -= height
+
+    def _put(self, height: float, draw: DrawBlock) -> None:
+        self.pages[-1].append((self.y, draw))
+        self.y -= height
+
+    def render(
+        self,
+        pen: Pen,
+        *,
+        heading: Callable[[Pen], None],
+        footer: Callable[[Pen, int, int], None],
+    ) -> None:
+        """Every page: the heading, its blocks, and the footer with page x of y (in reading
+        order, so the text also reads back in that order)."""
+        total = len(self.pages)
+        for number, blocks in enumerate(self.pages, start=1):
+            heading(pen)
+            for top, draw in blocks:
+                draw(pen, top)
+            footer(pen, number, total)
+            pen.end_page()

@@ -1,0 +1,529 @@
+"""Reads for the printed documents: a round's score sheets, its seating list and the standings
+protocol, each in a fixed number of queries whatever the size of the round.
+
+Every score, total, settlement, place and standing comes from the engine (through
+`scoring.sheets` and `engine.standings`); this module loads the rows, hands them to the engine and
+puts the answers in the shape the drawing code prints.
+"""
+
+from __future__ import annotations
+
+import functools
+from collections import Counter, defaultdict
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+
+from django.db.models import Prefetch
+from django.utils import timezone
+from django.utils.formats import date_format
+from django.utils.translation import get_language
+from django.utils.translation import gettext as _
+
+from engine import (
+    Pass,
+    PenaltyPule,
+    Play,
+    ScoredDeal,
+    SheetError,
+    dealer_for,
+    round_results,
+    score_sheet,
+)
+from engine.deals import Entry as SheetEntry
+from engine.names import latvian_sort_key
+from engine.sheet import PuleEvent
+from engine.standings import RoundResult, rank_standings
+from scoring.documents.layout import EventInfo, variant_for
+from scoring.documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
+from scoring.documents.seating import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
+from scoring.documents.sheets import PuleTally, RoundSheets, ScoreSheet, SheetDeal, SheetPlayer
+from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
+from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standings_order
+from scoring.sheet_view import GAME_WORDS, named_message, sheet_players
+from scoring.sheets import (
+    current_results,
+    place_scheme,
+    seat_keys,
+    sheet_entry,
+    table_sheet,
+    tournament_rules,
+)
+from tournaments.models import Entry, Round, RoundStatus, Seat, Table, TableToken, Tournament
+
+EntryUrl = Callable[[str], str]  # a table token → the absolute address of its entry page
+
+
+def event_info(tournament: Tournament) -> EventInfo:
+    dates = date_format(tournament.starts_on, "DATE_FORMAT")
+    if tournament.ends_on and tournament.ends_on != tournament.starts_on:
+        dates = f"{dates} – {date_format(tournament.ends_on, 'DATE_FORMAT')}"
+    return EventInfo(
+        name=tournament.name,
+        venue=tournament.venue,
+        dates=dates,
+        printed_at=date_format(timezone.localtime(), "SHORT_DATETIME_FORMAT"),
+        variant=variant_for(tournament.level),
+    )
+
+
+# -- Score sheets --------------------------------------------------------------------------------
+
+
+def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = False) -> RoundSheets:
+    """Every table of the round, in number order: filled from its current deals when it has any,
+    blank otherwise or when `blank` asks for it. Four queries (three when blank)."""
+    tournament = round_.tournament
+    tables = list(
+        round_.tables.select_related("result__confirmed_by", "result__confirmed_by_entry__player")
+        .prefetch_related(
+            Prefetch(
+                "seats",
+                queryset=Seat.objects.select_related("entry__player__club").order_by("position"),
+            ),
+            Prefetch(
+                "tokens",
+                queryset=TableToken.objects.filter(revoked_at__isnull=True).order_by(
+                    "-created_at", "-id"
+                ),
+                to_attr="active_tokens",
+            ),
+        )
+        .order_by("number")
+    )
+    versions: dict[int, list[DealResult]] = defaultdict(list)
+    if not blank:
+        # Only what the sheet prints: who entered what, and when, is the audit log's business.
+        fields = ("table_id", "position", "version", "kind", "game", "player_id", "points")
+        for result in (
+            DealResult.objects.filter(table__round=round_)
+            .only(*fields, "tricks", "galdins")
+            .order_by("table_id", "position", "version")
+        ):
+            versions[result.table_id].append(result)
+    sheets = tuple(
+        _score_sheet(table, tournament, round_, versions[table.pk], entry_url) for table in tables
+    )
+    return RoundSheets(
+        event=event_info(tournament),
+        round_number=round_.number,
+        deals_per_round=tournament.deals_per_round,
+        pules=tournament_rules(tournament).pules,
+        sheets=sheets,
+    )
+
+
+def _score_sheet(
+    table: Table,
+    tournament: Tournament,
+    round_: Round,
+    results: list[DealResult],
+    entry_url: EntryUrl,
+) -> ScoreSheet:
+    seats = list(table.seats.all())
+    names = sheet_players(seats)  # short names told apart when two look alike
+    players = tuple(
+        SheetPlayer(
+            seat=seat.position,
+            name=named.name,
+            short_name=named.short_name,
+            club=seat.entry.player.club.name if seat.entry.player.club else "",
+            licence=seat.entry.player.licence_number,
+            deals_first=seat.position == table.first_dealer_position,
+        )
+        for seat, named in zip(seats, names, strict=True)
+    )
+    keys = seat_keys(seats)
+    seat_of = {key: index + 1 for index, key in enumerate(keys)}
+    first_dealer = keys[table.first_dealer_position - 1]
+    deals_per_round = tournament.deals_per_round
+    tokens = table.active_tokens
+    url = entry_url(tokens[0].token) if tokens else None
+    blank_rows = tuple(
+        SheetDeal(number=index + 1, dealer_seat=seat_of[dealer_for(keys, first_dealer, index)])
+        for index in range(deals_per_round)
+    )
+    current = current_results(results)
+    if not current:
+        return ScoreSheet(
+            table_number=table.number,
+            players=players,
+            deals=blank_rows,
+            entry_url=url,
+            filled=False,
+            status=_("Blank sheet: write each deal on its row."),
+        )
+
+    deals_entered = sum(1 for result in current if result.kind != EntryKind.PENALTY)
+    complete = deals_entered >= deals_per_round
+    by_key = {named.key: named.short_name for named in names}
+    confirmation: TableResult | None = getattr(table, "result", None)
+    status = _confirmation_status(confirmation, deals_entered, deals_per_round)
+    rules = tournament_rules(tournament)
+    try:
+        scored = score_sheet(
+            table_sheet(table, seats=seats, results=results, rules=rules, closed=complete)
+        )
+    except SheetError as error:
+        # Stored deals always passed the engine; should the rules have changed since, the sheet
+        # still prints what was entered, without scores, and says why.
+        return ScoreSheet(
+            table_number=table.number,
+            players=players,
+            deals=_unscored_rows([sheet_entry(result) for result in current], blank_rows, by_key),
+            entry_url=url,
+            filled=True,
+            status=status,
+            error=named_message(str(error), names),
+        )
+
+    rows = list(blank_rows)
+    penalties = []
+    for deal in scored.deals:
+        if deal.number is None:  # a penalty pule uses no deal
+            before = _deals_before(deal, scored.deals) + 1
+            penalties.append(
+                _("%(player)s (before deal %(number)d)")
+                % {"player": by_key.get(deal.pule_owner or "", "?"), "number": before}
+            )
+        elif deal.number <= len(rows):
+            rows[deal.number - 1] = _deal_row(deal, seat_of, by_key)
+    totals = settlement = places = place_points = None
+    zero_sum = totals_sum = None
+    if complete:
+        settlement = tuple(scored.settlement[key] for key in keys)
+        totals = tuple(scored.totals[key] for key in keys)
+        results_by_player = {
+            result.player: result
+            for result in round_results(round_.number, scored.totals, place_scheme(tournament))
+        }
+        places = tuple(results_by_player[key].place for key in keys)
+        place_points = tuple(points_text(results_by_player[key].place_points) for key in keys)
+        zero_sum = scored.zero_sum
+        totals_sum = sum(scored.totals.values())
+    common, personal = _pule_tallies(
+        scored.deals, keys, scored.open_common_pules, scored.open_personal_pules
+    )
+    return ScoreSheet(
+        table_number=table.number,
+        players=players,
+        deals=tuple(rows),
+        entry_url=url,
+        filled=True,
+        status=status,
+        penalties=tuple(penalties),
+        common_pules=common,
+        personal_pules=personal,
+        settlement=settlement,
+        totals=totals,
+        places=places,
+        place_points=place_points,
+        zero_sum=zero_sum,
+        totals_sum=totals_sum,
+    )
+
+
+def _deals_before(penalty: ScoredDeal, deals: Sequence[ScoredDeal]) -> int:
+    count = 0
+    for deal in deals:
+        if deal is penalty:
+            return count
+        if deal.number is not None:
+            count += 1
+    return count
+
+
+def _confirmation_status(
+    confirmation: TableResult | None, deals_entered: int, deals_per_round: int
+) -> str:
+    if confirmation is not None:
+        if confirmation.confirmed_by_entry is not None:
+            who = confirmation.confirmed_by_entry.player.full_name
+        elif confirmation.confirmed_by is not None:
+            user = confirmation.confirmed_by
+            who = user.get_full_name() or user.get_username()
+        else:
+            who = _("the table")
+        return _("Confirmed by %(who)s, %(when)s.") % {
+            "who": who,
+            "when": date_format(
+                timezone.localtime(confirmation.confirmed_at), "SHORT_DATETIME_FORMAT"
+            ),
+        }
+    if deals_entered >= deals_per_round:
+        return _("All %(count)d deals entered; not confirmed yet.") % {"count": deals_per_round}
+    return _("In play: %(entered)d of %(count)d deals entered.") % {
+        "entered": deals_entered,
+        "count": deals_per_round,
+    }
+
+
+@functools.lru_cache(maxsize=64)
+def _words(language: str | None, game: str) -> str:
+    """A game in words in `language` (the active one): translated once, not on every row."""
+    if game == "pass":
+        return _("all passed")  # the page's "everyone passed" is too long for the column
+    return str(GAME_WORDS[game])
+
+
+def _game_words(entry: SheetEntry) -> str:
+    if isinstance(entry, Play):
+        game = entry.game.value
+    else:
+        game = "pass" if isinstance(entry, Pass) else "galdins"
+    return _words(get_language(), game)
+
+
+def _entry_columns(entry: SheetEntry, by_key: dict[str, str]) -> dict[str, str]:
+    if not isinstance(entry, Play):
+        return {"game": _game_words(entry)}
+    return {
+        "game": _game_words(entry),
+        "declarer": by_key.get(entry.declarer, entry.declarer),
+        "points": "" if entry.points is None else str(entry.points),
+        "tricks": "" if entry.tricks is None else str(entry.tricks),
+    }
+
+
+def _pule_marks(deal: ScoredDeal, seat_of: dict[str, int]) -> str:
+    owner = seat_of.get(deal.pule_owner or "")
+    marks = {
+        PuleEvent.COMMON_WRITTEN: "C+",
+        PuleEvent.COMMON_COLLECTED: "C−",
+        PuleEvent.PERSONAL_WRITTEN: f"P{owner}+",
+        PuleEvent.OWN_COLLECTED: f"P{owner}−",
+        PuleEvent.PERSONAL_COLLECTED: f"P{owner}−",
+    }
+    return marks.get(deal.pule_event, "") if deal.pule_event else ""
+
+
+def _deal_row(deal: ScoredDeal, seat_of: dict[str, int], by_key: dict[str, str]) -> SheetDeal:
+    return SheetDeal(
+        number=deal.number or 0,
+        dealer_seat=seat_of[deal.dealer or ""],
+        pule_marks=_pule_marks(deal, seat_of),
+        scores=deal.score_row,
+        totals=deal.total_row,
+        **_entry_columns(deal.entry, by_key),
+    )
+
+
+def _unscored_rows(
+    entries: Sequence[SheetEntry], blank_rows: tuple[SheetDeal, ...], by_key: dict[str, str]
+) -> tuple[SheetDeal, ...]:
+    rows = list(blank_rows)
+    number = 0
+    for entry in entries:
+        if not isinstance(entry, PenaltyPule):  # a penalty pule uses no deal
+            number += 1
+            if number <= len(rows):
+                row = rows[number - 1]
+                rows[number - 1] = SheetDeal(
+                    number=row.number, dealer_seat=row.dealer_seat, **_entry_columns(entry, by_key)
+                )
+    return tuple(rows)
+
+
+def _pule_tallies(
+    deals: Sequence[ScoredDeal],
+    keys: Sequence[str],
+    open_common: int,
+    open_personal: dict[str, int],
+) -> tuple[PuleTally, tuple[PuleTally, ...]]:
+    """The engine's pule events counted: what the referee's tally boxes would show."""
+    events = Counter(deal.pule_event for deal in deals if deal.pule_event)
+    written: Counter[str] = Counter()
+    crossed: Counter[str] = Counter()
+    for deal in deals:
+        if deal.pule_event in (PuleEvent.PERSONAL_WRITTEN, PuleEvent.PENALTY):
+            written[deal.pule_owner or ""] += 1
+        elif deal.pule_event in (PuleEvent.OWN_COLLECTED, PuleEvent.PERSONAL_COLLECTED):
+            crossed[deal.pule_owner or ""] += 1
+    common = PuleTally(
+        written=events[PuleEvent.COMMON_WRITTEN],
+        crossed=events[PuleEvent.COMMON_COLLECTED],
+        open=open_common,
+    )
+    personal = tuple(
+        PuleTally(written=written[key], crossed=crossed[key], open=open_personal.get(key, 0))
+        for key in keys
+    )
+    return common, personal
+
+
+# -- Seating list --------------------------------------------------------------------------------
+
+
+def round_seating_list(*, round_: Round) -> SeatingList:
+    """The round's tables with their players in seat order, and every player alphabetically
+    (Latvian order) with his table and seat. Two queries."""
+    tables = round_.tables.prefetch_related(
+        Prefetch(
+            "seats",
+            queryset=Seat.objects.select_related("entry__player__club").order_by("position"),
+        )
+    ).order_by("number")
+    seating_tables = []
+    players = []
+    for table in tables:
+        seats = []
+        for seat in table.seats.all():
+            player = seat.entry.player
+            club = player.club.name if player.club else ""
+            seats.append(
+                SeatingSeat(
+                    position=seat.position,
+                    name=player.full_name,
+                    club=club,
+                    licence=player.licence_number,
+                    deals_first=seat.position == table.first_dealer_position,
+                )
+            )
+            players.append(
+                SeatingPlayer(
+                    name=player.full_name,
+                    club=club,
+                    licence=player.licence_number,
+                    table=table.number,
+                    seat=seat.position,
+                )
+            )
+        seating_tables.append(SeatingTable(number=table.number, seats=tuple(seats)))
+    players.sort(key=lambda player: latvian_sort_key(player.name))
+    return SeatingList(
+        event=event_info(round_.tournament),
+        round_number=round_.number,
+        tables=tuple(seating_tables),
+        players=tuple(players),
+    )
+
+
+# -- Standings protocol --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class _TableSums:
+    round_number: int
+    table_number: int
+    players: int = 0
+    game_points: int = 0
+    place_twelfths: int = 0
+
+
+def standings_protocol(*, tournament: Tournament, after_round: int | None = None) -> Protocol:
+    """The standings after `after_round` (default: the latest public round), ranked by the engine
+    in the tournament's standings order over the confirmed results of rounds 1..n, with each
+    round's result, the signatories and, for a national event, each table's control totals.
+    Five queries."""
+    public_rounds = list(
+        tournament.rounds.filter(status__in=PUBLIC_STATUSES)
+        .order_by("number")
+        .prefetch_related("tables")
+    )
+    last = (
+        after_round
+        if after_round is not None
+        else max((round_.number for round_ in public_rounds), default=0)
+    )
+    covered = [round_ for round_ in public_rounds if round_.number <= last]
+    entries = {
+        str(entry.pk): entry
+        for entry in Entry.objects.filter(tournament=tournament).select_related("player__club")
+    }
+    seat_results = list(
+        SeatResult.objects.filter(entry__tournament=tournament, round_number__lte=last)
+        .values_list(
+            "entry_id",
+            "round_number",
+            "game_points",
+            "place_points_twelfths",
+            "place",
+            "table_result__table__number",
+        )
+        .order_by()
+    )
+    results = [
+        RoundResult(
+            player=str(entry_id),
+            round_number=round_number,
+            game_points=game_points,
+            place_points=Fraction(twelfths, TWELFTHS),
+            place=place,
+        )
+        for entry_id, round_number, game_points, twelfths, place, _table in seat_results
+        if str(entry_id) in entries
+    ]
+    names = {key: entry.player.full_name for key, entry in entries.items()}
+    standings = rank_standings(
+        results, players=entries.keys(), names=names, order=standings_order(tournament)
+    )
+    shared = Counter(standing.rank for standing in standings)
+    rows = tuple(
+        ProtocolRow(
+            rank=rank_label(standing.rank, shared[standing.rank]),
+            name=standing.name,
+            club=entries[standing.player].player.club.name
+            if entries[standing.player].player.club
+            else "",
+            licence=entries[standing.player].player.licence_number,
+            place_points=points_text(standing.place_points),
+            game_points=standing.game_points,
+            rounds={
+                result.round_number: RoundCell(
+                    game_points=result.game_points,
+                    place_points=points_text(result.place_points),
+                )
+                for result in standing.rounds
+            },
+        )
+        for standing in standings
+    )
+
+    sums: dict[tuple[int, int], _TableSums] = {}
+    for _entry, round_number, game_points, twelfths, _place, table_number in seat_results:
+        key = (round_number, table_number)
+        old = sums.get(key, _TableSums(round_number, table_number))
+        sums[key] = _TableSums(
+            round_number,
+            table_number,
+            old.players + 1,
+            old.game_points + game_points,
+            old.place_twelfths + twelfths,
+        )
+    scheme = place_scheme(tournament)
+    controls = tuple(
+        ControlTotal(
+            round_number=item.round_number,
+            table_number=item.table_number,
+            game_points=item.game_points,
+            place_points=points_text(Fraction(item.place_twelfths, TWELFTHS)),
+            # The scheme's points for a table of that size are all handed out, once each.
+            balanced=item.game_points == 0
+            and Fraction(item.place_twelfths, TWELFTHS) == sum(scheme.for_table(item.players)),
+        )
+        for item in sorted(sums.values(), key=lambda item: (item.round_number, item.table_number))
+        if item.players in (3, 4)
+    )
+    last_round = covered[-1] if covered else None
+    chief_referees = [
+        user.get_full_name() or user.get_username()
+        for user in tournament.chief_referees.order_by("last_name", "first_name", "username")
+    ]
+    return Protocol(
+        event=event_info(tournament),
+        after_round=last,
+        rounds_planned=tournament.rounds_planned,
+        round_numbers=tuple(round_.number for round_ in covered),
+        final=bool(covered)
+        and last >= tournament.rounds_planned
+        and all(round_.status == RoundStatus.CLOSED for round_ in covered),
+        open_rounds=tuple(
+            round_.number for round_ in covered if round_.status != RoundStatus.CLOSED
+        ),
+        rows=rows,
+        chief_referees=tuple(chief_referees),
+        referee_tables=tuple(
+            sorted(table.number for table in last_round.tables.all()) if last_round else ()
+        ),
+        controls=controls,
+    )

@@ -1,0 +1,551 @@
+"""Table score sheets: one A4 page per table, blank for the tables that keep paper, filled from
+the entered deals after play (the official protocol of the table).
+
+The page is drawn at fixed positions, so a table can never spill onto a second page: the deal
+rows share the height left between the heading and the foot of the page (24 deals get rows of
+about 6 mm, enough to write in). What is printed comes from `scoring.documents.selectors`; every
+score, total and settlement on a filled sheet is the engine's.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from django.utils.translation import gettext as _
+
+from scoring.documents.layout import (
+    ALERT,
+    INK,
+    MARGIN,
+    MUTED,
+    PORTRAIT,
+    SHADE,
+    ZEBRA,
+    Column,
+    EventInfo,
+    Pen,
+    close_document,
+    column_edges,
+    draw_federation,
+    draw_footer,
+    draw_grid,
+    draw_signatures,
+    open_document,
+)
+from scoring.documents.qr import qr_operators
+
+
+@dataclass(frozen=True)
+class SheetPlayer:
+    seat: int  # 1-based, each to the left of the previous
+    name: str
+    short_name: str
+    club: str
+    licence: str
+    deals_first: bool
+
+
+@dataclass(frozen=True)
+class SheetDeal:
+    """One row of the sheet: the dealer is always printed; the rest once the deal is entered."""
+
+    number: int
+    dealer_seat: int  # 1-based; at a table of 4 the dealer sits the deal out
+    game: str = ""
+    declarer: str = ""
+    points: str = ""
+    tricks: str = ""
+    pule_marks: str = ""  # "C+", "P2−", ...
+    scores: tuple[int, ...] | None = None  # per seat, the engine's
+    totals: tuple[int, ...] | None = None  # running totals after this deal, the engine's
+
+
+@dataclass(frozen=True)
+class PuleTally:
+    """How many pules of one kind were written and crossed out, and how many were open at the
+    end of the round (before the settlement): counted from the engine's pule events."""
+
+    written: int
+    crossed: int
+    open: int
+
+
+@dataclass(frozen=True)
+class ScoreSheet:
+    table_number: int
+    players: tuple[SheetPlayer, ...]
+    deals: tuple[SheetDeal, ...]  # one per deal of the round, 1..deals_per_round
+    entry_url: str | None  # the table's entry page, for the QR code
+    filled: bool
+    status: str = ""  # "Confirmed by ...", "12 of 24 deals entered", ...
+    penalties: tuple[str, ...] = ()  # "Jānis B. (before deal 5)"
+    common_pules: PuleTally | None = None
+    personal_pules: tuple[PuleTally, ...] | None = None  # per seat
+    settlement: tuple[int, ...] | None = None  # per seat, once the round is complete
+    totals: tuple[int, ...] | None = None  # per seat, after the settlement
+    places: tuple[int, ...] | None = None
+    place_points: tuple[str, ...] | None = None
+    zero_sum: bool | None = None  # the engine's check that the totals add up to zero
+    totals_sum: int | None = None
+    error: str | None = None  # the stored deals do not score under the tournament's rules
+
+    @property
+    def size(self) -> int:
+        return len(self.players)
+
+    @property
+    def is_complete(self) -> bool:
+        return self.totals is not None
+
+
+@dataclass(frozen=True)
+class RoundSheets:
+    event: EventInfo
+    round_number: int
+    deals_per_round: int
+    pules: bool  # the tournament writes pules (everyone passing writes a common pule)
+    sheets: tuple[ScoreSheet, ...]
+
+
+def signed(value: int) -> str:
+    """A score as a sheet writes it: +2, −3 (a true minus sign), 0."""
+    if value > 0:
+        return f"+{value}"
+    if value < 0:
+        return f"−{-value}"
+    return "0"
+
+
+def total_text(value: int) -> str:
+    return f"−{-value}" if value < 0 else str(value)
+
+
+# -- Geometry (points; A4 portrait is 595 × 842) -------------------------------------------------
+
+CONTENT_WIDTH = PORTRAIT[0] - 2 * MARGIN
+QR_SIZE = 84
+PLAYER_ROW = 13
+GRID_HEADER = 24
+MAX_ROW = 19  # rows taller than this only waste paper
+SUMMARY_ROW = 14
+CHECK_HEIGHT = 16
+TALLY_HEIGHT = 74
+SIGNATURE_HEIGHT = 40
+TALLY_BOX = 8
+
+
+def deal_columns(size: int) -> tuple[list[Column], float]:
+    """The deal grid's columns before the players', and the width of a player's column."""
+    dealer_title = _("Dealer (sits out)") if size == 4 else _("Dealer")
+    columns = [
+        Column(_("No."), 18, "center", bold=True),
+        Column(dealer_title, 72),
+        Column(_("Game"), 50),
+        Column(_("Declarer"), 70),
+        Column(_("Points"), 30, "center"),
+        Column(_("Tricks"), 28, "center"),
+        Column(_("Pules"), 30, "center"),
+    ]
+    used = sum(column.width for column in columns)
+    return columns, (CONTENT_WIDTH - used) / size
+
+
+def render_score_sheets(document: RoundSheets) -> bytes:
+    event = document.event
+    buffer, pen = open_document(
+        page_size=PORTRAIT,
+        title=_("Score sheets, round %(number)d") % {"number": document.round_number},
+        subject=event.name,
+    )
+    pages = len(document.sheets)
+    for page, sheet in enumerate(document.sheets, start=1):
+        draw_score_sheet(pen, document, sheet)
+        what = _("Round %(round)d · table %(table)d") % {
+            "round": document.round_number,
+            "table": sheet.table_number,
+        }
+        draw_footer(pen, page, pages, event=event, what=what)
+        pen.end_page()
+    return close_document(buffer, pen)
+
+
+def draw_score_sheet(pen: Pen, document: RoundSheets, sheet: ScoreSheet) -> None:
+    top = draw_federation(pen, document.event.variant, pen.height - MARGIN)
+    y = draw_sheet_heading(pen, document, sheet, top)
+    y = draw_players(pen, sheet, y)
+    columns, player_width = deal_columns(sheet.size)
+    bottom = MARGIN + SIGNATURE_HEIGHT + TALLY_HEIGHT + CHECK_HEIGHT + 4 * SUMMARY_ROW + 6
+    rows = max(len(sheet.deals), 1)
+    row_height = min(MAX_ROW, (y - GRID_HEADER - bottom) / rows)
+    y = draw_deals(pen, sheet, columns, player_width, top=y, row_height=row_height)
+    y = draw_summary(pen, sheet, columns, player_width, top=y)
+    y = draw_check(pen, sheet, y)
+    y = draw_tallies(pen, document, sheet, y)
+    labels = [f"{player.seat}. {player.name}" for player in sheet.players]
+    labels.append(_("Table referee"))
+    draw_signatures(pen, labels, x=MARGIN, y=MARGIN + 16, width=CONTENT_WIDTH, per_row=len(labels))
+
+
+def draw_sheet_heading(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: float) -> float:
+    event = document.event
+    text_width = CONTENT_WIDTH - QR_SIZE - 12
+    title = _("Score sheet: table protocol") if sheet.filled else _("Score sheet")
+    y = top - 15
+    pen.text(MARGIN, y, title, size=15, bold=True, width=text_width)
+    y -= 15
+    pen.text(MARGIN, y, event.name, size=11, bold=True, width=text_width)
+    y -= 12
+    pen.text(MARGIN, y, event.place_and_date, size=8.5, width=text_width, color=MUTED)
+    y -= 22
+    heading = _("Round %(round)d · Table %(table)d") % {
+        "round": document.round_number,
+        "table": sheet.table_number,
+    }
+    pen.text(MARGIN, y, heading, size=17, bold=True, width=text_width * 0.62)
+    deals = _("%(count)d deals, %(size)d players") % {
+        "count": document.deals_per_round,
+        "size": sheet.size,
+    }
+    pen.text(
+        MARGIN + text_width * 0.62,
+        y,
+        deals,
+        size=9,
+        align="right",
+        width=text_width * 0.38,
+        color=MUTED,
+    )
+    y -= 13
+    if sheet.status:
+        pen.text(MARGIN, y, sheet.status, size=8.5, width=text_width, color=MUTED)
+        y -= 11
+    if sheet.error:
+        reason = _("Not scored: %(reason)s") % {"reason": sheet.error}
+        pen.text(MARGIN, y, reason, size=8, width=text_width, color=ALERT)
+        y -= 11
+
+    # The QR code in the top right corner: the table's entry page on a phone.
+    qr_x = MARGIN + CONTENT_WIDTH - QR_SIZE
+    qr_y = top - QR_SIZE
+    if sheet.entry_url:
+        pen.literal(qr_operators(sheet.entry_url, x=qr_x, y=qr_y, size=QR_SIZE))
+        caption = _("Scan: the table's entry page")
+    else:
+        pen.box(qr_x + 8, qr_y + 8, QR_SIZE - 16, QR_SIZE - 16, line=0.5)
+        pen.text(
+            qr_x + 8,
+            qr_y + QR_SIZE / 2,
+            _("no entry link yet"),
+            size=6.5,
+            align="center",
+            width=QR_SIZE - 16,
+            color=MUTED,
+        )
+        caption = _("Publish the round for its link")
+    pen.text(qr_x, qr_y - 2, caption, size=6, align="center", width=QR_SIZE, color=MUTED)
+    return min(y, qr_y - 10)
+
+
+def draw_players(pen: Pen, sheet: ScoreSheet, top: float) -> float:
+    columns = [
+        Column(_("Seat"), 28, "center", bold=True),
+        Column(_("Player"), 200, bold=True),
+        Column(_("Club"), 170),
+        Column(_("Licence"), 79),
+        Column(_("Deals first"), CONTENT_WIDTH - 477, "center"),
+    ]
+    draw_grid(
+        pen,
+        x=MARGIN,
+        top=top,
+        columns=columns,
+        header_height=11,
+        row_height=PLAYER_ROW,
+        rows=sheet.size,
+        header_size=6.5,
+    )
+    baseline = top - 11 - PLAYER_ROW + 4
+    for player in sheet.players:
+        values = [
+            str(player.seat),
+            player.name,
+            player.club,
+            player.licence,
+            "●" if player.deals_first else "",
+        ]
+        left = MARGIN
+        for column, value in zip(columns, values, strict=True):
+            pen.text(
+                left + 3,
+                baseline,
+                value,
+                size=9,
+                bold=column.bold,
+                align=column.align,
+                width=column.width - 6,
+            )
+            left += column.width
+        baseline -= PLAYER_ROW
+    return top - 11 - sheet.size * PLAYER_ROW - 10
+
+
+def draw_deals(
+    pen: Pen,
+    sheet: ScoreSheet,
+    columns: Sequence[Column],
+    player_width: float,
+    *,
+    top: float,
+    row_height: float,
+) -> float:
+    player_columns = [
+        Column(f"{player.seat}. {player.short_name}", player_width, "center")
+        for player in sheet.players
+    ]
+    all_columns = [*columns, *player_columns]
+    edges = column_edges(MARGIN, all_columns)
+    first_player_edge = edges[len(columns)]
+    rows_top = top - GRID_HEADER
+    # Shading first, so the lines and the writing lie on top of it: every other row, and at a
+    # table of 4 the sitting-out dealer's box (nothing is written there but his share).
+    for index, deal in enumerate(sheet.deals):
+        row_bottom = rows_top - (index + 1) * row_height
+        if index % 2:
+            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=ZEBRA)
+        if sheet.size == 4:
+            left = first_player_edge + (deal.dealer_seat - 1) * player_width
+            pen.box(left, row_bottom, player_width, row_height, stroke=None, fill=SHADE)
+    draw_grid(
+        pen,
+        x=MARGIN,
+        top=top,
+        columns=all_columns,
+        header_height=GRID_HEADER,
+        row_height=row_height,
+        rows=len(sheet.deals),
+        header_size=7,
+    )
+    pen.line(
+        first_player_edge,
+        top,
+        first_player_edge,
+        rows_top - len(sheet.deals) * row_height,
+        width=1,
+        color=INK,
+    )
+
+    size = min(8.5, row_height * 0.55)
+    small = size * 0.8
+    for index, deal in enumerate(sheet.deals):
+        baseline = rows_top - index * row_height - row_height / 2 - size / 3
+        dealer = sheet.players[deal.dealer_seat - 1]
+        values = [
+            str(deal.number),
+            f"{dealer.seat}. {dealer.short_name}",
+            deal.game,
+            deal.declarer,
+            deal.points,
+            deal.tricks,
+            deal.pule_marks,
+        ]
+        left = MARGIN
+        for column, value in zip(columns, values, strict=True):
+            color = MUTED if column is columns[1] and deal.totals is None else INK
+            pen.text(
+                left + 2,
+                baseline,
+                value,
+                size=size,
+                bold=column.bold,
+                align=column.align,
+                width=column.width - 4,
+                color=color,
+            )
+            left += column.width
+        if deal.totals is None or deal.scores is None:
+            continue
+        for seat, (score, total) in enumerate(zip(deal.scores, deal.totals, strict=True)):
+            left = first_player_edge + seat * player_width
+            if score:
+                pen.text(left + 2, baseline, signed(score), size=small, color=MUTED)
+            pen.text(
+                left + 2,
+                baseline,
+                total_text(total),
+                size=size + 0.5,
+                bold=True,
+                align="right",
+                width=player_width - 5,
+            )
+    return rows_top - len(sheet.deals) * row_height
+
+
+def draw_summary(
+    pen: Pen, sheet: ScoreSheet, columns: Sequence[Column], player_width: float, *, top: float
+) -> float:
+    """The end-of-round settlement, the totals, places and place points: one row each under the
+    players' columns."""
+    label_width = sum(column.width for column in columns)
+    first_player_edge = MARGIN + label_width
+    rows: list[tuple[str, Sequence[str] | None, bool]] = [
+        (
+            _("End-of-round settlement (open personal pules)"),
+            [signed(value) for value in sheet.settlement] if sheet.settlement else None,
+            False,
+        ),
+        (_("Total"), [total_text(value) for value in sheet.totals] if sheet.totals else None, True),
+        (_("Place"), [str(place) for place in sheet.places] if sheet.places else None, False),
+        (_("Place points"), list(sheet.place_points) if sheet.place_points else None, False),
+    ]
+    y = top
+    for label, values, bold in rows:
+        bottom = y - SUMMARY_ROW
+        pen.box(
+            first_player_edge,
+            bottom,
+            player_width * sheet.size,
+            SUMMARY_ROW,
+            line=0.9 if bold else 0.5,
+            stroke=INK if bold else None,
+            fill=SHADE if bold else None,
+        )
+        for seat in range(sheet.size + 1):
+            x = first_player_edge + seat * player_width
+            pen.line(x, y, x, bottom, width=0.35)
+        pen.line(
+            first_player_edge,
+            bottom,
+            first_player_edge + player_width * sheet.size,
+            bottom,
+            width=0.35,
+        )
+        baseline = bottom + 4
+        pen.text(MARGIN, baseline, label, size=8, bold=bold, align="right", width=label_width - 6)
+        for seat, value in enumerate(values or ()):
+            left = first_player_edge + seat * player_width
+            pen.text(
+                left + 2,
+                baseline,
+                value,
+                size=9.5 if bold else 8.5,
+                bold=bold,
+                align="right",
+                width=player_width - 5,
+            )
+        y = bottom
+    return y
+
+
+def draw_check(pen: Pen, sheet: ScoreSheet, top: float) -> float:
+    baseline = top - 11
+    if sheet.is_complete and sheet.zero_sum is not None:
+        if sheet.zero_sum:
+            text = _("Check: the totals add up to 0 ✓")
+            color = INK
+        else:
+            text = _("Check failed: the totals add up to %(sum)s ✗") % {
+                "sum": total_text(sheet.totals_sum or 0)
+            }
+            color = ALERT
+        pen.text(
+            MARGIN + CONTENT_WIDTH, baseline, text, size=8.5, bold=True, align="right", color=color
+        )
+    else:
+        text = _("Check: the totals must add up to 0.")
+        pen.text(MARGIN + CONTENT_WIDTH, baseline, text, size=8, align="right", color=MUTED)
+    return top - CHECK_HEIGHT
+
+
+def draw_tally_boxes(
+    pen: Pen, x: float, baseline: float, count: int, tally: PuleTally | None
+) -> None:
+    """Boxes to tally pules in: a written pule gets a stroke, a crossed-out one a cross."""
+    for index in range(count):
+        left = x + index * (TALLY_BOX + 2)
+        bottom = baseline - 1.5
+        pen.box(left, bottom, TALLY_BOX, TALLY_BOX, line=0.5)
+        if tally is None:
+            continue
+        if index < tally.written:
+            pen.line(
+                left + 1.5,
+                bottom + 1.5,
+                left + TALLY_BOX - 1.5,
+                bottom + TALLY_BOX - 1.5,
+                width=1,
+                color=INK,
+            )
+        if index < tally.crossed:
+            pen.line(
+                left + 1.5,
+                bottom + TALLY_BOX - 1.5,
+                left + TALLY_BOX - 1.5,
+                bottom + 1.5,
+                width=1,
+                color=INK,
+            )
+
+
+def tally_text(tally: PuleTally) -> str:
+    return _("written %(written)d · crossed out %(crossed)d · open %(open)d") % {
+        "written": tally.written,
+        "crossed": tally.crossed,
+        "open": tally.open,
+    }
+
+
+def draw_tallies(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: float) -> float:
+    """The pule tally boxes (common, then each player's personal pules), the marks' legend and
+    the penalty pules. A tournament where everyone passing plays galdiņš has no pules at all."""
+    if not document.pules:
+        note = _("Everyone passing plays galdiņš in this tournament: no pules are written.")
+        pen.text(MARGIN, top - 10, note, size=7.5, width=CONTENT_WIDTH, color=MUTED)
+        return top - TALLY_HEIGHT
+    left_width = 350
+    line_height = 11
+    baseline = top - 10
+    pen.text(MARGIN, baseline, _("Pules"), size=8, bold=True)
+    label_width = 88
+    box_count = 14
+    boxes_x = MARGIN + label_width
+    text_x = boxes_x + box_count * (TALLY_BOX + 2) + 4
+    lines: list[tuple[str, PuleTally | None]] = [(_("Common"), sheet.common_pules)]
+    for seat, player in enumerate(sheet.players):
+        tally = sheet.personal_pules[seat] if sheet.personal_pules else None
+        lines.append((f"{player.seat}. {player.short_name}", tally))
+    for label, tally in lines:
+        baseline -= line_height
+        pen.text(MARGIN + 8, baseline, label, size=7.5, width=label_width - 10)
+        # More pules than boxes is rare; the counts beside the boxes are always complete.
+        draw_tally_boxes(pen, boxes_x, baseline, box_count, tally)
+        if tally is not None:
+            pen.text(
+                text_x,
+                baseline,
+                tally_text(tally),
+                size=6.5,
+                color=MUTED,
+                width=MARGIN + left_width - text_x,
+            )
+
+    # The marks' legend and the penalty pules, on the right.
+    right_x = MARGIN + left_width + 8
+    right_width = MARGIN + CONTENT_WIDTH - right_x
+    legend = _(
+        "Pules column: C+ common pule written, C− common pule collected; P2+ personal pule of "
+        "player 2 written, P2− crossed out. At the end each open personal pule costs its owner "
+        "1 point to every other player; common pules lapse."
+    )
+    y = pen.lines(
+        legend, right_x, top - 10, right_width, size=6.5, leading=8, max_lines=6, color=MUTED
+    )
+    if sheet.penalties:
+        text = _("Penalty pules: %(list)s") % {"list": "; ".join(sheet.penalties)}
+        pen.lines(text, right_x, y - 2, right_width, size=7, leading=8.5, max_lines=3)
+    elif not sheet.filled:
+        pen.text(
+            right_x, y - 2, _("Penalty pules (player, before deal):"), size=7, width=right_width
+        )
+        pen.line(right_x, y - 18, right_x + right_width, y - 18, width=0.4)
+    return top - TALLY_HEIGHT

@@ -1,0 +1,82 @@
+"""Printed documents as PDF: a round's table score sheets (organisers and chief referees), its
+seating list and the standings protocol (public once the round is published)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404
+from django.urls import reverse
+from django.utils.translation import gettext as _
+from django.views.decorators.http import require_GET
+
+from scoring import documents, selectors
+from tournaments.models import Round, Tournament
+
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+
+
+def pdf_response(content: bytes, filename: str) -> HttpResponse:
+    response = HttpResponse(content, content_type="application/pdf")
+    # Inline: the browser shows it and prints it; the name is used when it is saved.
+    response["Content-Disposition"] = f'inline; filename="{filename}"'
+    return response
+
+
+def _positive_int(text: str | None) -> int | None:
+    try:
+        number = int(text or "")
+    except ValueError:
+        return None
+    return number if number > 0 else None
+
+
+@login_required
+@require_GET
+def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Every table's score sheet of the round: filled where deals are entered, blank elsewhere,
+    or all blank with ?blank=1."""
+    round_ = get_object_or_404(
+        Round.objects.select_related("tournament"), tournament__slug=slug, number=number
+    )
+    tournament = round_.tournament
+    if not (request.user.is_staff or tournament.is_chief_referee(request.user)):
+        raise PermissionDenied(_("Only organisers and the chief referee print the score sheets."))
+    if not round_.tables.exists():
+        raise Http404(_("This round has no tables yet."))
+    blank = request.GET.get("blank", "").strip().lower() in TRUE_WORDS
+
+    def entry_url(token: str) -> str:
+        return request.build_absolute_uri(reverse("scoring:token_sheet", args=[token]))
+
+    content = documents.round_sheets_pdf(round_=round_, entry_url=entry_url, blank=blank)
+    kind = "blank-sheets" if blank else "sheets"
+    return pdf_response(content, f"{slug}-round-{number}-{kind}.pdf")
+
+
+@require_GET
+def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = selectors.public_round(tournament=tournament, number=number)
+    if round_ is None:  # not created yet, or a draft whose seating may still change
+        raise Http404(_("This round is not published."))
+    if not round_.tables.exists():
+        raise Http404(_("This round has no tables yet."))
+    return pdf_response(
+        documents.round_seating_pdf(round_=round_), f"{slug}-round-{number}-seating.pdf"
+    )
+
+
+@require_GET
+def standings_protocol(request: HttpRequest, slug: str) -> HttpResponse:
+    """The protocol after the latest published round, or after round n with ?round=n."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    after_round = _positive_int(request.GET.get("round"))
+    name = f"{slug}-standings.pdf"
+    if after_round is not None:
+        if selectors.public_round(tournament=tournament, number=after_round) is None:
+            raise Http404(_("This round is not published."))
+        name = f"{slug}-standings-after-round-{after_round}.pdf"
+    content = documents.standings_protocol_pdf(tournament=tournament, after_round=after_round)
+    return pdf_response(content, name)
