@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install lint test migrate demo run clean
+.PHONY: venv install lint test migrate demo run serve backup clean
 
 venv: $(BIN)/python
 
@@ -39,6 +39,24 @@ demo: migrate
 
 run: install migrate demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
+
+# Production: settings from the environment (README, "Production"); DEBUG is off unless set, so
+# SECRET_KEY and ALLOWED_HOSTS must be. Static files are collected for whitenoise, the database
+# migrated, then gunicorn serves with WORKERS processes of THREADS threads each.
+WORKERS ?= 4
+THREADS ?= 2
+BIND ?= 127.0.0.1:8000
+
+serve: export DEBUG ?= 0
+serve: install
+	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
+	$(BIN)/python manage.py migrate --noinput
+	exec $(BIN)/gunicorn zole_site.wsgi:application --workers $(WORKERS) --threads $(THREADS) \
+		--bind $(BIND) --access-logfile - --graceful-timeout 20
+
+# A consistent copy of the database in BACKUP_DIR (default ./backups), while the site runs.
+backup: install
+	$(BIN)/python manage.py backup_database
 
 clean:
 	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis staticfiles

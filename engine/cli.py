@@ -18,9 +18,21 @@ from engine.seating import seat_json
 EXIT_BAD_INPUT = 2
 
 
-def _dump(value: object) -> str:
-    # Latvian letters stay letters: names are printed as people wrote them.
-    return json.dumps(value, ensure_ascii=False)
+def _dump(value: object) -> bytes:
+    """One line of UTF-8 JSON; Latvian letters stay letters: names are printed as people wrote
+    them. Raises `SheetError` for text that UTF-8 cannot carry (a lone surrogate from a \\ud800
+    escape in the input, echoed back as a name)."""
+    try:
+        return (json.dumps(value, ensure_ascii=False) + "\n").encode()
+    except UnicodeEncodeError:
+        raise SheetError(
+            "not valid text: a \\ud800-\\udfff escape that is not half of a pair"
+        ) from None
+
+
+def _message(error: SheetError) -> bytes:
+    """The one stderr line of a refusal; a message quoting a lone surrogate still prints."""
+    return f"{error}\n".encode(errors="backslashreplace")
 
 
 def _parse(text: str) -> object:
@@ -32,6 +44,8 @@ def _parse(text: str) -> object:
         ) from None
     except RecursionError:
         raise SheetError("not a sheet: the JSON is nested too deeply") from None
+    except ValueError:  # Python refuses to read a whole number of more than 4300 digits
+        raise SheetError("not a sheet: a number has too many digits") from None
 
 
 def _decode(raw: bytes) -> str:
@@ -43,11 +57,11 @@ def _decode(raw: bytes) -> str:
 
 def score_one(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
     try:
-        result = score_json(_parse(_decode(raw)))
+        line = _dump(score_json(_parse(_decode(raw))))
     except SheetError as error:
-        err.write(f"{error}\n".encode())
+        err.write(_message(error))
         return EXIT_BAD_INPUT
-    out.write((_dump(result) + "\n").encode())
+    out.write(line)
     return 0
 
 
@@ -59,11 +73,11 @@ def score_lines(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
         if not line.strip():
             continue
         try:
-            result: object = score_json(_parse(_decode(line)))
+            answer = _dump(score_json(_parse(_decode(line))))
         except SheetError as error:
-            result = {"error": str(error)}
+            answer = _dump({"error": _message(error).decode().rstrip("\n")})
             bad += 1
-        out.write((_dump(result) + "\n").encode())
+        out.write(answer)
     if bad:
         err.write(f"{bad} sheet(s) refused, each answered with an error line\n".encode())
     return 0
@@ -73,11 +87,11 @@ def seat_one(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
     """One seating request in, the planned rounds and warnings out; bad input: status 2, one line
     on stderr and nothing on stdout."""
     try:
-        result = seat_json(_parse(_decode(raw)))
+        line = _dump(seat_json(_parse(_decode(raw))))
     except SheetError as error:
-        err.write(f"{error}\n".encode())
+        err.write(_message(error))
         return EXIT_BAD_INPUT
-    out.write((_dump(result) + "\n").encode())
+    out.write(line)
     return 0
 
 

@@ -36,6 +36,9 @@ from engine.designs import stored_design
 from engine.errors import SheetError, shown
 
 MODES = ("random", "swiss", "mix")
+# A plan of more rounds than any tournament has (organisers plan at most 30): beyond it, a
+# mistyped or hostile number would search for hours instead of being refused.
+MAX_PLAN_ROUNDS = 100
 REPEAT_MEETING = "repeat_meeting"
 SAME_CLUB = "same_club"
 FIXED_TABLE = "fixed_table"
@@ -1684,6 +1687,11 @@ def _check_options(mode: object, seed: object, avoid_same_club: object, rounds: 
     if isinstance(rounds, bool) or not isinstance(rounds, int) or rounds < 1:
         raise SheetError(
             f"rounds must be a whole number of at least 1, got {shown(rounds)}", field="rounds"
+        )
+    if rounds > MAX_PLAN_ROUNDS:
+        raise SheetError(
+            f"rounds: at most {MAX_PLAN_ROUNDS} rounds are planned at once, got {shown(rounds)}",
+            field="rounds",
         )
     if rounds > 1 and mode != "mix":
         raise SheetError(

@@ -13,6 +13,7 @@ from django.db import IntegrityError, transaction
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
 from engine.deals import Entry as SheetEntry
 from engine.standings import round_results
+from scoring.cache import tournament_changed
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.sheets import (
     current_results,
@@ -192,6 +193,7 @@ def deal_record(
     result = _store(state, position=position, entry=entry, client_key=client_key, writer=writer)
     if state.round.status == RoundStatus.PUBLISHED:
         Round.objects.filter(pk=state.round.pk).update(status=RoundStatus.IN_PLAY)
+        tournament_changed(state.round.tournament_id)  # the public pages say "in play"
     audit(
         action=AuditEntry.Action.DEAL_ENTERED if is_deal else AuditEntry.Action.PENALTY_GIVEN,
         by=writer.account,
@@ -244,6 +246,7 @@ def deal_correct(
     result = _store(
         state, position=position, entry=entry, client_key=client_key, writer=writer, reason=reason
     )
+    tournament_changed(state.round.tournament_id)
     audit(
         action=AuditEntry.Action.DEAL_REMOVED
         if entry is None
@@ -305,6 +308,7 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
         )
         for row in round_results(state.round.number, closed.totals, place_scheme(tournament))
     )
+    tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.TABLE_CONFIRMED,
         by=writer.account,
@@ -335,6 +339,7 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
         raise ServiceError(f"table {state.table.number} is not confirmed")
     before = {str(seat.entry_id): seat.game_points for seat in result.seats.all()}
     result.delete()
+    tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.TABLE_UNLOCKED,
         by=writer.account,
@@ -359,6 +364,7 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
         raise ServiceError(f"tables {numbers} are not confirmed yet")
     round_.status = RoundStatus.CLOSED
     round_.save(update_fields=["status"])
+    tournament_changed(round_.tournament_id)
     audit(
         action=AuditEntry.Action.ROUND_CLOSED,
         by=writer.account,

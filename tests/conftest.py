@@ -2,6 +2,7 @@
 
 import os
 
+import pytest
 from hypothesis import HealthCheck, settings
 
 # No per-example deadline: the CI machines are noisy, and speed is measured in bench/, not here.
@@ -11,3 +12,12 @@ settings.register_profile(
     "ci", deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow]
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
+
+
+@pytest.fixture(autouse=True)
+def _empty_cache() -> None:
+    """Each test starts with an empty cache: the public pages and rate-limit counts of one
+    test (whose rolled-back ids the next test may get again) never leak into another."""
+    from django.core.cache import cache
+
+    cache.clear()

@@ -17,6 +17,14 @@ from tournaments.models import Club, Entry, Player, SeatingMode, Tournament
 T = TypeVar("T")
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
+# Bounds that keep a typed number inside what is stored and printed: a round's deals (each a
+# line of the printed sheet), a place's points (summed as twelfths in a 32-bit column), a round
+# number (a small integer column on every database).
+MAX_DEALS_PER_ROUND = 96
+MAX_PLACE_POINTS = 1000
+MAX_ROUND_NUMBER = 32767
+# No database key has more digits than this (2**63 - 1 has 19): a longer "id" is no row's.
+ID_MAX_DIGITS = 18
 
 
 def latvian_choices(
@@ -26,6 +34,22 @@ def latvian_choices(
     collation does not give. The field still validates against its queryset."""
     ordered = sorted(objects, key=lambda obj: latvian_sort_key(name(obj)))
     return [(obj.pk, (label or name)(obj)) for obj in ordered]
+
+
+class EntryChoiceField(forms.ModelMultipleChoiceField):
+    """A choice of several rows by id, where an id too large for any database key is an unknown
+    choice like any other (Django's `pk__in` query would fail on it: SQLite overflows)."""
+
+    def _check_values(self, value):
+        for pk in value if isinstance(value, list | tuple) else ():
+            digits = str(pk).strip().lstrip("+-")
+            if digits.isdigit() and len(digits) > ID_MAX_DIGITS:
+                raise forms.ValidationError(
+                    self.error_messages["invalid_choice"],
+                    code="invalid_choice",
+                    params={"value": str(pk)[:20] + "…"},
+                )
+        return super()._check_values(value)
 
 
 class TournamentForm(forms.ModelForm):
@@ -82,6 +106,10 @@ class TournamentForm(forms.ModelForm):
 
     def clean_deals_per_round(self) -> int:
         deals = self.cleaned_data["deals_per_round"]
+        if deals > MAX_DEALS_PER_ROUND:
+            raise forms.ValidationError(
+                _("a round has at most %(most)s deals"), params={"most": MAX_DEALS_PER_ROUND}
+            )
         if not deals_per_round_fits(deals):
             raise forms.ValidationError(
                 _("%(deals)s deals do not divide evenly at tables of 3 and of 4 (use 12, 24, 36)"),
@@ -107,6 +135,12 @@ class TournamentForm(forms.ModelForm):
                     str(error),
                 )
             else:
+                if any(abs(points) > MAX_PLACE_POINTS for points in (*scheme.three, *scheme.four)):
+                    self.add_error(
+                        "place_points_three",
+                        _("place points are whole numbers from -%(most)s to %(most)s")
+                        % {"most": MAX_PLACE_POINTS},
+                    )
                 cleaned["place_points_three"] = ",".join(map(str, scheme.three))
                 cleaned["place_points_four"] = ",".join(map(str, scheme.four))
         starts, ends = cleaned.get("starts_on"), cleaned.get("ends_on")
@@ -158,7 +192,7 @@ class PlayerImportForm(forms.Form):
 
 
 class RegisterPlayersForm(forms.Form):
-    players = forms.ModelMultipleChoiceField(
+    players = EntryChoiceField(
         queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple, label=_("Players")
     )
 
@@ -195,12 +229,15 @@ class EntryForm(forms.ModelForm):
 
 class WithdrawForm(forms.Form):
     after_round = forms.IntegerField(
-        min_value=0, label=_("Withdraws after round"), help_text=_("0: before round 1.")
+        min_value=0,
+        max_value=MAX_ROUND_NUMBER,
+        label=_("Withdraws after round"),
+        help_text=_("0: before round 1."),
     )
 
 
 class CheckInForm(forms.Form):
-    entries = forms.ModelMultipleChoiceField(
+    entries = EntryChoiceField(
         queryset=Entry.objects.none(),
         widget=forms.CheckboxSelectMultiple,
         required=False,

@@ -85,6 +85,14 @@ class StandingsOrder(models.TextChoices):
     GAME_POINTS = "game_points", "game points alone"
 
 
+class Role(models.TextChoices):
+    """What an account does in a tournament (tournaments/roles.py says what each may do)."""
+
+    ORGANISER = "organiser", "organiser"
+    CHIEF_REFEREE = "chief_referee", "chief referee"
+    REFEREE = "referee", "table referee"
+
+
 class Tournament(models.Model):
     """A tournament and its options: each option is stored once, here, and read by the engine."""
 
@@ -115,9 +123,18 @@ class Tournament(models.Model):
     )
     avoid_same_club = models.BooleanField(default=True)
     teams_enabled = models.BooleanField(default=False)
+    # Who may do what is decided in tournaments/roles.py; these relations only record it.
+    # Organisers run this tournament (federation staff organise every tournament anyway).
+    organisers = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments"
+    )
     # The galvenais tiesnesis: confirms any table, and alone unlocks a confirmed one.
     chief_referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments"
+    )
+    # Table referees' accounts: the organiser assigns them to tables (Table.referees).
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="table_referee_tournaments"
     )
     # Maximal mixing plans the remaining rounds at once; later rounds continue this plan.
     mix_plan = models.JSONField(default=dict, blank=True, editable=False)
@@ -130,9 +147,10 @@ class Tournament(models.Model):
         return self.name
 
     def is_chief_referee(self, user) -> bool:
-        return user.is_authenticated and (
-            user.is_superuser or self.chief_referees.filter(pk=user.pk).exists()
-        )
+        """Kept for the callers in scoring.services; the rule lives in tournaments.roles."""
+        from tournaments import roles  # roles imports this module
+
+        return roles.is_chief_referee(user, self)
 
     def seating_mode_for(self, round_number: int) -> str:
         return self.first_round_seating if round_number == 1 else self.later_rounds_seating
@@ -216,6 +234,10 @@ class Table(models.Model):
     first_dealer_position = models.PositiveSmallIntegerField(default=1)
     # Why the table is as it is, from the engine: [{"code": "repeat_meeting", "detail": "..."}].
     flags = models.JSONField(default=list, blank=True)
+    # Referee accounts assigned to this table: they enter its deals signed in, without the link.
+    referees = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tables"
+    )
 
     class Meta:
         ordering = ("round", "number")
@@ -282,6 +304,9 @@ class AuditEntry(models.Model):
         TOKEN_ISSUED = "token.issued", "table link issued"
         TOKEN_REVOKED = "token.revoked", "table link revoked"
         ROUND_CLOSED = "round.closed", "round closed"
+        ROLE_GRANTED = "role.granted", "role given"
+        ROLE_REVOKED = "role.revoked", "role taken away"
+        TABLE_REFEREES = "table.referees", "table referees assigned"
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"

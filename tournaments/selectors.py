@@ -1,14 +1,33 @@
 """Reads for the tournaments app (HackSoft style: views call these, never the ORM directly)."""
 
+import datetime
+import unicodedata
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
 
+from django.contrib.auth.models import User
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
 
 from engine.names import latvian_sort_key
 from engine.seating import meeting_counts
 from engine.standings import RoundResult, rank_standings
-from tournaments.models import Club, Entry, Player, Round, RoundStatus, Seat, Table, Tournament
+from scoring.sheet_view import GAME_WORDS
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    Entry,
+    Player,
+    Role,
+    Round,
+    RoundStatus,
+    Seat,
+    SeatingMode,
+    Table,
+    Tournament,
+)
 
 
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:
@@ -165,3 +184,338 @@ def player_list(*, query: str = "") -> QuerySet[Player]:
 def club_list() -> list[Club]:
     clubs = Club.objects.annotate(player_count=Count("players"))
     return sorted(clubs, key=lambda club: latvian_sort_key(club.name))
+
+
+# --- Roles --------------------------------------------------------------------------------------
+
+
+ROLE_HOLDERS = {
+    Role.ORGANISER: "organisers",
+    Role.CHIEF_REFEREE: "chief_referees",
+    Role.REFEREE: "referees",
+}
+
+
+def role_holders(*, tournament: Tournament, role: str) -> list[User]:
+    """The accounts holding one role in the tournament, by username."""
+    return list(getattr(tournament, ROLE_HOLDERS[role]).order_by("username"))
+
+
+def tournament_people(*, tournament: Tournament) -> dict[str, list[User]]:
+    """The accounts holding each role in the tournament, by role code, in three queries."""
+    return {role: role_holders(tournament=tournament, role=role) for role in Role.values}
+
+
+def organised_tournaments(*, user: User) -> QuerySet[Tournament]:
+    """The tournaments the account is named an organiser of (staff organise them all: the
+    caller asks tournaments.roles and lists tournament_list() for them)."""
+    return tournament_list().filter(organisers=user)
+
+
+def refereed_tables(*, user: User) -> list[Table]:
+    """The tables of rounds in play the account may write as a referee: those assigned to him,
+    and every table of the tournaments whose chief referee he is, in one query."""
+    return list(
+        Table.objects.filter(round__status__in=(RoundStatus.PUBLISHED, RoundStatus.IN_PLAY))
+        .filter(Q(referees=user) | Q(round__tournament__chief_referees=user))
+        .select_related("round__tournament")
+        .distinct()
+        .order_by(
+            "-round__tournament__starts_on", "round__tournament__name", "round__number", "number"
+        )
+    )
+
+
+def round_referee_assignments(*, round_: Round) -> list[tuple[Table, list[int]]]:
+    """Each table of the round with the ids of the referee accounts assigned to it."""
+    tables = round_.tables.prefetch_related("referees").order_by("number")
+    return [(table, sorted(user.pk for user in table.referees.all())) for table in tables]
+
+
+# --- The audit log ------------------------------------------------------------------------------
+
+AUDIT_PAGE_SIZE = 50
+
+
+def folded(text: str) -> str:
+    """Text for a forgiving name search: case and diacritics folded ("Bērziņš" → "berzins"),
+    done in Python because SQLite folds neither outside ASCII."""
+    decomposed = unicodedata.normalize("NFKD", text)
+    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
+
+
+def _strings(value: object) -> Iterator[str]:
+    """Every string inside an audit entry's detail (names sit in lists of tables, pairs ...)."""
+    if isinstance(value, str):
+        yield value
+    elif isinstance(value, dict):
+        for item in value.values():
+            yield from _strings(item)
+    elif isinstance(value, list | tuple):
+        for item in value:
+            yield from _strings(item)
+
+
+def _concerning_players(tournament: Tournament, query: str) -> Q:
+    """Audit entries about the players whose name contains `query`: everything written at a
+    table where one of them sat, and the entries without a table that name one of them
+    (a withdrawal, a swap, a regenerated seating). Those name players as they were written,
+    so they are matched here, in Python; there are a handful per round."""
+    needle = folded(query)
+    matched = {
+        entry_id: folded(name)
+        for entry_id, name in tournament.entries.values_list("pk", "player__full_name")
+        if needle in folded(name)
+    }
+    if not matched:
+        return Q(pk__in=[])
+    names = set(matched.values())
+    without_table = AuditEntry.objects.filter(tournament=tournament, table__isnull=True)
+    mentioned = [
+        pk
+        for pk, detail in without_table.values_list("pk", "detail")
+        if any(folded(text) in names for text in _strings(detail))
+    ]
+    seated_at = Seat.objects.filter(entry_id__in=matched).values("table_id")
+    return Q(table_id__in=seated_at) | Q(pk__in=mentioned)
+
+
+def audit_entries(
+    *,
+    tournament: Tournament,
+    table: int | None = None,
+    round_number: int | None = None,
+    player: str = "",
+    action: str = "",
+    since: datetime.datetime | None = None,
+    until: datetime.datetime | None = None,
+) -> QuerySet[AuditEntry]:
+    """The tournament's audit log, newest first, filtered by table number, round number, player
+    (a part of the name, case and diacritics ignored), action code and time (both ends
+    included). The page count and the page itself are one query each."""
+    entries = AuditEntry.objects.filter(tournament=tournament)
+    if table is not None:
+        entries = entries.filter(table__number=table)
+    if round_number is not None:
+        entries = entries.filter(
+            Q(table__round__number=round_number) | Q(table__isnull=True, detail__round=round_number)
+        )
+    if action:
+        entries = entries.filter(action=action)
+    if since is not None:
+        entries = entries.filter(at__gte=since)
+    if until is not None:
+        entries = entries.filter(at__lte=until)
+    if player.strip():
+        entries = entries.filter(_concerning_players(tournament, player.strip()))
+    return entries.select_related("user", "table__round").order_by("-at", "-id")
+
+
+@dataclass(frozen=True)
+class AuditChange:
+    """One thing an action changed, as people read it: what, before → after."""
+
+    label: str
+    before: str
+    after: str
+
+
+@dataclass(frozen=True)
+class AuditRow:
+    """An audit entry ready to read: when, who, from where, what, and what changed."""
+
+    entry: AuditEntry
+    who: str
+    where: str
+    what: str
+    place: str
+    facts: list[tuple[str, str]]
+    changes: list[AuditChange]
+
+
+def audit_rows(entries: Iterable[AuditEntry], *, tournament: Tournament) -> list[AuditRow]:
+    """The entries in words: players by name (the log keeps entry ids), games in the sheet's
+    words, seatings table by table. One query for the names, whatever the page."""
+    names = {
+        str(entry_id): name
+        for entry_id, name in tournament.entries.values_list("pk", "player__full_name")
+    }
+    return [AuditPresenter(entry, names).row() for entry in entries]
+
+
+NOTHING = "—"
+
+FACT_LABELS: dict[str, Promise] = {
+    "mode": _("Seating"),
+    "seed": _("Seed"),
+    "players": _("Players seated"),
+    "imported": _("Players imported"),
+    "skipped": _("Lines skipped"),
+    "player": _("Player"),
+    "after_round": _("Withdraws after round"),
+    "swapped": _("Swapped"),
+    "warnings": _("Warnings"),
+    "reason": _("Reason"),
+    "confirmed_by": _("Confirmed by"),
+    "totals": _("Totals"),
+    "role": _("Role"),
+    "username": _("Account"),
+    "tables": _("Tables left"),
+}
+
+# Shown in the place and the "who" of a row rather than as facts.
+PLACE_KEYS = frozenset({"round", "position", "via", "before", "after"})
+
+
+@dataclass(frozen=True)
+class AuditPresenter:
+    entry: AuditEntry
+    names: dict[str, str]  # entry id (as text) → the player's name
+
+    def row(self) -> AuditRow:
+        entry, detail = self.entry, self.detail
+        return AuditRow(
+            entry=entry,
+            who=self.who(),
+            where=entry.ip_address or NOTHING,
+            what=entry.get_action_display(),
+            place=self.place(),
+            facts=[
+                (str(FACT_LABELS.get(key, key.replace("_", " "))), text)
+                for key, value in detail.items()
+                if key not in PLACE_KEYS
+                for text in [self.fact(key, value)]
+                if text
+            ],
+            changes=self.changes(),
+        )
+
+    @property
+    def detail(self) -> dict[str, object]:
+        detail = self.entry.detail
+        return detail if isinstance(detail, dict) else {"detail": detail}
+
+    def who(self) -> str:
+        user = self.entry.user
+        if user is not None:
+            return user.get_full_name() or user.username
+        if self.detail.get("via") == "link":
+            return str(_("the table's private link"))
+        return str(_("the system"))
+
+    def place(self) -> str:
+        parts = []
+        table = self.entry.table
+        round_number = table.round.number if table is not None else self.detail.get("round")
+        if round_number is not None:
+            parts.append(_("round %(number)s") % {"number": round_number})
+        if table is not None:
+            parts.append(_("table %(number)s") % {"number": table.number})
+        if self.detail.get("position") is not None:
+            parts.append(_("entry %(number)s") % {"number": self.detail["position"]})
+        return " · ".join(str(part) for part in parts)
+
+    def name(self, key: object) -> str:
+        return self.names.get(str(key), str(key))
+
+    def fact(self, key: str, value: object) -> str:
+        if value is None or value == [] or value == {}:
+            return ""
+        if key == "mode":
+            return str(SeatingMode(value).label) if value in SeatingMode.values else str(value)
+        if key == "role":
+            return str(Role(value).label) if value in Role.values else str(value)
+        if key == "swapped" and isinstance(value, list):
+            return " ↔ ".join(str(name) for name in value)
+        if key == "totals" and isinstance(value, dict):
+            return self.points(value)
+        if key == "tables" and isinstance(value, list):
+            return ", ".join(
+                str(_("round %(round)s, table %(table)s") % {"round": pair[0], "table": pair[1]})
+                for pair in value
+                if isinstance(pair, list) and len(pair) == 2
+            )
+        return plain(value)
+
+    def points(self, by_entry: dict[str, object]) -> str:
+        return ", ".join(f"{self.name(key)} {signed(points)}" for key, points in by_entry.items())
+
+    def changes(self) -> list[AuditChange]:
+        detail = self.detail
+        if "before" not in detail and "after" not in detail:
+            return []
+        before, after = detail.get("before"), detail.get("after")
+        action = self.entry.action
+        if action.startswith(("deal.", "penalty.")):
+            return [AuditChange(str(_("Entry")), self.deal(before), self.deal(after))]
+        if action == AuditEntry.Action.TABLE_UNLOCKED:
+            shown = self.points(before) if isinstance(before, dict) else plain(before)
+            return [AuditChange(str(_("Confirmed result")), shown, str(_("unlocked")))]
+        if action == AuditEntry.Action.ROUND_REGENERATED:
+            return self.seating_changes(before, after)
+        if action == AuditEntry.Action.TABLE_REFEREES:
+            return [AuditChange(str(_("Referees")), plain(before), plain(after))]
+        return [AuditChange(str(_("Value")), plain(before), plain(after))]
+
+    def seating_changes(self, before: object, after: object) -> list[AuditChange]:
+        """Only the tables whose players changed, each as its seats in order."""
+        old = before if isinstance(before, list) else []
+        new = after if isinstance(after, list) else []
+        changes = []
+        for index in range(max(len(old), len(new))):
+            was = old[index] if index < len(old) else []
+            now = new[index] if index < len(new) else []
+            if was != now:
+                label = _("Table %(number)s") % {"number": index + 1}
+                changes.append(AuditChange(str(label), plain(was), plain(now)))
+        return changes
+
+    def deal(self, deal: object) -> str:
+        """A stored deal in the sheet's words: "lielais · Anna: 75 points, 5 tricks"."""
+        if not isinstance(deal, dict) or not deal:
+            return NOTHING
+        kind = deal.get("kind")
+        if kind == "void":
+            return str(_("removed"))
+        if kind == "pass":
+            return str(GAME_WORDS["pass"])
+        if kind == "penalty":
+            return f"{GAME_WORDS['penalty']} · {self.name(deal.get('player_id'))}"
+        if kind == "galdins":
+            galdins = deal.get("galdins") or {}
+            tricks, points = galdins.get("tricks", {}), galdins.get("points", {})
+            players = ", ".join(
+                str(
+                    _("%(name)s: %(points)s points, %(tricks)s tricks")
+                    % {"name": self.name(key), "points": points.get(key), "tricks": count}
+                )
+                for key, count in tricks.items()
+            )
+            return f"{GAME_WORDS['galdins']} · {players}"
+        game = str(GAME_WORDS.get(str(deal.get("game")), deal.get("game")))
+        declarer = self.name(deal.get("player_id"))
+        if deal.get("points") is None:
+            score = _("%(tricks)s tricks") % {"tricks": deal.get("tricks")}
+        else:
+            score = _("%(points)s points, %(tricks)s tricks") % {
+                "points": deal.get("points"),
+                "tricks": deal.get("tricks"),
+            }
+        return f"{game} · {declarer}: {score}"
+
+
+def signed(value: object) -> str:
+    return f"{value:+d}" if isinstance(value, int) and not isinstance(value, bool) else str(value)
+
+
+def plain(value: object) -> str:
+    """Any stored value as text people read, never JSON: lists joined, pairs as "key: value"."""
+    if value is None or value == [] or value == {}:
+        return NOTHING
+    if isinstance(value, bool):
+        return str(_("yes") if value else _("no"))
+    if isinstance(value, dict):
+        return "; ".join(f"{key}: {plain(item)}" for key, item in value.items())
+    if isinstance(value, list | tuple):
+        return ", ".join(plain(item) for item in value)
+    return str(value)

@@ -2,6 +2,7 @@
 
 import csv
 import secrets
+import unicodedata
 from collections.abc import Iterable
 from dataclasses import dataclass
 
@@ -12,6 +13,7 @@ from django.utils import timezone
 
 from engine import SheetError
 from engine.seating import SeatedTable, SeatingPlayer, explain_table, seat_players
+from scoring.cache import tournament_changed
 from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
@@ -112,7 +114,9 @@ def entries_register(
         for player in players
         if player.pk not in existing
     ]
-    return Entry.objects.bulk_create(entries)
+    created = Entry.objects.bulk_create(entries)
+    tournament_changed(tournament.pk)
+    return created
 
 
 @transaction.atomic
@@ -121,6 +125,7 @@ def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
     entry.withdrawn_after_round = after_round
     entry.save(update_fields=["withdrawn_after_round"])
     CheckIn.objects.filter(entry=entry, round__number__gt=after_round).delete()
+    tournament_changed(entry.tournament_id)
     audit(
         action=AuditEntry.Action.ENTRY_WITHDRAWN,
         by=by,
@@ -148,6 +153,7 @@ def round_create(*, tournament: Tournament) -> Round:
         Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=number)
     )
     CheckIn.objects.bulk_create(CheckIn(round=new_round, entry=entry) for entry in playing)
+    tournament_changed(tournament.pk)
     return new_round
 
 
@@ -260,6 +266,7 @@ def round_generate_seating(
     round_.save(update_fields=["seating_mode", "seed", "warnings", "generated_at"])
     if was_published:
         _issue_missing_links(round_)
+        tournament_changed(tournament.pk)  # a public seating changed
     audit(
         action=AuditEntry.Action.ROUND_REGENERATED
         if was_published
@@ -427,6 +434,7 @@ def round_publish(*, round_: Round, by: User | None, ip_address: str | None = No
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
     _issue_missing_links(round_)
+    tournament_changed(round_.tournament_id)
     audit(
         action=AuditEntry.Action.ROUND_PUBLISHED,
         by=by,
@@ -506,6 +514,10 @@ def decode_upload(raw: bytes) -> str:
         return raw.decode("cp1257", errors="replace")
 
 
+def _has_control_character(text: str) -> bool:
+    return any(unicodedata.category(character) == "Cc" for character in text)
+
+
 def players_import_preview(raw: bytes) -> ImportPreview:
     """Read a CSV of players (name, club, licence) and say what importing it would do."""
     if len(raw) > IMPORT_MAX_BYTES:
@@ -538,7 +550,11 @@ def players_import_preview(raw: bytes) -> ImportPreview:
             continue
         full_name, club, licence = [*fields, "", ""][:3]
         problem = None
-        if not full_name:
+        if any(_has_control_character(field) for field in (full_name, club, licence)):
+            # A NUL or other control character: binary data, not a list of players (and
+            # PostgreSQL cannot store a NUL).
+            problem = "it has a control character (is the file a CSV of players?)"
+        elif not full_name:
             problem = "the name is empty"
         elif len(full_name) > 120:
             problem = "the name is longer than 120 characters"

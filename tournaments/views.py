@@ -8,13 +8,15 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
+from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_http_methods, require_POST
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from scoring.sheet_view import round_table_links
-from tournaments import selectors, services
+from tournaments import roles, selectors, services
 from tournaments.forms import (
     CheckInForm,
     ClubForm,
@@ -27,18 +29,53 @@ from tournaments.forms import (
     TournamentForm,
     WithdrawForm,
 )
-from tournaments.models import Entry, Player, Round, RoundStatus, Tournament
+from tournaments.models import Entry, Player, Role, Round, RoundStatus, Tournament
+from tournaments.role_forms import (
+    AuditFilterForm,
+    RoleAddForm,
+    RoleRemoveForm,
+    TableRefereesForm,
+)
 from tournaments.tables import PlayerTable
 
 
+def lazy_tournament(slug: str) -> Tournament:
+    """The URL's tournament, loaded only if a check needs it (staff pass without a query);
+    an unknown address is a 404."""
+    return SimpleLazyObject(lambda: get_object_or_404(Tournament, slug=slug))
+
+
 def organiser_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-    """Organisers are staff accounts (roles per tournament come with the roles issue)."""
+    """Pages of one tournament (a slug in the URL): federation staff and its organisers. Pages
+    of no tournament (the player register, a new tournament): federation staff. Visitors are
+    sent to sign in; other accounts get 403. The check runs before the method check, so every
+    refusal is the same whatever the request."""
 
     @login_required
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not request.user.is_staff:
+        slug = kwargs.get("slug")
+        if slug is None:
+            allowed = roles.is_federation_staff(request.user)
+        else:
+            allowed = roles.is_organiser(request.user, lazy_tournament(slug))
+        if not allowed:
             raise PermissionDenied(_("Only organisers may do this."))
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
+def role_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Any account with a role somewhere (organiser, chief referee, table referee, staff)."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not roles.has_any_role(request.user):
+            raise PermissionDenied(
+                _("This account has no role in any tournament yet: ask the organiser.")
+            )
         return view(request, *args, **kwargs)
 
     return wrapped
@@ -48,10 +85,21 @@ def client_ip(request: HttpRequest) -> str | None:
     return request.META.get("REMOTE_ADDR")
 
 
-@organiser_required
+@role_required
+@require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
+    """The signed-in start page: the tournaments one organises, the tables one referees."""
+    is_staff = roles.is_federation_staff(request.user)
     return render(
-        request, "tournaments/dashboard.html", {"tournaments": selectors.tournament_list()}
+        request,
+        "tournaments/dashboard.html",
+        {
+            "is_staff": is_staff,
+            "tournaments": selectors.tournament_list()
+            if is_staff
+            else selectors.organised_tournaments(user=request.user),
+            "tables": selectors.refereed_tables(user=request.user),
+        },
     )
 
 
@@ -81,6 +129,7 @@ def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organiser_required
+@require_safe
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(
@@ -166,6 +215,7 @@ def _round(slug: str, number: int) -> Round:
 
 
 @organiser_required
+@require_safe
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = _round(slug, number)
     return render(
@@ -270,6 +320,7 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 @organiser_required
+@require_safe
 def meetings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(
@@ -280,6 +331,7 @@ def meetings(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organiser_required
+@require_safe
 def player_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     table = PlayerTable(selectors.player_list(query=query), request=request)
@@ -335,4 +387,130 @@ def club_list(request: HttpRequest) -> HttpResponse:
         return redirect("tournaments:clubs")
     return render(
         request, "tournaments/club_list.html", {"clubs": selectors.club_list(), "form": form}
+    )
+
+
+# --- Roles: a tournament's people and its table referees -------------------------------------
+
+
+def _manageable_roles(request: HttpRequest, tournament: Tournament) -> list[str]:
+    return [role for role in Role.values if roles.can_manage_role(request.user, tournament, role)]
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
+    """Who organises and referees the tournament; an organiser adds people by username."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    manageable = _manageable_roles(request, tournament)
+    form = RoleAddForm(request.POST or None, roles=manageable, initial={"role": Role.REFEREE})
+    if request.method == "POST" and form.is_valid():
+        user, role = form.cleaned_data["username"], form.cleaned_data["role"]
+        try:
+            added = roles.role_grant(
+                tournament=tournament,
+                user=user,
+                role=role,
+                by=request.user,
+                ip_address=client_ip(request),
+            )
+        except services.ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            words = {"name": user.username, "role": Role(role).label}
+            if added:
+                messages.success(request, _("%(name)s is now %(role)s.") % words)
+            else:
+                messages.info(request, _("%(name)s already was %(role)s.") % words)
+            return redirect("tournaments:roles", slug=slug)
+    return render(
+        request,
+        "tournaments/roles.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "people": [
+                (Role(role), holders, role in manageable)
+                for role, holders in selectors.tournament_people(tournament=tournament).items()
+            ],
+        },
+    )
+
+
+@organiser_required
+@require_POST
+def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = RoleRemoveForm(request.POST, roles=Role.values)
+    if not form.is_valid():
+        messages.error(request, _("Choose whose role to take away."))
+        return redirect("tournaments:roles", slug=slug)
+    user, role = form.cleaned_data["user"], form.cleaned_data["role"]
+    if not roles.can_manage_role(request.user, tournament, role):
+        raise PermissionDenied(_("Only federation staff appoint and remove organisers."))
+    removed = roles.role_revoke(
+        tournament=tournament, user=user, role=role, by=request.user, ip_address=client_ip(request)
+    )
+    words = {"name": user.username, "role": Role(role).label}
+    if removed:
+        messages.success(request, _("%(name)s is no longer %(role)s.") % words)
+    else:
+        messages.info(request, _("%(name)s was not %(role)s.") % words)
+    return redirect("tournaments:roles", slug=slug)
+
+
+@organiser_required
+@require_http_methods(["GET", "POST"])
+def round_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Assign the tournament's referee accounts to the round's tables."""
+    round_ = _round(slug, number)
+    referees = selectors.role_holders(tournament=round_.tournament, role=Role.REFEREE)
+    assignments = selectors.round_referee_assignments(round_=round_)
+    form = TableRefereesForm(request.POST or None, assignments=assignments, referees=referees)
+    if request.method == "POST" and form.is_valid():
+        try:
+            changed = roles.tables_referees_set(
+                assignments=form.changed_assignments(),
+                by=request.user,
+                ip_address=client_ip(request),
+            )
+        except services.ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(
+                request, _("Referees assigned: %(count)d tables changed.") % {"count": changed}
+            )
+            return redirect("tournaments:referees", slug=slug, number=number)
+    return render(
+        request,
+        "tournaments/round_referees.html",
+        {"tournament": round_.tournament, "round": round_, "form": form, "referees": referees},
+    )
+
+
+# --- The audit log ------------------------------------------------------------------------------
+
+
+@organiser_required
+@require_safe
+def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every organiser and referee action of the tournament, filtered, a page at a time."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = AuditFilterForm(request.GET or None)
+    if form.is_bound:
+        form.is_valid()  # a bad field is reported on the form; the valid ones still filter
+    entries = selectors.audit_entries(tournament=tournament, **form.filters())
+    page = Paginator(entries, selectors.AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "tournaments/audit_log.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "page": page,
+            "rows": selectors.audit_rows(page.object_list, tournament=tournament),
+            "query": query.urlencode(),
+        },
     )

@@ -1,8 +1,8 @@
 """Settings for the Zole tournament site.
 
-One module for every environment: the differences come from environment variables
-(DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL), so development, CI and production
-run the same code paths.
+One module for every environment: the differences come from environment variables, so
+development, CI and production run the same code paths. README.md ("Production") lists them:
+DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, REDIS_URL, HTTPS, TRUSTED_PROXIES, ...
 """
 
 import os
@@ -30,6 +30,16 @@ def env_list(name: str, default: list[str]) -> list[str]:
     return [item.strip() for item in value.split(",") if item.strip()]
 
 
+def env_int(name: str, default: int) -> int:
+    value = os.environ.get(name)
+    if value is None or value.strip() == "":
+        return default
+    try:
+        return int(value)
+    except ValueError:
+        raise ImproperlyConfigured(f"{name} must be a whole number, got {value!r}.") from None
+
+
 # Development is the default so that a fresh clone runs with no configuration at all.
 DEBUG = env_bool("DEBUG", default=True)
 
@@ -46,6 +56,8 @@ ALLOWED_HOSTS = env_list(
     "ALLOWED_HOSTS",
     default=["localhost", "127.0.0.1", "testserver"] if DEBUG else [],
 )
+# Origins (https://zole.example.lv) trusted for form posts when a proxy rewrites the host.
+CSRF_TRUSTED_ORIGINS = env_list("CSRF_TRUSTED_ORIGINS", default=[])
 
 INSTALLED_APPS = [
     "django.contrib.admin",
@@ -63,6 +75,11 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    # Static files straight from gunicorn (no separate file server), before anything else runs.
+    "whitenoise.middleware.WhiteNoiseMiddleware",
+    # Before the CSRF check, which would read (and spool) the body of an oversized upload.
+    "zole_site.security.RequestSizeLimitMiddleware",
+    "zole_site.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
@@ -98,12 +115,53 @@ DATABASES = {
     "default": dj_database_url.config(
         default=f"sqlite:///{BASE_DIR / 'db.sqlite3'}",
         conn_max_age=60,
+        # A connection kept from before a database restart is tested before it is reused.
+        conn_health_checks=True,
     )
 }
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
-    # Wait for a competing writer (several referees entering deals at once) instead of
-    # failing at once with "database is locked". WAL mode comes later.
-    DATABASES["default"].setdefault("OPTIONS", {})["timeout"] = 20
+    DATABASES["default"].setdefault("OPTIONS", {}).update(
+        {
+            # Busy timeout (seconds): a writer waits for a competing one (several referees
+            # entering deals at once) instead of failing at once with "database is locked".
+            "timeout": 20,
+            # WAL: readers (the public standings) never block the writer, nor it them. The
+            # default synchronous=FULL is kept: a confirmed deal survives a power cut too.
+            "init_command": "PRAGMA journal_mode=WAL",
+            # Take the write lock at BEGIN, where the busy timeout applies: a deferred
+            # transaction that reads first and writes later fails at once on a competing
+            # writer ("database is locked") instead of waiting.
+            "transaction_mode": "IMMEDIATE",
+        }
+    )
+
+# Where `manage.py backup_database` writes (a folder outside the checkout in production).
+BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "backups")
+
+# Local memory by default (one cache per process); Redis when several processes or servers
+# serve one event, so that a confirmed result invalidates the cached pages of them all.
+REDIS_URL = os.environ.get("REDIS_URL", "")
+if REDIS_URL:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.redis.RedisCache",
+            "LOCATION": REDIS_URL,
+            "KEY_PREFIX": "zole",
+        }
+    }
+else:
+    CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "zole",
+            # Pages of up to ~100 kB: 100 MB a process at most; the least recently used go.
+            "OPTIONS": {"MAX_ENTRIES": 1000},
+        }
+    }
+# How long a public page (standings, a round, a tournament, its PDFs) is served from the cache.
+# A confirmed result invalidates them at once; this bounds what no write invalidates (another
+# process's local memory cache, a renamed player) to the standings' own refresh period.
+PUBLIC_PAGE_CACHE_SECONDS = env_int("PUBLIC_PAGE_CACHE_SECONDS", 30)
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -126,6 +184,18 @@ USE_TZ = True
 STATIC_URL = "/static/"
 STATIC_ROOT = BASE_DIR / "staticfiles"
 STATICFILES_DIRS = [BASE_DIR / "static"]
+STORAGES = {
+    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    # Production serves collected files with hashed names (cached for good by browsers) and
+    # compressed copies; development and the tests read the source folders directly.
+    "staticfiles": {
+        "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+        if DEBUG
+        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+    },
+}
+WHITENOISE_USE_FINDERS = DEBUG
+WHITENOISE_AUTOREFRESH = DEBUG
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
@@ -133,3 +203,67 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "tournaments:dashboard"
 LOGOUT_REDIRECT_URL = "home"
+
+# --- Security --------------------------------------------------------------------------------
+# HTTPS is on whenever DEBUG is off; HTTPS=0 serves plain HTTP on loopback (a load test) and
+# then `check --deploy` rightly warns.
+HTTPS = env_bool("HTTPS", default=not DEBUG)
+SECURE_SSL_REDIRECT = HTTPS
+SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a monitor on the server itself asks over plain HTTP
+SESSION_COOKIE_SECURE = HTTPS
+CSRF_COOKIE_SECURE = HTTPS
+SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
+SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)
+# Reverse proxies in front of gunicorn (nginx, a load balancer): they say the scheme, and the
+# rate limits read the client's address from X-Forwarded-For (zole_site.ratelimit).
+TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
+if TRUSTED_PROXIES:
+    SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
+# A table's private link (/r/<token>/) must never leave the site in a Referer header.
+SECURE_REFERRER_POLICY = "same-origin"
+X_FRAME_OPTIONS = "DENY"
+SESSION_COOKIE_HTTPONLY = True
+
+# Scripts, styles, images and fonts from this site only: no inline script or style anywhere
+# (templates load static/js files), so an injected <script> never runs. Sent with HTML pages
+# (zole_site.security.ContentSecurityPolicyMiddleware).
+CONTENT_SECURITY_POLICY = "; ".join(
+    [
+        "default-src 'self'",
+        "script-src 'self'",
+        "style-src 'self'",
+        "img-src 'self' data:",
+        "font-src 'self'",
+        "connect-src 'self'",
+        "object-src 'none'",
+        "base-uri 'none'",
+        "form-action 'self'",
+        "frame-ancestors 'none'",
+    ]
+)
+
+# Uploads: the largest request body accepted at all (zole_site.security answers 413 above it).
+# It is above the player import's own 1 MB limit, so a CSV between the two gets the import's
+# message. Files below it stay in memory: an upload never lands on disk.
+REQUEST_BODY_MAX_BYTES = 2_621_440
+DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
+
+# Failures allowed per client address and window before the page answers 429 (zole_site.ratelimit).
+RATE_LIMITS = {
+    "login": {"failures": env_int("LOGIN_FAILURES_ALLOWED", 10), "seconds": 15 * 60},
+    # A whole venue may share one address: a mistyped link is rare, a scan is thousands.
+    "table-link": {"failures": env_int("TABLE_LINK_FAILURES_ALLOWED", 30), "seconds": 10 * 60},
+}
+
+LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")
+# Errors go to standard error (gunicorn's log) in every environment, not to e-mail.
+LOGGING = {
+    "version": 1,
+    "disable_existing_loggers": False,
+    "handlers": {"console": {"class": "logging.StreamHandler"}},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Replaces Django's default, which prints to the console only with DEBUG on.
+    "loggers": {"django": {"handlers": ["console"], "level": LOG_LEVEL, "propagate": False}},
+}

@@ -2,9 +2,11 @@
 
 from django.contrib import admin
 from django.urls import include, path
+from django.views.generic import RedirectView
 
 from scoring.views import public
 from zole_site import views
+from zole_site.ratelimit import RateLimitedLoginView
 
 urlpatterns = [
     # Home: the public tournament list (upcoming, in progress, finished).
@@ -13,6 +15,10 @@ urlpatterns = [
     path("organise/", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.public_urls")),
+    # Before django.contrib.auth's own: the same sign-in page, with failed attempts limited.
+    path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),
+    # The admin signs in on that page too, so its failed attempts count the same.
+    path("admin/login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("admin/", admin.site.urls),
 ]

@@ -3,6 +3,9 @@ seating list and the standings protocol (public once the round is published)."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
@@ -12,7 +15,10 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 
 from scoring import documents, selectors
+from scoring.cache import cached_public_page
+from tournaments import roles
 from tournaments.models import Round, Tournament
+from tournaments.views import lazy_tournament
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
@@ -32,7 +38,23 @@ def _positive_int(text: str | None) -> int | None:
     return number if number > 0 else None
 
 
-@login_required
+def sheet_printers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The score sheets carry the tables' private links: the tournament's organisers and chief
+    referees (tournaments.roles) print them; visitors sign in first, others get 403."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, **kwargs: object) -> HttpResponse:
+        if not roles.can_print_sheets(request.user, lazy_tournament(slug)):
+            raise PermissionDenied(
+                _("Only organisers and the chief referee print the score sheets.")
+            )
+        return view(request, slug=slug, **kwargs)
+
+    return wrapped
+
+
+@sheet_printers_only
 @require_GET
 def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Every table's score sheet of the round: filled where deals are entered, blank elsewhere,
@@ -40,9 +62,6 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = get_object_or_404(
         Round.objects.select_related("tournament"), tournament__slug=slug, number=number
     )
-    tournament = round_.tournament
-    if not (request.user.is_staff or tournament.is_chief_referee(request.user)):
-        raise PermissionDenied(_("Only organisers and the chief referee print the score sheets."))
     if not round_.tables.exists():
         raise Http404(_("This round has no tables yet."))
     blank = request.GET.get("blank", "").strip().lower() in TRUE_WORDS
@@ -58,6 +77,16 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @require_GET
 def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
+    return cached_public_page(
+        request,
+        tournament_id=tournament.pk,
+        params=frozenset(),
+        render=lambda: _round_seating(tournament, number),
+    )
+
+
+def _round_seating(tournament: Tournament, number: int) -> HttpResponse:
+    slug = tournament.slug
     round_ = selectors.public_round(tournament=tournament, number=number)
     if round_ is None:  # not created yet, or a draft whose seating may still change
         raise Http404(_("This round is not published."))
@@ -72,6 +101,16 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 def standings_protocol(request: HttpRequest, slug: str) -> HttpResponse:
     """The protocol after the latest published round, or after round n with ?round=n."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    return cached_public_page(
+        request,
+        tournament_id=tournament.pk,
+        params=frozenset({"round"}),
+        render=lambda: _standings_protocol(request, tournament),
+    )
+
+
+def _standings_protocol(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    slug = tournament.slug
     after_round = _positive_int(request.GET.get("round"))
     name = f"{slug}-standings.pdf"
     if after_round is not None:

@@ -1,8 +1,9 @@
 """The table's entry page: the paper sheet, the form for the next deal, corrections, penalties,
 confirmation and unlock.
 
-Two doors open the same page: the table's private link /r/<token>/ (whoever holds it), and
-/organise/tables/<id>/sheet/ for signed-in organisers and the tournament's chief referees. Every
+Two doors open the same page: the table's private link /r/<token>/ (whoever holds it, signed in
+or not), and /organise/tables/<id>/sheet/ for the accounts tournaments.roles lets write the table
+(its tournament's organisers and chief referees, the referees assigned to it). Every
 write goes through scoring.services; a successful write redirects back to the page
 (POST-redirect-GET), a refused one shows the page again with the message and stores nothing.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import wraps
 
 from django import forms
 from django.contrib import messages
@@ -19,7 +21,9 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.functional import Promise
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services
@@ -33,10 +37,12 @@ from scoring.forms import (
 )
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView, table_sheet_view
+from tournaments import roles
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError
 from tournaments.views import client_ip, organiser_required
+from zole_site.ratelimit import TABLE_LINK_FAILURES
 
 TEMPLATE = "scoring/sheet.html"
 
@@ -200,8 +206,12 @@ def default_forms(
 @require_http_methods(["GET", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
+    refusal = TABLE_LINK_FAILURES.refusal(request)  # an address that keeps guessing links
+    if refusal is not None:
+        return refusal
     table_token = TableToken.objects.filter(token=token, revoked_at__isnull=True).first()
     if table_token is None:
+        TABLE_LINK_FAILURES.record_failure(request)
         raise Http404  # the same plain 404 for an unknown and a revoked link: no hint
     return sheet_page(
         request,
@@ -211,15 +221,42 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     )
 
 
-@login_required
+def table_role_required(
+    allowed: Callable[[object, Table], bool], refusal: str | Promise
+) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
+    """Views of one table (`table_id` in the URL): visitors are sent to sign in, accounts the
+    check refuses get 403, before anything else is read or the method is looked at. The view
+    receives the table, with its round and tournament."""
+
+    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+        @login_required
+        @wraps(view)
+        def wrapped(request: HttpRequest, table_id: int, **kwargs: object) -> HttpResponse:
+            table = _table(table_id)
+            if not allowed(request.user, table):
+                raise PermissionDenied(refusal)
+            return view(request, table=table, **kwargs)
+
+        return wrapped
+
+    return decorator
+
+
+@table_role_required(
+    roles.can_write_table,
+    gettext_lazy(
+        "Only the tournament's organisers and chief referees, and the table's referees, "
+        "open it here."
+    ),
+)
 @require_http_methods(["GET", "POST"])
-def organiser_sheet(request: HttpRequest, table_id: int) -> HttpResponse:
-    """Any table, for a signed-in organiser or the tournament's chief referee."""
+def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
+    """The table's sheet for a signed-in account that may write it (tournaments.roles)."""
     return sheet_page(
         request,
-        table_id=table_id,
+        table_id=table.pk,
         token=None,
-        url=reverse("scoring:table_sheet", args=[table_id]),
+        url=reverse("scoring:table_sheet", args=[table.pk]),
     )
 
 
@@ -230,9 +267,9 @@ def sheet_page(
         sheet = table_sheet_view(table_id=table_id)
     except Table.DoesNotExist:
         raise Http404 from None
-    is_chief = sheet.tournament.is_chief_referee(request.user)
-    if token is None and not (request.user.is_staff or is_chief):
-        raise PermissionDenied(_("Only organisers and the chief referee open tables here."))
+    # Who may open the page is settled by its door (the link, or table_role_required); the
+    # chief referee is offered more: confirming as himself, unlocking.
+    is_chief = roles.is_chief_referee(request.user, sheet.tournament)
     page = SheetPage(request, sheet, token, is_chief, url)
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -461,11 +498,17 @@ def _round_page(table: Table) -> str:
     return f"{url}#table-links"
 
 
-@organiser_required
+def _organises_table(user: object, table: Table) -> bool:
+    return roles.is_organiser(user, table.round.tournament)
+
+
+ONLY_ORGANISERS = gettext_lazy("Only the tournament's organisers manage its entry links.")
+
+
+@table_role_required(_organises_table, ONLY_ORGANISERS)
 @require_POST
-def table_link_new(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_link_new(request: HttpRequest, table: Table) -> HttpResponse:
     """A new entry link for the table; the old one stops working."""
-    table = _table(table_id)
     tournament_services.table_token_issue(
         table=table, by=request.user, ip_address=client_ip(request)
     )
@@ -477,11 +520,10 @@ def table_link_new(request: HttpRequest, table_id: int) -> HttpResponse:
     return redirect(_round_page(table))
 
 
-@organiser_required
+@table_role_required(_organises_table, ONLY_ORGANISERS)
 @require_POST
-def table_link_revoke(request: HttpRequest, table_id: int) -> HttpResponse:
+def table_link_revoke(request: HttpRequest, table: Table) -> HttpResponse:
     """The table's entry link stops working (a lost phone, a leaked link)."""
-    table = _table(table_id)
     revoked = tournament_services.table_token_revoke(
         table=table, by=request.user, ip_address=client_ip(request)
     )

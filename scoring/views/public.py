@@ -14,6 +14,7 @@ from django_tables2 import RequestConfig
 from django_tables2.export import TableExport
 
 from scoring import selectors
+from scoring.cache import cached_public_page
 from scoring.tables import EXPORT_FORMATS, StandingsTable, TeamStandingsTable
 from tournaments.models import Tournament
 
@@ -43,20 +44,34 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 @require_GET
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    return render(
+    return cached_public_page(
         request,
-        "public/tournament_detail.html",
-        {
-            "tournament": tournament,
-            "progress": selectors.tournament_progress(tournament=tournament),
-            "entry_count": selectors.entry_count(tournament=tournament),
-        },
+        tournament_id=tournament.pk,
+        params=frozenset(),
+        render=lambda: render(
+            request,
+            "public/tournament_detail.html",
+            {
+                "tournament": tournament,
+                "progress": selectors.tournament_progress(tournament=tournament),
+                "entry_count": selectors.entry_count(tournament=tournament),
+            },
+        ),
     )
 
 
 @require_GET
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
+    return cached_public_page(
+        request,
+        tournament_id=tournament.pk,
+        params=frozenset({"q"}),
+        render=lambda: _round_detail(request, tournament, number),
+    )
+
+
+def _round_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     round_ = selectors.public_round(tournament=tournament, number=number)
     if round_ is None:  # not created yet, or a draft whose seating may still change
         raise Http404(_("This round is not published."))
@@ -75,11 +90,25 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 
 STANDINGS_PER_PAGE = 100
+# Every query parameter the standings read (the view's and django-tables2's).
+STANDINGS_PARAMS = frozenset(
+    {"provisional", "round", "_export", "sort", "page", "per_page", "team-sort"}
+)
 
 
 @require_GET
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings page, its htmx partial and its CSV/XLSX exports, all from the cache."""
     tournament = get_object_or_404(Tournament, slug=slug)
+    return cached_public_page(
+        request,
+        tournament_id=tournament.pk,
+        params=STANDINGS_PARAMS,
+        render=lambda: _standings(request, tournament),
+    )
+
+
+def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     provisional = _flag(request, "provisional")
     only_round = _positive_int(request.GET.get("round"))
     result = selectors.tournament_standings(

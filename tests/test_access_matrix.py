@@ -1,0 +1,384 @@
+"""The access matrix: every view of tournaments.urls and scoring.urls, requested as every role,
+with GET and with a POST that would write if it were let through.
+
+The views are found in the URL resolver, so a new view fails `test_every_view_is_in_the_matrix`
+until it is given its roles here. A refused request answers 403 (a visitor: a redirect to sign
+in) and changes nothing in the database; an allowed one is not refused, and its POST does write
+(which shows the refused POST would have written too). Each allowed request runs in a savepoint
+that is rolled back, so one tournament serves every role of a view.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+import pytest
+from django.apps import apps
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.urls import URLResolver, get_resolver, reverse
+
+from engine import Play
+from engine.rules import Game
+from scoring import services as scoring_services
+from scoring.services import Writer
+from tests.factories import make_entries, make_player, make_tournament, seat_keys
+from tournaments import services
+from tournaments.models import Player, Round, Table, TableToken, Tournament
+
+pytestmark = pytest.mark.django_db
+
+ROLES = (
+    "anonymous",
+    "plain_user",
+    "player_only",
+    "referee_of_another_table",
+    "referee_of_this_table",
+    "chief_referee_of_another_tournament",
+    "chief_referee",
+    "organiser_of_another_tournament",
+    "organiser",
+    "staff",
+)
+STAFF = frozenset({"staff"})
+ORGANISERS = frozenset({"organiser", "staff"})
+SHEET_PRINTERS = ORGANISERS | {"chief_referee"}
+TABLE_WRITERS = SHEET_PRINTERS | {"referee_of_this_table"}
+ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
+EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
+
+# The namespaces whose every view is in the matrix (the public pages only read).
+NAMESPACES = ("tournaments", "scoring")
+
+
+@dataclass
+class World:
+    """Tournament "kauss": round 1 in play (two tables of three, three deals a round), round 2
+    a seated draft; tournament "cits" beside it; one account per role."""
+
+    tournament: Tournament
+    other: Tournament
+    round_1: Round
+    round_2: Round
+    table: Table  # "this table": table 1 of round 1
+    other_table: Table
+    unregistered: Player
+    users: dict[str, User | None] = field(default_factory=dict)
+    chief: User | None = None  # a chief referee an organiser may remove
+    spare_referee: User | None = None  # in the tournament's referees, on no table
+    newcomer: User | None = None  # an account with no role, to be given one
+
+    @property
+    def token(self) -> str:
+        return TableToken.objects.get(table=self.table, revoked_at__isnull=True).token
+
+
+def account(username: str, **fields: object) -> User:
+    return User.objects.create(username=username, **fields)  # no password: force_login only
+
+
+@pytest.fixture
+def world() -> World:
+    tournament = make_tournament(slug="kauss", deals_per_round=3)
+    entries = make_entries(tournament, 6)
+    round_1 = services.round_create(tournament=tournament)
+    services.round_generate_seating(round_=round_1, mode="random", seed=1, by=None)
+    services.round_publish(round_=round_1, by=None)
+    round_2 = services.round_create(tournament=tournament)
+    services.round_generate_seating(round_=round_2, mode="random", seed=2, by=None)
+    other = make_tournament(slug="cits")
+    table, other_table = round_1.tables.order_by("number")
+    world = World(
+        tournament=tournament,
+        other=other,
+        round_1=round_1,
+        round_2=round_2,
+        table=table,
+        other_table=other_table,
+        unregistered=make_player(full_name="Nereģistrēta Spēlētāja"),
+    )
+    seated = entries[0].player.full_name.split(" ", 1)
+    users = world.users
+    users["anonymous"] = None
+    users["plain_user"] = account("plain")
+    # Accounts are not linked to players: a player with an account is just an account.
+    users["player_only"] = account("player", first_name=seated[0], last_name=seated[-1])
+    users["referee_of_another_table"] = account("referee-2")
+    users["referee_of_this_table"] = account("referee-1")
+    for name, assigned in (
+        ("referee_of_this_table", table),
+        ("referee_of_another_table", other_table),
+    ):
+        tournament.referees.add(users[name])
+        assigned.referees.add(users[name])
+    users["chief_referee_of_another_tournament"] = account("chief-elsewhere")
+    other.chief_referees.add(users["chief_referee_of_another_tournament"])
+    users["chief_referee"] = account("chief")
+    tournament.chief_referees.add(users["chief_referee"])
+    users["organiser_of_another_tournament"] = account("organiser-elsewhere")
+    other.organisers.add(users["organiser_of_another_tournament"])
+    users["organiser"] = account("organiser")
+    tournament.organisers.add(users["organiser"])
+    users["staff"] = account("staff", is_staff=True)
+    world.chief = account("galvenais")
+    tournament.chief_referees.add(world.chief)
+    world.spare_referee = account("spare-referee")
+    tournament.referees.add(world.spare_referee)
+    world.newcomer = account("newcomer")
+    return world
+
+
+# --- What each view is, who may use it, and a POST that writes --------------------------------
+
+
+def tournament_form(**changes: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "name": "Jauns turnīrs",
+        "slug": "jauns-turnirs",
+        "starts_on": "2026-12-12",
+        "level": "club",
+        "rounds_planned": 5,
+        "deals_per_round": 12,
+        "all_pass": "pule",
+        "personal_pule_payment": "N-1",
+        "place_points_three": "6,4,2",
+        "place_points_four": "6,4,2,0",
+        "standings_order": "place_points,game_points,last_round_game_points",
+        "first_round_seating": "random",
+        "later_rounds_seating": "swiss",
+        "avoid_same_club": "on",
+    }
+    data.update(changes)
+    return data
+
+
+def pass_deal(_world: World) -> dict[str, object]:
+    return {
+        "action": "deal",
+        "deal-position": 1,
+        "deal-client_key": "matrix-1",
+        "deal-game": "pass",
+    }
+
+
+def swap_two(world: World) -> dict[str, object]:
+    first, second = (table.seats.first().entry_id for table in world.round_2.tables.all()[:2])
+    return {"first": first, "second": second}
+
+
+def confirm_round_1(world: World) -> None:
+    """Every table of round 1 played and confirmed, so the round can be closed."""
+    writer = Writer(ip_address="10.0.0.1")
+    for table in world.round_1.tables.all():
+        declarer = seat_keys(table)[0]  # at a table of three nobody sits out
+        for position in (1, 2, 3):
+            scoring_services.deal_record(
+                table=table,
+                entry=Play(Game.LIELAIS, declarer, tricks=5, points=75),
+                position=position,
+                client_key=f"close-{table.pk}-{position}",
+                writer=writer,
+            )
+        scoring_services.table_confirm(
+            table=table, writer=writer, confirmer=table.seats.last().entry
+        )
+
+
+def drop_round_2(world: World) -> None:
+    """The draft round 2 would stop a new round from being prepared."""
+    world.round_2.delete()
+
+
+@dataclass(frozen=True)
+class ViewSpec:
+    allowed: frozenset[str]
+    args: Callable[[World], list[object]]
+    post: Callable[[World], dict[str, object]] | None = None  # None: a page that only reads
+    has_page: bool = True  # answers GET (a POST-only view answers 405)
+    prepare: Callable[[World], None] | None = None
+
+
+def slug(world: World) -> list[object]:
+    return [world.tournament.slug]
+
+
+def round_1(world: World) -> list[object]:
+    return [world.tournament.slug, 1]
+
+
+def round_2(world: World) -> list[object]:
+    return [world.tournament.slug, 2]
+
+
+def this_table(world: World) -> list[object]:
+    return [world.table.pk]
+
+
+def no_args(_world: World) -> list[object]:
+    return []
+
+
+SPECS: dict[str, ViewSpec] = {
+    "tournaments:dashboard": ViewSpec(ANY_ROLE, no_args),
+    "tournaments:create": ViewSpec(STAFF, no_args, lambda w: tournament_form()),
+    "tournaments:clubs": ViewSpec(STAFF, no_args, lambda w: {"name": "Ogres Kārts"}),
+    "tournaments:players": ViewSpec(STAFF, no_args),
+    "tournaments:player_create": ViewSpec(
+        STAFF, no_args, lambda w: {"full_name": "Jauna Spēlētāja", "is_active": "on"}
+    ),
+    "tournaments:player_import": ViewSpec(
+        STAFF, no_args, lambda w: {"text": "Importēts Spēlētājs", "confirm": "1"}
+    ),
+    "tournaments:player_edit": ViewSpec(
+        STAFF,
+        lambda w: [w.unregistered.pk],
+        lambda w: {"full_name": "Pārdēvēta Spēlētāja", "is_active": "on"},
+    ),
+    "tournaments:detail": ViewSpec(ORGANISERS, slug),
+    "tournaments:edit": ViewSpec(
+        ORGANISERS, slug, lambda w: tournament_form(name="Pārdēvēts", slug="kauss")
+    ),
+    "tournaments:entries": ViewSpec(ORGANISERS, slug, lambda w: {"players": [w.unregistered.pk]}),
+    "tournaments:entry_edit": ViewSpec(
+        ORGANISERS,
+        lambda w: [w.tournament.slug, w.tournament.entries.first().pk],
+        lambda w: {"withdraw-after_round": 1},
+    ),
+    "tournaments:meetings": ViewSpec(ORGANISERS, slug),
+    "tournaments:round_create": ViewSpec(
+        ORGANISERS, slug, lambda w: {}, has_page=False, prepare=drop_round_2
+    ),
+    "tournaments:round": ViewSpec(ORGANISERS, round_1),
+    "tournaments:check_in": ViewSpec(
+        ORGANISERS,
+        round_2,
+        lambda w: {"entries": list(w.tournament.entries.values_list("pk", flat=True)[:3])},
+        has_page=False,
+    ),
+    "tournaments:generate": ViewSpec(
+        ORGANISERS, round_2, lambda w: {"mode": "random", "seed": 99}, has_page=False
+    ),
+    "tournaments:swap": ViewSpec(ORGANISERS, round_2, swap_two, has_page=False),
+    "tournaments:publish": ViewSpec(ORGANISERS, round_2, lambda w: {}, has_page=False),
+    "tournaments:referees": ViewSpec(
+        ORGANISERS, round_1, lambda w: {f"table_{w.table.pk}": [w.spare_referee.pk]}
+    ),
+    "tournaments:roles": ViewSpec(
+        ORGANISERS, slug, lambda w: {"username": "newcomer", "role": "referee"}
+    ),
+    "tournaments:role_remove": ViewSpec(
+        ORGANISERS,
+        slug,
+        lambda w: {"user": w.chief.pk, "role": "chief_referee"},
+        has_page=False,
+    ),
+    "tournaments:audit": ViewSpec(ORGANISERS, slug),
+    "scoring:round_close": ViewSpec(
+        ORGANISERS, round_1, lambda w: {}, has_page=False, prepare=confirm_round_1
+    ),
+    "scoring:token_sheet": ViewSpec(EVERYONE, lambda w: [w.token], pass_deal),
+    "scoring:table_sheet": ViewSpec(TABLE_WRITERS, this_table, pass_deal),
+    "scoring:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
+    "scoring:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
+    "scoring:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),
+}
+
+
+def discovered_views() -> list[str]:
+    """Every named view under the matrix's namespaces, as the URL resolver knows them."""
+    names = []
+    for pattern in get_resolver().url_patterns:
+        if isinstance(pattern, URLResolver) and pattern.namespace in NAMESPACES:
+            names += [
+                f"{pattern.namespace}:{view.name}"
+                for view in pattern.url_patterns
+                if getattr(view, "name", None)
+            ]
+    return sorted(set(names))
+
+
+def snapshot() -> dict[str, list[tuple]]:
+    """Every row of the project's tables and of the accounts, to compare before and after."""
+    models = [
+        model
+        for label in ("tournaments", "scoring", "auth")
+        for model in apps.get_app_config(label).get_models(include_auto_created=True)
+    ]
+    return {model._meta.label: list(model.objects.order_by("pk").values_list()) for model in models}
+
+
+def changed_tables(before: dict[str, list[tuple]], after: dict[str, list[tuple]]) -> list[str]:
+    return [label for label in before if before[label] != after[label]]
+
+
+def refusal(response, role: str) -> str | None:
+    """None if the response refuses as it should, otherwise what is wrong."""
+    if role == "anonymous":
+        if response.status_code == 302 and response.url.startswith(reverse("login")):
+            return None
+        return f"expected a redirect to sign in, got {response.status_code}"
+    return None if response.status_code == 403 else f"expected 403, got {response.status_code}"
+
+
+def is_refusal(response) -> bool:
+    return response.status_code == 403 or (
+        response.status_code == 302 and response.url.startswith(reverse("login"))
+    )
+
+
+# --- The tests ------------------------------------------------------------------------------------
+
+
+def test_every_view_is_in_the_matrix():
+    discovered = discovered_views()
+    assert len(discovered) >= 28
+    missing = sorted(set(discovered) - set(SPECS))
+    assert not missing, f"give these views their roles in SPECS: {missing}"
+    assert sorted(SPECS) == discovered, "SPECS names a view that no longer exists"
+
+
+@pytest.mark.parametrize("name", sorted(SPECS))
+def test_every_role_is_refused_or_served(name, world, client):
+    spec = SPECS[name]
+    if spec.prepare is not None:
+        spec.prepare(world)
+    url = reverse(name, args=spec.args(world))
+    body = spec.post(world) if spec.post is not None else {}
+    problems: list[str] = []
+    for role in ROLES:
+        user = world.users[role]
+        if user is None:
+            client.logout()
+        else:
+            client.force_login(user)
+        with transaction.atomic():
+            before = snapshot()
+            page = client.get(url)
+            write = client.post(url, body)
+            after = snapshot()
+            transaction.set_rollback(True)  # the next role meets the same tournament
+        if role in spec.allowed:
+            if page.status_code != (200 if spec.has_page else 405):
+                problems.append(f"{role} GET: {page.status_code}")
+            if is_refusal(write) or write.status_code >= 500:
+                problems.append(f"{role} POST refused or failed: {write.status_code}")
+            elif spec.post is not None and not changed_tables(before, after):
+                problems.append(f"{role} POST was allowed but wrote nothing ({write.status_code})")
+            elif spec.post is None and changed_tables(before, after):
+                problems.append(f"{role} reading changed {changed_tables(before, after)}")
+        else:
+            for method, response in (("GET", page), ("POST", write)):
+                wrong = refusal(response, role)
+                if wrong:
+                    problems.append(f"{role} {method}: {wrong}")
+            if changed_tables(before, after):
+                problems.append(f"{role} was refused but changed {changed_tables(before, after)}")
+    assert not problems, f"{name} ({url}):\n" + "\n".join(problems)
+
+
+def test_the_matrix_covers_every_role_on_every_view():
+    """The size of the matrix, stated: views × roles, each requested with GET and POST."""
+    assert len(SPECS) * len(ROLES) == len(discovered_views()) * 10
+    refused = sum(len(set(ROLES) - spec.allowed) for spec in SPECS.values())
+    assert refused > len(SPECS) * 5  # most cells of the matrix are refusals

@@ -1,0 +1,430 @@
+"""Public pages from the cache (scoring.cache): a repeated request costs one query, and every
+write the public sees (a confirmation, an unlock, a correction, a published round, a closed
+round) shows on the very next request, once it is committed. Local memory, as in development;
+the last tests run the same on Redis (REDIS_URL), a throwaway Debian redis-server."""
+
+from __future__ import annotations
+
+import csv
+import io
+import itertools
+import shutil
+import socket
+import subprocess
+import time
+from collections.abc import Iterator
+from types import SimpleNamespace
+
+import pytest
+from django.core.cache import cache
+from django.core.cache.backends import locmem
+from django.test import Client
+from django.urls import reverse
+
+from engine import Play, dealer_for
+from engine.rules import Game
+from scoring import services
+from scoring.cache import tournament_changed, tournament_generation
+from scoring.services import Writer
+from tests.factories import make_entries, make_organiser, make_tournament, seat_keys
+from tournaments import services as tournament_services
+from tournaments.models import Round, Table, Tournament
+from zole_site.ratelimit import LOGIN_FAILURES
+
+pytestmark = pytest.mark.django_db
+
+keys = (f"cache-key-{number}" for number in itertools.count())
+REFEREE = Writer(ip_address="10.0.0.8")
+DEALS = 6
+# On a hit: the tournament by its slug (a 404 for an unknown one), then the cache alone.
+HIT_QUERIES = 1
+
+
+@pytest.fixture(autouse=True)
+def local_memory_cache(settings) -> None:
+    """The local memory cache, whatever REDIS_URL says, empty for each test."""
+    settings.CACHES = {
+        "default": {
+            "BACKEND": "django.core.cache.backends.locmem.LocMemCache",
+            "LOCATION": "test-cache",
+        }
+    }
+    cache.clear()
+
+
+def play_round(table: Table) -> None:
+    """Every deal a won lielais (75 points) of the first seat, or of the second while the first
+    deals: the first seat ends well ahead."""
+    players = seat_keys(table)
+    first_dealer = players[table.first_dealer_position - 1]
+    for index in range(DEALS):
+        dealer = dealer_for(players, first_dealer, index)
+        declarer = players[0] if dealer != players[0] else players[1]
+        services.deal_record(
+            table=table,
+            entry=Play(Game.LIELAIS, declarer, tricks=5, points=75),
+            position=index + 1,
+            client_key=next(keys),
+            writer=REFEREE,
+        )
+
+
+def confirm(table: Table) -> None:
+    confirmer = table.seats.order_by("position").first().entry
+    services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer)
+
+
+@pytest.fixture
+def round_in_play(django_capture_on_commit_callbacks) -> tuple[Tournament, Round, list[Table]]:
+    """Six players at two tables of 3, every deal entered, table 1 confirmed, table 2 not."""
+    tournament = make_tournament(deals_per_round=DEALS, rounds_planned=2, slug="kesa-kauss")
+    make_entries(tournament, 6)
+    with django_capture_on_commit_callbacks(execute=True):
+        round_ = tournament_services.round_create(tournament=tournament)
+        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        tournament_services.round_publish(round_=round_, by=None)
+        tables = list(round_.tables.order_by("number"))
+        for table in tables:
+            play_round(table)
+        confirm(tables[0])
+    return tournament, round_, tables
+
+
+def standings_url(tournament: Tournament) -> str:
+    return reverse("public:standings", args=[tournament.slug])
+
+
+def names_at(table: Table) -> set[str]:
+    return {seat.entry.player.full_name for seat in table.seats.select_related("entry__player")}
+
+
+def export_rows(client: Client, tournament: Tournament) -> list[list[str]]:
+    """The public CSV export (served from the cache too): rank, player, club, place points,
+    game points, then round 1's game and place points (blank while unconfirmed)."""
+    response = client.get(standings_url(tournament) + "?_export=csv")
+    return list(csv.reader(io.StringIO(response.content.decode("utf-8"))))[1:]
+
+
+def confirmed(client: Client, tournament: Tournament) -> set[str]:
+    """The players with a confirmed result in round 1."""
+    return {row[1] for row in export_rows(client, tournament) if row[5] != ""}
+
+
+class TestServedFromTheCache:
+    def test_the_second_request_runs_one_query_and_gets_the_same_page(
+        self, client: Client, round_in_play, django_assert_max_num_queries
+    ):
+        tournament, _round, _tables = round_in_play
+        first = client.get(standings_url(tournament))
+        assert first.status_code == 200
+
+        with django_assert_max_num_queries(HIT_QUERIES):
+            second = client.get(standings_url(tournament))
+
+        assert second.status_code == 200
+        assert second.content == first.content
+        assert second["Content-Type"] == first["Content-Type"]
+        # The headers the middleware adds are there on a hit too.
+        assert second["Content-Security-Policy"] == first["Content-Security-Policy"]
+
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "/t/kesa-kauss/",
+            "/t/kesa-kauss/rounds/1/",
+            "/t/kesa-kauss/rounds/1/?q=a",
+            "/t/kesa-kauss/standings/?provisional=1",
+            "/t/kesa-kauss/standings/?_export=csv",
+            "/t/kesa-kauss/standings/?_export=xlsx",
+            "/t/kesa-kauss/standings.pdf",
+            "/t/kesa-kauss/rounds/1/seating.pdf",
+        ],
+    )
+    def test_every_public_page_of_a_tournament_is_cached(
+        self, client: Client, round_in_play, url, django_assert_max_num_queries
+    ):
+        first = client.get(url)
+        assert first.status_code == 200
+
+        with django_assert_max_num_queries(HIT_QUERIES):
+            second = client.get(url)
+
+        assert second.content == first.content
+        assert second.get("Content-Disposition") == first.get("Content-Disposition")
+
+    def test_the_htmx_partial_and_the_page_are_cached_apart(self, client: Client, round_in_play):
+        tournament, _round, _tables = round_in_play
+        page = client.get(standings_url(tournament)).content.decode()
+        partial = client.get(standings_url(tournament), HTTP_HX_REQUEST="true").content.decode()
+        page_again = client.get(standings_url(tournament)).content.decode()
+
+        assert "<html" in page and "<html" not in partial
+        assert 'id="standings-live"' in partial
+        assert page_again == page
+
+    def test_an_unknown_query_parameter_is_served_but_never_stored(
+        self, client: Client, round_in_play
+    ):
+        tournament, _round, _tables = round_in_play
+        url = standings_url(tournament) + "?utm_source=poster"
+        client.get(url)
+
+        again = client.get(url)
+
+        assert again.status_code == 200
+        assert again.context is not None  # rendered again: made-up queries never fill the cache
+
+    def test_signed_in_users_always_see_the_database(self, client: Client, round_in_play):
+        tournament, _round, tables = round_in_play
+        client.get(standings_url(tournament))  # cached for the public
+        # A change no service makes (so nothing invalidates): the public sees it when the page
+        # expires (PUBLIC_PAGE_CACHE_SECONDS), an organiser at once.
+        player = tables[0].seats.order_by("position").first().entry.player
+        player.full_name = "Ojārs Ķēniņš"
+        player.save()
+
+        public = client.get(standings_url(tournament))
+        client.force_login(make_organiser())
+        organiser = client.get(standings_url(tournament))
+
+        assert "Ojārs Ķēniņš" not in public.content.decode()
+        assert "Ojārs Ķēniņš" in organiser.content.decode()
+        # The organiser's own page (sign-out form, CSRF token) never reaches the public.
+        assert "csrfmiddlewaretoken" in organiser.content.decode()
+        client.logout()
+        assert "csrfmiddlewaretoken" not in client.get(standings_url(tournament)).content.decode()
+
+    def test_a_page_no_write_invalidates_expires_after_the_refresh_period(
+        self, client: Client, round_in_play, settings, monkeypatch
+    ):
+        tournament, _round, tables = round_in_play
+        client.get(standings_url(tournament))
+        player = tables[0].seats.order_by("position").first().entry.player
+        player.full_name = "Ojārs Ķēniņš"
+        player.save()  # no service: nothing invalidates
+        assert "Ojārs Ķēniņš" not in client.get(standings_url(tournament)).content.decode()
+
+        later = time.time() + settings.PUBLIC_PAGE_CACHE_SECONDS + 1
+        monkeypatch.setattr(locmem, "time", SimpleNamespace(time=lambda: later))
+
+        assert "Ojārs Ķēniņš" in client.get(standings_url(tournament)).content.decode()
+
+    def test_a_lost_generation_never_brings_an_old_page_back(self, client: Client, round_in_play):
+        tournament, _round, _tables = round_in_play
+        client.get(standings_url(tournament))
+        before = tournament_generation(tournament.pk)
+
+        cache.delete(f"zole:tournament:{tournament.pk}:generation")  # evicted, Redis restarted
+
+        assert tournament_generation(tournament.pk) != before
+        response = client.get(standings_url(tournament))
+        assert response.context is not None  # rendered again
+
+    def test_an_unreachable_cache_serves_from_the_database(
+        self, client: Client, round_in_play, monkeypatch, django_capture_on_commit_callbacks
+    ):
+        tournament, _round, tables = round_in_play
+
+        def unavailable(*args, **kwargs):
+            raise ConnectionError("redis is down")
+
+        for method in ("get", "set", "add"):
+            monkeypatch.setattr(locmem.LocMemCache, method, unavailable)
+
+        assert client.get(standings_url(tournament)).status_code == 200
+        with django_capture_on_commit_callbacks(execute=True):
+            confirm(tables[1])  # the write stands; the cache is not there to invalidate
+        assert tables[1].result is not None
+
+
+class TestWritesInvalidate:
+    def test_a_confirmed_table_shows_on_the_next_request(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks
+    ):
+        tournament, _round, tables = round_in_play
+        first, second = names_at(tables[0]), names_at(tables[1])
+        assert confirmed(client, tournament) == first  # table 2 is not confirmed yet
+        client.get(standings_url(tournament))
+        assert client.get(standings_url(tournament)).context is None  # from the cache
+
+        with django_capture_on_commit_callbacks(execute=True):
+            confirm(tables[1])
+
+        assert confirmed(client, tournament) == first | second
+        after = client.get(standings_url(tournament))
+        assert after.context is not None  # rendered again
+        by_name = {row.name: row.game_points for row in after.context["standings"].rows}
+        assert by_name == {row[1]: int(row[4]) for row in export_rows(client, tournament)}
+
+    def test_nothing_changes_before_the_commit(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks
+    ):
+        tournament, _round, tables = round_in_play
+        client.get(standings_url(tournament))
+        generation = tournament_generation(tournament.pk)
+
+        with django_capture_on_commit_callbacks(execute=False) as callbacks:
+            confirm(tables[1])
+
+        # Inside the write's transaction the old pages stay: the new generation comes with
+        # the commit (running the callbacks), never before it.
+        assert tournament_generation(tournament.pk) == generation
+        for callback in callbacks:
+            callback()
+        assert tournament_generation(tournament.pk) != generation
+
+    def test_an_unlock_invalidates(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks
+    ):
+        tournament, _round, tables = round_in_play
+        chief = make_organiser()
+        tournament.chief_referees.add(chief)
+        first = names_at(tables[0])
+        assert confirmed(client, tournament) == first
+
+        with django_capture_on_commit_callbacks(execute=True):
+            services.table_unlock(
+                table=tables[0], writer=Writer(user=chief), reason="wrong points in deal 3"
+            )
+
+        assert confirmed(client, tournament) == set()
+
+    def test_a_correction_invalidates_the_provisional_standings(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks
+    ):
+        tournament, _round, tables = round_in_play
+        url = standings_url(tournament) + "?provisional=1"
+        before = client.get(url).content
+        last = tables[1].deal_results.order_by("-position").first()
+
+        with django_capture_on_commit_callbacks(execute=True):
+            services.deal_correct(
+                table=tables[1],
+                position=last.position,
+                # The same declarer lost it: 40 points, not 75.
+                entry=Play(Game.LIELAIS, str(last.player_id), tricks=3, points=40),
+                base_version=last.version,
+                client_key=next(keys),
+                reason="40 points, not 75",
+                writer=REFEREE,
+            )
+
+        assert client.get(url).content != before
+
+    def test_publishing_and_closing_rounds_invalidate(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks
+    ):
+        tournament, round_, tables = round_in_play
+        tournament_url = reverse("public:tournament", args=[tournament.slug])
+        round_two_url = reverse("public:round", args=[tournament.slug, 2])
+        with django_capture_on_commit_callbacks(execute=True):
+            confirm(tables[1])
+        page = client.get(tournament_url).content
+
+        with django_capture_on_commit_callbacks(execute=True):
+            services.round_close(round_=round_, writer=Writer(user=make_organiser()))
+        closed = client.get(tournament_url).content
+        assert closed != page
+
+        assert client.get(round_two_url).status_code == 404
+        with django_capture_on_commit_callbacks(execute=True):
+            round_two = tournament_services.round_create(tournament=tournament)
+            tournament_services.round_generate_seating(round_=round_two, seed=2, by=None)
+            tournament_services.round_publish(round_=round_two, by=None)
+        assert client.get(round_two_url).status_code == 200
+        assert client.get(tournament_url).content != closed
+
+    def test_a_change_to_one_tournament_keeps_the_others_cached(
+        self,
+        client: Client,
+        round_in_play,
+        django_capture_on_commit_callbacks,
+        django_assert_max_num_queries,
+    ):
+        tournament, _round, _tables = round_in_play
+        other = make_tournament()
+        make_entries(other, 3)
+        other_url = reverse("public:tournament", args=[other.slug])
+        client.get(other_url)
+
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_changed(tournament.pk)
+
+        with django_assert_max_num_queries(HIT_QUERIES):
+            client.get(other_url)
+
+
+# -- The same on Redis ---------------------------------------------------------------------------
+
+REDIS_SERVER = shutil.which("redis-server")
+
+
+@pytest.fixture(scope="module")
+def redis_url() -> Iterator[str]:
+    """A redis-server on a free loopback port, for this module only."""
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        port = probe.getsockname()[1]
+    server = subprocess.Popen(
+        [REDIS_SERVER, "--port", str(port), "--bind", "127.0.0.1", "--save", ""],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        deadline = time.monotonic() + 10
+        while True:
+            try:
+                socket.create_connection(("127.0.0.1", port), timeout=0.2).close()
+                break
+            except OSError:
+                if time.monotonic() > deadline or server.poll() is not None:
+                    pytest.fail("redis-server did not start")
+                time.sleep(0.05)
+        yield f"redis://127.0.0.1:{port}/0"
+    finally:
+        server.terminate()
+        server.wait(timeout=10)
+
+
+@pytest.mark.skipif(
+    REDIS_SERVER is None, reason="Debian's redis-server is not installed (apt-get install)"
+)
+class TestOnRedis:
+    @pytest.fixture(autouse=True)
+    def redis_cache(self, settings, redis_url: str) -> None:
+        settings.CACHES = {
+            "default": {
+                "BACKEND": "django.core.cache.backends.redis.RedisCache",
+                "LOCATION": redis_url,
+                "KEY_PREFIX": "zole-test",
+            }
+        }
+        cache.clear()
+
+    def test_pages_are_served_from_redis_and_a_confirmation_invalidates_them(
+        self,
+        client: Client,
+        round_in_play,
+        django_assert_max_num_queries,
+        django_capture_on_commit_callbacks,
+    ):
+        tournament, _round, tables = round_in_play
+        first = client.get(standings_url(tournament))
+        with django_assert_max_num_queries(HIT_QUERIES):
+            assert client.get(standings_url(tournament)).content == first.content
+
+        with django_capture_on_commit_callbacks(execute=True):
+            confirm(tables[1])
+
+        assert confirmed(client, tournament) == names_at(tables[0]) | names_at(tables[1])
+        assert client.get(standings_url(tournament)).content != first.content
+
+    def test_rate_limit_failures_are_counted_in_redis(self, rf, settings):
+        settings.RATE_LIMITS = {**settings.RATE_LIMITS, "login": {"failures": 2, "seconds": 60}}
+        request = rf.post("/accounts/login/", REMOTE_ADDR="198.51.100.20")
+
+        LOGIN_FAILURES.record_failure(request)
+        assert LOGIN_FAILURES.refusal(request) is None
+        LOGIN_FAILURES.record_failure(request)
+
+        assert LOGIN_FAILURES.refusal(request).status_code == 429

@@ -1,0 +1,344 @@
+"""Roles: who may do what (tournaments.roles), the pages where organisers give roles and assign
+referees to tables, a referee entering his table's deals signed in, the dashboard each role
+sees, and signing in and out."""
+
+from __future__ import annotations
+
+import pytest
+from django.contrib.auth.models import AnonymousUser, User
+from django.test import Client
+from django.urls import reverse
+
+from scoring.models import DealResult
+from tests.factories import make_published_round, make_tournament, make_user
+from tournaments import roles
+from tournaments.models import AuditEntry, Role, Table
+from tournaments.services import ServiceError
+
+pytestmark = pytest.mark.django_db
+
+
+def account(username: str, **fields: object) -> User:
+    return User.objects.create(username=username, **fields)  # no password: force_login
+
+
+@pytest.fixture
+def round_():
+    return make_published_round(players=6)  # two tables of three
+
+
+@pytest.fixture
+def tournament(round_):
+    return round_.tournament
+
+
+@pytest.fixture
+def tables(round_) -> tuple[Table, Table]:
+    first, second = round_.tables.select_related("round__tournament").order_by("number")
+    return first, second
+
+
+def pass_deal(client_key: str = "k-1") -> dict[str, object]:
+    return {
+        "action": "deal",
+        "deal-position": 1,
+        "deal-client_key": client_key,
+        "deal-game": "pass",
+    }
+
+
+class TestChecks:
+    def test_staff_organise_every_tournament_and_organisers_their_own(self, tournament):
+        other = make_tournament()
+        staff, organiser = account("staff", is_staff=True), account("organiser")
+        tournament.organisers.add(organiser)
+        assert roles.is_organiser(staff, tournament) and roles.is_organiser(staff, other)
+        assert roles.is_organiser(organiser, tournament)
+        assert not roles.is_organiser(organiser, other)
+        assert not roles.is_organiser(AnonymousUser(), tournament)
+        assert not roles.is_organiser(None, tournament)
+        assert roles.is_federation_staff(staff) and not roles.is_federation_staff(organiser)
+
+    def test_a_disabled_account_has_no_role(self, tournament):
+        gone = account("gone", is_staff=True, is_active=False)
+        tournament.organisers.add(gone)
+        tournament.chief_referees.add(gone)
+        assert not roles.is_organiser(gone, tournament)
+        assert not roles.is_chief_referee(gone, tournament)
+        assert not roles.has_any_role(gone)
+
+    def test_chief_referees_and_the_models_method_agree(self, tournament):
+        chief, organiser = account("chief"), account("organiser", is_staff=True)
+        tournament.chief_referees.add(chief)
+        superuser = account("root", is_superuser=True)
+        for user, expected in ((chief, True), (superuser, True), (organiser, False)):
+            assert roles.is_chief_referee(user, tournament) is expected
+            assert tournament.is_chief_referee(user) is expected
+        assert not roles.is_chief_referee(chief, make_tournament())
+
+    def test_who_writes_a_table(self, tournament, tables):
+        this, other = tables
+        referee, elsewhere = account("referee"), account("elsewhere")
+        this.referees.add(referee)
+        other.referees.add(elsewhere)
+        chief, organiser = account("chief"), account("organiser")
+        tournament.chief_referees.add(chief)
+        tournament.organisers.add(organiser)
+        for user in (referee, chief, organiser, account("staff", is_staff=True)):
+            assert roles.can_write_table(user, this), user
+        for user in (elsewhere, account("plain"), AnonymousUser()):
+            assert not roles.can_write_table(user, this), user
+
+    def test_only_staff_manage_organisers_and_organisers_manage_referees(self, tournament):
+        organiser, staff = account("organiser"), account("staff", is_staff=True)
+        tournament.organisers.add(organiser)
+        assert not roles.can_manage_role(organiser, tournament, Role.ORGANISER)
+        assert roles.can_manage_role(organiser, tournament, Role.CHIEF_REFEREE)
+        assert roles.can_manage_role(organiser, tournament, Role.REFEREE)
+        assert roles.can_manage_role(staff, tournament, Role.ORGANISER)
+        assert not roles.can_manage_role(account("plain"), tournament, Role.REFEREE)
+
+    def test_any_role_opens_the_dashboard(self, tournament, tables):
+        plain, referee = account("plain"), account("referee")
+        tournament.referees.add(referee)
+        assert not roles.has_any_role(plain)
+        assert roles.has_any_role(referee)
+        assert not roles.has_any_role(AnonymousUser())
+
+
+class TestRoleWrites:
+    def test_a_role_is_given_once_and_audited(self, tournament):
+        organiser, referee = account("organiser"), account("referee")
+        assert roles.role_grant(
+            tournament=tournament, user=referee, role=Role.REFEREE, by=organiser, ip_address="::1"
+        )
+        assert not roles.role_grant(
+            tournament=tournament, user=referee, role=Role.REFEREE, by=organiser
+        )
+        audit = AuditEntry.objects.get(action="role.granted")
+        assert (audit.user, audit.ip_address, audit.detail) == (
+            organiser,
+            "::1",
+            {"role": "referee", "username": "referee"},
+        )
+
+    def test_a_disabled_account_gets_no_role(self, tournament):
+        with pytest.raises(ServiceError, match="disabled"):
+            roles.role_grant(
+                tournament=tournament,
+                user=account("gone", is_active=False),
+                role=Role.CHIEF_REFEREE,
+                by=None,
+            )
+        assert not tournament.chief_referees.exists()
+
+    def test_a_removed_referee_leaves_his_tables(self, tournament, tables):
+        referee = account("referee")
+        tournament.referees.add(referee)
+        roles.table_referees_set(table=tables[0], referees=[referee], by=None)
+        assert roles.role_revoke(tournament=tournament, user=referee, role=Role.REFEREE, by=None)
+        assert not tables[0].referees.exists()
+        assert not roles.can_write_table(referee, tables[0])
+        audit = AuditEntry.objects.get(action="role.revoked")
+        assert audit.detail["tables"] == [[1, tables[0].number]]
+        assert not roles.role_revoke(
+            tournament=tournament, user=referee, role=Role.REFEREE, by=None
+        )
+
+    def test_only_the_tournaments_referees_are_assigned_to_tables(self, tournament, tables):
+        stranger, referee = account("stranger"), account("referee")
+        tournament.referees.add(referee)
+        with pytest.raises(ServiceError, match="stranger must be referees"):
+            roles.table_referees_set(table=tables[0], referees=[referee, stranger], by=None)
+        assert not tables[0].referees.exists()
+        assert roles.table_referees_set(table=tables[0], referees=[referee], by=None)
+        assert not roles.table_referees_set(table=tables[0], referees=[referee], by=None)
+        audit = AuditEntry.objects.get(action="table.referees")
+        assert (audit.table, audit.detail["before"], audit.detail["after"]) == (
+            tables[0],
+            [],
+            ["referee"],
+        )
+
+    def test_several_tables_are_assigned_all_or_nothing(self, tournament, tables):
+        referee, stranger = account("referee"), account("stranger")
+        tournament.referees.add(referee)
+        with pytest.raises(ServiceError):
+            roles.tables_referees_set(
+                assignments=[(tables[0], [referee]), (tables[1], [stranger])], by=None
+            )
+        assert not tables[0].referees.exists()
+        changed = roles.tables_referees_set(
+            assignments=[(tables[0], [referee]), (tables[1], [referee])], by=None
+        )
+        assert changed == 2 and roles.can_write_table(referee, tables[1])
+
+
+class TestPeoplePage:
+    def url(self, tournament) -> str:
+        return reverse("tournaments:roles", args=[tournament.slug])
+
+    def test_an_organiser_adds_a_referee_by_username(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        account("Jānis.Tiesnesis")
+        client.force_login(organiser)
+        page = client.get(self.url(tournament))
+        assert page.status_code == 200
+        # An organiser is not offered the organiser role: only staff appoint organisers.
+        assert [value for value, _label in page.context["form"].fields["role"].choices] == [
+            "chief_referee",
+            "referee",
+        ]
+        response = client.post(
+            self.url(tournament), {"username": " jānis.tiesnesis ", "role": "referee"}
+        )
+        assert response.status_code == 302
+        assert list(tournament.referees.values_list("username", flat=True)) == ["Jānis.Tiesnesis"]
+        assert "Jānis.Tiesnesis" in client.get(self.url(tournament)).content.decode()
+
+    def test_unknown_accounts_and_organiser_roles_are_refused_with_a_message(
+        self, client, tournament
+    ):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        account("someone")
+        audited = AuditEntry.objects.count()
+        client.force_login(organiser)
+        unknown = client.post(self.url(tournament), {"username": "nobody", "role": "referee"})
+        assert unknown.status_code == 200
+        assert "nobody" in unknown.context["form"].errors["username"][0]
+        promote = client.post(self.url(tournament), {"username": "someone", "role": "organiser"})
+        assert promote.status_code == 200 and promote.context["form"].errors["role"]
+        assert list(tournament.organisers.all()) == [organiser]
+        assert not tournament.referees.exists()
+        assert AuditEntry.objects.count() == audited
+
+    def test_an_organiser_cannot_remove_another_organiser_but_staff_can(self, client, tournament):
+        organiser, colleague = account("organiser"), account("colleague")
+        tournament.organisers.add(organiser, colleague)
+        remove = reverse("tournaments:role_remove", args=[tournament.slug])
+        body = {"user": colleague.pk, "role": "organiser"}
+        client.force_login(organiser)
+        assert client.post(remove, body).status_code == 403
+        assert tournament.organisers.count() == 2
+        client.force_login(account("staff", is_staff=True))
+        assert client.post(remove, body).status_code == 302
+        assert list(tournament.organisers.all()) == [organiser]
+
+    def test_a_bad_removal_changes_nothing(self, client, tournament):
+        chief = account("chief")
+        tournament.chief_referees.add(chief)
+        client.force_login(account("staff", is_staff=True))
+        remove = reverse("tournaments:role_remove", args=[tournament.slug])
+        for body in ({"user": "x", "role": "referee"}, {"user": chief.pk, "role": "king"}, {}):
+            assert client.post(remove, body).status_code == 302
+        assert list(tournament.chief_referees.all()) == [chief]
+
+
+class TestTableReferees:
+    def test_an_assigned_referee_enters_his_tables_deals_signed_in(self, client, tables):
+        this, other = tables
+        tournament = this.round.tournament
+        organiser, referee = account("organiser"), account("referee")
+        tournament.organisers.add(organiser)
+        tournament.referees.add(referee)
+        client.force_login(organiser)
+        url = reverse("tournaments:referees", args=[tournament.slug, 1])
+        page = client.get(url)
+        assert page.status_code == 200
+        assert client.post(url, {f"table_{this.pk}": [referee.pk]}).status_code == 302
+        assert list(this.referees.all()) == [referee]
+
+        client.force_login(referee)
+        dashboard = client.get(reverse("tournaments:dashboard"))
+        assert [table.pk for table in dashboard.context["tables"]] == [this.pk]
+        sheet = reverse("scoring:table_sheet", args=[this.pk])
+        assert client.get(sheet).status_code == 200
+        assert client.post(sheet, pass_deal()).status_code == 302
+        stored = DealResult.objects.get()
+        assert (stored.table, stored.entered_by, stored.entered_via_token) == (this, referee, None)
+        # Not the other table, and not the organiser's pages.
+        other_sheet = reverse("scoring:table_sheet", args=[other.pk])
+        assert client.post(other_sheet, pass_deal("k-2")).status_code == 403
+        assert (
+            client.get(reverse("tournaments:round", args=[tournament.slug, 1])).status_code == 403
+        )
+        assert DealResult.objects.count() == 1
+
+    def test_a_referee_not_of_the_tournament_is_not_offered(self, client, tables):
+        this, _other = tables
+        tournament = this.round.tournament
+        client.force_login(account("staff", is_staff=True))
+        stranger = account("stranger")
+        url = reverse("tournaments:referees", args=[tournament.slug, 1])
+        response = client.post(url, {f"table_{this.pk}": [stranger.pk]})
+        assert response.status_code == 200 and response.context["form"].errors
+        assert not this.referees.exists()
+
+    def test_the_page_reads_in_a_fixed_number_of_queries(
+        self, client, tables, django_assert_max_num_queries
+    ):
+        tournament = tables[0].round.tournament
+        for number in range(5):
+            referee = account(f"referee-{number}")
+            tournament.referees.add(referee)
+            for table in tables:
+                table.referees.add(referee)
+        client.force_login(account("staff", is_staff=True))
+        url = reverse("tournaments:referees", args=[tournament.slug, 1])
+        # session, user, round with its tournament, referees, tables, their referees
+        with django_assert_max_num_queries(7):
+            assert client.get(url).status_code == 200
+
+
+class TestDashboard:
+    def test_a_non_staff_organiser_sees_his_tournaments_only(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        make_tournament(name="Cits turnīrs")
+        client.force_login(organiser)
+        response = client.get(reverse("tournaments:dashboard"))
+        assert [t.pk for t in response.context["tournaments"]] == [tournament.pk]
+        assert reverse("tournaments:create") not in response.content.decode()
+        detail = client.get(reverse("tournaments:detail", args=[tournament.slug]))
+        assert detail.status_code == 200
+        assert reverse("tournaments:audit", args=[tournament.slug]) in detail.content.decode()
+
+    def test_a_chief_referee_sees_every_table_in_play(self, client, tournament, tables):
+        chief = account("chief")
+        tournament.chief_referees.add(chief)
+        client.force_login(chief)
+        response = client.get(reverse("tournaments:dashboard"))
+        assert [table.pk for table in response.context["tables"]] == [t.pk for t in tables]
+        assert reverse("scoring:table_sheet", args=[tables[1].pk]) in response.content.decode()
+
+    def test_an_account_without_a_role_is_told_so(self, client):
+        client.force_login(account("plain"))
+        assert client.get(reverse("tournaments:dashboard")).status_code == 403
+
+
+class TestSignInAndOut:
+    def test_sign_in_and_out_through_the_pages(self):
+        browser = Client(enforce_csrf_checks=True)
+        make_user(username="tiesnesis", is_staff=True)
+        page = browser.get(reverse("login"))
+        assert page.status_code == 200
+        csrf = page.cookies["csrftoken"].value
+        response = browser.post(
+            reverse("login"),
+            {"username": "tiesnesis", "password": "zole-pass-123", "csrfmiddlewaretoken": csrf},
+        )
+        assert response.status_code == 302
+        assert response.url == reverse("tournaments:dashboard")
+        assert browser.get(reverse("tournaments:dashboard")).status_code == 200
+        # Signing out is a form post: a link (GET) cannot sign anyone out.
+        assert browser.get(reverse("logout")).status_code == 405
+        assert browser.post(reverse("logout")).status_code == 403  # no CSRF token
+        home = browser.get(reverse("home"))
+        csrf = home.cookies.get("csrftoken", page.cookies["csrftoken"]).value
+        assert f'action="{reverse("logout")}"' in home.content.decode()
+        response = browser.post(reverse("logout"), {"csrfmiddlewaretoken": csrf})
+        assert response.status_code == 302
+        after = browser.get(reverse("tournaments:dashboard"))
+        assert after.status_code == 302 and after.url.startswith(reverse("login"))

@@ -1,0 +1,232 @@
+"""Who may do what: the one place that answers it, and the writes that give and take roles.
+
+The roles (DESIGN.md):
+- federation staff (`user.is_staff`) organise every tournament and keep the player register;
+- a tournament's organisers run that tournament (entries, rounds, links, roles, audit log);
+- its chief referees (galvenais tiesnesis) write, confirm and alone unlock any of its tables;
+- its table referees write the tables an organiser assigned them to;
+- whoever holds a table's private link (/r/<token>/) writes that table: the link is not an
+  account, so scoring.views.entry checks it, not this module;
+- everyone else reads the public pages.
+
+Views decide with these checks and answer 403; they never test `is_staff` or a relation
+themselves, so a rule changes here and nowhere else.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from django.db import models, transaction
+
+from tournaments import selectors
+from tournaments.models import AuditEntry, Role, Table, Tournament
+from tournaments.services import ServiceError, audit
+
+AnyUser = AbstractBaseUser | AnonymousUser
+
+
+# The tournament's relation that holds each role.
+ROLE_RELATIONS: dict[str, str] = selectors.ROLE_HOLDERS
+
+
+# --- Checks -------------------------------------------------------------------------------------
+
+
+def _signed_in(user: AnyUser | None) -> bool:
+    return user is not None and user.is_authenticated and user.is_active
+
+
+def is_federation_staff(user: AnyUser | None) -> bool:
+    """Federation staff: every tournament, the player register, new tournaments."""
+    return _signed_in(user) and user.is_staff
+
+
+def _holds(user: AnyUser, tournament: Tournament, role: str) -> bool:
+    # By primary key: `tournament` may be a lazy object that loads only when a query needs it.
+    relation = getattr(Tournament, ROLE_RELATIONS[role]).through.objects
+    return relation.filter(tournament_id=tournament.pk, user_id=user.pk).exists()
+
+
+def is_organiser(user: AnyUser | None, tournament: Tournament) -> bool:
+    """Federation staff organise all tournaments; a tournament's organisers organise it."""
+    if not _signed_in(user):
+        return False
+    return user.is_staff or _holds(user, tournament, Role.ORGANISER)
+
+
+def is_chief_referee(user: AnyUser | None, tournament: Tournament) -> bool:
+    """The tournament's chief referees (and superusers, who stand in for anyone)."""
+    if not _signed_in(user):
+        return False
+    return user.is_superuser or _holds(user, tournament, Role.CHIEF_REFEREE)
+
+
+def is_table_referee(user: AnyUser | None, table: Table) -> bool:
+    """A referee account an organiser assigned to this table."""
+    if not _signed_in(user):
+        return False
+    return Table.referees.through.objects.filter(table_id=table.pk, user_id=user.pk).exists()
+
+
+def can_write_table(user: AnyUser | None, table: Table) -> bool:
+    """Enter, correct and confirm a table's deals while signed in (the link is the other door)."""
+    tournament = table.round.tournament
+    return (
+        is_organiser(user, tournament)
+        or is_chief_referee(user, tournament)
+        or is_table_referee(user, table)
+    )
+
+
+def can_print_sheets(user: AnyUser | None, tournament: Tournament) -> bool:
+    """A round's score sheets carry the tables' private links: organisers and chief referees."""
+    return is_organiser(user, tournament) or is_chief_referee(user, tournament)
+
+
+def can_manage_role(user: AnyUser | None, tournament: Tournament, role: str) -> bool:
+    """Organisers give their tournament its chief referees and referees; only federation staff
+    appoint organisers (an organiser cannot make more organisers, or remove the others)."""
+    if role == Role.ORGANISER:
+        return is_federation_staff(user)
+    return is_organiser(user, tournament)
+
+
+def has_any_role(user: AnyUser | None) -> bool:
+    """Staff, or anyone who organises or referees some tournament: the dashboard is theirs."""
+    if not _signed_in(user):
+        return False
+    if user.is_staff or user.is_superuser:
+        return True
+    return (
+        User.objects.filter(pk=user.pk)
+        .filter(
+            models.Q(organised_tournaments__isnull=False)
+            | models.Q(refereed_tournaments__isnull=False)
+            | models.Q(table_referee_tournaments__isnull=False)
+        )
+        .exists()
+    )
+
+
+# --- Writes -------------------------------------------------------------------------------------
+
+
+def _relation(tournament: Tournament, role: str) -> models.Manager:
+    try:
+        return getattr(tournament, ROLE_RELATIONS[role])
+    except KeyError:
+        raise ServiceError(f"unknown role {role!r}") from None
+
+
+@transaction.atomic
+def role_grant(
+    *,
+    tournament: Tournament,
+    user: User,
+    role: str,
+    by: User | None,
+    ip_address: str | None = None,
+) -> bool:
+    """Give `user` the role in the tournament; False (and no audit entry) if he already has it."""
+    relation = _relation(tournament, role)
+    if not user.is_active:
+        raise ServiceError(f"the account {user.username} is disabled")
+    if relation.filter(pk=user.pk).exists():
+        return False
+    relation.add(user)
+    audit(
+        action=AuditEntry.Action.ROLE_GRANTED,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        role=role,
+        username=user.username,
+    )
+    return True
+
+
+@transaction.atomic
+def role_revoke(
+    *,
+    tournament: Tournament,
+    user: User,
+    role: str,
+    by: User | None,
+    ip_address: str | None = None,
+) -> bool:
+    """Take the role away; a referee also leaves every table of the tournament he was assigned
+    to. False (and no audit entry) if he did not have it."""
+    relation = _relation(tournament, role)
+    if not relation.filter(pk=user.pk).exists():
+        return False
+    relation.remove(user)
+    tables: list[tuple[int, int]] = []
+    if role == Role.REFEREE:
+        assignments = Table.referees.through.objects.filter(
+            user_id=user.pk, table__round__tournament=tournament
+        )
+        tables = sorted(assignments.values_list("table__round__number", "table__number"))
+        assignments.delete()
+    audit(
+        action=AuditEntry.Action.ROLE_REVOKED,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        role=role,
+        username=user.username,
+        # [round number, table number] of each table he leaves.
+        **({"tables": [list(pair) for pair in tables]} if tables else {}),
+    )
+    return True
+
+
+@transaction.atomic
+def table_referees_set(
+    *,
+    table: Table,
+    referees: Iterable[User],
+    by: User | None,
+    ip_address: str | None = None,
+) -> bool:
+    """Exactly these referee accounts are assigned to the table; each must be one of the
+    tournament's referees. False (and no audit entry) when nothing changes."""
+    tournament = table.round.tournament
+    wanted = {user.pk: user for user in referees}
+    allowed = set(tournament.referees.filter(pk__in=wanted).values_list("pk", flat=True))
+    strangers = sorted(user.username for pk, user in wanted.items() if pk not in allowed)
+    if strangers:
+        raise ServiceError(
+            f"{', '.join(strangers)} must be referees of the tournament before a table is "
+            "assigned to them"
+        )
+    before = {user.pk: user.username for user in table.referees.all()}
+    if set(before) == set(wanted):
+        return False
+    table.referees.set(wanted.values())
+    audit(
+        action=AuditEntry.Action.TABLE_REFEREES,
+        by=by,
+        tournament=tournament,
+        table=table,
+        ip_address=ip_address,
+        round=table.round.number,
+        before=sorted(before.values()),
+        after=sorted(user.username for user in wanted.values()),
+    )
+    return True
+
+
+@transaction.atomic
+def tables_referees_set(
+    *,
+    assignments: Iterable[tuple[Table, Iterable[User]]],
+    by: User | None,
+    ip_address: str | None = None,
+) -> int:
+    """Several tables' referees at once, all or nothing; returns how many tables changed."""
+    return sum(
+        table_referees_set(table=table, referees=referees, by=by, ip_address=ip_address)
+        for table, referees in assignments
+    )
