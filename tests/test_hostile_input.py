@@ -24,7 +24,6 @@ import pytest
 from django.apps import apps
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db import connection
 from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
@@ -816,34 +815,15 @@ class TestPublicQueries:
                     assert_escaped(response, f"{url}?{query[:60]}")
         assert client.get(reverse("public:standings", args=[slug]) + "?round=1").status_code == 200
 
-    # Known, in views this suite may not change: see the marks' reasons.
-    @pytest.mark.xfail(
-        strict=True,
-        reason="tournaments/views.py player_list calls table.paginate(page=...) unguarded: "
-        "PageNotAnInteger/EmptyPage answer 500 (django_tables2.RequestConfig handles them)",
-    )
     @pytest.mark.parametrize("page", ["abc", str(HUGE), "-1"])
     def test_a_bad_page_of_the_player_list(self, staff, page):
         make_player()
         response = staff.get(reverse("tournaments:players"), {"page": page})
         assert response.status_code < 500
 
-    @pytest.mark.parametrize(
-        "page",
-        [
-            "public round",
-            pytest.param(
-                "organiser players",
-                marks=pytest.mark.xfail(
-                    connection.vendor == "postgresql",
-                    strict=True,
-                    reason="tournaments/views.py player_list puts ?q= in an icontains filter as "
-                    "it is, and PostgreSQL cannot hold a NUL in text: the view must drop it",
-                ),
-            ),
-        ],
-    )
+    @pytest.mark.parametrize("page", ["public round", "organiser players"])
     def test_a_nul_in_a_search(self, world, page):
+        """PostgreSQL cannot hold a NUL in text: the searches drop it."""
         url = {
             "public round": reverse("public:round", args=[world.tournament.slug, 1]),
             "organiser players": reverse("tournaments:players"),

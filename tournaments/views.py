@@ -14,6 +14,7 @@ from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
+from django_tables2 import RequestConfig
 
 from scoring.sheet_view import round_table_links
 from tournaments import roles, selectors, services
@@ -333,9 +334,11 @@ def meetings(request: HttpRequest, slug: str) -> HttpResponse:
 @organiser_required
 @require_safe
 def player_list(request: HttpRequest) -> HttpResponse:
-    query = request.GET.get("q", "").strip()
+    # PostgreSQL text cannot hold a NUL: a search for one simply has no such character.
+    query = request.GET.get("q", "").replace("\x00", "").strip()
     table = PlayerTable(selectors.player_list(query=query), request=request)
-    table.paginate(page=request.GET.get("page", 1), per_page=50)
+    # RequestConfig turns a bad ?page= into the nearest real page instead of an error.
+    RequestConfig(request, paginate={"per_page": 50}).configure(table)
     return render(request, "tournaments/player_list.html", {"table": table, "query": query})
 
 
