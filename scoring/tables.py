@@ -10,15 +10,47 @@ from collections.abc import Iterable
 from typing import Any
 
 import django_tables2 as tables
+from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.html import format_html
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
+from django_tables2.export import TableExport
 
 from engine.names import latvian_sort_key
 from scoring.selectors import RoundCell, StandingRow, TeamRow, points_number, points_text
 
 EXPORT_FORMATS = ("csv", "xlsx")
+# A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").
+FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
+
+
+def spreadsheet_text(value: Any) -> Any:
+    """A text cell a spreadsheet shows as text: a leading apostrophe disarms a formula.
+
+    Numbers stay numbers (a negative score is not text and is never run)."""
+    if isinstance(value, str) and value.startswith(FORMULA_STARTS):
+        return "'" + value
+    return value
+
+
+class SpreadsheetSafeExport(TableExport):
+    """django-tables2's export with every text cell passed through `spreadsheet_text`: player
+    and club names are typed by people, and an export is opened in Excel or LibreOffice."""
+
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):  # type: ignore[no-untyped-def]
+        dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
+        for index, row in enumerate(dataset):
+            dataset[index] = tuple(spreadsheet_text(cell) for cell in row)
+        return dataset
+
+
+def export_response(
+    table: tables.Table, *, export_format: str, title: str, filename: str
+) -> HttpResponse:
+    """The table as a CSV or XLSX download (`export_format` one of EXPORT_FORMATS)."""
+    exporter = SpreadsheetSafeExport(export_format, table, dataset_kwargs={"title": title[:31]})
+    return exporter.response(filename=f"{filename}.{export_format}")
 
 
 class PlacePointsColumn(tables.Column):

@@ -11,11 +11,15 @@ from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_GET
 from django_tables2 import RequestConfig
-from django_tables2.export import TableExport
 
 from scoring import selectors
 from scoring.cache import cached_public_page
-from scoring.tables import EXPORT_FORMATS, StandingsTable, TeamStandingsTable
+from scoring.tables import (
+    EXPORT_FORMATS,
+    StandingsTable,
+    TeamStandingsTable,
+    export_response,
+)
 from tournaments.models import Tournament
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
@@ -133,8 +137,12 @@ def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     ).configure(table)
     if exporting:
         name = tournament.slug if only_round is None else f"{tournament.slug}-round-{only_round}"
-        exporter = TableExport(export_format, table, dataset_kwargs={"title": _("Standings")[:31]})
-        return exporter.response(filename=f"{name}-standings.{export_format}")
+        return export_response(
+            table,
+            export_format=export_format,
+            title=str(_("Standings")),
+            filename=f"{name}-standings",
+        )
 
     team_table = None
     if result.teams:

@@ -257,6 +257,26 @@ class TestStandingsPage:
         assert "Ērika Žagare" in [row[1] for row in rows[1:]]
         assert all(isinstance(row[4], int) for row in rows[1:])
 
+    @pytest.mark.parametrize("export_format", ["csv", "xlsx"])
+    def test_a_name_that_looks_like_a_formula_is_exported_as_text(
+        self, client: Client, small_tournament, export_format
+    ):
+        rename_a_player(small_tournament, '=HYPERLINK("http://evil.example","x")')
+
+        response = client.get(standings_url(small_tournament, _export=export_format))
+
+        if export_format == "csv":
+            rows = list(csv.reader(io.StringIO(response.content.decode("utf-8"))))
+        else:
+            openpyxl = pytest.importorskip("openpyxl")
+            workbook = openpyxl.load_workbook(io.BytesIO(response.content))
+            rows = [list(row) for row in workbook.active.iter_rows(values_only=True)]
+        names = [row[1] for row in rows[1:]]
+        assert "'=HYPERLINK(\"http://evil.example\",\"x\")" in names
+        assert not any(str(name).startswith("=") for name in names)
+        # Negative game points stay numbers: only text is disarmed.
+        assert all(not str(row[4]).startswith("'") for row in rows[1:])
+
     def test_an_unknown_export_format_shows_the_page(self, client: Client, small_tournament):
         response = client.get(standings_url(small_tournament, _export="pdf"))
 
