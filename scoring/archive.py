@@ -1414,6 +1414,13 @@ def _write(plan: _Plan, on_account_created: Callable[[str], None] | None) -> Tou
         batch_size=BATCH_SIZE,
     )
     _with_timestamps(audit, "at", [row.at for row in plan.audit])
+    # The import itself is logged too (now): the links printed before on the score sheets'
+    # QR codes are not in the archive, so the sheets of the rounds in play must be reprinted.
+    AuditEntry.objects.create(
+        tournament=tournament,
+        action=AuditEntry.Action.TOURNAMENT_IMPORTED,
+        detail={"history_entries": len(plan.audit), "new_table_links": len(tokens)},
+    )
     return tournament
 
 

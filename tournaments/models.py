@@ -307,6 +307,7 @@ class AuditEntry(models.Model):
         ROLE_GRANTED = "role.granted", "role given"
         ROLE_REVOKED = "role.revoked", "role taken away"
         TABLE_REFEREES = "table.referees", "table referees assigned"
+        TOURNAMENT_IMPORTED = "tournament.imported", "tournament imported from an archive"
 
     tournament = models.ForeignKey(
         Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"

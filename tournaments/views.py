@@ -38,6 +38,7 @@ from tournaments.role_forms import (
     TableRefereesForm,
 )
 from tournaments.tables import PlayerTable
+from zole_site.security import client_ip
 
 
 def lazy_tournament(slug: str) -> Tournament:
@@ -82,10 +83,6 @@ def role_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     return wrapped
 
 
-def client_ip(request: HttpRequest) -> str | None:
-    return request.META.get("REMOTE_ADDR")
-
-
 @role_required
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
@@ -105,7 +102,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
     form = TournamentForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -116,7 +113,7 @@ def tournament_create(request: HttpRequest) -> HttpResponse:
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     form = TournamentForm(request.POST or None, instance=tournament)
@@ -145,7 +142,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def entries(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     form = RegisterPlayersForm(request.POST or None, tournament=tournament)
@@ -168,7 +165,7 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
     entry = get_object_or_404(
         Entry.objects.select_related("player", "tournament"), pk=entry_id, tournament__slug=slug
@@ -343,7 +340,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id) if player_id else None
     form = PlayerForm(request.POST or None, instance=player)
@@ -355,7 +352,7 @@ def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpRespo
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def player_import(request: HttpRequest) -> HttpResponse:
     """Step 1 uploads and previews; step 2 (confirm) imports the same text, all or nothing."""
     form = PlayerImportForm(request.POST or None, request.FILES or None)
@@ -381,7 +378,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def club_list(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
@@ -401,7 +398,7 @@ def _manageable_roles(request: HttpRequest, tournament: Tournament) -> list[str]
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
     """Who organises and referees the tournament; an organiser adds people by username."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -463,7 +460,7 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 @organiser_required
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def round_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Assign the tournament's referee accounts to the round's tables."""
     round_ = _round(slug, number)

@@ -19,33 +19,21 @@ from django.http import HttpRequest, HttpResponse
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_noop
 
-from zole_site.security import refused
+from zole_site.security import client_ip, refused
 
 logger = logging.getLogger(__name__)
 
 
 def client_address(request: HttpRequest) -> str:
-    """The client's address: REMOTE_ADDR, or with TRUSTED_PROXIES = n reverse proxies in front,
-    the address the outermost of them saw (the n-th X-Forwarded-For entry from the right; the
-    ones further left are whatever the client sent). An IPv6 client counts by its /64, which
-    one household or phone holds whole."""
-    address = request.META.get("REMOTE_ADDR", "")
-    proxies: int = settings.TRUSTED_PROXIES
-    if proxies:
-        forwarded = [
-            part.strip()
-            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
-            if part.strip()
-        ]
-        if len(forwarded) >= proxies:
-            address = forwarded[-proxies]
-    try:
-        parsed = ipaddress.ip_address(address)
-    except ValueError:
-        return address or "unknown"
+    """The address failures are counted by: `client_ip`, except that an IPv6 client counts by
+    its /64, which one household or phone holds whole."""
+    address = client_ip(request)
+    if address is None:
+        return "unknown"
+    parsed = ipaddress.ip_address(address)
     if parsed.version == 6:
         return str(ipaddress.ip_network(f"{parsed}/64", strict=False))
-    return str(parsed)
+    return address
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,7 @@ and a hard limit on the size of a request body."""
 
 from __future__ import annotations
 
+import ipaddress
 from collections.abc import Callable
 
 from django.conf import settings
@@ -65,3 +66,24 @@ class RequestSizeLimitMiddleware:
 def refused(request: HttpRequest, *, status: int, title: str, message: str) -> HttpResponse:
     """A refused request as a page that says why (413, 429)."""
     return render(request, "refused.html", {"title": title, "message": message}, status=status)
+
+
+def client_ip(request: HttpRequest) -> str | None:
+    """The client's address as the audit log records it: REMOTE_ADDR, or with
+    settings.TRUSTED_PROXIES = n reverse proxies in front, the address the outermost of them saw
+    (the n-th X-Forwarded-For entry from the right; the ones further left are whatever the
+    client sent). None when there is no valid address."""
+    address = request.META.get("REMOTE_ADDR", "")
+    proxies: int = settings.TRUSTED_PROXIES
+    if proxies:
+        forwarded = [
+            part.strip()
+            for part in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")
+            if part.strip()
+        ]
+        if len(forwarded) >= proxies:
+            address = forwarded[-proxies]
+    try:
+        return str(ipaddress.ip_address(address))
+    except ValueError:
+        return None

@@ -4,11 +4,11 @@
 from django.db import connection
 from django.http import HttpRequest, JsonResponse
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 
 @never_cache
-@require_GET
+@require_safe
 def healthz(request: HttpRequest) -> JsonResponse:
     # A real round trip, so a monitor learns the database is reachable, not only the process.
     with connection.cursor() as cursor:

@@ -12,7 +12,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.urls import reverse
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 
 from scoring import documents, selectors
 from scoring.cache import cached_public_page
@@ -55,7 +55,7 @@ def sheet_printers_only(view: Callable[..., HttpResponse]) -> Callable[..., Http
 
 
 @sheet_printers_only
-@require_GET
+@require_safe
 def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Every table's score sheet of the round: filled where deals are entered, blank elsewhere,
     or all blank with ?blank=1."""
@@ -74,7 +74,7 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     return pdf_response(content, f"{slug}-round-{number}-{kind}.pdf")
 
 
-@require_GET
+@require_safe
 def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return cached_public_page(
@@ -97,7 +97,7 @@ def _round_seating(tournament: Tournament, number: int) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def standings_protocol(request: HttpRequest, slug: str) -> HttpResponse:
     """The protocol after the latest published round, or after round n with ?round=n."""
     tournament = get_object_or_404(Tournament, slug=slug)

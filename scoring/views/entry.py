@@ -41,8 +41,9 @@ from tournaments import roles
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError
-from tournaments.views import client_ip, organiser_required
+from tournaments.views import organiser_required
 from zole_site.ratelimit import TABLE_LINK_FAILURES
+from zole_site.security import client_ip
 
 TEMPLATE = "scoring/sheet.html"
 
@@ -203,7 +204,7 @@ def default_forms(
 # --- The two doors ------------------------------------------------------------------------------
 
 
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
     refusal = TABLE_LINK_FAILURES.refusal(request)  # an address that keeps guessing links
@@ -249,7 +250,7 @@ def table_role_required(
         "open it here."
     ),
 )
-@require_http_methods(["GET", "POST"])
+@require_http_methods(["GET", "HEAD", "POST"])
 def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     """The table's sheet for a signed-in account that may write it (tournaments.roles)."""
     return sheet_page(

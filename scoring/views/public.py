@@ -9,7 +9,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
-from django.views.decorators.http import require_GET
+from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
 from scoring import selectors
@@ -38,14 +38,14 @@ def _positive_int(text: str | None) -> int | None:
     return number if number > 0 else None
 
 
-@require_GET
+@require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(
         request, "public/tournament_list.html", {"listing": selectors.public_tournament_list()}
     )
 
 
-@require_GET
+@require_safe
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return cached_public_page(
@@ -64,7 +64,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@require_GET
+@require_safe
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return cached_public_page(
@@ -100,7 +100,7 @@ STANDINGS_PARAMS = frozenset(
 )
 
 
-@require_GET
+@require_safe
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings page, its htmx partial and its CSV/XLSX exports, all from the cache."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -248,7 +248,7 @@ def cumulative_chart(values: list[tuple[int, int]]) -> Chart | None:
     )
 
 
-@require_GET
+@require_safe
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     player = selectors.public_player(player_id=player_id)
     if player is None:

@@ -229,6 +229,28 @@ class TestEnteringDeals:
         sheet = client.get(url).context["sheet"]
         assert [cell.total for cell in sheet.rows[0].cells] == [-1, 2, -1]
 
+    @pytest.mark.parametrize(
+        ("proxies", "remote", "forwarded", "recorded"),
+        [
+            (0, "192.0.2.10", "203.0.113.5", "192.0.2.10"),  # no proxy: the header is ignored
+            (1, "10.0.0.2", "198.51.100.1, 2001:db8:1:2::10", "2001:db8:1:2::10"),
+            (1, "10.0.0.2", "not-an-address", None),
+        ],
+    )
+    def test_the_audit_log_records_the_address_the_outermost_proxy_saw(
+        self, client, settings, table_of_three, proxies, remote, forwarded, recorded
+    ):
+        settings.TRUSTED_PROXIES = proxies
+        _a, b, _c = seat_keys(table_of_three)
+        client.post(
+            url_of(table_of_three),
+            deal_data(1, "tap-1", game="lielais", declarer=b, points=75, tricks=5),
+            REMOTE_ADDR=remote,
+            HTTP_X_FORWARDED_FOR=forwarded,
+        )
+        entry = AuditEntry.objects.get(action=AuditEntry.Action.DEAL_ENTERED)
+        assert entry.ip_address == recorded  # the whole IPv6 address, not its /64
+
     def test_the_form_carries_the_next_position_and_a_fresh_client_key(
         self, client, table_of_three
     ):

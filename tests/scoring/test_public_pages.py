@@ -272,7 +272,7 @@ class TestStandingsPage:
             workbook = openpyxl.load_workbook(io.BytesIO(response.content))
             rows = [list(row) for row in workbook.active.iter_rows(values_only=True)]
         names = [row[1] for row in rows[1:]]
-        assert "'=HYPERLINK(\"http://evil.example\",\"x\")" in names
+        assert '\'=HYPERLINK("http://evil.example","x")' in names
         assert not any(str(name).startswith("=") for name in names)
         # Negative game points stay numbers: only text is disarmed.
         assert all(not str(row[4]).startswith("'") for row in rows[1:])
@@ -391,3 +391,27 @@ class TestQueryCounts:
                 client.get(round_url(tournament, 2))
             counts.append((len(standings_queries), len(round_queries)))
         assert counts[0] == counts[1]
+
+
+class TestHead:
+    """Link checkers, uptime monitors and some phones ask HEAD first: it answers like GET,
+    without the body."""
+
+    def test_every_public_page_answers_head_like_get(self, client: Client, small_tournament):
+        player_id = small_tournament.entries.order_by("pk").first().player_id
+        urls = [
+            reverse("home"),
+            reverse("healthz"),
+            reverse("public:tournament", args=[small_tournament.slug]),
+            round_url(small_tournament, 1),
+            standings_url(small_tournament),
+            reverse("public:player", args=[player_id]),
+            reverse("public:round_seating_pdf", args=[small_tournament.slug, 1]),
+            reverse("public:standings_pdf", args=[small_tournament.slug]),
+        ]
+        for url in urls:
+            head = client.head(url)
+            get = client.get(url)
+            assert (url, head.status_code) == (url, 200)
+            assert head["Content-Type"] == get["Content-Type"]
+            assert head.content == b""

@@ -15,7 +15,7 @@ from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from scoring.archive import ArchiveError, read_archive, tournament_import
 from scoring.models import DealResult
-from tournaments.models import Table
+from tournaments.models import Table, TableToken
 
 
 class Command(BaseCommand):
@@ -59,6 +59,12 @@ class Command(BaseCommand):
                     f"{rounds} rounds, {tables} tables, {deals} deal versions."
                 )
             )
+            links = TableToken.objects.filter(table__round__tournament=tournament).count()
+            if links:
+                self.stdout.write(
+                    f"{links} tables have new entry links: reprint the score sheets of the "
+                    "rounds still being played (the QR codes printed before do not open here)."
+                )
             if created:
                 self.stderr.write(
                     "Accounts named in the archive were missing and are created inactive, "
