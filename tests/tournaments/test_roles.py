@@ -318,6 +318,50 @@ class TestDashboard:
         assert client.get(reverse("tournaments:dashboard")).status_code == 403
 
 
+class TestHeaderLinks:
+    """The header offers each account what it may open: a link that answers 403 is a trap."""
+
+    def links(self, client, path="/") -> tuple[bool, bool]:
+        html = client.get(path).content.decode()
+        return (
+            f'href="{reverse("tournaments:dashboard")}"' in html,
+            f'href="{reverse("tournaments:players")}"' in html,
+        )
+
+    def test_the_public_sees_neither_link(self, client):
+        assert self.links(client) == (False, False)
+
+    def test_a_referee_sees_his_dashboard_but_not_the_player_register(
+        self, client, tournament, tables
+    ):
+        referee = account("referee")
+        tournament.referees.add(referee)
+        roles.table_referees_set(table=tables[0], referees=[referee], by=None)
+        client.force_login(referee)
+        assert self.links(client) == (True, False)
+
+    def test_an_account_without_a_role_sees_no_dashboard(self, client):
+        client.force_login(account("plain"))
+        assert self.links(client) == (False, False)
+
+    def test_staff_see_both(self, client):
+        client.force_login(account("staff", is_staff=True))
+        assert self.links(client) == (True, True)
+
+    def test_a_non_staff_organiser_is_not_offered_the_staff_only_player_pages(
+        self, client, tournament
+    ):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        html = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
+        assert reverse("tournaments:player_import") not in html
+        assert self.links(client) == (True, False)
+        client.force_login(account("staff", is_staff=True))
+        html = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
+        assert reverse("tournaments:player_import") in html
+
+
 class TestSignInAndOut:
     def test_sign_in_and_out_through_the_pages(self):
         browser = Client(enforce_csrf_checks=True)
