@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install lint test migrate demo run serve backup clean
+.PHONY: venv install messages lint test migrate demo run serve backup clean
 
 venv: $(BIN)/python
 
@@ -19,12 +19,17 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+# The lv and ru catalogues (locale/*/LC_MESSAGES/django.po) compiled for Django to read; the
+# compiled .mo files are build output, not committed. Needs GNU gettext's msgfmt.
+messages: install
+	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=node_modules
+
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 
 # The suite runs on whatever DATABASE_URL names; SQLite when it is unset.
-test: install
+test: install messages
 	$(MAKE) lint
 	$(BIN)/pytest
 
@@ -37,7 +42,7 @@ demo: migrate
 	$(BIN)/python manage.py simulate_tournament --players 12 --rounds 3 --seed 1 \
 		--slug demo --skip-existing
 
-run: install migrate demo
+run: install messages migrate demo
 	$(BIN)/python manage.py runserver 127.0.0.1:8000
 
 # Production: settings from the environment (README, "Production"); DEBUG is off unless set, so
@@ -48,7 +53,7 @@ THREADS ?= 2
 BIND ?= 127.0.0.1:8000
 
 serve: export DEBUG ?= 0
-serve: install
+serve: install messages
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py migrate --noinput
 	exec $(BIN)/gunicorn zole_site.wsgi:application --workers $(WORKERS) --threads $(THREADS) \

@@ -21,3 +21,11 @@ def _empty_cache() -> None:
     from django.core.cache import cache
 
     cache.clear()
+
+
+@pytest.fixture(autouse=True)
+def _english_unless_a_test_asks(settings) -> None:
+    """The suite reads like the code, in English (the catalogues' source language): a request
+    without a language preference, and code run outside a request, get English. The site's
+    real default, Latvian, and the other languages are tested in tests/test_i18n.py."""
+    settings.LANGUAGE_CODE = "en"

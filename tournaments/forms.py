@@ -74,6 +74,7 @@ class TournamentForm(forms.ModelForm):
             "later_rounds_seating",
             "avoid_same_club",
             "teams_enabled",
+            "language",
         )
         widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT}
         labels = {

@@ -123,6 +123,8 @@ class Tournament(models.Model):
     )
     avoid_same_club = models.BooleanField(default=True)
     teams_enabled = models.BooleanField(default=False)
+    # The language its documents (score sheets, seating lists, protocols) are printed in.
+    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="lv")
     # Who may do what is decided in tournaments/roles.py; these relations only record it.
     # Organisers run this tournament (federation staff organise every tournament anyway).
     organisers = models.ManyToManyField(

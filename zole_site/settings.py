@@ -81,6 +81,8 @@ MIDDLEWARE = [
     "zole_site.security.RequestSizeLimitMiddleware",
     "zole_site.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
+    # The language: the visitor's choice (a cookie), else the browser's, else Latvian.
+    "django.middleware.locale.LocaleMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -178,6 +180,12 @@ LANGUAGES = [
     ("ru", "Русский"),
     ("en", "English"),
 ]
+# One catalogue per language for the whole project: locale/<lang>/LC_MESSAGES/django.po.
+LOCALE_PATHS = [BASE_DIR / "locale"]
+# The language chosen on the switcher is remembered for a year, on this device.
+LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
+LANGUAGE_COOKIE_SAMESITE = "Lax"
+LANGUAGE_COOKIE_HTTPONLY = True
 TIME_ZONE = "Europe/Riga"
 USE_I18N = True
 USE_TZ = True
@@ -213,6 +221,7 @@ SECURE_SSL_REDIRECT = HTTPS
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a monitor on the server itself asks over plain HTTP
 SESSION_COOKIE_SECURE = HTTPS
 CSRF_COOKIE_SECURE = HTTPS
+LANGUAGE_COOKIE_SECURE = HTTPS
 SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)

@@ -12,6 +12,7 @@ urlpatterns = [
     # Home: the public tournament list (upcoming, in progress, finished).
     path("", public.tournament_list, name="home"),
     path("healthz", views.healthz, name="healthz"),
+    path("language/<str:language>/", views.language_switch, name="language"),
     path("organise/", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.public_urls")),

@@ -1,10 +1,45 @@
-"""Site-wide views: the health check. The home page is the public tournament list
-(scoring.views.public). Views stay thin; reads go to selectors."""
+"""Site-wide views: the health check and the language switcher. The home page is the public
+tournament list (scoring.views.public). Views stay thin; reads go to selectors."""
 
+from django.conf import settings
 from django.db import connection
-from django.http import HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponseRedirect, JsonResponse
+from django.urls import reverse
+from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
+
+
+@never_cache
+@require_safe
+def language_switch(request: HttpRequest, language: str) -> HttpResponseRedirect:
+    """Show the site in `language` from now on, on this device (a cookie), and go back to the
+    page the visitor was on (`?next=`, a path of this site only).
+
+    A plain link rather than Django's POST `set_language`: the public pages are served from a
+    shared cache, so they carry no CSRF token a form could use; choosing a language changes
+    nothing but how this visitor's own pages read."""
+    if language not in LANGUAGE_CODES:
+        raise Http404("no such language")
+    next_url = request.GET.get("next", "")
+    if not url_has_allowed_host_and_scheme(
+        next_url, allowed_hosts={request.get_host()}, require_https=request.is_secure()
+    ):
+        next_url = reverse("home")
+    response = HttpResponseRedirect(next_url)
+    response.set_cookie(
+        settings.LANGUAGE_COOKIE_NAME,
+        language,
+        max_age=settings.LANGUAGE_COOKIE_AGE,
+        path=settings.LANGUAGE_COOKIE_PATH,
+        domain=settings.LANGUAGE_COOKIE_DOMAIN,
+        secure=settings.LANGUAGE_COOKIE_SECURE,
+        httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+    )
+    return response
 
 
 @never_cache
