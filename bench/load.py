@@ -208,6 +208,17 @@ def viewer_pool(base: str, args, results: Results, stop: threading.Event, index:
         time.sleep(max(0.0, interval - (time.monotonic() - start)))
 
 
+def idle_latencies(url: str, count: int = 100) -> list[float]:
+    """The baseline, measured in the same run before the load starts: one client asking the
+    idle server for `url` again and again."""
+    opener = urllib.request.build_opener()
+    return [timed_open(opener, url, 30)[2] for _ in range(count)]
+
+
+def median_ms(values: list[float]) -> float:
+    return statistics.median(values) * 1000 if values else float("nan")
+
+
 def percentiles(values: list[float]) -> str:
     if len(values) < 2:
         return "n/a"
@@ -276,6 +287,10 @@ def main() -> int:
                 return 1
             time.sleep(0.2)
 
+    # Baselines on the idle server: a page without the database, and the standings themselves.
+    idle_health = idle_latencies(f"{base}/healthz")
+    idle_standings = idle_latencies(f"{base}/t/load/standings/", count=30)
+
     results = Results()
     stop = threading.Event()
     phones = [
@@ -317,6 +332,13 @@ def main() -> int:
     print(
         f"standings ({len(results.standings_latencies):5} requests)  "
         f"{percentiles(results.standings_latencies)}"
+    )
+    health_ms = median_ms(idle_health)
+    print(
+        f"baseline (idle server, one client): healthz p50 {health_ms:.1f} ms, standings p50 "
+        f"{median_ms(idle_standings):.1f} ms; under load p50 entry = "
+        f"{median_ms(results.entry_latencies) / health_ms:.0f}x healthz, standings = "
+        f"{median_ms(results.standings_latencies) / median_ms(idle_standings):.1f}x idle standings"
     )
     print(
         f"deals acknowledged {len(results.acknowledged)} of {expected}; stored "
