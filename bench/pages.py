@@ -13,23 +13,14 @@ the first request ("cold": empty connection, nothing warmed) and the median of r
 from __future__ import annotations
 
 import argparse
-import os
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-
-def setup_django(database: Path) -> None:
-    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zole_site.settings")
-    import django
-
-    django.setup()
+from simulated import simulated_tournament
 
 
 def timed_get(client, url: str) -> tuple[float, int, int]:
@@ -54,27 +45,14 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="zole-bench-pages-"))
-    setup_django(workdir / "bench.sqlite3")
-    from django.core.management import call_command
+    built = simulated_tournament(
+        "pages", players=args.players, rounds=args.rounds, deals=args.deals, seed=args.seed
+    )
     from django.db import connection
     from django.test import Client
 
     from tournaments.models import Round, TableToken, Tournament
 
-    start = time.perf_counter()
-    call_command("migrate", verbosity=0)
-    call_command(
-        "simulate_tournament",
-        players=args.players,
-        rounds=args.rounds,
-        deals=args.deals,
-        seed=args.seed,
-        slug="bench",
-        fast=True,
-        verbosity=0,
-    )
-    built = time.perf_counter() - start
     tournament = Tournament.objects.get(slug="bench")
     last_round = Round.objects.filter(tournament=tournament).order_by("-number").first()
     table = last_round.tables.order_by("number").first()

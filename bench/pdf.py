@@ -16,26 +16,17 @@ from __future__ import annotations
 
 import argparse
 import io
-import os
 import statistics
 import sys
-import tempfile
 import time
 from collections.abc import Callable
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from simulated import simulated_tournament
 
 TARGET_PAGES_PER_SECOND = 200
-
-
-def setup_django(database: Path) -> None:
-    os.environ["DATABASE_URL"] = f"sqlite:///{database}"
-    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zole_site.settings")
-    import django
-
-    django.setup()
 
 
 def trivial_pages(count: int) -> bytes:
@@ -71,9 +62,9 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args()
 
-    workdir = Path(tempfile.mkdtemp(prefix="zole-bench-pdf-"))
-    setup_django(workdir / "bench.sqlite3")
-    from django.core.management import call_command
+    built = simulated_tournament(
+        "pdf", players=args.players, rounds=1, deals=args.deals, seed=args.seed
+    )
     from pypdf import PdfReader
 
     from scoring.documents import round_sheets_pdf
@@ -81,20 +72,6 @@ def main() -> int:
     from scoring.documents.qr import qr_path
     from tournaments.models import Round
 
-    start = time.perf_counter()
-    call_command("migrate", verbosity=0)
-    call_command(
-        "simulate_tournament",
-        players=args.players,
-        rounds=1,
-        deals=args.deals,
-        seed=args.seed,
-        slug="bench",
-        fast=True,
-        verbosity=0,
-        stdout=io.StringIO(),  # the command prints the slug
-    )
-    built = time.perf_counter() - start
     round_ = Round.objects.select_related("tournament").get(tournament__slug="bench", number=1)
     tables = round_.tables.count()
 

@@ -41,13 +41,27 @@ def browser() -> Iterator[object]:
 
 
 @pytest.fixture
-def phone(browser) -> Iterator[object]:
-    """A page the size of a 360 px phone."""
-    context = browser.new_context(viewport=PHONE, locale="lv-LV")
-    page = context.new_page()
-    page.set_default_timeout(15_000)
-    yield page
-    context.close()
+def phone_in(browser) -> Iterator[object]:
+    """`phone_in("ru-RU")`: a page the size of a 360 px phone whose browser prefers that
+    language (its Accept-Language header)."""
+    contexts = []
+
+    def open_phone(locale: str):
+        context = browser.new_context(viewport=PHONE, locale=locale)
+        contexts.append(context)
+        page = context.new_page()
+        page.set_default_timeout(15_000)
+        return page
+
+    yield open_phone
+    for context in contexts:
+        context.close()
+
+
+@pytest.fixture
+def phone(phone_in) -> object:
+    """A 360 px phone in English, the language the tests are written in."""
+    return phone_in("en-GB")
 
 
 def assert_fits_the_phone(page) -> None:
