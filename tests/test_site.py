@@ -7,6 +7,7 @@ from datetime import timedelta
 import pytest
 from django.db import connection
 from django.test import Client
+from django.urls import reverse
 from django.utils import timezone
 
 from tests.factories import make_entries, make_published_round, make_tournament
@@ -64,3 +65,28 @@ def test_database_is_the_one_database_url_names():
     expected = "postgresql" if database_url.startswith("postgres") else "sqlite"
 
     assert connection.vendor == expected
+
+
+class TestErrorPages:
+    def test_a_refusal_says_why_on_the_sites_own_page(self, client: Client):
+        from django.contrib.auth.models import User
+
+        client.force_login(User.objects.create(username="plain"))
+        response = client.get(reverse("tournaments:dashboard"))
+        assert response.status_code == 403
+        html = response.content.decode()
+        assert "This account has no role in any tournament yet" in html
+        assert "You are signed in as plain." in html
+        assert 'class="site-header"' in html  # the site's page, with its navigation
+
+    def test_an_unknown_address_gets_the_sites_404(self, client: Client, settings):
+        settings.DEBUG = False
+        response = client.get("/t/no-such-tournament/")
+        assert response.status_code == 404
+        assert "Page not found" in response.content.decode()
+
+    def test_the_500_page_renders_without_a_request(self):
+        from django.template.loader import get_template
+
+        html = get_template("500.html").render()
+        assert "Server error" in html and "<html lang=" in html
