@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import ClassVar
 
-from engine.errors import SheetError, shown
+from engine.errors import SheetError, gettext_noop, shown
 from engine.rules import (
     GALDINS_LOSS,
     IMPOSSIBLE_POINTS,
@@ -24,6 +24,18 @@ from engine.rules import (
 )
 
 PLAYED_GAMES = frozenset({Game.LIELAIS, Game.ZOLE, Game.MAZA_ZOLE})
+# One template per game (the contract's game names), so a translation can name the game.
+_NO_DECLARER = {
+    Game.PASS: gettext_noop("pass has no declarer"),
+    Game.GALDINS: gettext_noop("galdins has no declarer"),
+}
+_NOT_PLAYED = {
+    Game.LIELAIS: gettext_noop("lielais is not played under this table's rules"),
+    Game.ZOLE: gettext_noop("zole is not played under this table's rules"),
+    Game.MAZA_ZOLE: gettext_noop("maza_zole is not played under this table's rules"),
+    Game.PASS: gettext_noop("pass is not played under this table's rules"),
+    Game.GALDINS: gettext_noop("galdins is not played under this table's rules"),
+}
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,9 +51,11 @@ class Play:
         try:
             object.__setattr__(self, "game", Game(self.game))
         except (ValueError, TypeError):
-            raise SheetError(f"unknown game {shown(self.game)}", field="game") from None
+            raise SheetError(
+                gettext_noop("unknown game %(value)s"), field="game", value=shown(self.game)
+            ) from None
         if self.game not in PLAYED_GAMES:
-            raise SheetError(f"{self.game} has no declarer", field="game")
+            raise SheetError(_NO_DECLARER[self.game], field="game")
 
 
 @dataclass(frozen=True, slots=True)
@@ -72,39 +86,93 @@ Deal = Play | Pass | Galdins
 Entry = Play | Pass | Galdins | PenaltyPule
 
 
-def _whole_number(value: object, field_name: str, low: int, high: int) -> int:
+# One template per field, so a translation can phrase each field as its language needs (the
+# field's name is never a param): see `engine.errors`. "of" templates name a galdiņš player.
+_WHOLE = {
+    "tricks": gettext_noop("tricks must be a whole number, got %(value)s"),
+    "points": gettext_noop("points must be a whole number, got %(value)s"),
+    "tricks of": gettext_noop("tricks of %(player)s must be a whole number, got %(value)s"),
+    "points of": gettext_noop("points of %(player)s must be a whole number, got %(value)s"),
+}
+_RANGE = {
+    "tricks": gettext_noop("tricks must be %(low)s-%(high)s, got %(value)s"),
+    "points": gettext_noop("points must be %(low)s-%(high)s, got %(value)s"),
+    "tricks of": gettext_noop("tricks of %(player)s must be %(low)s-%(high)s, got %(value)s"),
+    "points of": gettext_noop("points of %(player)s must be %(low)s-%(high)s, got %(value)s"),
+}
+_IMPOSSIBLE = {
+    "points": gettext_noop("points cannot be %(value)s: no set of cards is worth 1 point"),
+    "points of": gettext_noop(
+        "points of %(player)s cannot be %(value)s: no set of cards is worth 1 point"
+    ),
+}
+_NOT_AT_TABLE = {
+    "declarer": gettext_noop("declarer %(player)s is not at this table"),
+    "player": gettext_noop("player %(player)s is not at this table"),
+    "tricks": gettext_noop("tricks: player %(player)s is not at this table"),
+    "points": gettext_noop("points: player %(player)s is not at this table"),
+}
+_SITS_OUT = {
+    "declarer": gettext_noop(
+        "declarer %(player)s deals this deal and sits it out at a 4-player table"
+    ),
+    "player": gettext_noop("player %(player)s deals this deal and sits it out at a 4-player table"),
+    "tricks": gettext_noop(
+        "tricks: player %(player)s deals this deal and sits it out at a 4-player table"
+    ),
+    "points": gettext_noop(
+        "points: player %(player)s deals this deal and sits it out at a 4-player table"
+    ),
+}
+_NOT_GIVEN_EACH = {
+    "tricks": gettext_noop("tricks must give each playing player's tricks, got %(value)s"),
+    "points": gettext_noop("points must give each playing player's points, got %(value)s"),
+}
+_MISSING_OF = {
+    "tricks": gettext_noop("tricks of %(player)s is missing"),
+    "points": gettext_noop("points of %(player)s is missing"),
+}
+
+
+def _field_of(field_name: str, of: str | None) -> tuple[str, str, dict[str, object]]:
+    """The template key, the error's field and the player param of a (galdiņš) field."""
+    if of is None:
+        return field_name, field_name, {}
+    return f"{field_name} of", f"{field_name} of {of}", {"player": of}
+
+
+def _whole_number(
+    value: object, field_name: str, low: int, high: int, of: str | None = None
+) -> int:
+    key, field, player = _field_of(field_name, of)
     if isinstance(value, bool) or not isinstance(value, int):
-        raise SheetError(
-            f"{field_name} must be a whole number, got {shown(value)}", field=field_name
-        )
+        raise SheetError(_WHOLE[key], field=field, value=shown(value), **player)
     if not low <= value <= high:
-        raise SheetError(f"{field_name} must be {low}-{high}, got {value}", field=field_name)
+        raise SheetError(_RANGE[key], field=field, low=low, high=high, value=value, **player)
     return value
 
 
-def _card_points(value: object, field_name: str) -> int:
-    points = _whole_number(value, field_name, 0, TOTAL_POINTS)
+def _card_points(value: object, field_name: str, of: str | None = None) -> int:
+    points = _whole_number(value, field_name, 0, TOTAL_POINTS, of)
     if points in IMPOSSIBLE_POINTS:
-        raise SheetError(
-            f"{field_name} cannot be {points}: no set of cards is worth 1 point", field=field_name
-        )
+        key, field, player = _field_of(field_name, of)
+        raise SheetError(_IMPOSSIBLE[key], field=field, value=points, **player)
     return points
 
 
-def _tricks(value: object, field_name: str) -> int:
-    return _whole_number(value, field_name, 0, TRICKS_PER_DEAL)
+def _tricks(value: object, field_name: str, of: str | None = None) -> int:
+    return _whole_number(value, field_name, 0, TRICKS_PER_DEAL, of)
 
 
 def _seated_player(
     name: object, field_name: str, players: Sequence[str], sitting_out: str | None
 ) -> str:
+    """`field_name` is "declarer", "player", or "tricks" / "points" for a galdiņš player."""
+    field = field_name if field_name in ("declarer", "player") else f"{field_name}: player"
     if not isinstance(name, str) or name not in players:
-        raise SheetError(f"{field_name} {shown(name)} is not at this table", field=field_name)
+        raise SheetError(_NOT_AT_TABLE[field_name], field=field, player=shown(name))
     if name == sitting_out:
-        raise SheetError(
-            f"{field_name} {name} deals this deal and sits it out at a 4-player table",
-            field=field_name,
-        )
+        raise SheetError(_SITS_OUT[field_name], field=field, player=name)
     return name
 
 
@@ -116,34 +184,53 @@ def _validate_play(play: Play, players: Sequence[str], sitting_out: str | None) 
             points = _card_points(play.points, "points")
             if tricks == 0 and points:
                 raise SheetError(
-                    f"points must be 0 when mazā zole takes no trick, got {points}",
+                    gettext_noop("points must be 0 when mazā zole takes no trick, got %(value)s"),
                     field="points",
+                    value=points,
                 )
         return
     if play.points is None:
-        raise SheetError("points is missing", field="points")
+        raise SheetError(gettext_noop("points is missing"), field="points")
     points = _card_points(play.points, "points")
     if play.game is Game.LIELAIS:
         if tricks == TRICKS_PER_DEAL and points != TOTAL_POINTS:
             raise SheetError(
-                f"points must be 120 when Lielais takes all 8 tricks, got {points}",
+                gettext_noop(
+                    "points must be %(total)s when Lielais takes all %(tricks)s tricks, "
+                    "got %(value)s"
+                ),
                 field="points",
+                total=TOTAL_POINTS,
+                tricks=TRICKS_PER_DEAL,
+                value=points,
             )
         if tricks == 0 and points > MAX_TALON_POINTS:
             raise SheetError(
-                f"points must be at most 22 (the discards) when Lielais takes no trick, "
-                f"got {points}",
+                gettext_noop(
+                    "points must be at most %(most)s (the discards) when Lielais takes no trick, "
+                    "got %(value)s"
+                ),
                 field="points",
+                most=MAX_TALON_POINTS,
+                value=points,
             )
     else:  # zole: the talon counts for the defenders
         if tricks == 0 and points:
             raise SheetError(
-                f"points must be 0 when zole takes no trick, got {points}", field="points"
+                gettext_noop("points must be 0 when zole takes no trick, got %(value)s"),
+                field="points",
+                value=points,
             )
         if tricks == TRICKS_PER_DEAL and points < TOTAL_POINTS - MAX_TALON_POINTS:
             raise SheetError(
-                f"points must be at least 98 when zole takes all 8 tricks, got {points}",
+                gettext_noop(
+                    "points must be at least %(least)s when zole takes all %(tricks)s tricks, "
+                    "got %(value)s"
+                ),
                 field="points",
+                least=TOTAL_POINTS - MAX_TALON_POINTS,
+                tricks=TRICKS_PER_DEAL,
+                value=points,
             )
 
 
@@ -154,22 +241,29 @@ def _validate_galdins(galdins: Galdins, players: Sequence[str], sitting_out: str
         ("points", galdins.points, _card_points),
     ):
         if not isinstance(values, Mapping):
-            raise SheetError(
-                f"{field_name} must give each playing player's {field_name}, got {shown(values)}",
-                field=field_name,
-            )
+            raise SheetError(_NOT_GIVEN_EACH[field_name], field=field_name, value=shown(values))
         for name in values:
-            _seated_player(name, f"{field_name}: player", players, sitting_out)
+            _seated_player(name, field_name, players, sitting_out)
         for name in playing:
             if name not in values:
-                raise SheetError(f"{field_name} of {name} is missing", field=field_name)
-            check(values[name], f"{field_name} of {name}")
+                raise SheetError(_MISSING_OF[field_name], field=field_name, player=name)
+            check(values[name], field_name, name)
     trick_sum = sum(galdins.tricks.values())
     if trick_sum != TRICKS_PER_DEAL:
-        raise SheetError(f"tricks must add up to 8, got {trick_sum}", field="tricks")
+        raise SheetError(
+            gettext_noop("tricks must add up to %(total)s, got %(value)s"),
+            field="tricks",
+            total=TRICKS_PER_DEAL,
+            value=trick_sum,
+        )
     point_sum = sum(galdins.points.values())
     if point_sum > TOTAL_POINTS:
-        raise SheetError(f"points must add up to at most 120, got {point_sum}", field="points")
+        raise SheetError(
+            gettext_noop("points must add up to at most %(total)s, got %(value)s"),
+            field="points",
+            total=TOTAL_POINTS,
+            value=point_sum,
+        )
 
 
 def validate_entry(
@@ -183,15 +277,17 @@ def validate_entry(
     if isinstance(entry, PenaltyPule):
         if not rules.pules:
             raise SheetError(
-                'a penalty pule needs the rule all_pass = "pule": this table keeps no pules',
+                gettext_noop(
+                    'a penalty pule needs the rule all_pass = "pule": this table keeps no pules'
+                ),
                 field="penalty",
             )
         _seated_player(entry.player, "player", players, None)
         return
     if not isinstance(entry, Play | Pass | Galdins):
-        raise SheetError(f"unknown entry {shown(entry)}", field="game")
+        raise SheetError(gettext_noop("unknown entry %(value)s"), field="game", value=shown(entry))
     if not rules.allows(entry.game):
-        raise SheetError(f"{entry.game} is not played under this table's rules", field="game")
+        raise SheetError(_NOT_PLAYED[entry.game], field="game")
     if isinstance(entry, Play):
         _validate_play(entry, players, sitting_out)
     elif isinstance(entry, Galdins):

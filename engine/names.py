@@ -28,3 +28,75 @@ def latvian_sort_key(name: str) -> tuple[tuple[tuple[int, int], ...], str]:
     """A key that orders names alphabetically in Latvian, case-insensitively, then exactly."""
     folded = unicodedata.normalize("NFC", name.strip().casefold())
     return (tuple(_letter_key(letter) for letter in folded), name)
+
+
+# --- sorting names in the reader's language ----------------------------------------------------
+
+# The Russian alphabet (ё is a letter of its own, after е).
+RUSSIAN_ALPHABET = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
+_RUSSIAN_RANK = {letter: index for index, letter in enumerate(RUSSIAN_ALPHABET)}
+
+SORT_LANGUAGES = ("lv", "en", "ru")
+
+# Per language, the order of the scripts: a Latin letter, a Cyrillic one, another letter.
+_SCRIPT_ORDER = {"en": (1, 2, 3), "ru": (2, 1, 3)}
+
+NameKey = tuple[object, ...]
+
+
+def _is_cyrillic(letter: str) -> bool:
+    return "CYRILLIC" in unicodedata.name(letter, "")
+
+
+def _base_and_marks(letter: str) -> tuple[str, str]:
+    """A Latin letter without its diacritics, and the diacritics: "ā" → ("a", "\u0304")."""
+    decomposed = unicodedata.normalize("NFD", letter)
+    return decomposed[0], decomposed[1:]
+
+
+def _primary(letter: str, scripts: tuple[int, int, int]) -> tuple[int, int]:
+    latin, cyrillic, other = scripts
+    if not letter.isalnum():
+        return (-1, 0)  # a space or hyphen ends a word: "Ozols Jānis" before "Ozolsone"
+    if letter.isdigit():
+        return (0, ord(letter))
+    if letter in _RUSSIAN_RANK:
+        return (cyrillic, _RUSSIAN_RANK[letter])
+    if _is_cyrillic(letter):  # і, ї, є, ў, ...: after the Russian alphabet
+        return (cyrillic, len(RUSSIAN_ALPHABET) + ord(letter))
+    base, _marks = _base_and_marks(letter)
+    if "a" <= base <= "z":
+        return (latin, ord(base))
+    return (other, ord(base))
+
+
+def _secondary(letter: str) -> str:
+    """The diacritics of a Latin letter (none for a letter of the Russian alphabet: й, ё)."""
+    if letter in _RUSSIAN_RANK or not letter.isalpha():
+        return ""
+    return _base_and_marks(letter)[1]
+
+
+def name_sort_key(text: str, language: str | None) -> NameKey:
+    """A key that orders names as a reader of `language` expects, case-insensitively, then exactly.
+
+    - "lv": the Latvian alphabet (`latvian_sort_key`): ā after a, č after c, ... ž after z;
+    - "en": the Latin alphabet, a letter's diacritics only telling otherwise equal names apart
+      ("Ābele" among the A names, after "Abele"); Cyrillic names after the Latin ones;
+    - "ru": the Russian alphabet (ё after е) first, then Latin-script names in the "en" order.
+
+    A regional variant ("en-gb") sorts as its language; an unknown language (or None, when no
+    language is active) sorts as Latvian, the application's default language. Equal keys only
+    for equal texts: the exact text decides last.
+    """
+    code = (language or "lv").split("-")[0].lower()
+    scripts = _SCRIPT_ORDER.get(code)
+    if scripts is None:
+        return ("lv", latvian_sort_key(text))
+    folded = unicodedata.normalize("NFC", text.strip().casefold())
+    return (
+        code,
+        tuple(_primary(letter, scripts) for letter in folded),
+        tuple(_secondary(letter) for letter in folded),
+        text,
+    )

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import StrEnum
 
-from engine.errors import SheetError, shown
+from engine.errors import SheetError, gettext_noop, shown
 
 TOTAL_POINTS = 120  # card points (acis) in the 26-card pack
 TRICKS_PER_DEAL = 8  # every player holds 8 cards
@@ -87,6 +87,15 @@ def declarer_unit(game: Game, *, points: int | None, tricks: int) -> int:
     raise ValueError(f"{game} has no declarer")
 
 
+# One template per option (the choices are the contract's words, not translated).
+_RULE_CHOICES = {
+    "all_pass": gettext_noop('rules.all_pass must be "pule" or "galdins", got %(value)s'),
+    "personal_pule_payment": gettext_noop(
+        'rules.personal_pule_payment must be "N-1" or "N", got %(value)s'
+    ),
+}
+
+
 @dataclass(frozen=True, slots=True)
 class Rules:
     """The rule-set options of a table (RULES.md); the defaults are the seeds' rules."""
@@ -102,14 +111,14 @@ class Rules:
             try:
                 object.__setattr__(self, name, kind(value))
             except (ValueError, TypeError):
-                choices = " or ".join(f'"{member.value}"' for member in kind)
                 raise SheetError(
-                    f"rules.{name} must be {choices}, got {shown(value)}", field=f"rules.{name}"
+                    _RULE_CHOICES[name], field=f"rules.{name}", value=shown(value)
                 ) from None
         if not isinstance(self.small_zole, bool):
             raise SheetError(
-                f"rules.small_zole must be true or false, got {shown(self.small_zole)}",
+                gettext_noop("rules.small_zole must be true or false, got %(value)s"),
                 field="rules.small_zole",
+                value=shown(self.small_zole),
             )
 
     @property

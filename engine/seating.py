@@ -29,11 +29,11 @@ import math
 import random
 import unicodedata
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 from engine.designs import stored_design
-from engine.errors import SheetError, shown
+from engine.errors import SheetError, gettext_noop, shown
 
 MODES = ("random", "swiss", "mix")
 # A plan of more rounds than any tournament has (organisers plan at most 30): beyond it, a
@@ -67,10 +67,29 @@ class SeatingPlayer:
 @dataclass(frozen=True, slots=True)
 class TableFlag:
     """Why a table is as it is: code is "repeat_meeting", "same_club", "fixed_table" or
-    "four_table"; detail is the text shown to the organiser."""
+    "four_table"; detail is the English text shown to the organiser (and printed by the command
+    line). `template` and `params` give it for translation (`engine.errors`): detail is
+    ``template % params``, where a param may also be a list of parts, each a dict with its own
+    "template" and "params", shown joined by "; ". Flags compare by code and detail."""
 
     code: str
     detail: str
+    template: str = field(default="", compare=False)
+    params: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @classmethod
+    def of(cls, code: str, template: str, **params: Any) -> TableFlag:
+        return cls(code, flag_detail(template, params), template, params)
+
+
+def flag_detail(template: str, params: Mapping[str, Any]) -> str:
+    """The English text of a flag's template and params (parts joined by "; ")."""
+    return template % {
+        key: "; ".join(flag_detail(part["template"], part["params"]) for part in value)
+        if isinstance(value, list)
+        else value
+        for key, value in params.items()
+    }
 
 
 @dataclass(frozen=True, slots=True)
@@ -111,13 +130,16 @@ def table_sizes(player_count: int) -> tuple[int, ...]:
         )
     if player_count < 3:
         raise SheetError(
-            f"players: {_plural(player_count, 'player')} cannot be seated: "
-            "a table needs 3 or 4 players",
+            gettext_noop(
+                "players: too few players to seat (%(count)s): a table needs 3 or 4 players"
+            ),
             field="players",
+            count=player_count,
         )
     if player_count == 5:
         raise SheetError(
-            "players: 5 players cannot be seated at tables of 3 and 4", field="players"
+            gettext_noop("players: 5 players cannot be seated at tables of 3 and 4"),
+            field="players",
         )
     fours = player_count % 3
     return (4,) * fours + (3,) * ((player_count - 4 * fours) // 3)
@@ -213,10 +235,23 @@ def _table_flags(
         for second in players[index + 1 :]:
             met = times_met(first, second)
             if met:
-                detail = f"{name(first)} and {name(second)} meet for the {ordinal(met + 1)} time"
-                if met_last_round(first, second):
-                    detail += " (they met in the previous round too)"
-                flags.append(TableFlag(REPEAT_MEETING, detail))
+                template = (
+                    gettext_noop(
+                        "%(first)s and %(second)s meet again (meeting %(count)s; they met in "
+                        "the previous round too)"
+                    )
+                    if met_last_round(first, second)
+                    else gettext_noop("%(first)s and %(second)s meet again (meeting %(count)s)")
+                )
+                flags.append(
+                    TableFlag.of(
+                        REPEAT_MEETING,
+                        template,
+                        first=name(first),
+                        second=name(second),
+                        count=met + 1,
+                    )
+                )
     if avoid_same_club:
         members: dict[str, list[str]] = {}
         club_names: dict[str, str] = {}
@@ -227,25 +262,46 @@ def _table_flags(
                 club_names.setdefault(key, str(clubs[player]).strip())
         for key, mates in members.items():
             if len(mates) > 1:
-                listed = ", ".join(name(mate) for mate in mates)
-                flags.append(TableFlag(SAME_CLUB, f"same club: {club_names[key]} ({listed})"))
+                flags.append(
+                    TableFlag.of(
+                        SAME_CLUB,
+                        gettext_noop("same club: %(club)s (%(players)s)"),
+                        club=club_names[key],
+                        players=", ".join(name(mate) for mate in mates),
+                    )
+                )
     for player in players:
         fixed = fixed_tables.get(player)
         if fixed is None:
             continue
         if fixed == number:
-            detail = f"{name(player)} sits at table {number} as fixed"
+            flag = TableFlag.of(
+                FIXED_TABLE,
+                gettext_noop("%(player)s sits at table %(table)s as fixed"),
+                player=name(player),
+                table=number,
+            )
         else:
-            detail = f"{name(player)} must sit at table {fixed}, not at table {number}"
-        flags.append(TableFlag(FIXED_TABLE, detail))
+            flag = TableFlag.of(
+                FIXED_TABLE,
+                gettext_noop("%(player)s must sit at table %(fixed)s, not at table %(table)s"),
+                player=name(player),
+                fixed=fixed,
+                table=number,
+            )
+        flags.append(flag)
     if len(players) == 4:
         by_turn: dict[int, list[str]] = {}
         for player in players:
             by_turn.setdefault(four_turns.get(player, 0) + 1, []).append(name(player))
-        turns = "; ".join(
-            f"{ordinal(turn)} turn for {', '.join(by_turn[turn])}" for turn in sorted(by_turn)
-        )
-        flags.append(TableFlag(FOUR_TABLE, f"table of 4: {turns}"))
+        turns = [
+            {
+                "template": gettext_noop("turn %(turn)s for %(players)s"),
+                "params": {"turn": turn, "players": ", ".join(by_turn[turn])},
+            }
+            for turn in sorted(by_turn)
+        ]
+        flags.append(TableFlag.of(FOUR_TABLE, gettext_noop("table of 4: %(turns)s"), turns=turns))
     return tuple(flags)
 
 
@@ -350,33 +406,51 @@ def _check_fixed_tables(players: Sequence[SeatingPlayer], sizes: Sequence[int]) 
             continue
         if not 1 <= player.fixed_table <= tables:
             raise SheetError(
-                f"players: {shown(player.id)} has fixed_table {player.fixed_table}, but "
-                f"{count} players sit at tables 1-{tables}",
+                gettext_noop(
+                    "players: %(player)s has fixed_table %(fixed)s, but the tables are "
+                    "numbered 1-%(tables)s"
+                ),
                 field="players",
+                player=shown(player.id),
+                fixed=player.fixed_table,
+                tables=tables,
             )
         at_table.setdefault(player.fixed_table, []).append(player.id)
     full = []
     for number, ids in sorted(at_table.items()):
         if len(ids) > 4:
             raise SheetError(
-                f"players: {len(ids)} players are fixed to table {number} "
-                f"({', '.join(ids)}), but a table seats at most 4",
+                gettext_noop(
+                    "players: too many players are fixed to table %(table)s (%(players)s): "
+                    "a table seats at most 4"
+                ),
                 field="players",
+                table=number,
+                players=", ".join(ids),
             )
         if len(ids) == 4:
             full.append(number)
     if len(full) > fours:
         if fours == 0:
             raise SheetError(
-                f"players: 4 players are fixed to table {full[0]}, but {count} players sit at "
-                "tables of 3 only",
+                gettext_noop(
+                    "players: table %(table)s has 4 fixed players, but the number of players "
+                    "(%(count)s) gives tables of 3 only"
+                ),
                 field="players",
+                table=full[0],
+                count=count,
             )
         listed = ", ".join(str(number) for number in full)
         raise SheetError(
-            f"players: tables {listed} each have 4 fixed players, but {count} players leave "
-            f"room for only {_plural(fours, 'table')} of 4",
+            gettext_noop(
+                "players: tables %(tables)s each have 4 fixed players, but the number of "
+                "players (%(count)s) gives only this many tables of 4: %(fours)s"
+            ),
             field="players",
+            tables=listed,
+            count=count,
+            fours=fours,
         )
 
 

@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 
 from engine.deals import Entry, Pass, PenaltyPule, Play, base_scores, validate_entry
-from engine.errors import SheetError, shown
+from engine.errors import SheetError, gettext_noop, shown
 from engine.rules import COMMON_PULE_UNIT, SETTLEMENT_UNIT, TABLE_SIZES, Game, Rules
 
 
@@ -43,8 +43,9 @@ class Sheet:
         validate_players(self.players)
         if self.first_dealer is not None and self.first_dealer not in self.players:
             raise SheetError(
-                f"first_dealer {shown(self.first_dealer)} is not one of the players",
+                gettext_noop("first_dealer %(player)s is not one of the players"),
                 field="first_dealer",
+                player=shown(self.first_dealer),
             )
 
     @property
@@ -55,15 +56,21 @@ class Sheet:
 def validate_players(players: Sequence[str]) -> None:
     if len(players) not in TABLE_SIZES:
         raise SheetError(
-            f"players: a table seats 3 or 4 players, got {len(players)}", field="players"
+            gettext_noop("players: a table seats 3 or 4 players, got %(count)s"),
+            field="players",
+            count=len(players),
         )
     for name in players:
         if not isinstance(name, str) or not name.strip():
             raise SheetError(
-                f"players: every player needs a name, got {shown(name)}", field="players"
+                gettext_noop("players: every player needs a name, got %(value)s"),
+                field="players",
+                value=shown(name),
             )
     if len(set(players)) != len(players):
-        raise SheetError("players: each name may sit at the table once", field="players")
+        raise SheetError(
+            gettext_noop("players: each name may sit at the table once"), field="players"
+        )
 
 
 def dealer_for(players: Sequence[str], first_dealer: str | None, deal_index: int) -> str:

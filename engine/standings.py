@@ -9,7 +9,7 @@ from enum import StrEnum
 from fractions import Fraction
 from typing import TypeVar
 
-from engine.errors import SheetError, shown
+from engine.errors import SheetError, gettext_noop, shown
 from engine.names import latvian_sort_key
 from engine.rules import TABLE_SIZES
 
@@ -27,15 +27,23 @@ class PlaceScheme:
                 isinstance(value, bool) or not isinstance(value, int) for value in points
             ):
                 raise SheetError(
-                    f"place points for a table of {size} must be {size} whole numbers, "
-                    f"got {shown(points)}",
+                    gettext_noop(
+                        "place points for a table of %(size)s must be %(size)s whole numbers, "
+                        "got %(value)s"
+                    ),
                     field="place_points",
+                    size=size,
+                    value=shown(points),
                 )
             if list(points) != sorted(points, reverse=True):
                 raise SheetError(
-                    f"place points for a table of {size} must not grow with the place, "
-                    f"got {shown(points)}",
+                    gettext_noop(
+                        "place points for a table of %(size)s must not grow with the place, "
+                        "got %(value)s"
+                    ),
                     field="place_points",
+                    size=size,
+                    value=shown(points),
                 )
 
     @classmethod
@@ -47,9 +55,13 @@ class PlaceScheme:
                 return tuple(int(part) for part in text.split(","))
             except ValueError:
                 raise SheetError(
-                    f"place points for a table of {size} must be whole numbers separated by "
-                    f"commas, got {shown(text)}",
+                    gettext_noop(
+                        "place points for a table of %(size)s must be whole numbers separated "
+                        "by commas, got %(value)s"
+                    ),
                     field="place_points",
+                    size=size,
+                    value=shown(text),
                 ) from None
 
         return cls(three=numbers(three, 3), four=numbers(four, 4))
@@ -57,8 +69,9 @@ class PlaceScheme:
     def for_table(self, size: int) -> tuple[int, ...]:
         if size not in TABLE_SIZES:
             raise SheetError(
-                f"place points are given at tables of 3 or 4 players, got {size}",
+                gettext_noop("place points are given at tables of 3 or 4 players, got %(size)s"),
                 field="place_points",
+                size=size,
             )
         return self.three if size == 3 else self.four
 
@@ -141,12 +154,16 @@ def validate_order(order: Sequence[str]) -> tuple[Metric, ...]:
         try:
             metrics.append(Metric(name))
         except ValueError:
-            choices = ", ".join(member.value for member in Metric)
             raise SheetError(
-                f"standings order: unknown metric {shown(name)} (one of {choices})", field="order"
+                gettext_noop("standings order: unknown metric %(value)s (one of %(choices)s)"),
+                field="order",
+                value=shown(name),
+                choices=", ".join(member.value for member in Metric),
             ) from None
     if not metrics or len(set(metrics)) != len(metrics):
-        raise SheetError("standings order: name each metric once, at least one", field="order")
+        raise SheetError(
+            gettext_noop("standings order: name each metric once, at least one"), field="order"
+        )
     return tuple(metrics)
 
 
@@ -157,7 +174,12 @@ def _ranked(
     rows: list[Ranked], metrics: Sequence[Metric], name: Callable[[Ranked], str]
 ) -> list[Ranked]:
     """Rows ordered by the metrics, highest first, then by name (Latvian alphabetical order),
-    with competition ranks: rows equal on every metric share a rank (1, 2, 2, 4)."""
+    with competition ranks: rows equal on every metric share a rank (1, 2, 2, 4).
+
+    The order of tied rows is the official one, printed in protocols, archived and cached for
+    every reader: it stays Latvian (the federation's language) whatever language a page is shown
+    in, so the same standings never list tied players differently for different readers. Lists
+    sorted only for display use `engine.names.name_sort_key` with the reader's language."""
 
     def ranking_key(row: Ranked) -> tuple[Fraction | int, ...]:
         return tuple(row.metric(metric) for metric in metrics)

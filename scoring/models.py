@@ -11,6 +11,7 @@ from fractions import Fraction
 
 from django.conf import settings
 from django.db import models
+from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import Entry, Table, TableToken
 
@@ -18,11 +19,11 @@ TWELFTHS = 12  # the least common multiple of 1, 2, 3 and 4
 
 
 class EntryKind(models.TextChoices):
-    PLAY = "play", "lielais, zole or mazā zole"
-    PASS = "pass", "everyone passed"
-    GALDINS = "galdins", "galdiņš"
-    PENALTY = "penalty", "penalty pule"
-    VOID = "void", "entry removed"
+    PLAY = "play", _("lielais, zole or mazā zole")
+    PASS = "pass", _("everyone passed")
+    GALDINS = "galdins", _("galdiņš")
+    PENALTY = "penalty", _("penalty pule")
+    VOID = "void", _("entry removed")
 
 
 class DealResult(models.Model):

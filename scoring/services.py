@@ -9,10 +9,13 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
 from engine.deals import Entry as SheetEntry
 from engine.standings import round_results
+from ranking.services import ranking_round_closed, rating_apply_table, rating_remove_table
 from scoring.cache import tournament_changed
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.sheets import (
@@ -25,6 +28,7 @@ from scoring.sheets import (
 )
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
 from tournaments.services import ServiceError, audit
+from zole_site.engine_text import error_text
 
 
 class ConflictError(ServiceError):
@@ -91,19 +95,19 @@ def _lock_table(table: Table) -> TableState:
 def _require_open(state: TableState) -> None:
     if state.round.status not in (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY):
         raise ServiceError(
-            f"round {state.round.number} is {state.round.get_status_display()}: "
-            "deals are entered while it is published or in play"
+            _("round %(number)d is %(status)s: deals are entered while it is published or in play")
+            % {"number": state.round.number, "status": state.round.get_status_display()}
         )
     if TableResult.objects.filter(table=state.table).exists():
         raise LockedError(
-            f"table {state.table.number} is confirmed and locked; "
-            "only the chief referee can unlock it"
+            _("table %(number)d is confirmed and locked; only the chief referee can unlock it")
+            % {"number": state.table.number}
         )
 
 
 def _require_client_key(client_key: str) -> None:
     if not client_key or len(client_key) > 64:
-        raise ServiceError("every submission needs a client key of 1-64 characters")
+        raise ServiceError(_("every submission needs a client key of 1-64 characters"))
 
 
 def _check(state: TableState, entries: list[SheetEntry]) -> ScoredSheet:
@@ -118,7 +122,10 @@ def _check(state: TableState, entries: list[SheetEntry]) -> ScoredSheet:
     try:
         return score_sheet(sheet)
     except SheetError as error:
-        raise ServiceError(str(error)) from None
+        # The engine knows the players by entry id: the message names them.
+        entries = Entry.objects.filter(pk__in=[seat.entry_id for seat in state.seats])
+        names = {str(pk): name for pk, name in entries.values_list("pk", "player__full_name")}
+        raise ServiceError(error_text(error, names=names)) from None
 
 
 def _store(
@@ -149,8 +156,11 @@ def _store(
     except IntegrityError:
         # The unique (table, position, version) guard: another writer got there first.
         raise ConflictError(
-            f"entry {position} of table {state.table.number} was just written from another "
-            "device: reload the sheet"
+            _(
+                "entry %(position)d of table %(number)d was just written from another device: "
+                "reload the sheet"
+            )
+            % {"position": position, "number": state.table.number}
         ) from None
 
 
@@ -183,12 +193,18 @@ def deal_record(
     _require_open(state)
     if position != state.next_position:
         raise ConflictError(
-            f"table {state.table.number} already has entry {position}: another device wrote it. "
-            "Reload the sheet to see it."
+            _(
+                "table %(number)d already has entry %(position)d: another device wrote it. "
+                "Reload the sheet to see it."
+            )
+            % {"number": state.table.number, "position": position}
         )
     is_deal = not isinstance(entry, PenaltyPule)
     if is_deal and state.deals_played >= state.deals_per_round:
-        raise ServiceError(f"all {state.deals_per_round} deals of the round are already entered")
+        raise ServiceError(
+            _("all %(count)d deals of the round are already entered")
+            % {"count": state.deals_per_round}
+        )
     _check(state, [*state.entries(), entry])
     result = _store(state, position=position, entry=entry, client_key=client_key, writer=writer)
     if state.round.status == RoundStatus.PUBLISHED:
@@ -229,16 +245,20 @@ def deal_correct(
     _require_open(state)
     by_position = {result.position: result for result in state.current}
     if position not in by_position:
-        raise ServiceError(f"table {state.table.number} has no entry {position} to correct")
+        raise ServiceError(
+            _("table %(number)d has no entry %(position)d to correct")
+            % {"number": state.table.number, "position": position}
+        )
     previous = by_position[position]
     if previous.version != base_version:
         raise ConflictError(
-            f"entry {position} was corrected from another device meanwhile: reload the sheet"
+            _("entry %(position)d was corrected from another device meanwhile: reload the sheet")
+            % {"position": position}
         )
     if entry is None and position != state.current[-1].position:
-        raise ServiceError("only the last entry can be removed; correct the others instead")
+        raise ServiceError(_("only the last entry can be removed; correct the others instead"))
     if entry is not None and (previous.kind == EntryKind.PENALTY) != isinstance(entry, PenaltyPule):
-        raise ServiceError("a deal and a penalty pule cannot replace each other")
+        raise ServiceError(_("a deal and a penalty pule cannot replace each other"))
     entries = [
         entry if result.position == position else sheet_entry(result) for result in state.current
     ]
@@ -275,11 +295,18 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
     is_chief = writer.account is not None and tournament.is_chief_referee(writer.account)
     seated = {seat.entry_id for seat in state.seats}
     if not is_chief and (confirmer is None or confirmer.pk not in seated):
-        raise ServiceError("a player at this table, or the chief referee, confirms the table")
+        raise ServiceError(_("a player at this table, or the chief referee, confirms the table"))
     if state.deals_played != state.deals_per_round:
         raise ServiceError(
-            f"table {state.table.number} has {state.deals_played} of "
-            f"{state.deals_per_round} deals: enter them all before confirming"
+            _(
+                "table %(number)d has %(played)d of %(total)d deals: enter them all before "
+                "confirming"
+            )
+            % {
+                "number": state.table.number,
+                "played": state.deals_played,
+                "total": state.deals_per_round,
+            }
         )
     closed = score_sheet(
         table_sheet(
@@ -308,6 +335,7 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
         )
         for row in round_results(state.round.number, closed.totals, place_scheme(tournament))
     )
+    rating_apply_table(table_result=result)  # the players' ratings, in this transaction
     tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.TABLE_CONFIRMED,
@@ -329,15 +357,16 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     state = _lock_table(table)
     tournament = state.round.tournament
     if writer.account is None or not tournament.is_chief_referee(writer.account):
-        raise ServiceError("only the chief referee can unlock a confirmed table")
+        raise ServiceError(_("only the chief referee can unlock a confirmed table"))
     if not reason.strip():
-        raise ServiceError("say why the table is unlocked")
+        raise ServiceError(_("say why the table is unlocked"))
     if state.round.status == RoundStatus.CLOSED:
-        raise ServiceError(f"round {state.round.number} is closed")
+        raise ServiceError(_("round %(number)d is closed") % {"number": state.round.number})
     result = TableResult.objects.filter(table=state.table).first()
     if result is None:
-        raise ServiceError(f"table {state.table.number} is not confirmed")
+        raise ServiceError(_("table %(number)d is not confirmed") % {"number": state.table.number})
     before = {str(seat.entry_id): seat.game_points for seat in result.seats.all()}
+    rating_remove_table(table_result=result)  # ratings as if the table had never been confirmed
     result.delete()
     tournament_changed(tournament.pk)
     audit(
@@ -357,13 +386,24 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
     """Close a round once every table is confirmed: its results are final."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status not in (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY):
-        raise ServiceError(f"round {round_.number} is {round_.get_status_display()}")
+        raise ServiceError(
+            _("round %(number)d is %(status)s")
+            % {"number": round_.number, "status": round_.get_status_display()}
+        )
     open_tables = round_.tables.filter(result__isnull=True).values_list("number", flat=True)
     if open_tables:
         numbers = ", ".join(str(number) for number in open_tables)
-        raise ServiceError(f"tables {numbers} are not confirmed yet")
+        raise ServiceError(
+            ngettext(
+                "table %(numbers)s is not confirmed yet",
+                "tables %(numbers)s are not confirmed yet",
+                len(open_tables),
+            )
+            % {"numbers": numbers}
+        )
     round_.status = RoundStatus.CLOSED
     round_.save(update_fields=["status"])
+    ranking_round_closed(round_=round_)  # a finished tournament's placings for the ranking
     tournament_changed(round_.tournament_id)
     audit(
         action=AuditEntry.Action.ROUND_CLOSED,

@@ -28,6 +28,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from zole_site.engine_text import error_text
 
 # The game of an entry in words, by DealResult.game / kind.
 GAME_WORDS: dict[str, Promise] = {
@@ -315,7 +316,7 @@ def table_sheet_view(*, table_id: int) -> TableSheetView:
         )
     except SheetError as sheet_error:
         scored = None
-        error = str(sheet_error)
+        error = error_text(sheet_error, names={player.key: player.name for player in players})
 
     keys = [player.key for player in players]
     if scored is not None:
@@ -355,7 +356,7 @@ def table_sheet_view(*, table_id: int) -> TableSheetView:
         settlement=tuple(scored.settlement[key] for key in keys) if scored and complete else None,
         totals=tuple(scored.totals[key] for key in keys) if scored and complete else None,
         result=confirmation,
-        error=named_message(error, players) if error is not None else None,
+        error=error,
     )
 
 

@@ -56,6 +56,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.services import ServiceError
+from zole_site.engine_text import error_text
 
 # (city, its genitive): clubs and tournaments are named "Cēsu ...", "Rīgas ...".
 CITIES: tuple[tuple[str, str], ...] = (
@@ -273,7 +274,7 @@ def _check_size(players: int, rounds: int, deals: int) -> None:
     try:
         table_sizes(players)
     except SheetError as error:
-        raise ServiceError(str(error).removeprefix("players: ")) from None
+        raise ServiceError(error_text(error).removeprefix("players: ")) from None
     if rounds < 1:
         raise ServiceError(f"a tournament needs at least 1 round, got {rounds}")
     if not 1 <= deals <= 96:

@@ -17,8 +17,8 @@ from django.utils.safestring import SafeString
 from django.utils.translation import gettext_lazy as _
 from django_tables2.export import TableExport
 
-from engine.names import latvian_sort_key
 from scoring.selectors import RoundCell, StandingRow, TeamRow, points_number, points_text
+from zole_site.engine_text import display_name_key
 
 EXPORT_FORMATS = ("csv", "xlsx")
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").
@@ -175,12 +175,12 @@ def standing_record(row: StandingRow, round_numbers: Iterable[int]) -> dict[str,
         "rank_label": row.rank_label,
         "shared": row.shared,
         "name": row.name,
-        "name_key": latvian_sort_key(row.name),
+        "name_key": display_name_key(row.name),
         "player_id": row.player_id,
         "club": row.club,
-        "club_key": latvian_sort_key(row.club),
+        "club_key": display_name_key(row.club),
         "team": row.team,
-        "team_key": latvian_sort_key(row.team),
+        "team_key": display_name_key(row.team),
         "place_points": row.place_points,
         "game_points": row.game_points,
         "provisional": row.provisional,
@@ -222,7 +222,7 @@ class TeamStandingsTable(tables.Table):
                     "position": position,
                     "rank_label": row.rank_label,
                     "team": row.team,
-                    "team_key": latvian_sort_key(row.team),
+                    "team_key": display_name_key(row.team),
                     "members": row.members,
                     "place_points": row.place_points,
                     "game_points": row.game_points,

@@ -49,7 +49,7 @@ ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
 EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
 
 # The namespaces whose every view is in the matrix (the public pages only read).
-NAMESPACES = ("tournaments", "scoring")
+NAMESPACES = ("tournaments", "scoring", "ranking")
 
 
 @dataclass
@@ -185,6 +185,15 @@ def confirm_round_1(world: World) -> None:
         )
 
 
+def invite_to_the_final(world: World) -> None:
+    """The season's qualification list of "kauss" holds one player not registered yet."""
+    from ranking.models import Invitation
+    from ranking.selectors import default_season, season_list
+
+    season = default_season(season_list(), world.tournament.starts_on)
+    Invitation.objects.create(season=season, player=world.unregistered, tournament=world.tournament)
+
+
 def drop_round_2(world: World) -> None:
     """The draft round 2 would stop a new round from being prepared."""
     world.round_2.delete()
@@ -282,6 +291,9 @@ SPECS: dict[str, ViewSpec] = {
     "scoring:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
     "scoring:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
     "scoring:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),
+    "ranking:season": ViewSpec(EVERYONE, no_args),
+    "ranking:rating": ViewSpec(EVERYONE, no_args),
+    "ranking:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),
 }
 
 

@@ -10,9 +10,9 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from engine import PlaceScheme, SheetError
-from engine.names import latvian_sort_key
 from engine.rules import deals_per_round_fits
 from tournaments.models import Club, Entry, Player, SeatingMode, Tournament
+from zole_site.engine_text import display_name_key, error_text
 
 T = TypeVar("T")
 
@@ -30,9 +30,9 @@ ID_MAX_DIGITS = 18
 def latvian_choices(
     objects: Iterable[T], *, name: Callable[[T], str], label: Callable[[T], str] | None = None
 ) -> list[tuple[int, str]]:
-    """Choices in Latvian alphabetical order (ā after a, č after c ...), which the database's
-    collation does not give. The field still validates against its queryset."""
-    ordered = sorted(objects, key=lambda obj: latvian_sort_key(name(obj)))
+    """Choices in the reader's alphabetical order (in Latvian ā after a, č after c ...), which the
+    database's collation does not give. The field still validates against its queryset."""
+    ordered = sorted(objects, key=lambda obj: display_name_key(name(obj)))
     return [(obj.pk, (label or name)(obj)) for obj in ordered]
 
 
@@ -77,21 +77,7 @@ class TournamentForm(forms.ModelForm):
             "language",
         )
         widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT}
-        labels = {
-            "slug": _("Web address"),
-            "rounds_planned": _("Rounds (kārtas)"),
-            "deals_per_round": _("Deals (partijas) per round"),
-            "all_pass": _("When everyone passes"),
-            "small_zole": _("Mazā zole is played"),
-            "personal_pule_payment": _("A collected personal pule costs its owner"),
-            "place_points_three": _("Place points at a table of 3"),
-            "place_points_four": _("Place points at a table of 4"),
-            "standings_order": _("Standings order"),
-            "first_round_seating": _("Seating of round 1"),
-            "later_rounds_seating": _("Seating of later rounds"),
-            "avoid_same_club": _("Keep players of one club apart"),
-            "teams_enabled": _("Team standings"),
-        }
+        # The labels are the model fields' verbose names.
         help_texts = {
             "slug": _("Letters, digits and hyphens; filled from the name when left empty."),
             "deals_per_round": _(
@@ -99,11 +85,17 @@ class TournamentForm(forms.ModelForm):
             ),
             "place_points_three": _("1st, 2nd, 3rd, separated by commas, e.g. 6,4,2 or 3,2,1."),
             "place_points_four": _("1st to 4th, e.g. 6,4,2,0 or 3,2,1,1."),
+            "language": _(
+                "Score sheets, seating lists and protocols are printed in this language, "
+                "whatever language the pages are read in."
+            ),
         }
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         self.fields["slug"].required = False
+        # Left out of a request, the documents' language stays as it is (Latvian when new).
+        self.fields["language"].required = False
 
     def clean_deals_per_round(self) -> int:
         deals = self.cleaned_data["deals_per_round"]
@@ -132,8 +124,8 @@ class TournamentForm(forms.ModelForm):
                 scheme = PlaceScheme.from_text(three, four)
             except SheetError as error:
                 self.add_error(
-                    "place_points_four" if "table of 4" in str(error) else "place_points_three",
-                    str(error),
+                    "place_points_four" if error.params.get("size") == 4 else "place_points_three",
+                    error_text(error),
                 )
             else:
                 if any(abs(points) > MAX_PLACE_POINTS for points in (*scheme.three, *scheme.four)):
@@ -162,11 +154,6 @@ class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ("full_name", "club", "licence_number", "is_active")
-        labels = {
-            "full_name": _("Full name"),
-            "licence_number": _("Federation licence number"),
-            "is_active": _("Active"),
-        }
 
 
 class PlayerImportForm(forms.Form):
@@ -218,11 +205,6 @@ class EntryForm(forms.ModelForm):
     class Meta:
         model = Entry
         fields = ("team", "fixed_table", "first_round")
-        labels = {
-            "team": _("Team"),
-            "fixed_table": _("Fixed table (accessibility)"),
-            "first_round": _("Plays from round"),
-        }
         help_texts = {
             "fixed_table": _("Leave empty unless the player needs a particular table."),
         }
@@ -282,4 +264,4 @@ class ClubForm(forms.ModelForm):
     class Meta:
         model = Club
         fields = ("name", "city")
-        labels = {"name": _("Club"), "city": _("City")}
+        labels = {"name": _("Club")}

@@ -8,21 +8,25 @@ import secrets
 from django.conf import settings
 from django.db import models
 from django.db.models import Q
+from django.utils.translation import gettext, pgettext_lazy
+from django.utils.translation import gettext_lazy as _
 
 
 class Club(models.Model):
-    name = models.CharField(max_length=120, unique=True)
-    city = models.CharField(max_length=120, blank=True)
+    name = models.CharField(_("name"), max_length=120, unique=True)
+    city = models.CharField(_("city"), max_length=120, blank=True)
 
     class Meta:
         ordering = ("name",)
+        verbose_name = _("club")
+        verbose_name_plural = _("clubs")
 
     def __str__(self) -> str:
         return self.name
 
 
 class Player(models.Model):
-    full_name = models.CharField(max_length=120)
+    full_name = models.CharField(_("full name"), max_length=120)
     # PROTECT: deleting a club must not silently delete its players' history.
     club = models.ForeignKey(
         Club,
@@ -30,20 +34,24 @@ class Player(models.Model):
         null=True,
         blank=True,
         related_name="players",
+        verbose_name=_("club"),
     )
     # Blank (not NULL) when unknown, per Django's convention for text fields; so uniqueness
     # has to exclude the blank value explicitly.
-    licence_number = models.CharField(max_length=20, blank=True)
-    is_active = models.BooleanField(default=True)
-    created_at = models.DateTimeField(auto_now_add=True)
+    licence_number = models.CharField(_("federation licence number"), max_length=20, blank=True)
+    is_active = models.BooleanField(_("active"), default=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ("full_name",)
+        verbose_name = _("player")
+        verbose_name_plural = _("players")
         constraints = (
             models.UniqueConstraint(
                 fields=["licence_number"],
                 condition=~Q(licence_number=""),
                 name="player_licence_number_unique_when_set",
+                violation_error_message=_("Another player has this licence number."),
             ),
         )
 
@@ -52,98 +60,133 @@ class Player(models.Model):
 
 
 class Level(models.TextChoices):
-    CLUB = "club", "club"
-    DISTRICT = "district", "district"
-    NATIONAL = "national", "national"
+    # The tournament's level, as in "a district tournament".
+    CLUB = "club", pgettext_lazy("tournament level", "club")
+    DISTRICT = "district", pgettext_lazy("tournament level", "district")
+    NATIONAL = "national", pgettext_lazy("tournament level", "national")
 
 
 class AllPass(models.TextChoices):
-    PULE = "pule", "a common pule is written"
-    GALDINS = "galdins", "galdiņš is played"
+    PULE = "pule", _("a common pule is written")
+    GALDINS = "galdins", _("galdiņš is played")
 
 
 class PersonalPulePayment(models.TextChoices):
-    N_MINUS_1 = "N-1", "N − 1 points"
-    N = "N", "N points"
+    N_MINUS_1 = "N-1", _("N − 1 points")
+    N = "N", _("N points")
 
 
 class SeatingMode(models.TextChoices):
-    RANDOM = "random", "random draw"
-    SWISS = "swiss", "by standings (swiss)"
-    MIX = "mix", "maximal mixing"
+    RANDOM = "random", _("random draw")
+    SWISS = "swiss", _("by standings (swiss)")
+    MIX = "mix", _("maximal mixing")
 
 
 class StandingsOrder(models.TextChoices):
     PLACE_POINTS = (
         "place_points,game_points,last_round_game_points",
-        "place points, then game points, then the last round's game points",
+        _("place points, then game points, then the last round's game points"),
     )
     PLACE_POINTS_WINS = (
         "place_points,wins,game_points",
-        "place points, then table wins, then game points",
+        _("place points, then table wins, then game points"),
     )
-    GAME_POINTS = "game_points", "game points alone"
+    GAME_POINTS = "game_points", _("game points alone")
 
 
 class Role(models.TextChoices):
     """What an account does in a tournament (tournaments/roles.py says what each may do)."""
 
-    ORGANISER = "organiser", "organiser"
-    CHIEF_REFEREE = "chief_referee", "chief referee"
-    REFEREE = "referee", "table referee"
+    ORGANISER = "organiser", _("organiser")
+    CHIEF_REFEREE = "chief_referee", _("chief referee")
+    REFEREE = "referee", _("table referee")
 
 
 class Tournament(models.Model):
     """A tournament and its options: each option is stored once, here, and read by the engine."""
 
-    name = models.CharField(max_length=160)
-    slug = models.SlugField(max_length=80, unique=True)
-    venue = models.CharField(max_length=160, blank=True)
-    starts_on = models.DateField()
-    ends_on = models.DateField(null=True, blank=True)
-    level = models.CharField(max_length=10, choices=Level.choices, default=Level.CLUB)
+    name = models.CharField(_("name"), max_length=160)
+    slug = models.SlugField(_("web address"), max_length=80, unique=True)
+    venue = models.CharField(_("venue"), max_length=160, blank=True)
+    starts_on = models.DateField(_("starts on"))
+    ends_on = models.DateField(_("ends on"), null=True, blank=True)
+    level = models.CharField(_("level"), max_length=10, choices=Level.choices, default=Level.CLUB)
     # The rule-set options of RULES.md.
-    all_pass = models.CharField(max_length=8, choices=AllPass.choices, default=AllPass.PULE)
-    small_zole = models.BooleanField(default=False)
-    personal_pule_payment = models.CharField(
-        max_length=3, choices=PersonalPulePayment.choices, default=PersonalPulePayment.N_MINUS_1
+    all_pass = models.CharField(
+        _("when everyone passes"), max_length=8, choices=AllPass.choices, default=AllPass.PULE
     )
-    rounds_planned = models.PositiveSmallIntegerField(default=5)
-    deals_per_round = models.PositiveSmallIntegerField(default=24)
-    place_points_three = models.CharField(max_length=40, default="6,4,2")
-    place_points_four = models.CharField(max_length=40, default="6,4,2,0")
+    small_zole = models.BooleanField(_("mazā zole is played"), default=False)
+    personal_pule_payment = models.CharField(
+        _("a collected personal pule costs its owner"),
+        max_length=3,
+        choices=PersonalPulePayment.choices,
+        default=PersonalPulePayment.N_MINUS_1,
+    )
+    rounds_planned = models.PositiveSmallIntegerField(_("rounds (kārtas)"), default=5)
+    deals_per_round = models.PositiveSmallIntegerField(_("deals (partijas) per round"), default=24)
+    place_points_three = models.CharField(
+        _("place points at a table of 3"), max_length=40, default="6,4,2"
+    )
+    place_points_four = models.CharField(
+        _("place points at a table of 4"), max_length=40, default="6,4,2,0"
+    )
     standings_order = models.CharField(
-        max_length=80, choices=StandingsOrder.choices, default=StandingsOrder.PLACE_POINTS
+        _("standings order"),
+        max_length=80,
+        choices=StandingsOrder.choices,
+        default=StandingsOrder.PLACE_POINTS,
     )
     first_round_seating = models.CharField(
-        max_length=8, choices=SeatingMode.choices, default=SeatingMode.RANDOM
+        _("seating of round 1"),
+        max_length=8,
+        choices=SeatingMode.choices,
+        default=SeatingMode.RANDOM,
     )
     later_rounds_seating = models.CharField(
-        max_length=8, choices=SeatingMode.choices, default=SeatingMode.SWISS
+        _("seating of later rounds"),
+        max_length=8,
+        choices=SeatingMode.choices,
+        default=SeatingMode.SWISS,
     )
-    avoid_same_club = models.BooleanField(default=True)
-    teams_enabled = models.BooleanField(default=False)
+    avoid_same_club = models.BooleanField(_("keep players of one club apart"), default=True)
+    teams_enabled = models.BooleanField(_("team standings"), default=False)
     # The language its documents (score sheets, seating lists, protocols) are printed in.
-    language = models.CharField(max_length=8, choices=settings.LANGUAGES, default="lv")
+    language = models.CharField(
+        _("language of the printed documents"),
+        max_length=8,
+        choices=settings.LANGUAGES,
+        default="lv",
+    )
     # Who may do what is decided in tournaments/roles.py; these relations only record it.
     # Organisers run this tournament (federation staff organise every tournament anyway).
     organisers = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="organised_tournaments"
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="organised_tournaments",
+        verbose_name=_("organisers"),
     )
     # The galvenais tiesnesis: confirms any table, and alone unlocks a confirmed one.
     chief_referees = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tournaments"
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="refereed_tournaments",
+        verbose_name=_("chief referees"),
     )
     # Table referees' accounts: the organiser assigns them to tables (Table.referees).
     referees = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="table_referee_tournaments"
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="table_referee_tournaments",
+        verbose_name=_("table referees"),
     )
     # Maximal mixing plans the remaining rounds at once; later rounds continue this plan.
     mix_plan = models.JSONField(default=dict, blank=True, editable=False)
-    created_at = models.DateTimeField(auto_now_add=True)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
         ordering = ("-starts_on", "name")
+        verbose_name = _("tournament")
+        verbose_name_plural = _("tournaments")
 
     def __str__(self) -> str:
         return self.name
@@ -161,18 +204,28 @@ class Tournament(models.Model):
 class Entry(models.Model):
     """A player's registration in a tournament."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="entries")
-    player = models.ForeignKey(Player, on_delete=models.PROTECT, related_name="entries")
-    team = models.CharField(max_length=80, blank=True)
-    registered_at = models.DateTimeField(auto_now_add=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
+    )
+    team = models.CharField(_("team"), max_length=80, blank=True)
+    registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     # A late entry joins from a later round; earlier rounds count as not played.
-    first_round = models.PositiveSmallIntegerField(default=1)
-    withdrawn_after_round = models.PositiveSmallIntegerField(null=True, blank=True)
+    first_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
+    withdrawn_after_round = models.PositiveSmallIntegerField(
+        _("withdrawn after round"), null=True, blank=True
+    )
     # A player who needs a particular table (accessibility) sits there every round.
-    fixed_table = models.PositiveSmallIntegerField(null=True, blank=True)
+    fixed_table = models.PositiveSmallIntegerField(
+        _("fixed table (accessibility)"), null=True, blank=True
+    )
 
     class Meta:
         ordering = ("player__full_name",)
+        verbose_name = _("entry")
+        verbose_name_plural = _("entries")
         constraints = (
             models.UniqueConstraint(fields=["tournament", "player"], name="entry_once_per_player"),
         )
@@ -186,69 +239,98 @@ class Entry(models.Model):
 
 
 class RoundStatus(models.TextChoices):
-    DRAFT = "draft", "draft"
-    PUBLISHED = "published", "published"
-    IN_PLAY = "in_play", "in play"
-    CLOSED = "closed", "closed"
+    # A round's status, as in "round 2: published".
+    DRAFT = "draft", pgettext_lazy("round status", "draft")
+    PUBLISHED = "published", pgettext_lazy("round status", "published")
+    IN_PLAY = "in_play", pgettext_lazy("round status", "in play")
+    CLOSED = "closed", pgettext_lazy("round status", "closed")
 
 
 class Round(models.Model):
     """A round (kārta): draft → published → in play → closed."""
 
-    tournament = models.ForeignKey(Tournament, on_delete=models.CASCADE, related_name="rounds")
-    number = models.PositiveSmallIntegerField()
-    status = models.CharField(max_length=10, choices=RoundStatus.choices, default=RoundStatus.DRAFT)
-    seating_mode = models.CharField(max_length=8, choices=SeatingMode.choices)
-    seed = models.PositiveIntegerField(null=True, blank=True)
-    warnings = models.JSONField(default=list, blank=True)
-    generated_at = models.DateTimeField(null=True, blank=True)
-    published_at = models.DateTimeField(null=True, blank=True)
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="rounds", verbose_name=_("tournament")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    status = models.CharField(
+        _("status"), max_length=10, choices=RoundStatus.choices, default=RoundStatus.DRAFT
+    )
+    seating_mode = models.CharField(_("seating"), max_length=8, choices=SeatingMode.choices)
+    seed = models.PositiveIntegerField(_("seed"), null=True, blank=True)
+    warnings = models.JSONField(_("warnings"), default=list, blank=True)
+    generated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
+    published_at = models.DateTimeField(_("published at"), null=True, blank=True)
 
     class Meta:
         ordering = ("tournament", "number")
+        verbose_name = _("round")
+        verbose_name_plural = _("rounds")
         constraints = (
             models.UniqueConstraint(fields=["tournament", "number"], name="round_number_unique"),
         )
 
     def __str__(self) -> str:
-        return f"{self.tournament} · round {self.number}"
+        return gettext("%(tournament)s · round %(number)s") % {
+            "tournament": self.tournament,
+            "number": self.number,
+        }
 
 
 class CheckIn(models.Model):
     """An entry is present for a round; only checked-in players are seated."""
 
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="check_ins")
-    entry = models.ForeignKey(Entry, on_delete=models.CASCADE, related_name="check_ins")
-    checked_in_at = models.DateTimeField(auto_now_add=True)
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="check_ins", verbose_name=_("round")
+    )
+    entry = models.ForeignKey(
+        Entry, on_delete=models.CASCADE, related_name="check_ins", verbose_name=_("entry")
+    )
+    checked_in_at = models.DateTimeField(_("checked in at"), auto_now_add=True)
 
     class Meta:
+        verbose_name = _("check-in")
+        verbose_name_plural = _("check-ins")
         constraints = (
             models.UniqueConstraint(fields=["round", "entry"], name="check_in_once_per_round"),
         )
 
     def __str__(self) -> str:
-        return f"{self.entry} · round {self.round.number}"
+        return gettext("%(entry)s · round %(number)s") % {
+            "entry": self.entry,
+            "number": self.round.number,
+        }
 
 
 class Table(models.Model):
-    round = models.ForeignKey(Round, on_delete=models.CASCADE, related_name="tables")
-    number = models.PositiveSmallIntegerField()
-    first_dealer_position = models.PositiveSmallIntegerField(default=1)
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="tables", verbose_name=_("round")
+    )
+    number = models.PositiveSmallIntegerField(_("number"))
+    first_dealer_position = models.PositiveSmallIntegerField(_("first dealer's seat"), default=1)
     # Why the table is as it is, from the engine: [{"code": "repeat_meeting", "detail": "..."}].
-    flags = models.JSONField(default=list, blank=True)
+    flags = models.JSONField(_("flags"), default=list, blank=True)
     # Referee accounts assigned to this table: they enter its deals signed in, without the link.
     referees = models.ManyToManyField(
-        settings.AUTH_USER_MODEL, blank=True, related_name="refereed_tables"
+        settings.AUTH_USER_MODEL,
+        blank=True,
+        related_name="refereed_tables",
+        verbose_name=_("table referees"),
     )
 
     class Meta:
         ordering = ("round", "number")
+        verbose_name = _("table")
+        verbose_name_plural = _("tables")
         constraints = (
             models.UniqueConstraint(fields=["round", "number"], name="table_number_unique"),
         )
 
     def __str__(self) -> str:
-        return f"{self.round} · table {self.number}"
+        return gettext("%(round)s · table %(number)s") % {
+            "round": self.round,
+            "number": self.number,
+        }
 
 
 def new_table_token() -> str:
@@ -259,74 +341,106 @@ def new_table_token() -> str:
 class TableToken(models.Model):
     """The private entry link of a table (/r/<token>/), revocable by the organiser."""
 
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="tokens")
-    token = models.CharField(max_length=64, unique=True, default=new_table_token)
-    created_at = models.DateTimeField(auto_now_add=True)
-    revoked_at = models.DateTimeField(null=True, blank=True)
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="tokens", verbose_name=_("table")
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_table_token)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
 
     class Meta:
         ordering = ("-created_at",)
+        verbose_name = _("table link")
+        verbose_name_plural = _("table links")
 
     def __str__(self) -> str:
-        return f"{self.table} token"
+        return gettext("%(table)s · link") % {"table": self.table}
 
 
 class Seat(models.Model):
-    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="seats")
-    position = models.PositiveSmallIntegerField()  # 1-based, each to the left of the previous
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seats")
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
+    )
+    # 1-based, each to the left of the previous
+    position = models.PositiveSmallIntegerField(_("seat"))
+    entry = models.ForeignKey(
+        Entry, on_delete=models.PROTECT, related_name="seats", verbose_name=_("entry")
+    )
 
     class Meta:
         ordering = ("table", "position")
+        verbose_name = _("seat")
+        verbose_name_plural = _("seats")
         constraints = (
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
             models.UniqueConstraint(fields=["table", "entry"], name="seat_once_per_table"),
         )
 
     def __str__(self) -> str:
-        return f"{self.table} · seat {self.position}"
+        return gettext("%(table)s · seat %(number)s") % {
+            "table": self.table,
+            "number": self.position,
+        }
 
 
 class AuditEntry(models.Model):
     """One organiser or referee action, with a typed code (who, when, from where, what)."""
 
     class Action(models.TextChoices):
-        ROUND_GENERATED = "round.generated", "seating generated"
-        ROUND_REGENERATED = "round.regenerated", "published seating regenerated"
-        ROUND_SWAP = "round.swap", "players swapped"
-        ROUND_PUBLISHED = "round.published", "round published"
-        PLAYERS_IMPORTED = "players.imported", "players imported"
-        ENTRY_WITHDRAWN = "entry.withdrawn", "entry withdrawn"
-        DEAL_ENTERED = "deal.entered", "deal entered"
-        DEAL_CORRECTED = "deal.corrected", "deal corrected"
-        DEAL_REMOVED = "deal.removed", "deal removed"
-        PENALTY_GIVEN = "penalty.given", "penalty pule given"
-        TABLE_CONFIRMED = "table.confirmed", "table confirmed"
-        TABLE_UNLOCKED = "table.unlocked", "table unlocked"
-        TOKEN_ISSUED = "token.issued", "table link issued"
-        TOKEN_REVOKED = "token.revoked", "table link revoked"
-        ROUND_CLOSED = "round.closed", "round closed"
-        ROLE_GRANTED = "role.granted", "role given"
-        ROLE_REVOKED = "role.revoked", "role taken away"
-        TABLE_REFEREES = "table.referees", "table referees assigned"
-        TOURNAMENT_IMPORTED = "tournament.imported", "tournament imported from an archive"
+        ROUND_GENERATED = "round.generated", _("seating generated")
+        ROUND_REGENERATED = "round.regenerated", _("published seating regenerated")
+        ROUND_SWAP = "round.swap", _("players swapped")
+        ROUND_PUBLISHED = "round.published", _("round published")
+        PLAYERS_IMPORTED = "players.imported", _("players imported")
+        ENTRY_WITHDRAWN = "entry.withdrawn", _("entry withdrawn")
+        QUALIFIERS_REGISTERED = "entries.qualified", _("qualifiers registered from the ranking")
+        DEAL_ENTERED = "deal.entered", _("deal entered")
+        DEAL_CORRECTED = "deal.corrected", _("deal corrected")
+        DEAL_REMOVED = "deal.removed", _("deal removed")
+        PENALTY_GIVEN = "penalty.given", _("penalty pule given")
+        TABLE_CONFIRMED = "table.confirmed", _("table confirmed")
+        TABLE_UNLOCKED = "table.unlocked", _("table unlocked")
+        TOKEN_ISSUED = "token.issued", _("table link issued")
+        TOKEN_REVOKED = "token.revoked", _("table link revoked")
+        ROUND_CLOSED = "round.closed", _("round closed")
+        ROLE_GRANTED = "role.granted", _("role given")
+        ROLE_REVOKED = "role.revoked", _("role taken away")
+        TABLE_REFEREES = "table.referees", _("table referees assigned")
+        TOURNAMENT_IMPORTED = "tournament.imported", _("tournament imported from an archive")
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, null=True, blank=True, related_name="audit_entries"
+        Tournament,
+        on_delete=models.CASCADE,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("tournament"),
     )
     table = models.ForeignKey(
-        "Table", on_delete=models.SET_NULL, null=True, blank=True, related_name="audit_entries"
+        "Table",
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="audit_entries",
+        verbose_name=_("table"),
     )
-    action = models.CharField(max_length=40, choices=Action.choices)
+    action = models.CharField(_("action"), max_length=40, choices=Action.choices)
     user = models.ForeignKey(
-        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("account"),
     )
-    at = models.DateTimeField(auto_now_add=True)
-    ip_address = models.GenericIPAddressField(null=True, blank=True)
-    detail = models.JSONField(default=dict, blank=True)
+    at = models.DateTimeField(_("when"), auto_now_add=True)
+    ip_address = models.GenericIPAddressField(_("address"), null=True, blank=True)
+    detail = models.JSONField(_("detail"), default=dict, blank=True)
 
     class Meta:
         ordering = ("-at", "-id")
+        verbose_name = _("audit entry")
+        verbose_name_plural = _("audit entries")
 
     def __str__(self) -> str:
-        return f"{self.at:%Y-%m-%d %H:%M} {self.action}"
+        return f"{self.at:%Y-%m-%d %H:%M} {self.action}"  # codes, for operators

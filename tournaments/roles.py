@@ -19,6 +19,7 @@ from collections.abc import Iterable
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import models, transaction
+from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.models import AuditEntry, Role, Table, Tournament
@@ -117,7 +118,7 @@ def _relation(tournament: Tournament, role: str) -> models.Manager:
     try:
         return getattr(tournament, ROLE_RELATIONS[role])
     except KeyError:
-        raise ServiceError(f"unknown role {role!r}") from None
+        raise ServiceError(_("unknown role “%(role)s”") % {"role": role}) from None
 
 
 @transaction.atomic
@@ -132,7 +133,7 @@ def role_grant(
     """Give `user` the role in the tournament; False (and no audit entry) if he already has it."""
     relation = _relation(tournament, role)
     if not user.is_active:
-        raise ServiceError(f"the account {user.username} is disabled")
+        raise ServiceError(_("the account %(username)s is disabled") % {"username": user.username})
     if relation.filter(pk=user.pk).exists():
         return False
     relation.add(user)
@@ -198,8 +199,8 @@ def table_referees_set(
     strangers = sorted(user.username for pk, user in wanted.items() if pk not in allowed)
     if strangers:
         raise ServiceError(
-            f"{', '.join(strangers)} must be referees of the tournament before a table is "
-            "assigned to them"
+            _("%(usernames)s must be referees of the tournament before a table is assigned to them")
+            % {"usernames": ", ".join(strangers)}
         )
     before = {user.pk: user.username for user in table.referees.all()}
     if set(before) == set(wanted):

@@ -11,7 +11,6 @@ from django.db.models import Count, Max, Prefetch, Q, QuerySet
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
-from engine.names import latvian_sort_key
 from engine.seating import meeting_counts
 from engine.standings import RoundResult, rank_standings
 from scoring.sheet_view import GAME_WORDS
@@ -28,6 +27,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from zole_site.engine_text import display_name_key
 
 
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:
@@ -109,7 +109,7 @@ def next_round_number(*, tournament: Tournament) -> int:
 def entry_list(*, tournament: Tournament) -> list[Entry]:
     return sorted(
         tournament.entries.select_related("player__club"),
-        key=lambda entry: latvian_sort_key(entry.player.full_name),
+        key=lambda entry: display_name_key(entry.player.full_name),
     )
 
 
@@ -153,14 +153,14 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
             (
                 count,
                 *sorted(
-                    (entries[a], entries[b]), key=lambda e: latvian_sort_key(e.player.full_name)
+                    (entries[a], entries[b]), key=lambda e: display_name_key(e.player.full_name)
                 ),
             )
             for pair, count in counts.items()
             for a, b in [sorted(pair)]
             if a in entries and b in entries
         ),
-        key=lambda row: (-row[0], latvian_sort_key(row[1].player.full_name)),
+        key=lambda row: (-row[0], display_name_key(row[1].player.full_name)),
     )
     repeated = [row for row in pairs if row[0] > 1]
     return {
@@ -183,7 +183,7 @@ def player_list(*, query: str = "") -> QuerySet[Player]:
 
 def club_list() -> list[Club]:
     clubs = Club.objects.annotate(player_count=Count("players"))
-    return sorted(clubs, key=lambda club: latvian_sort_key(club.name))
+    return sorted(clubs, key=lambda club: display_name_key(club.name))
 
 
 # --- Roles --------------------------------------------------------------------------------------
@@ -345,6 +345,8 @@ def audit_rows(entries: Iterable[AuditEntry], *, tournament: Tournament) -> list
 
 NOTHING = "—"
 
+# The label of each key the services write into an audit entry's detail (the keys are stored
+# in English and never change; the labels are translated when the page is shown).
 FACT_LABELS: dict[str, Promise] = {
     "mode": _("Seating"),
     "seed": _("Seed"),
@@ -361,6 +363,26 @@ FACT_LABELS: dict[str, Promise] = {
     "role": _("Role"),
     "username": _("Account"),
     "tables": _("Tables left"),
+    "season": _("Season"),
+    "history_entries": _("Earlier audit entries"),
+    "new_table_links": _("New table links"),
+    "round": _("Round"),
+    "position": _("Entry"),
+    "via": _("Entered through"),
+    "before": _("Before"),
+    "after": _("After"),
+    "detail": _("Detail"),
+}
+
+# A key whose label depends on the action: (action, key) → label.
+ACTION_FACT_LABELS: dict[tuple[str, str], Promise] = {
+    (AuditEntry.Action.QUALIFIERS_REGISTERED.value, "players"): _("Players registered"),
+}
+
+# How a writer reached the sheet ("via"), in words.
+VIA_WORDS: dict[str, Promise] = {
+    "link": _("the table's private link"),
+    "account": _("a signed-in account"),
 }
 
 # Shown in the place and the "who" of a row rather than as facts.
@@ -381,7 +403,7 @@ class AuditPresenter:
             what=entry.get_action_display(),
             place=self.place(),
             facts=[
-                (str(FACT_LABELS.get(key, key.replace("_", " "))), text)
+                (self.label(key), text)
                 for key, value in detail.items()
                 if key not in PLACE_KEYS
                 for text in [self.fact(key, value)]
@@ -395,12 +417,21 @@ class AuditPresenter:
         detail = self.entry.detail
         return detail if isinstance(detail, dict) else {"detail": detail}
 
+    def label(self, key: str) -> str:
+        """A detail key as people read it; a key no service writes today shows as it is."""
+        label = ACTION_FACT_LABELS.get((self.entry.action, key)) or FACT_LABELS.get(key)
+        return str(label) if label is not None else key.replace("_", " ")
+
     def who(self) -> str:
         user = self.entry.user
+        via_link = self.detail.get("via") == "link"
         if user is not None:
-            return user.get_full_name() or user.username
-        if self.detail.get("via") == "link":
-            return str(_("the table's private link"))
+            name = user.get_full_name() or user.username
+            if via_link:
+                return _("%(name)s, through the table's private link") % {"name": name}
+            return name
+        if via_link:
+            return str(VIA_WORDS["link"])
         return str(_("the system"))
 
     def place(self) -> str:
@@ -425,6 +456,8 @@ class AuditPresenter:
             return str(SeatingMode(value).label) if value in SeatingMode.values else str(value)
         if key == "role":
             return str(Role(value).label) if value in Role.values else str(value)
+        if key == "via" and isinstance(value, str) and value in VIA_WORDS:
+            return str(VIA_WORDS[value])
         if key == "swapped" and isinstance(value, list):
             return " ↔ ".join(str(name) for name in value)
         if key == "totals" and isinstance(value, dict):

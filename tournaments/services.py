@@ -10,6 +10,8 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Max, Q
 from django.utils import timezone
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from engine import SheetError
 from engine.seating import SeatedTable, SeatingPlayer, explain_table, seat_players
@@ -29,6 +31,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from zole_site.engine_text import error_text, flag_dict, table_warning_text
 
 # (club name, city)
 DEMO_CLUBS: list[tuple[str, str]] = [
@@ -71,7 +74,7 @@ def demo_load() -> dict[str, int]:
     players_created = 0
     for full_name, club_name in DEMO_PLAYERS:
         # Keyed on name and club: demo players have no licence number to identify them by.
-        _, created = Player.objects.get_or_create(full_name=full_name, club=clubs[club_name])
+        _player, created = Player.objects.get_or_create(full_name=full_name, club=clubs[club_name])
         players_created += int(created)
 
     return {"clubs": clubs_created, "players": players_created}
@@ -81,7 +84,8 @@ def demo_load() -> dict[str, int]:
 
 
 class ServiceError(Exception):
-    """A request the rules of the tournament refuse; the message says what is wrong."""
+    """A request the rules of the tournament refuse; the message says what is wrong, in the
+    language of the request (it is shown to the person, never stored)."""
 
 
 def audit(
@@ -142,10 +146,19 @@ def round_create(*, tournament: Tournament) -> Round:
     who plays that round checked in (the organiser then unchecks the absent)."""
     number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
     if number > tournament.rounds_planned:
-        raise ServiceError(f"the tournament has {tournament.rounds_planned} rounds planned")
+        raise ServiceError(
+            ngettext(
+                "the tournament has %(count)d round planned",
+                "the tournament has %(count)d rounds planned",
+                tournament.rounds_planned,
+            )
+            % {"count": tournament.rounds_planned}
+        )
     previous = tournament.rounds.filter(number=number - 1).first()
     if previous is not None and previous.status == RoundStatus.DRAFT:
-        raise ServiceError(f"round {previous.number} is still a draft: publish it first")
+        raise ServiceError(
+            _("round %(number)d is still a draft: publish it first") % {"number": previous.number}
+        )
     new_round = Round.objects.create(
         tournament=tournament, number=number, seating_mode=tournament.seating_mode_for(number)
     )
@@ -160,7 +173,8 @@ def round_create(*, tournament: Tournament) -> Round:
 def _require_draft_seating(round_: Round) -> None:
     if round_.status not in (RoundStatus.DRAFT, RoundStatus.PUBLISHED):
         raise ServiceError(
-            f"round {round_.number} is {round_.get_status_display()}: seating is final"
+            _("round %(number)d is %(status)s: seating is final")
+            % {"number": round_.number, "status": round_.get_status_display()}
         )
 
 
@@ -169,7 +183,7 @@ def check_in_set(*, round_: Round, entries: Iterable[Entry]) -> int:
     """Exactly these entries are present for the round; returns how many are checked in."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
-        raise ServiceError("check-in changes only while the round is a draft")
+        raise ServiceError(_("check-in changes only while the round is a draft"))
     chosen = {entry.pk for entry in entries if entry.tournament_id == round_.tournament_id}
     CheckIn.objects.filter(round=round_).exclude(entry_id__in=chosen).delete()
     present = set(CheckIn.objects.filter(round=round_).values_list("entry_id", flat=True))
@@ -180,8 +194,8 @@ def check_in_set(*, round_: Round, entries: Iterable[Entry]) -> int:
 
 
 def regenerate_confirmation(round_: Round) -> str:
-    """What an organiser types to regenerate a published round."""
-    return f"regenerate round {round_.number}"
+    """What an organiser types to regenerate a published round (in the page's language)."""
+    return _("regenerate round %(number)d") % {"number": round_.number}
 
 
 @transaction.atomic
@@ -203,8 +217,8 @@ def round_generate_seating(
     was_published = round_.status == RoundStatus.PUBLISHED
     if was_published and confirmation.strip() != regenerate_confirmation(round_):
         raise ServiceError(
-            f'round {round_.number} is published: type "{regenerate_confirmation(round_)}" '
-            "to regenerate it"
+            _('round %(number)d is published: type "%(confirmation)s" to regenerate it')
+            % {"number": round_.number, "confirmation": regenerate_confirmation(round_)}
         )
     tournament = round_.tournament
     mode = mode or round_.seating_mode
@@ -236,7 +250,7 @@ def round_generate_seating(
             )
             tables = plan.rounds[0]
     except SheetError as error:
-        raise ServiceError(str(error)) from None
+        raise ServiceError(error_text(error)) from None
     warnings = [
         f"table {table.number}: {flag.detail}"
         for table in tables
@@ -250,7 +264,7 @@ def round_generate_seating(
         Table(
             round=round_,
             number=seated.number,
-            flags=[{"code": flag.code, "detail": flag.detail} for flag in seated.flags],
+            flags=[flag_dict(flag) for flag in seated.flags],
         )
         for seated in tables
     )
@@ -345,7 +359,7 @@ def _mix_round(
     return stored["seed"], tables
 
 
-def _explain(round_: Round, table: Table) -> list[dict[str, str]]:
+def _explain(round_: Round, table: Table) -> list[dict[str, object]]:
     seats = list(table.seats.select_related("entry__player__club"))
     history = selectors.seating_history(tournament=round_.tournament, before_round=round_.number)
     flags = explain_table(
@@ -360,7 +374,7 @@ def _explain(round_: Round, table: Table) -> list[dict[str, str]]:
         avoid_same_club=round_.tournament.avoid_same_club,
         names={str(seat.entry_id): seat.entry.player.full_name for seat in seats},
     )
-    return [{"code": flag.code, "detail": flag.detail} for flag in flags]
+    return [flag_dict(flag) for flag in flags]
 
 
 @transaction.atomic
@@ -368,12 +382,13 @@ def round_swap_players(
     *, round_: Round, first: Entry, second: Entry, by: User | None, ip_address: str | None = None
 ) -> list[str]:
     """Swap two seated players in a draft round; returns the warnings of the tables it changed
-    (a repeat meeting, a club clash, a fixed table no longer honoured)."""
+    (a repeat meeting, a club clash, a fixed table no longer honoured), in the reader's language
+    (the audit entry keeps them in English)."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
-        raise ServiceError("players can be swapped only while the round is a draft")
+        raise ServiceError(_("players can be swapped only while the round is a draft"))
     if first.pk == second.pk:
-        raise ServiceError("choose two different players to swap")
+        raise ServiceError(_("choose two different players to swap"))
     seats = {
         seat.entry_id: seat
         for seat in Seat.objects.select_related("table").filter(
@@ -382,7 +397,10 @@ def round_swap_players(
     }
     for entry in (first, second):
         if entry.pk not in seats:
-            raise ServiceError(f"{entry.player.full_name} has no seat in round {round_.number}")
+            raise ServiceError(
+                _("%(name)s has no seat in round %(number)d")
+                % {"name": entry.player.full_name, "number": round_.number}
+            )
     seat_a, seat_b = seats[first.pk], seats[second.pk]
     places = [(seat_a.table, seat_a.position), (seat_b.table, seat_b.position)]
     # Delete and recreate: a plain update would collide with the unique seat constraints midway.
@@ -393,15 +411,14 @@ def round_swap_players(
             Seat(table=places[1][0], position=places[1][1], entry=first),
         ]
     )
-    warnings = []
+    warnings = []  # English, for the audit log
+    shown = []  # in the reader's language, for the page
     for table in {places[0][0].pk: places[0][0], places[1][0].pk: places[1][0]}.values():
         table.flags = _explain(round_, table)
         table.save(update_fields=["flags"])
-        warnings += [
-            f"table {table.number}: {flag['detail']}"
-            for flag in table.flags
-            if flag["code"] != "four_table"
-        ]
+        changed = [flag for flag in table.flags if flag["code"] != "four_table"]
+        warnings += [f"table {table.number}: {flag['detail']}" for flag in changed]
+        shown += [table_warning_text(table.number, flag) for flag in changed]
     audit(
         action=AuditEntry.Action.ROUND_SWAP,
         by=by,
@@ -411,7 +428,7 @@ def round_swap_players(
         swapped=[first.player.full_name, second.player.full_name],
         warnings=warnings,
     )
-    return warnings
+    return shown
 
 
 def _issue_missing_links(round_: Round) -> None:
@@ -427,9 +444,14 @@ def _issue_missing_links(round_: Round) -> None:
 def round_publish(*, round_: Round, by: User | None, ip_address: str | None = None) -> Round:
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
-        raise ServiceError(f"round {round_.number} is already {round_.get_status_display()}")
+        raise ServiceError(
+            _("round %(number)d is already %(status)s")
+            % {"number": round_.number, "status": round_.get_status_display()}
+        )
     if not round_.tables.exists():
-        raise ServiceError(f"round {round_.number} has no seating yet: generate it first")
+        raise ServiceError(
+            _("round %(number)d has no seating yet: generate it first") % {"number": round_.number}
+        )
     round_.status = RoundStatus.PUBLISHED
     round_.published_at = timezone.now()
     round_.save(update_fields=["status", "published_at"])
@@ -499,7 +521,8 @@ class ImportRow:
 @dataclass(frozen=True, slots=True)
 class ImportPreview:
     rows: tuple[ImportRow, ...]
-    errors: tuple[str, ...]  # "line 4: ..." — any error means nothing is imported
+    # "line 4: ...", in the language of the request — any error means nothing is imported
+    errors: tuple[str, ...]
 
     @property
     def new_rows(self) -> tuple[ImportRow, ...]:
@@ -521,11 +544,15 @@ def _has_control_character(text: str) -> bool:
 def players_import_preview(raw: bytes) -> ImportPreview:
     """Read a CSV of players (name, club, licence) and say what importing it would do."""
     if len(raw) > IMPORT_MAX_BYTES:
-        return ImportPreview((), (f"the file is larger than {IMPORT_MAX_BYTES // 1000} kB",))
+        return ImportPreview(
+            (), (_("the file is larger than %(size)d kB") % {"size": IMPORT_MAX_BYTES // 1000},)
+        )
     text = decode_upload(raw)
     lines = text.splitlines()
     if len(lines) > IMPORT_MAX_LINES:
-        return ImportPreview((), (f"the file has more than {IMPORT_MAX_LINES} lines",))
+        return ImportPreview(
+            (), (_("the file has more than %(count)d lines") % {"count": IMPORT_MAX_LINES},)
+        )
     try:
         dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
     except csv.Error:
@@ -546,28 +573,37 @@ def players_import_preview(raw: bytes) -> ImportPreview:
         if number == 1 and fields[0].casefold() in IMPORT_HEADERS:
             continue
         if len(fields) > 3:
-            errors.append(f"line {number}: expected name, club, licence; got {len(fields)} fields")
+            errors.append(
+                _("line %(line)d: expected name, club, licence; got %(count)d fields")
+                % {"line": number, "count": len(fields)}
+            )
             continue
         full_name, club, licence = [*fields, "", ""][:3]
         problem = None
         if any(_has_control_character(field) for field in (full_name, club, licence)):
             # A NUL or other control character: binary data, not a list of players (and
             # PostgreSQL cannot store a NUL).
-            problem = "it has a control character (is the file a CSV of players?)"
+            problem = _("it has a control character (is the file a CSV of players?)")
         elif not full_name:
-            problem = "the name is empty"
+            problem = _("the name is empty")
         elif len(full_name) > 120:
-            problem = "the name is longer than 120 characters"
+            problem = _("the name is longer than %(count)d characters") % {"count": 120}
         elif len(club) > 120:
-            problem = "the club is longer than 120 characters"
+            problem = _("the club is longer than %(count)d characters") % {"count": 120}
         elif len(licence) > 20:
-            problem = "the licence number is longer than 20 characters"
+            problem = _("the licence number is longer than %(count)d characters") % {"count": 20}
         elif licence and licence in licences_seen:
-            problem = f"licence {licence} is also on line {licences_seen[licence]}"
+            problem = _("licence %(licence)s is also on line %(line)d") % {
+                "licence": licence,
+                "line": licences_seen[licence],
+            }
         elif licence and licence in existing_licences and existing_licences[licence] != full_name:
-            problem = f"licence {licence} already belongs to {existing_licences[licence]}"
+            problem = _("licence %(licence)s already belongs to %(name)s") % {
+                "licence": licence,
+                "name": existing_licences[licence],
+            }
         if problem:
-            errors.append(f"line {number}: {problem}")
+            errors.append(_("line %(line)d: %(problem)s") % {"line": number, "problem": problem})
             continue
         if licence:
             licences_seen[licence] = number
@@ -576,7 +612,7 @@ def players_import_preview(raw: bytes) -> ImportPreview:
         )
         rows.append(ImportRow(number, full_name, club, licence, existing))
     if not rows and not errors:
-        errors.append("the file has no players")
+        errors.append(_("the file has no players"))
     return ImportPreview(tuple(rows), tuple(errors))
 
 
@@ -585,7 +621,9 @@ def players_import(*, raw: bytes, by: User | None, ip_address: str | None = None
     """Import every new player of the CSV, creating missing clubs; all or nothing."""
     preview = players_import_preview(raw)
     if preview.errors:
-        raise ServiceError("nothing imported: " + "; ".join(preview.errors))
+        raise ServiceError(
+            _("nothing imported: %(errors)s") % {"errors": "; ".join(preview.errors)}
+        )
     clubs = {club.name: club for club in Club.objects.all()}
     for row in preview.new_rows:
         if row.club and row.club not in clubs:

@@ -19,3 +19,4 @@ class PlayerTable(tables.Table):
         fields = ("full_name", "club", "licence_number", "is_active")
         attrs = {"class": "list"}
         empty_text = _("No players yet.")
+        template_name = "tournaments/_table.html"  # pagination words in our catalogue

@@ -13,6 +13,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_tables2 import RequestConfig
 
@@ -151,7 +152,11 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
         created = services.entries_register(
             tournament=tournament, players=form.cleaned_data["players"], first_round=first_round
         )
-        messages.success(request, _("%(count)d players registered.") % {"count": len(created)})
+        messages.success(
+            request,
+            ngettext("%(count)d player registered.", "%(count)d players registered.", len(created))
+            % {"count": len(created)},
+        )
         return redirect("tournaments:entries", slug=slug)
     return render(
         request,
@@ -247,7 +252,11 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
         except services.ServiceError as error:
             messages.error(request, str(error))
         else:
-            messages.success(request, _("%(count)d players checked in.") % {"count": count})
+            messages.success(
+                request,
+                ngettext("%(count)d player checked in.", "%(count)d players checked in.", count)
+                % {"count": count},
+            )
     else:
         messages.error(request, _("Choose the players who are present."))
     return redirect("tournaments:round", slug=slug, number=number)
@@ -368,7 +377,11 @@ def player_import(request: HttpRequest) -> HttpResponse:
                 messages.error(request, str(error))
             else:
                 messages.success(
-                    request, _("%(count)d players imported.") % {"count": len(imported)}
+                    request,
+                    ngettext(
+                        "%(count)d player imported.", "%(count)d players imported.", len(imported)
+                    )
+                    % {"count": len(imported)},
                 )
                 return redirect("tournaments:players")
         preview = services.players_import_preview(raw)
@@ -391,6 +404,34 @@ def club_list(request: HttpRequest) -> HttpResponse:
 
 
 # --- Roles: a tournament's people and its table referees -------------------------------------
+
+
+# What the roles page says after giving or taking a role: one sentence per role, so that each
+# language can put the role's name in the form its sentence needs.
+ROLE_MESSAGES = {
+    Role.ORGANISER: {
+        "granted": gettext_lazy("%(name)s is now an organiser of the tournament."),
+        "already": gettext_lazy("%(name)s already was an organiser of the tournament."),
+        "revoked": gettext_lazy("%(name)s is no longer an organiser of the tournament."),
+        "absent": gettext_lazy("%(name)s was not an organiser of the tournament."),
+    },
+    Role.CHIEF_REFEREE: {
+        "granted": gettext_lazy("%(name)s is now a chief referee of the tournament."),
+        "already": gettext_lazy("%(name)s already was a chief referee of the tournament."),
+        "revoked": gettext_lazy("%(name)s is no longer a chief referee of the tournament."),
+        "absent": gettext_lazy("%(name)s was not a chief referee of the tournament."),
+    },
+    Role.REFEREE: {
+        "granted": gettext_lazy("%(name)s is now a table referee of the tournament."),
+        "already": gettext_lazy("%(name)s already was a table referee of the tournament."),
+        "revoked": gettext_lazy("%(name)s is no longer a table referee of the tournament."),
+        "absent": gettext_lazy("%(name)s was not a table referee of the tournament."),
+    },
+}
+
+
+def _role_message(role: str, outcome: str, user) -> str:
+    return str(ROLE_MESSAGES[role][outcome]) % {"name": user.username}
 
 
 def _manageable_roles(request: HttpRequest, tournament: Tournament) -> list[str]:
@@ -417,11 +458,10 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
         except services.ServiceError as error:
             messages.error(request, str(error))
         else:
-            words = {"name": user.username, "role": Role(role).label}
             if added:
-                messages.success(request, _("%(name)s is now %(role)s.") % words)
+                messages.success(request, _role_message(role, "granted", user))
             else:
-                messages.info(request, _("%(name)s already was %(role)s.") % words)
+                messages.info(request, _role_message(role, "already", user))
             return redirect("tournaments:roles", slug=slug)
     return render(
         request,
@@ -451,11 +491,10 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
     removed = roles.role_revoke(
         tournament=tournament, user=user, role=role, by=request.user, ip_address=client_ip(request)
     )
-    words = {"name": user.username, "role": Role(role).label}
     if removed:
-        messages.success(request, _("%(name)s is no longer %(role)s.") % words)
+        messages.success(request, _role_message(role, "revoked", user))
     else:
-        messages.info(request, _("%(name)s was not %(role)s.") % words)
+        messages.info(request, _role_message(role, "absent", user))
     return redirect("tournaments:roles", slug=slug)
 
 
@@ -478,7 +517,13 @@ def round_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse
             messages.error(request, str(error))
         else:
             messages.success(
-                request, _("Referees assigned: %(count)d tables changed.") % {"count": changed}
+                request,
+                ngettext(
+                    "Referees assigned: %(count)d table changed.",
+                    "Referees assigned: %(count)d tables changed.",
+                    changed,
+                )
+                % {"count": changed},
             )
             return redirect("tournaments:referees", slug=slug, number=number)
     return render(

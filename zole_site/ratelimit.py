@@ -16,8 +16,9 @@ from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.core.cache import cache
 from django.http import HttpRequest, HttpResponse
-from django.utils.translation import gettext as _
-from django.utils.translation import gettext_noop
+from django.utils.functional import Promise
+from django.utils.translation import gettext_lazy as _
+from django.utils.translation import ngettext_lazy
 
 from zole_site.security import client_ip, refused
 
@@ -42,8 +43,8 @@ class FailureLimit:
     for so many seconds."""
 
     scope: str
-    refusal_title: str
-    refusal_message: str  # with %(minutes)d
+    refusal_title: Promise
+    refusal_message: Promise  # lazy, singular and plural by %(minutes)d
 
     @property
     def failures(self) -> int:
@@ -69,8 +70,8 @@ class FailureLimit:
         response = refused(
             request,
             status=429,
-            title=_(self.refusal_title),
-            message=_(self.refusal_message) % {"minutes": minutes},
+            title=str(self.refusal_title),
+            message=self.refusal_message % {"minutes": minutes},
         )
         response["Retry-After"] = str(self.seconds)
         return response
@@ -88,21 +89,26 @@ class FailureLimit:
             logger.warning("rate limit %s: cache unavailable", self.scope, exc_info=True)
 
 
-# Marked for translation here, translated when shown (refusal()).
+# Lazy: translated when shown (refusal()), in the language of that request.
 LOGIN_FAILURES = FailureLimit(
     scope="login",
-    refusal_title=gettext_noop("Too many attempts"),
-    refusal_message=gettext_noop(
-        "Too many failed sign-in attempts from your address. Try again in %(minutes)d minutes."
+    refusal_title=_("Too many attempts"),
+    refusal_message=ngettext_lazy(
+        "Too many failed sign-in attempts from your address. Try again in %(minutes)d minute.",
+        "Too many failed sign-in attempts from your address. Try again in %(minutes)d minutes.",
+        "minutes",
     ),
 )
 
 TABLE_LINK_FAILURES = FailureLimit(
     scope="table-link",
-    refusal_title=gettext_noop("Too many attempts"),
-    refusal_message=gettext_noop(
+    refusal_title=_("Too many attempts"),
+    refusal_message=ngettext_lazy(
         "Too many unknown or withdrawn table links were opened from your address. Try again "
-        "in %(minutes)d minutes, or ask the organiser for your table's link or QR code."
+        "in %(minutes)d minute, or ask the organiser for your table's link or QR code.",
+        "Too many unknown or withdrawn table links were opened from your address. Try again "
+        "in %(minutes)d minutes, or ask the organiser for your table's link or QR code.",
+        "minutes",
     ),
 )
 

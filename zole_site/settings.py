@@ -71,6 +71,7 @@ INSTALLED_APPS = [
     "django_htmx",
     "tournaments",
     "scoring",
+    "ranking",
 ]
 
 MIDDLEWARE = [

@@ -16,6 +16,8 @@ urlpatterns = [
     path("organise/", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.public_urls")),
+    # The season ranking, the rating list and the qualification list of a final.
+    path("ranking/", include("ranking.urls")),
     # Before django.contrib.auth's own: the same sign-in page, with failed attempts limited.
     path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
     path("accounts/", include("django.contrib.auth.urls")),

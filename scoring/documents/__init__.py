@@ -9,9 +9,16 @@
 
 The tournament's level picks the variant (layout.Variant): national documents add the federation
 heading, licence numbers, table referees' signature lines, control totals and "page x of y".
+
+Every document is printed in the tournament's language (Tournament.language), whatever the
+language of whoever asks for it: its words, its dates and its numbers. The paper on the wall and
+the protocol in the federation's files read the same for everyone.
 """
 
 from __future__ import annotations
+
+from django.conf import settings
+from django.utils import translation
 
 from scoring.documents import selectors
 from scoring.documents.protocol import render_protocol
@@ -20,18 +27,26 @@ from scoring.documents.sheets import render_score_sheets
 from tournaments.models import Round, Tournament
 
 
+def printed_in(tournament: Tournament) -> translation.override:
+    """The tournament's language made active while its document is read and drawn."""
+    return translation.override(tournament.language or settings.LANGUAGE_CODE)
+
+
 def round_sheets_pdf(*, round_: Round, entry_url: selectors.EntryUrl, blank: bool = False) -> bytes:
     """Every table's score sheet of the round, one page each, in table order."""
-    return render_score_sheets(
-        selectors.round_score_sheets(round_=round_, entry_url=entry_url, blank=blank)
-    )
+    with printed_in(round_.tournament):
+        return render_score_sheets(
+            selectors.round_score_sheets(round_=round_, entry_url=entry_url, blank=blank)
+        )
 
 
 def round_seating_pdf(*, round_: Round) -> bytes:
-    return render_seating_list(selectors.round_seating_list(round_=round_))
+    with printed_in(round_.tournament):
+        return render_seating_list(selectors.round_seating_list(round_=round_))
 
 
 def standings_protocol_pdf(*, tournament: Tournament, after_round: int | None = None) -> bytes:
-    return render_protocol(
-        selectors.standings_protocol(tournament=tournament, after_round=after_round)
-    )
+    with printed_in(tournament):
+        return render_protocol(
+            selectors.standings_protocol(tournament=tournament, after_round=after_round)
+        )

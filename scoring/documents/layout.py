@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Literal
 
 from django.conf import settings
+from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 from reportlab import rl_config
 from reportlab.lib import colors
@@ -332,7 +333,9 @@ def open_document(
         # The canvas's own start-of-page font: ours, so no Helvetica resource is written.
         initialFontName=REGULAR,
         initialFontSize=9,
-        lang="lv",
+        # The document's language (the tournament's, made active by scoring.documents), for
+        # screen readers and hyphenation.
+        lang=get_language() or settings.LANGUAGE_CODE,
     )
     canvas.setTitle(title)
     canvas.setSubject(subject)

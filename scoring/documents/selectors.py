@@ -31,16 +31,22 @@ from engine import (
     score_sheet,
 )
 from engine.deals import Entry as SheetEntry
-from engine.names import latvian_sort_key
 from engine.sheet import PuleEvent
 from engine.standings import RoundResult, rank_standings
 from scoring.documents.layout import EventInfo, variant_for
 from scoring.documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
 from scoring.documents.seating import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
-from scoring.documents.sheets import PuleTally, RoundSheets, ScoreSheet, SheetDeal, SheetPlayer
+from scoring.documents.sheets import (
+    PuleTally,
+    RoundSheets,
+    ScoreSheet,
+    SheetDeal,
+    SheetPlayer,
+    pule_letters,
+)
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standings_order
-from scoring.sheet_view import GAME_WORDS, named_message, sheet_players
+from scoring.sheet_view import GAME_WORDS, sheet_players
 from scoring.sheets import (
     current_results,
     place_scheme,
@@ -50,6 +56,7 @@ from scoring.sheets import (
     tournament_rules,
 )
 from tournaments.models import Entry, Round, RoundStatus, Seat, Table, TableToken, Tournament
+from zole_site.engine_text import display_name_key, error_text
 
 EntryUrl = Callable[[str], str]  # a table token → the absolute address of its entry page
 
@@ -174,7 +181,7 @@ def _score_sheet(
             entry_url=url,
             filled=True,
             status=status,
-            error=named_message(str(error), names),
+            error=error_text(error, names={named.key: named.name for named in names}),
         )
 
     rows = list(blank_rows)
@@ -286,15 +293,18 @@ def _entry_columns(entry: SheetEntry, by_key: dict[str, str]) -> dict[str, str]:
 
 
 def _pule_marks(deal: ScoredDeal, seat_of: dict[str, int]) -> str:
+    if not deal.pule_event:
+        return ""
+    common, personal = pule_letters()
     owner = seat_of.get(deal.pule_owner or "")
     marks = {
-        PuleEvent.COMMON_WRITTEN: "C+",
-        PuleEvent.COMMON_COLLECTED: "C−",
-        PuleEvent.PERSONAL_WRITTEN: f"P{owner}+",
-        PuleEvent.OWN_COLLECTED: f"P{owner}−",
-        PuleEvent.PERSONAL_COLLECTED: f"P{owner}−",
+        PuleEvent.COMMON_WRITTEN: f"{common}+",
+        PuleEvent.COMMON_COLLECTED: f"{common}−",
+        PuleEvent.PERSONAL_WRITTEN: f"{personal}{owner}+",
+        PuleEvent.OWN_COLLECTED: f"{personal}{owner}−",
+        PuleEvent.PERSONAL_COLLECTED: f"{personal}{owner}−",
     }
-    return marks.get(deal.pule_event, "") if deal.pule_event else ""
+    return marks.get(deal.pule_event, "")
 
 
 def _deal_row(deal: ScoredDeal, seat_of: dict[str, int], by_key: dict[str, str]) -> SheetDeal:
@@ -389,7 +399,7 @@ def round_seating_list(*, round_: Round) -> SeatingList:
                 )
             )
         seating_tables.append(SeatingTable(number=table.number, seats=tuple(seats)))
-    players.sort(key=lambda player: latvian_sort_key(player.name))
+    players.sort(key=lambda player: display_name_key(player.name))
     return SeatingList(
         event=event_info(round_.tournament),
         round_number=round_.number,

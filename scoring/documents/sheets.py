@@ -9,9 +9,11 @@ score, total and settlement on a filled sheet is the engine's.
 
 from __future__ import annotations
 
+import functools
 from collections.abc import Sequence
 from dataclasses import dataclass
 
+from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.documents.layout import (
@@ -56,7 +58,7 @@ class SheetDeal:
     declarer: str = ""
     points: str = ""
     tricks: str = ""
-    pule_marks: str = ""  # "C+", "P2−", ...
+    pule_marks: str = ""  # "C+", "P2−", ... (the letters in the document's language)
     scores: tuple[int, ...] | None = None  # per seat, the engine's
     totals: tuple[int, ...] | None = None  # running totals after this deal, the engine's
 
@@ -106,6 +108,20 @@ class RoundSheets:
     deals_per_round: int
     pules: bool  # the tournament writes pules (everyone passing writes a common pule)
     sheets: tuple[ScoreSheet, ...]
+
+
+@functools.lru_cache(maxsize=8)
+def _pule_letters(language: str | None) -> tuple[str, str]:
+    return (
+        pgettext("the score sheet's mark of a common pule", "C"),
+        pgettext("the score sheet's mark of a personal pule", "P"),
+    )
+
+
+def pule_letters() -> tuple[str, str]:
+    """The letters of the pules column (common, personal) in the active language: looked up
+    once per language, not on every row."""
+    return _pule_letters(get_language())
 
 
 def signed(value: int) -> str:
@@ -532,11 +548,13 @@ def draw_tallies(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: float)
     # The marks' legend and the penalty pules, on the right.
     right_x = MARGIN + left_width + 8
     right_width = MARGIN + CONTENT_WIDTH - right_x
+    common, personal = pule_letters()
     legend = _(
-        "Pules column: C+ common pule written, C− common pule collected; P2+ personal pule of "
-        "player 2 written, P2− crossed out. At the end each open personal pule costs its owner "
-        "1 point to every other player; common pules lapse."
-    )
+        "Pules column: %(common)s+ common pule written, %(common)s− common pule collected; "
+        "%(personal)s2+ personal pule of player 2 written, %(personal)s2− crossed out. At the end "
+        "each open personal pule costs its owner 1 point to every other player; common pules "
+        "lapse."
+    ) % {"common": common, "personal": personal}
     y = pen.lines(
         legend, right_x, top - 10, right_width, size=6.5, leading=8, max_lines=6, color=MUTED
     )

@@ -12,6 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from ranking.views import player_page_context
 from scoring import selectors
 from scoring.cache import cached_public_page
 from scoring.tables import (
@@ -264,5 +265,7 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         for item in history
     ]
     return render(
-        request, "public/player_detail.html", {"player": player, "tournaments": tournaments}
+        request,
+        "public/player_detail.html",
+        {"player": player, "tournaments": tournaments, **player_page_context(player=player)},
     )

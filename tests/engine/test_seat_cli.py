@@ -82,7 +82,7 @@ def test_latvian_letters_stay_letters_in_the_output(tmp_path):
     ("payload", "message"),
     [
         (request(5), "players: 5 players cannot be seated at tables of 3 and 4"),
-        (request(2), "players: 2 players cannot be seated: a table needs 3 or 4 players"),
+        (request(2), "players: too few players to seat (2): a table needs 3 or 4 players"),
         ({**request(6), "colour": "red"}, 'unknown field "colour"'),
         (
             {"players": [{"id": "p1", "klubs": "Rīga"}]},
@@ -94,7 +94,7 @@ def test_latvian_letters_stay_letters_in_the_output(tmp_path):
         (request(6, mode="best"), 'mode must be one of random, swiss, mix, got "best"'),
         (
             {"players": [{"id": f"p{n}", "fixed_table": 9 if n == 1 else None} for n in range(6)]},
-            'players: "p1" has fixed_table 9, but 6 players sit at tables 1-2',
+            'players: "p1" has fixed_table 9, but the tables are numbered 1-2',
         ),
         (request(6, history=[[["p1", "p2", "p1"]]]), 'history: round 1 seats "p1" twice'),
         (b"{not json", "not valid JSON"),

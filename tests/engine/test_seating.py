@@ -32,13 +32,6 @@ MODES = ("random", "swiss", "mix")
 DESIGN_ROUNDS = {9: 4, 12: 4, 15: 7, 18: 8, 21: 10}
 
 
-def nth(number: int) -> str:
-    suffix = (
-        "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
-    )
-    return f"{number}{suffix}"
-
-
 def check_plan(
     plan: SeatingPlan,
     players: Sequence[SeatingPlayer],
@@ -72,7 +65,7 @@ def check_plan(
             # Every repeated pair is flagged, with how often they meet, and warned about.
             repeats = [flag.detail for flag in table.flags if flag.code == "repeat_meeting"]
             expected = [
-                f"{first} and {second} meet for the {nth(met[frozenset((first, second))] + 1)} time"
+                f"{first} and {second} meet again (meeting {met[frozenset((first, second))] + 1}"
                 for first, second in itertools.combinations(table.players, 2)
                 if met[frozenset((first, second))]
             ]
@@ -284,9 +277,9 @@ def test_table_sizes_are_n_mod_3_tables_of_4_first(count, sizes):
 @pytest.mark.parametrize(
     ("count", "message"),
     [
-        (0, "players: 0 players cannot be seated: a table needs 3 or 4 players"),
-        (1, "players: 1 player cannot be seated: a table needs 3 or 4 players"),
-        (2, "players: 2 players cannot be seated: a table needs 3 or 4 players"),
+        (0, "players: too few players to seat (0): a table needs 3 or 4 players"),
+        (1, "players: too few players to seat (1): a table needs 3 or 4 players"),
+        (2, "players: too few players to seat (2): a table needs 3 or 4 players"),
         (5, "players: 5 players cannot be seated at tables of 3 and 4"),
     ],
 )
@@ -304,16 +297,17 @@ def field(count: int, **fixed: int) -> list[SeatingPlayer]:
 @pytest.mark.parametrize(
     ("players", "message"),
     [
-        (field(6, p1=3), 'players: "p1" has fixed_table 3, but 6 players sit at tables 1-2'),
-        (field(6, p1=0), 'players: "p1" has fixed_table 0, but 6 players sit at tables 1-2'),
+        (field(6, p1=3), 'players: "p1" has fixed_table 3, but the tables are numbered 1-2'),
+        (field(6, p1=0), 'players: "p1" has fixed_table 0, but the tables are numbered 1-2'),
         (
             field(10, p0=1, p1=1, p2=1, p3=1, p4=1),
-            "players: 5 players are fixed to table 1 (p0, p1, p2, p3, p4), "
-            "but a table seats at most 4",
+            "players: too many players are fixed to table 1 (p0, p1, p2, p3, p4): "
+            "a table seats at most 4",
         ),
         (
             field(9, p0=2, p1=2, p2=2, p3=2),
-            "players: 4 players are fixed to table 2, but 9 players sit at tables of 3 only",
+            "players: table 2 has 4 fixed players, but the number of players (9) gives tables "
+            "of 3 only",
         ),
         (
             [SeatingPlayer(id="a"), SeatingPlayer(id="b"), SeatingPlayer(id="a")],
@@ -475,12 +469,12 @@ def test_explain_table_flags_repeats_clubs_fixed_tables_and_the_table_of_4():
     assert flags == (
         TableFlag(
             "repeat_meeting",
-            "p1 and p2 meet for the 3rd time (they met in the previous round too)",
+            "p1 and p2 meet again (meeting 3; they met in the previous round too)",
         ),
         TableFlag("same_club", "same club: Rīga (p1, p9)"),
         TableFlag("fixed_table", "p2 must sit at table 1, not at table 2"),
         TableFlag("fixed_table", "p5 sits at table 2 as fixed"),
-        TableFlag("four_table", "table of 4: 1st turn for p1, p2, p9; 3rd turn for p5"),
+        TableFlag("four_table", "table of 4: turn 1 for p1, p2, p9; turn 3 for p5"),
     )
 
 
@@ -515,5 +509,5 @@ def test_flags_and_warnings_use_the_players_names_when_given():
         avoid_same_club=False,
         names={"1": "Anna", "2": "Jānis"},
     )
-    assert flags[0].detail.startswith("Anna and Jānis meet for the 2nd time")
+    assert flags[0].detail.startswith("Anna and Jānis meet again (meeting 2")
     assert flags[1].detail.startswith("Anna and 3 meet")  # no name given: the id

@@ -58,6 +58,9 @@ SHEETS_QUERIES = 8
 
 
 def make_named_tournament(*, level: str = Level.DISTRICT, players: int = 7, **fields):
+    # Printed in English, the language these tests read (the documents follow the tournament's
+    # language, not the request's: see test_document_language.py).
+    fields.setdefault("language", "en")
     tournament = make_tournament(level=level, venue="Rīgas Zolītes nams", **fields)
     club, _ = Club.objects.get_or_create(name=CLUB)
     for index in range(players):
@@ -500,7 +503,9 @@ class TestStandingsProtocol:
         return url + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
 
     def test_public_in_the_engines_order_with_each_rounds_result(self, client):
-        tournament = played_tournament(players=9, rounds=2, name="Cēsu kauss", slug="cesu-kauss")
+        tournament = played_tournament(
+            players=9, rounds=2, language="en", name="Cēsu kauss", slug="cesu-kauss"
+        )
 
         response = client.get(self.url(tournament))
 
@@ -527,7 +532,7 @@ class TestStandingsProtocol:
         assert "Secretary" in text
 
     def test_after_a_given_round(self, client):
-        tournament = played_tournament(players=9, rounds=2, slug="after-round")
+        tournament = played_tournament(players=9, rounds=2, language="en", slug="after-round")
 
         text = "\n".join(pdf_text(client.get(self.url(tournament, round=1)).content))
 
@@ -541,7 +546,7 @@ class TestStandingsProtocol:
             assert line.count("(") == 1
 
     def test_an_unpublished_round_is_not_found_and_nonsense_is_ignored(self, client):
-        tournament = played_tournament(players=6, rounds=1, slug="one-round")
+        tournament = played_tournament(players=6, rounds=1, language="en", slug="one-round")
 
         assert client.get(self.url(tournament, round=5)).status_code == 404
         assert client.get(self.url(tournament, round="x")).status_code == 200
@@ -566,7 +571,7 @@ class TestStandingsProtocol:
 
     def test_national_protocol_adds_licences_referees_control_totals_and_pages(self):
         tournament = played_tournament(
-            players=40, rounds=3, level=Level.NATIONAL, slug="national-protocol"
+            players=40, rounds=3, level=Level.NATIONAL, slug="national-protocol", language="en"
         )
         content = standings_protocol_pdf(tournament=tournament)
         pages = pdf_text(content)
@@ -583,7 +588,9 @@ class TestStandingsProtocol:
         assert len(controls) == sum(round_.tables.count() for round_ in tournament.rounds.all())
 
     def test_district_protocol_is_lighter(self):
-        tournament = played_tournament(players=12, rounds=2, slug="district-protocol")
+        tournament = played_tournament(
+            players=12, rounds=2, language="en", slug="district-protocol"
+        )
         tournament.level = Level.DISTRICT
         tournament.save()
         entry = tournament.entries.select_related("player").first()

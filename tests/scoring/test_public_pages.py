@@ -415,3 +415,33 @@ class TestHead:
             assert (url, head.status_code) == (url, 200)
             assert head["Content-Type"] == get["Content-Type"]
             assert head.content == b""
+
+
+class TestLanguages:
+    """The public pages speak the visitor's language; their dates are written his way."""
+
+    @pytest.mark.parametrize(
+        ("language", "date"),
+        [("lv", "5.12.2026"), ("ru", "05.12.2026"), ("en", "12/05/2026")],
+    )
+    def test_dates_are_written_the_visitors_way(self, client: Client, language, date):
+        tournament = played_tournament(players=6, rounds=1, slug="datumi")
+        player_id = tournament.entries.order_by("pk").first().player_id
+        urls = [
+            reverse("public:tournaments"),
+            reverse("public:tournament", args=[tournament.slug]),
+            reverse("public:player", args=[player_id]),
+        ]
+        for url in urls:
+            page = client.get(url, HTTP_ACCEPT_LANGUAGE=language).content.decode()
+            assert date in page, url
+
+    def test_a_cached_page_is_kept_apart_for_each_language(self, client: Client):
+        tournament = played_tournament(players=6, rounds=1, slug="kesatne")
+        url = reverse("public:tournament", args=[tournament.slug])
+
+        latvian = client.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
+        english = client.get(url, HTTP_ACCEPT_LANGUAGE="en").content.decode()
+
+        assert "5.12.2026" in latvian and "12/05/2026" not in latvian
+        assert "12/05/2026" in english and "5.12.2026" not in english

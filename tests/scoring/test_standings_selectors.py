@@ -8,6 +8,7 @@ import random
 from fractions import Fraction
 
 import pytest
+from django.utils import translation
 
 from engine import Play, RoundResult, dealer_for, rank_standings, round_results
 from engine.names import latvian_sort_key
@@ -313,18 +314,23 @@ class TestProvisionalResults:
 
 class TestHelpers:
     @pytest.mark.parametrize(
-        ("value", "text"),
+        ("value", "language", "text"),
         [
-            (Fraction(5), "5"),
-            (Fraction(13, 3), "4⅓"),
-            (Fraction(5, 2), "2½"),
-            (Fraction(1, 3), "⅓"),
-            (Fraction(55, 12), "4,58"),  # Latvian decimal comma
-            (None, ""),
+            (Fraction(5), "lv", "5"),
+            (Fraction(13, 3), "lv", "4⅓"),
+            (Fraction(13, 3), "ru", "4⅓"),  # the glyphs read the same in every language
+            (Fraction(5, 2), "en", "2½"),
+            (Fraction(1, 3), "lv", "⅓"),
+            (Fraction(55, 12), "lv", "4,58"),  # Latvian decimal comma
+            (Fraction(55, 12), "ru", "4,58"),
+            (Fraction(55, 12), "en", "4.58"),
+            (Fraction(-55, 12), "lv", "−4,58"),
+            (None, "lv", ""),
         ],
     )
-    def test_points_text(self, value, text):
-        assert selectors.points_text(value) == text
+    def test_points_text(self, value, language, text):
+        with translation.override(language):
+            assert selectors.points_text(value) == text
 
     def test_points_number_for_spreadsheets(self):
         assert selectors.points_number(Fraction(5)) == 5

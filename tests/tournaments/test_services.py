@@ -42,7 +42,7 @@ class TestRounds:
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, seed=1, by=None)
         services.round_publish(round_=round_, by=None)
-        with pytest.raises(services.ServiceError, match="1 rounds planned"):
+        with pytest.raises(services.ServiceError, match="1 round planned"):
             services.round_create(tournament=tournament)
 
 

@@ -1,0 +1,114 @@
+"""Players' skill rating: Weng-Lin's Bayesian rating with the Plackett-Luce model (`openskill`).
+
+Rules:
+- Every player starts at mu 25 with an uncertainty sigma of 25/3. Each confirmed table updates
+  the ratings of the players at it from their finishing order there: place 1 is the best result
+  at the table, tied players share a place and are rated as a tie. The Plackett-Luce model rates
+  a table of 3 or of 4 (any number of players) as one finishing order, not as pairs.
+- A rating is shown as mu ± sigma and ranked by its conservative *ordinal* mu − 3·sigma: a player
+  who has played little has a wide sigma and so a low ordinal, however well he started.
+- Ratings depend on the order of the tables, so tables are always rated in one stable order:
+  the tournament's date, the tournament, the round, the table (`TableOutcome.order`). The same
+  tables give the same ratings, whatever order they were confirmed or stored in.
+
+The one outside package the engine uses: `openskill` is pure computation (no I/O), and this
+module is the only place that calls it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+
+from openskill.models import PlackettLuce
+
+from engine.errors import SheetError, shown
+
+DEFAULT_MU = 25.0
+DEFAULT_SIGMA = 25.0 / 3.0
+ORDINAL_SIGMAS = 3.0
+
+_MODEL = PlackettLuce(mu=DEFAULT_MU, sigma=DEFAULT_SIGMA)
+
+
+@dataclass(frozen=True, slots=True)
+class Rating:
+    mu: float = DEFAULT_MU
+    sigma: float = DEFAULT_SIGMA
+
+    @property
+    def ordinal(self) -> float:
+        """The conservative rating, mu − 3·sigma: what the rating list ranks by."""
+        return self.mu - ORDINAL_SIGMAS * self.sigma
+
+
+NEW_PLAYER = Rating()
+
+
+@dataclass(frozen=True, slots=True)
+class TableOutcome:
+    """One confirmed table: where it comes in the order of play, and each player's place."""
+
+    order: tuple[str | int, ...]  # e.g. (date, tournament, round, table number)
+    table: str  # the table's key
+    places: tuple[tuple[str, int], ...]  # (player, place); place 1 is the best, ties share
+
+
+@dataclass(frozen=True, slots=True)
+class RatingChange:
+    player: str
+    table: str
+    place: int
+    before: Rating
+    after: Rating
+
+
+def rate_table(ratings: Mapping[str, Rating], places: Mapping[str, int]) -> dict[str, Rating]:
+    """The new ratings of the players at one table from their places there (1 is best, tied
+    players share a place). A player missing from `ratings` starts as a new player."""
+    if len(places) < 2:
+        raise SheetError(f"a table to rate has 2 or more players, got {shown(list(places))}")
+    for player, place in places.items():
+        if isinstance(place, bool) or not isinstance(place, int) or place < 1:
+            raise SheetError(f"{player}: a place is 1 or more, got {shown(place)}", field="place")
+    # A stable order of the teams: the same table always makes the same call.
+    players = sorted(places, key=lambda player: (places[player], player))
+    teams = [
+        [_MODEL.rating(mu=ratings.get(p, NEW_PLAYER).mu, sigma=ratings.get(p, NEW_PLAYER).sigma)]
+        for p in players
+    ]
+    rated = _MODEL.rate(teams, ranks=[float(places[player]) for player in players])
+    return {
+        player: Rating(mu=float(team[0].mu), sigma=float(team[0].sigma))
+        for player, team in zip(players, rated, strict=True)
+    }
+
+
+def table_order(outcome: TableOutcome) -> tuple[tuple[str | int, ...], str]:
+    return (outcome.order, outcome.table)
+
+
+def replay_ratings(
+    tables: Iterable[TableOutcome], start: Mapping[str, Rating] | None = None
+) -> tuple[dict[str, Rating], list[RatingChange]]:
+    """Rate the tables in their order of play, from the `start` ratings (new players otherwise):
+    every player's final rating, and each player's change at each table, in that order."""
+    ratings = dict(start or {})
+    changes: list[RatingChange] = []
+    for outcome in sorted(tables, key=table_order):
+        places = dict(outcome.places)
+        if len(places) != len(outcome.places):
+            raise SheetError(f"table {outcome.table}: a player is listed twice", field="places")
+        after = rate_table(ratings, places)
+        for player in sorted(after, key=lambda p: (places[p], p)):
+            changes.append(
+                RatingChange(
+                    player=player,
+                    table=outcome.table,
+                    place=places[player],
+                    before=ratings.get(player, NEW_PLAYER),
+                    after=after[player],
+                )
+            )
+        ratings.update(after)
+    return ratings, changes

@@ -1,0 +1,419 @@
+"""Ranking reads: the season ranking, the rating list, a player's ranking points and rating
+history, a final's qualification list.
+
+Each read runs a fixed number of queries whatever the number of players and tournaments: the
+placings of a season come in one query (joined with their players, clubs and tournaments), the
+engine ranks them in Python.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+
+from django.utils import timezone
+
+from engine.names import latvian_sort_key
+from engine.ranking import (
+    EventResult,
+    QualifiedBy,
+    RankedPlayer,
+    best_results,
+    event_result,
+    qualifiers,
+    season_ranking,
+)
+from engine.rating import Rating
+from ranking.models import Invitation, Placing, PlayerRating, RatingChange, Season
+from scoring.selectors import rank_label
+from tournaments.models import Club, Level, Player, Tournament
+
+# Names and clubs recur on every page and in every request: their sort keys are kept.
+name_key = lru_cache(maxsize=16384)(latvian_sort_key)
+
+
+# -- Seasons -------------------------------------------------------------------------------------
+
+
+def season_list() -> list[Season]:
+    return list(Season.objects.order_by("-starts_on", "name"))
+
+
+def default_season(seasons: Sequence[Season], day: datetime.date | None = None) -> Season | None:
+    """The season `day` (today) falls in, else the latest that has started, else the first."""
+    day = day or timezone.localdate()
+    for season in seasons:  # newest first
+        if season.covers(day):
+            return season
+    for season in seasons:
+        if season.starts_on <= day:
+            return season
+    return seasons[-1] if seasons else None
+
+
+def season_by_id(seasons: Sequence[Season], season_id: int) -> Season | None:
+    return next((season for season in seasons if season.pk == season_id), None)
+
+
+def club_list() -> list[Club]:
+    return list(Club.objects.order_by("name"))
+
+
+# -- The season ranking --------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RankingRow:
+    position: int  # 1-based in the ranking's order
+    rank: int
+    rank_label: str  # "2–3" when shared
+    shared: bool
+    player_id: int
+    name: str
+    club_id: int | None
+    club: str
+    points: int
+    wins: int
+    game_points: int
+    counted: int  # results counted (at most best K)
+    events: int  # tournaments played in the season
+
+
+@dataclass(frozen=True)
+class SeasonRanking:
+    season: Season
+    rows: list[RankingRow]  # the whole ranking, or the club's players, in ranking order
+    tournaments: int  # finished tournaments counted in the season
+
+
+def _season_results(
+    season: Season, *, player: Player | None = None
+) -> tuple[list[EventResult], dict[str, tuple[str, int | None, str]], set[str]]:
+    """The season's results with their points, each player's (name, club id, club name), and the
+    tournaments. One query."""
+    table = season.table
+    placings = Placing.objects.filter(
+        tournament__starts_on__gte=season.starts_on, tournament__starts_on__lte=season.ends_on
+    )
+    if player is not None:
+        placings = placings.filter(player=player)
+    rows = placings.values_list(
+        "player_id",
+        "player__full_name",
+        "player__club_id",
+        "player__club__name",
+        "tournament__slug",
+        "tournament__starts_on",
+        "tournament__level",
+        "place",
+        "game_points",
+    ).order_by()
+    results = []
+    people: dict[str, tuple[str, int | None, str]] = {}
+    events = set()
+    for player_id, name, club_id, club, slug, starts_on, level, place, game_points in rows:
+        key = str(player_id)
+        people[key] = (name, club_id, club or "")
+        events.add(slug)
+        results.append(
+            event_result(
+                table,
+                player=key,
+                event=slug,
+                held_on=starts_on,
+                level=level,
+                place=place,
+                game_points=game_points,
+            )
+        )
+    return results, people, events
+
+
+def season_standings(*, season: Season, club_id: int | None = None) -> SeasonRanking:
+    """The season ranking (best K results, then wins, then game points; shared ranks), with the
+    ranks of the whole ranking even when only one club's players are listed. One query."""
+    results, people, events = _season_results(season)
+    ranked = season_ranking(
+        results, best_k=season.best_k, names={key: name for key, (name, _c, _n) in people.items()}
+    )
+    shared = Counter(row.rank for row in ranked)
+    rows = []
+    for position, row in enumerate(ranked, start=1):
+        name, row_club_id, club = people[row.player]
+        if club_id is not None and row_club_id != club_id:
+            continue
+        rows.append(
+            RankingRow(
+                position=position,
+                rank=row.rank,
+                rank_label=rank_label(row.rank, shared[row.rank]),
+                shared=shared[row.rank] > 1,
+                player_id=int(row.player),
+                name=name,
+                club_id=row_club_id,
+                club=club,
+                points=row.points,
+                wins=row.wins,
+                game_points=row.game_points,
+                counted=len(row.counted),
+                events=row.events,
+            )
+        )
+    return SeasonRanking(season=season, rows=rows, tournaments=len(events))
+
+
+# -- The rating list -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RatingRow:
+    position: int
+    rank: int
+    player_id: int
+    name: str
+    club: str
+    mu: float
+    sigma: float
+    ordinal: float
+    tables: int
+
+
+def rating_list(*, club_id: int | None = None) -> list[RatingRow]:
+    """Every rated player by his conservative rating (mu − 3·sigma), highest first; equal
+    ratings share a rank and are listed by name. One query."""
+    ratings = PlayerRating.objects.values_list(
+        "player_id", "player__full_name", "player__club_id", "player__club__name",
+        "mu", "sigma", "ordinal", "tables",
+    ).order_by()  # fmt: skip
+    ordered = sorted(ratings, key=lambda row: (-row[6], name_key(row[1])))
+    rows = []
+    rank = 0
+    for position, row in enumerate(ordered, start=1):
+        player_id, name, row_club_id, club, mu, sigma, ordinal, tables = row
+        if position == 1 or ordinal != ordered[position - 2][6]:
+            rank = position
+        if club_id is not None and row_club_id != club_id:
+            continue
+        rows.append(
+            RatingRow(
+                position=position,
+                rank=rank,
+                player_id=player_id,
+                name=name,
+                club=club or "",
+                mu=mu,
+                sigma=sigma,
+                ordinal=ordinal,
+                tables=tables,
+            )
+        )
+    return rows
+
+
+# -- A player's page -----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class PlayerEvent:
+    """A player's ranking points in one finished tournament of a season."""
+
+    season: Season
+    tournament: Tournament
+    level: str
+    place: int
+    points: int
+    counted: bool  # among his best K of the season
+
+    @property
+    def level_display(self) -> str:
+        return str(Level(self.level).label) if self.level in Level.values else self.level
+
+
+@dataclass(frozen=True)
+class PlayerSeason:
+    season: Season
+    rank: int | None
+    points: int
+    events: list[PlayerEvent]
+
+
+def player_ranking(*, player: Player) -> list[PlayerSeason]:
+    """The player's ranking points per tournament, season by season (newest first), each marked
+    counted or not (his best K), with his season rank. 2 queries, plus 1 per season he played
+    in (his rank needs the whole season's ranking)."""
+    placings = list(
+        Placing.objects.filter(player=player)
+        .select_related("tournament")
+        .order_by("-tournament__starts_on", "tournament__slug")
+    )
+    if not placings:
+        return []
+    seasons = season_list()
+    result = []
+    for season in seasons:
+        mine = [p for p in placings if season.covers(p.tournament.starts_on)]
+        if not mine:
+            continue
+        table = season.table
+        scored = {
+            placing.pk: event_result(
+                table,
+                player=str(player.pk),
+                event=placing.tournament.slug,
+                held_on=placing.tournament.starts_on,
+                level=placing.tournament.level,
+                place=placing.place,
+                game_points=placing.game_points,
+            )
+            for placing in mine
+        }
+        counted, _dropped = best_results(scored.values(), season.best_k)
+        counted_events = {result.event for result in counted}
+        ranking = season_standings(season=season)
+        rank = next((row.rank for row in ranking.rows if row.player_id == player.pk), None)
+        result.append(
+            PlayerSeason(
+                season=season,
+                rank=rank,
+                points=sum(result.points for result in counted),
+                events=[
+                    PlayerEvent(
+                        season=season,
+                        tournament=placing.tournament,
+                        level=placing.tournament.level,
+                        place=placing.place,
+                        points=scored[placing.pk].points,
+                        counted=placing.tournament.slug in counted_events,
+                    )
+                    for placing in mine
+                ],
+            )
+        )
+    return result
+
+
+@dataclass(frozen=True)
+class RatingPoint:
+    number: int  # 1-based: the player's n-th rated table
+    tournament_name: str
+    tournament_slug: str
+    played_on: datetime.date
+    round_number: int
+    table_number: int
+    place: int
+    after: Rating
+
+
+@dataclass(frozen=True)
+class PlayerRatingHistory:
+    current: Rating | None
+    tables: int
+    rank: int | None  # in the rating list
+    points: list[RatingPoint]  # in the rating order
+
+
+def player_rating(*, player: Player) -> PlayerRatingHistory:
+    """The player's current rating, his place in the rating list and his rating after each
+    rated table, in the order the tables were rated. 3 queries."""
+    current = PlayerRating.objects.filter(player=player).first()
+    rank = None
+    if current is not None:
+        rank = 1 + PlayerRating.objects.filter(ordinal__gt=current.ordinal).count()
+    changes = RatingChange.objects.filter(player=player).values_list(
+        "table_result__table__round__tournament__name",
+        "table_result__table__round__tournament__slug",
+        "table_result__table__round__tournament__starts_on",
+        "table_result__table__round__number",
+        "table_result__table__number",
+        "place",
+        "mu_after",
+        "sigma_after",
+    ).order_by()  # fmt: skip
+    ordered = sorted(changes, key=lambda row: (row[2], row[1], row[3], row[4]))
+    return PlayerRatingHistory(
+        current=Rating(current.mu, current.sigma) if current else None,
+        tables=current.tables if current else 0,
+        rank=rank,
+        points=[
+            RatingPoint(number, name, slug, day, round_number, table_number, place, Rating(m, s))
+            for number, (name, slug, day, round_number, table_number, place, m, s) in enumerate(
+                ordered, start=1
+            )
+        ],
+    )
+
+
+# -- A final's qualification list ----------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class QualifierRow:
+    player: Player
+    qualified_by: QualifiedBy
+    rank: int | None
+    points: int | None
+    reason: str  # an invitation's reason
+    registered: bool
+
+    @property
+    def can_register(self) -> bool:
+        return not self.registered and self.player.is_active
+
+
+@dataclass(frozen=True)
+class Qualification:
+    tournament: Tournament
+    season: Season
+    rows: list[QualifierRow]
+
+    @property
+    def to_register(self) -> list[Player]:
+        return [row.player for row in self.rows if row.can_register]
+
+    @property
+    def registered_count(self) -> int:
+        return sum(row.registered for row in self.rows)
+
+
+def qualification(*, tournament: Tournament, season: Season) -> Qualification:
+    """Who qualifies for the final `tournament` by the season's rules: the top N of the season
+    ranking and the invited players (for every final of the season or for this one), each marked
+    registered or not. 4 queries."""
+    results, people, _events = _season_results(season)
+    ranked: list[RankedPlayer] = season_ranking(
+        results, best_k=season.best_k, names={key: name for key, (name, _c, _n) in people.items()}
+    )
+    invitations = list(
+        Invitation.objects.filter(season=season, tournament__isnull=True).order_by("pk")
+    ) + list(Invitation.objects.filter(season=season, tournament=tournament).order_by("pk"))
+    reasons: dict[str, str] = {}
+    for invitation in invitations:
+        reasons.setdefault(str(invitation.player_id), invitation.reason)
+    chosen = qualifiers(ranked, places=season.qualifiers, invited=list(reasons))
+    players = Player.objects.select_related("club").in_bulk(
+        [int(qualifier.player) for qualifier in chosen]
+    )
+    registered = set(
+        tournament.entries.filter(player_id__in=players).values_list("player_id", flat=True)
+    )
+    points = {row.player: row.points for row in ranked}
+    return Qualification(
+        tournament=tournament,
+        season=season,
+        rows=[
+            QualifierRow(
+                player=players[int(qualifier.player)],
+                qualified_by=qualifier.qualified_by,
+                rank=qualifier.rank,
+                points=points.get(qualifier.player),
+                reason=reasons.get(qualifier.player, "")
+                if qualifier.qualified_by == QualifiedBy.INVITATION
+                else "",
+                registered=int(qualifier.player) in registered,
+            )
+            for qualifier in chosen
+        ],
+    )

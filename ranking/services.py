@@ -1,0 +1,369 @@
+"""Ranking writes: ratings after each confirmed (or unlocked) table, placings of a finished
+tournament, the final's qualifiers registered, and the whole recomputation.
+
+Ratings depend on the order of the tables, and the engine rates them in one stable order: the
+tournament's date, its slug, the round, the table number (`table_key`). A table confirmed in that
+order (the usual case: the latest table of today's tournament) is rated at once from the players'
+current ratings. A table that comes *before* tables rated already (confirmed out of order, or an
+old tournament entered late), and an unlocked table, re-rate the tail: from that point on, every
+table whose ratings can have changed (one with a player of the changed table, or with a player
+who met one of them at such a table since) is rated again, from the ratings its players had just
+before it (each player's earliest "before" in the tail); the other tables keep theirs, since
+nothing they were rated from changed. So the stored ratings are always exactly what
+`ranking_recompute` (the whole replay) would give, at the cost of the affected tail only.
+Rating updates of one tournament wait for each other (a row lock on the tournament).
+
+A tournament counts for the season ranking once it is finished: all its planned rounds closed.
+Its placings are written when its last round is closed (`ranking_round_closed`); a tournament
+whose rounds or settings are changed afterwards is brought up to date by `recompute_ranking`.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections import defaultdict
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.contrib.auth.models import AbstractBaseUser
+from django.db import transaction
+from django.utils.translation import gettext as _
+
+from engine.rating import NEW_PLAYER, Rating, TableOutcome, replay_ratings, table_order
+from ranking.cache import ranking_changed
+from ranking.models import Placing, PlayerRating, RatingChange, Season
+from scoring.models import SeatResult, TableResult
+from scoring.selectors import tournament_standings
+from tournaments.models import Player, Round, RoundStatus, Table, Tournament
+from tournaments.services import ServiceError, audit, entries_register
+
+# The audit log's code for the qualifiers registered in one step.
+QUALIFIERS_REGISTERED = "entries.qualified"
+
+TableKey = tuple[str, str, int, int]  # (date, tournament slug, round number, table number)
+
+
+def table_key(
+    starts_on: datetime.date, slug: str, round_number: int, table_number: int
+) -> TableKey:
+    """Where a table comes in the order of rating."""
+    return (starts_on.isoformat(), slug, round_number, table_number)
+
+
+def _key_of(table: Table) -> TableKey:
+    round_ = table.round
+    tournament = round_.tournament
+    return table_key(tournament.starts_on, tournament.slug, round_.number, table.number)
+
+
+_OUTCOME_FIELDS = (
+    "table_result_id",
+    "entry__player_id",
+    "place",
+    "table_result__table__number",
+    "round_number",
+    "entry__tournament__starts_on",
+    "entry__tournament__slug",
+)
+
+
+def _outcomes(seat_results: Iterable[tuple]) -> list[TableOutcome]:
+    """The engine's tables from SeatResult rows (`_OUTCOME_FIELDS`); one outcome per table."""
+    places: dict[int, list[tuple[str, int]]] = defaultdict(list)
+    keys: dict[int, TableKey] = {}
+    for result_id, player_id, place, table_number, round_number, starts_on, slug in seat_results:
+        places[result_id].append((str(player_id), place))
+        keys[result_id] = table_key(starts_on, slug, round_number, table_number)
+    return [
+        TableOutcome(order=keys[result_id], table=str(result_id), places=tuple(sorted(seats)))
+        for result_id, seats in places.items()
+    ]
+
+
+@dataclass(frozen=True)
+class Rerated:
+    tables: int  # tables rated (again)
+    players: int  # players whose rating changed
+
+
+def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = None) -> Rerated:
+    """Rate again, in the rating order, every confirmed table from `start` on whose ratings can
+    have changed: the tables of the players in `changed` (the confirmed or unlocked table's
+    players), of every player who met one of them at such a table since, and any table not
+    rated yet. The table result `dropped` (being unlocked) is left out. See the module's
+    docstring: a table none of whose players is affected keeps its ratings, since nothing it
+    was rated from has changed."""
+    start_date = datetime.date.fromisoformat(start[0])
+    window = sorted(
+        (
+            outcome
+            for outcome in _outcomes(
+                SeatResult.objects.filter(entry__tournament__starts_on__gte=start_date)
+                .values_list(*_OUTCOME_FIELDS)
+                .order_by()
+            )
+            if outcome.order >= start and outcome.table != str(dropped)
+        ),
+        key=table_order,
+    )
+    window_ids = [int(outcome.table) for outcome in window]
+    if dropped is not None:
+        window_ids.append(dropped)
+    existing: dict[int, list[tuple[str, Rating]]] = defaultdict(list)
+    for result_id, player_id, mu, sigma in (
+        RatingChange.objects.filter(table_result_id__in=window_ids)
+        .values_list("table_result_id", "player_id", "mu_before", "sigma_before")
+        .order_by()
+    ):
+        existing[result_id].append((str(player_id), Rating(mu, sigma)))
+    affected = set(changed)
+    tail = []
+    for outcome in window:
+        players = {player for player, _place in outcome.places}
+        if players & affected or int(outcome.table) not in existing:
+            affected |= players
+            tail.append(outcome)
+    tail_ids = {int(outcome.table) for outcome in tail}
+    if dropped is not None:
+        tail_ids.add(dropped)
+    # Each player's rating just before his first table in the tail: that table's "before".
+    earliest: dict[str, Rating] = {}
+    removed: dict[str, int] = defaultdict(int)
+    for outcome_id in [*(int(outcome.table) for outcome in tail), dropped]:
+        for player, before in existing.get(outcome_id, ()) if outcome_id is not None else ():
+            removed[player] += 1
+            earliest.setdefault(player, before)
+    if dropped is not None:  # the unlocked table comes first: its "before" wins
+        for player, before in existing.get(dropped, ()):
+            earliest[player] = before
+    involved = {player for outcome in tail for player, _place in outcome.places} | set(earliest)
+    current = {
+        str(row.player_id): row
+        for row in PlayerRating.objects.filter(player_id__in=[int(p) for p in involved])
+    }
+    start_ratings: dict[str, Rating] = {}
+    for player in involved:
+        if player in earliest:
+            start_ratings[player] = earliest[player]
+        elif player in current:
+            start_ratings[player] = Rating(current[player].mu, current[player].sigma)
+        else:
+            start_ratings[player] = NEW_PLAYER
+    RatingChange.objects.filter(table_result_id__in=tail_ids).delete()
+    ratings, changes = replay_ratings(tail, start=start_ratings)
+    RatingChange.objects.bulk_create(
+        (
+            RatingChange(
+                table_result_id=int(change.table),
+                player_id=int(change.player),
+                place=change.place,
+                mu_before=change.before.mu,
+                sigma_before=change.before.sigma,
+                mu_after=change.after.mu,
+                sigma_after=change.after.sigma,
+            )
+            for change in changes
+        ),
+        batch_size=2000,
+    )
+    added: dict[str, int] = defaultdict(int)
+    for change in changes:
+        added[change.player] += 1
+    _store_ratings(
+        {
+            player: (
+                ratings[player],
+                (current[player].tables if player in current else 0)
+                - removed[player]
+                + added[player],
+            )
+            for player in involved
+        }
+    )
+    return Rerated(tables=len(tail), players=len(involved))
+
+
+def _store_ratings(ratings: dict[str, tuple[Rating, int]]) -> None:
+    """Each player's current rating and number of tables rated; a player left with no rated
+    table has no rating."""
+    PlayerRating.objects.filter(
+        player_id__in=[int(player) for player, (_r, tables) in ratings.items() if tables <= 0]
+    ).delete()
+    PlayerRating.objects.bulk_create(
+        (
+            PlayerRating(
+                player_id=int(player),
+                mu=rating.mu,
+                sigma=rating.sigma,
+                ordinal=rating.ordinal,
+                tables=tables,
+            )
+            for player, (rating, tables) in sorted(ratings.items())
+            if tables > 0
+        ),
+        update_conflicts=True,
+        unique_fields=["player"],
+        update_fields=["mu", "sigma", "ordinal", "tables"],
+        batch_size=2000,
+    )
+
+
+def _players_of(table_result: TableResult) -> set[str]:
+    return {
+        str(player_id)
+        for player_id in SeatResult.objects.filter(table_result=table_result).values_list(
+            "entry__player_id", flat=True
+        )
+    }
+
+
+def _lock_ratings_of(table: Table) -> None:
+    """One rating update at a time per tournament: two tables of different rounds confirmed at
+    once share players, and each must be rated from the other's result. (Tournaments never
+    share a player on the same day, so they need not wait for each other.)"""
+    Tournament.objects.select_for_update().filter(pk=table.round.tournament_id).order_by().first()
+
+
+def rating_apply_table(*, table_result: TableResult) -> Rerated:
+    """Rate a table just confirmed (called by scoring.services.table_confirm, in its
+    transaction); the tables after it in the rating order that its players' results reach, if
+    any, are rated again."""
+    table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
+    _lock_ratings_of(table)
+    rerated = _rerate_from(_key_of(table), changed=_players_of(table_result))
+    ranking_changed()
+    return rerated
+
+
+def rating_remove_table(*, table_result: TableResult) -> Rerated:
+    """Take back the ratings of a table being unlocked (called by table_unlock before the result
+    is deleted): its players, and every table after it that they reach, are rated as if it had
+    never been."""
+    table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
+    _lock_ratings_of(table)
+    rerated = _rerate_from(
+        _key_of(table), changed=_players_of(table_result), dropped=table_result.pk
+    )
+    ranking_changed()
+    return rerated
+
+
+def _rate_unrated(tables: list[Table]) -> Rerated | None:
+    """Tables confirmed without the rating hook (bulk writers: the fast simulation, imports):
+    rated from the first of them on (the tail takes every unrated table)."""
+    if not tables:
+        return None
+    _lock_ratings_of(tables[0])
+    return _rerate_from(min(_key_of(table) for table in tables), changed=set())
+
+
+def tournament_is_finished(tournament: Tournament) -> bool:
+    """All its planned rounds closed: only then does a tournament count for the ranking."""
+    closed = Round.objects.filter(tournament=tournament, status=RoundStatus.CLOSED).count()
+    return tournament.rounds_planned > 0 and closed >= tournament.rounds_planned
+
+
+def placings_record(*, tournament: Tournament) -> int:
+    """The tournament's placings from its final standings, if it is finished (none otherwise):
+    every player with at least one confirmed round, at his final rank. Returns how many."""
+    Placing.objects.filter(tournament=tournament).delete()
+    if not tournament_is_finished(tournament):
+        return 0
+    standings = tournament_standings(tournament=tournament)
+    created = Placing.objects.bulk_create(
+        Placing(
+            tournament=tournament,
+            player_id=row.player_id,
+            place=row.rank,
+            game_points=row.game_points,
+        )
+        for row in standings.rows
+        if row.rounds
+    )
+    return len(created)
+
+
+@transaction.atomic
+def ranking_round_closed(*, round_: Round) -> None:
+    """After a round is closed (called by scoring.services.round_close): its tables confirmed in
+    bulk are rated, and a tournament now finished gets its placings."""
+    unrated = Table.objects.filter(
+        round=round_, result__isnull=False, result__rating_changes__isnull=True
+    ).select_related("round__tournament")
+    _rate_unrated(list(unrated))
+    placings_record(tournament=round_.tournament)
+    ranking_changed()
+
+
+@dataclass(frozen=True)
+class Recomputed:
+    tournaments: int  # finished tournaments with placings
+    placings: int
+    tables: int  # tables rated
+    players: int  # players rated
+
+
+@transaction.atomic
+def ranking_recompute() -> Recomputed:
+    """Everything from the stored results: every finished tournament's placings, and every
+    player's rating from every confirmed table, replayed in the rating order."""
+    Placing.objects.all().delete()
+    placings = 0
+    finished = 0
+    for tournament in Tournament.objects.order_by("starts_on", "slug"):
+        count = placings_record(tournament=tournament)
+        finished += count > 0
+        placings += count
+    RatingChange.objects.all().delete()
+    PlayerRating.objects.all().delete()
+    outcomes = _outcomes(SeatResult.objects.values_list(*_OUTCOME_FIELDS).order_by())
+    ratings, changes = replay_ratings(outcomes)
+    RatingChange.objects.bulk_create(
+        (
+            RatingChange(
+                table_result_id=int(change.table),
+                player_id=int(change.player),
+                place=change.place,
+                mu_before=change.before.mu,
+                sigma_before=change.before.sigma,
+                mu_after=change.after.mu,
+                sigma_after=change.after.sigma,
+            )
+            for change in changes
+        ),
+        batch_size=2000,
+    )
+    tables: dict[str, int] = defaultdict(int)
+    for change in changes:
+        tables[change.player] += 1
+    _store_ratings({player: (ratings[player], tables[player]) for player in ratings})
+    ranking_changed()
+    return Recomputed(
+        tournaments=finished, placings=placings, tables=len(outcomes), players=len(ratings)
+    )
+
+
+@transaction.atomic
+def qualifiers_register(
+    *,
+    tournament: Tournament,
+    season: Season,
+    players: list[Player],
+    by: AbstractBaseUser | None,
+    ip_address: str | None = None,
+) -> int:
+    """Register the final's qualifiers not registered yet (one step, one audit entry); returns
+    how many were registered. Inactive players are refused by the caller's list."""
+    if not players:
+        raise ServiceError(_("nobody to register: every qualifier is registered already"))
+    created = entries_register(tournament=tournament, players=players)
+    if created:
+        audit(
+            action=QUALIFIERS_REGISTERED,
+            by=by,
+            tournament=tournament,
+            ip_address=ip_address,
+            season=season.name,
+            players=[entry.player.full_name for entry in created],
+        )
+    return len(created)

@@ -1,0 +1,114 @@
+"""django-tables2 tables of the season ranking and the rating list, exportable as CSV and XLSX
+(through scoring.tables.export_response, which disarms spreadsheet formulas in names)."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import Any
+
+import django_tables2 as tables
+from django.urls import reverse
+from django.utils.formats import number_format
+from django.utils.translation import gettext_lazy as _
+
+from ranking.selectors import RankingRow, RatingRow, name_key
+
+
+def _player_url(record: dict[str, Any]) -> str:
+    return reverse("public:player", args=[record["player_id"]])
+
+
+def _row_class(record: dict[str, Any]) -> str:
+    return "shared-rank" if record.get("shared") else ""
+
+
+class DecimalColumn(tables.Column):
+    """A rating: 27,43 on the page (localised, two places), 27.43 in the export."""
+
+    def render(self, value: float) -> str:
+        return number_format(value, decimal_pos=2)
+
+    def value(self, value: float) -> float:
+        return round(value, 2)
+
+
+class SeasonRankingTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), accessor="rank_label", order_by=("position",))
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=_player_url)
+    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
+    points = tables.Column(verbose_name=_("Ranking points"), order_by=("points", "-position"))
+    wins = tables.Column(verbose_name=_("Wins"), order_by=("wins", "-position"))
+    game_points = tables.Column(
+        verbose_name=_("Game points"), order_by=("game_points", "-position")
+    )
+    counted = tables.Column(
+        verbose_name=_("Counted"), order_by=("counted", "-position"), attrs={"td": {"class": "num"}}
+    )
+    events = tables.Column(verbose_name=_("Tournaments"), order_by=("events", "-position"))
+
+    class Meta:
+        attrs = {"class": "list standings-table ranking-table"}
+        row_attrs = {"class": _row_class}
+        empty_text = _("No finished tournaments in this season yet.")
+        order_by = ("rank",)
+
+    @classmethod
+    def for_rows(cls, rows: Iterable[RankingRow], **kwargs: Any) -> SeasonRankingTable:
+        return cls(
+            [
+                {
+                    "position": row.position,
+                    "rank_label": row.rank_label,
+                    "shared": row.shared,
+                    "player_id": row.player_id,
+                    "name": row.name,
+                    "name_key": name_key(row.name),
+                    "club": row.club,
+                    "club_key": name_key(row.club),
+                    "points": row.points,
+                    "wins": row.wins,
+                    "game_points": row.game_points,
+                    "counted": row.counted,
+                    "events": row.events,
+                }
+                for row in rows
+            ],
+            **kwargs,
+        )
+
+
+class RatingTable(tables.Table):
+    rank = tables.Column(verbose_name=_("Rank"), order_by=("position",))
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=_player_url)
+    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
+    ordinal = DecimalColumn(verbose_name=_("Rating (μ − 3σ)"), order_by=("ordinal", "-position"))
+    mu = DecimalColumn(verbose_name=_("Skill μ"), order_by=("mu", "-position"))
+    sigma = DecimalColumn(verbose_name=_("Uncertainty σ"), order_by=("sigma", "-position"))
+    played = tables.Column(verbose_name=_("Tables"), order_by=("played", "-position"))
+
+    class Meta:
+        attrs = {"class": "list standings-table rating-table"}
+        empty_text = _("No rated tables yet.")
+        order_by = ("rank",)
+
+    @classmethod
+    def for_rows(cls, rows: Iterable[RatingRow], **kwargs: Any) -> RatingTable:
+        return cls(
+            [
+                {
+                    "position": row.position,
+                    "rank": row.rank,
+                    "player_id": row.player_id,
+                    "name": row.name,
+                    "name_key": name_key(row.name),
+                    "club": row.club,
+                    "club_key": name_key(row.club),
+                    "ordinal": row.ordinal,
+                    "mu": row.mu,
+                    "sigma": row.sigma,
+                    "played": row.tables,
+                }
+                for row in rows
+            ],
+            **kwargs,
+        )

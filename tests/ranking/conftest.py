@@ -1,0 +1,55 @@
+"""Shared fixtures of the ranking tests: a season of our own (the migration's default season is
+removed so nothing else covers the dates), and snapshots of everything the ranking derives."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+
+from engine.ranking import DEFAULT_POINTS_TABLE
+from ranking.models import Placing, PlayerRating, RatingChange, Season
+
+
+def make_season(year: int, **fields: object) -> Season:
+    fields.setdefault("name", str(year))
+    fields.setdefault("starts_on", datetime.date(year, 1, 1))
+    fields.setdefault("ends_on", datetime.date(year, 12, 31))
+    fields.setdefault("points_table", DEFAULT_POINTS_TABLE.as_mapping())
+    return Season.objects.create(**fields)
+
+
+@pytest.fixture
+def season(db) -> Season:
+    """Season 2026 (best 6, top 24 qualify), the only season."""
+    Season.objects.all().delete()
+    return make_season(2026)
+
+
+def rating_snapshot() -> dict[str, object]:
+    """Everything the ranking derived, keyed by names and slugs (not primary keys), exactly."""
+    return {
+        "ratings": sorted(
+            PlayerRating.objects.values_list(
+                "player__full_name", "mu", "sigma", "ordinal", "tables"
+            )
+        ),
+        "changes": sorted(
+            RatingChange.objects.values_list(
+                "player__full_name",
+                "table_result__table__round__tournament__slug",
+                "table_result__table__round__number",
+                "table_result__table__number",
+                "place",
+                "mu_before",
+                "sigma_before",
+                "mu_after",
+                "sigma_after",
+            )
+        ),
+        "placings": sorted(
+            Placing.objects.values_list(
+                "tournament__slug", "player__full_name", "place", "game_points"
+            )
+        ),
+    }

@@ -1,0 +1,159 @@
+"""Latvian first, Russian and English too (issue 7): complete catalogues, the site's default
+language, the switcher that remembers the choice, and every page in each language."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import polib
+import pytest
+from django.conf import settings
+from django.test import Client
+from django.urls import reverse
+from django.utils import translation
+
+import zole_site.settings as project_settings
+
+ROOT = Path(settings.BASE_DIR)
+LANGUAGES = [code for code, _name in project_settings.LANGUAGES]
+TRANSLATED = [code for code in LANGUAGES if code != "en"]  # English is the source
+
+
+def catalogue(language: str) -> polib.POFile:
+    return polib.pofile(str(ROOT / "locale" / language / "LC_MESSAGES" / "django.po"))
+
+
+def described(entries: list[polib.POEntry]) -> list[str]:
+    return [f"{entry.occurrences[:1]} {entry.msgid!r}" for entry in entries]
+
+
+class TestCatalogues:
+    @pytest.mark.parametrize("language", TRANSLATED)
+    def test_no_entry_is_untranslated(self, language):
+        untranslated = [
+            entry for entry in catalogue(language).untranslated_entries() if not entry.obsolete
+        ]
+        assert described(untranslated) == []
+
+    @pytest.mark.parametrize("language", TRANSLATED)
+    def test_no_entry_is_fuzzy(self, language):
+        po = catalogue(language)
+        fuzzy = [entry for entry in po.fuzzy_entries() if not entry.obsolete]
+        assert described(fuzzy) == []
+        assert "fuzzy" not in po.metadata_as_entry().flags
+
+    @pytest.mark.parametrize("language", TRANSLATED)
+    def test_every_placeholder_is_kept(self, language):
+        """A translation that drops or renames %(name)s fails at run time, in that language
+        only: each form of each entry uses exactly the placeholders of its English text."""
+        placeholder = re.compile(r"%\((\w+)\)[sdfr]|\{(\w+)\}")
+
+        def names(text: str) -> set[str]:
+            return {a or b for a, b in placeholder.findall(text)}
+
+        broken = []
+        for entry in catalogue(language).translated_entries():
+            if entry.msgid_plural:
+                wanted = names(entry.msgid) | names(entry.msgid_plural)
+                # A singular form may say "one" instead of %(count)s.
+                forms = entry.msgstr_plural.values()
+                if any(not names(form) <= wanted for form in forms) or not any(
+                    names(form) == wanted for form in forms
+                ):
+                    broken.append(entry)
+            elif names(entry.msgstr) != names(entry.msgid):
+                broken.append(entry)
+        assert described(broken) == []
+
+    def test_the_catalogues_hold_every_marked_string(self, tmp_path):
+        """makemessages run on a copy of the code finds nothing the catalogues lack: a string
+        marked but never added to them would show in English."""
+        copy = tmp_path / "site"
+        ignore = shutil.ignore_patterns(
+            ".venv", ".git", "__pycache__", "*.mo", "tests", "bench", "staticfiles", "backups"
+        )
+        shutil.copytree(ROOT, copy, ignore=ignore)
+        subprocess.run(
+            [
+                sys.executable,
+                "manage.py",
+                "makemessages",
+                *(f"--locale={language}" for language in TRANSLATED),
+                "--ignore=staticfiles",
+                "--add-location=file",
+                "--verbosity=0",
+            ],
+            cwd=copy,
+            check=True,
+            capture_output=True,
+        )
+        for language in TRANSLATED:
+            extracted = polib.pofile(str(copy / "locale" / language / "LC_MESSAGES/django.po"))
+            present = {(entry.msgctxt, entry.msgid) for entry in catalogue(language)}
+            missing = [
+                entry
+                for entry in extracted
+                if not entry.obsolete and (entry.msgctxt, entry.msgid) not in present
+            ]
+            assert (language, described(missing)) == (language, [])
+
+
+@pytest.mark.django_db
+class TestLanguageChoice:
+    @pytest.fixture(autouse=True)
+    def _the_sites_real_default(self, settings):
+        settings.LANGUAGE_CODE = project_settings.LANGUAGE_CODE
+
+    def test_latvian_is_the_default_for_a_visitor_who_states_no_preference(self):
+        assert project_settings.LANGUAGE_CODE == "lv"
+        response = Client().get(reverse("home"))
+        assert response.status_code == 200
+        assert '<html lang="lv">' in response.content.decode()
+
+    def test_the_browsers_preference_is_followed(self):
+        response = Client(headers={"accept-language": "ru-RU,ru;q=0.9"}).get(reverse("home"))
+        assert '<html lang="ru">' in response.content.decode()
+
+    def test_a_language_nobody_offers_falls_back_to_latvian(self):
+        response = Client(headers={"accept-language": "de-DE"}).get(reverse("home"))
+        assert '<html lang="lv">' in response.content.decode()
+
+    def test_the_switcher_is_on_every_page_and_leads_back_to_it(self):
+        html = Client().get(reverse("home")).content.decode()
+        for language in LANGUAGES:
+            assert f"{reverse('language', args=[language])}?next=/" in html
+
+    def test_the_choice_is_remembered_over_the_browsers_preference(self):
+        browser = Client(headers={"accept-language": "lv"})
+        response = browser.get(reverse("language", args=["ru"]), {"next": "/players/1/?x=1"})
+        assert response.status_code == 302 and response.url == "/players/1/?x=1"
+        cookie = response.cookies[settings.LANGUAGE_COOKIE_NAME]
+        assert cookie.value == "ru"
+        assert int(cookie["max-age"]) >= 365 * 24 * 3600
+        assert cookie["httponly"] and cookie["samesite"] == "Lax"
+        assert '<html lang="ru">' in browser.get(reverse("home")).content.decode()
+        browser.get(reverse("language", args=["en"]))
+        assert '<html lang="en">' in browser.get(reverse("home")).content.decode()
+
+    @pytest.mark.parametrize(
+        "next_url", ["https://evil.example/", "//evil.example/", "javascript:alert(1)", ""]
+    )
+    def test_the_switcher_never_leads_off_the_site(self, next_url):
+        response = Client().get(reverse("language", args=["en"]), {"next": next_url})
+        assert response.status_code == 302 and response.url == reverse("home")
+
+    def test_an_unknown_language_is_not_found(self):
+        assert Client().get("/language/de/").status_code == 404
+        assert settings.LANGUAGE_COOKIE_NAME not in Client().get("/language/de/").cookies
+
+    def test_a_cached_public_page_is_kept_per_language(self):
+        """Anonymous pages come from the cache: a Russian visitor never gets the Latvian copy."""
+        latvian = Client().get(reverse("home")).content.decode()
+        russian = Client(headers={"accept-language": "ru"}).get(reverse("home")).content.decode()
+        assert '<html lang="lv">' in latvian and '<html lang="ru">' in russian
+        with translation.override("ru"):
+            assert translation.gettext("Zole tournaments") in russian
