@@ -159,8 +159,9 @@ def deal_columns(size: int) -> tuple[list[Column], float]:
         Column(dealer_title, 72),
         Column(_("Game"), 50),
         Column(_("Declarer"), 70),
-        Column(_("Points"), 30, "center"),
-        Column(_("Tricks"), 28, "center"),
+        # The declarer's card points (acis), not game points: the same English word.
+        Column(pgettext("score sheet: the declarer's card points", "Points"), 30, "center"),
+        Column(pgettext("score sheet: the declarer's tricks", "Tricks"), 28, "center"),
         Column(_("Pules"), 30, "center"),
     ]
     used = sum(column.width for column in columns)
