@@ -112,6 +112,32 @@ class SheetPage:
         messages.success(self.request, message)
         return redirect(self.url)
 
+    def write(
+        self,
+        service_call: Callable[[], object],
+        *,
+        form: forms.Form,
+        form_name: str,
+        saved: str,
+        conflict: str,
+        position: int | None,
+        correcting: SheetRow | None = None,
+    ) -> HttpResponse:
+        """Run one write of an entry form and answer as every entry form does: back to the
+        sheet with `saved`; or the sheet again saying what happened: another device got there
+        first (`conflict`, 409), the table was locked meanwhile (409), or the service refused
+        (the form with the reason)."""
+        try:
+            service_call()
+        except ConflictError:
+            return self.conflict(conflict, position)
+        except LockedError as error:
+            return self.refreshed().render(error=str(error), status=409)
+        except ServiceError as error:
+            form.add_error(None, self.sheet.named(str(error)))
+            return self.render({form_name: form}, correcting=correcting)
+        return self.done(saved)
+
 
 def deal_label(sheet: TableSheetView, position: int | None) -> str:
     """The deal number people see for an entry position (penalties use no deal)."""
@@ -327,24 +353,20 @@ def post_deal(page: SheetPage) -> HttpResponse:
     )
     if not form.is_valid():
         return page.render({"deal_form": form})
-    try:
-        services.deal_record(
+    return page.write(
+        lambda: services.deal_record(
             table=sheet.table,
             entry=form.cleaned_data["entry"],
             position=form.cleaned_data["position"],
             client_key=form.cleaned_data["client_key"],
             writer=page.writer,
-        )
-    except ConflictError:
-        return page.conflict(
-            _("Another device entered deal %(number)s: here is the sheet now."), position
-        )
-    except LockedError as error:
-        return page.refreshed().render(error=str(error), status=409)
-    except ServiceError as error:
-        form.add_error(None, sheet.named(str(error)))
-        return page.render({"deal_form": form})
-    return page.done(_("Deal saved."))
+        ),
+        form=form,
+        form_name="deal_form",
+        saved=_("Deal saved."),
+        conflict=_("Another device entered deal %(number)s: here is the sheet now."),
+        position=position,
+    )
 
 
 def post_penalty(page: SheetPage) -> HttpResponse:
@@ -352,25 +374,20 @@ def post_penalty(page: SheetPage) -> HttpResponse:
     form = PenaltyForm(page.request.POST, prefix="penalty", players=sheet.players)
     if not form.is_valid():
         return page.render({"penalty_form": form})
-    try:
-        services.deal_record(
+    return page.write(
+        lambda: services.deal_record(
             table=sheet.table,
             entry=form.cleaned_data["entry"],
             position=form.cleaned_data["position"],
             client_key=form.cleaned_data["client_key"],
             writer=page.writer,
-        )
-    except ConflictError:
-        return page.conflict(
-            _("Another device entered deal %(number)s: here is the sheet now."),
-            page.posted_position("penalty"),
-        )
-    except LockedError as error:
-        return page.refreshed().render(error=str(error), status=409)
-    except ServiceError as error:
-        form.add_error(None, sheet.named(str(error)))
-        return page.render({"penalty_form": form})
-    return page.done(_("Penalty pule given."))
+        ),
+        form=form,
+        form_name="penalty_form",
+        saved=_("Penalty pule given."),
+        conflict=_("Another device entered deal %(number)s: here is the sheet now."),
+        position=page.posted_position("penalty"),
+    )
 
 
 def post_correct(page: SheetPage) -> HttpResponse:
@@ -384,8 +401,8 @@ def post_correct(page: SheetPage) -> HttpResponse:
     form = correction_form(sheet, row, page.request.POST)
     if not form.is_valid():
         return page.render({"correction_form": form}, correcting=row)
-    try:
-        services.deal_correct(
+    return page.write(
+        lambda: services.deal_correct(
             table=sheet.table,
             position=row.position,
             entry=form.cleaned_data["entry"],
@@ -393,18 +410,14 @@ def post_correct(page: SheetPage) -> HttpResponse:
             client_key=form.cleaned_data["client_key"],
             reason=form.cleaned_data["reason"],
             writer=page.writer,
-        )
-    except ConflictError:
-        return page.conflict(
-            _("Another device corrected deal %(number)s meanwhile: here is the sheet now."),
-            position,
-        )
-    except LockedError as error:
-        return page.refreshed().render(error=str(error), status=409)
-    except ServiceError as error:
-        form.add_error(None, sheet.named(str(error)))
-        return page.render({"correction_form": form}, correcting=row)
-    return page.done(_("Correction saved; the earlier version is kept."))
+        ),
+        form=form,
+        form_name="correction_form",
+        saved=_("Correction saved; the earlier version is kept."),
+        conflict=_("Another device corrected deal %(number)s meanwhile: here is the sheet now."),
+        position=position,
+        correcting=row,
+    )
 
 
 def post_remove(page: SheetPage) -> HttpResponse:
@@ -413,8 +426,8 @@ def post_remove(page: SheetPage) -> HttpResponse:
     if not form.is_valid():
         return page.render({"remove_form": form})
     position = form.cleaned_data["position"]
-    try:
-        services.deal_correct(
+    return page.write(
+        lambda: services.deal_correct(
             table=sheet.table,
             position=position,
             entry=None,
@@ -422,18 +435,13 @@ def post_remove(page: SheetPage) -> HttpResponse:
             client_key=form.cleaned_data["client_key"],
             reason=form.cleaned_data["reason"],
             writer=page.writer,
-        )
-    except ConflictError:
-        return page.conflict(
-            _("Another device changed deal %(number)s meanwhile: here is the sheet now."),
-            position,
-        )
-    except LockedError as error:
-        return page.refreshed().render(error=str(error), status=409)
-    except ServiceError as error:
-        form.add_error(None, sheet.named(str(error)))
-        return page.render({"remove_form": form})
-    return page.done(_("The last entry is removed; the removed version is kept."))
+        ),
+        form=form,
+        form_name="remove_form",
+        saved=_("The last entry is removed; the removed version is kept."),
+        conflict=_("Another device changed deal %(number)s meanwhile: here is the sheet now."),
+        position=position,
+    )
 
 
 def post_confirm(page: SheetPage) -> HttpResponse:
