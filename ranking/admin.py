@@ -1,8 +1,10 @@
-"""Admin: the federation edits seasons (points table, best K, qualifiers) and invitations; the
-placings and ratings are derived (read only: `manage.py recompute_ranking` rebuilds them)."""
+"""Admin: seasons (points table, best K, qualifiers) and invitations, also edited on the
+federation's pages (/ranking/seasons/, a final's qualification page), which keep an audit log;
+the placings and ratings are derived (read only: `manage.py recompute_ranking` rebuilds them)."""
 
 from django.contrib import admin
 
+from ranking.cache import ranking_changed
 from ranking.models import Invitation, Placing, PlayerRating, Season
 
 
@@ -17,6 +19,10 @@ class InvitationInline(admin.TabularInline):
 class SeasonAdmin(admin.ModelAdmin):
     list_display = ("name", "starts_on", "ends_on", "best_k", "qualifiers")
     inlines = (InvitationInline,)
+
+    def save_model(self, request, obj, form, change) -> None:
+        super().save_model(request, obj, form, change)
+        ranking_changed()  # the ranking pages show the new rules at once
 
 
 @admin.register(Placing)

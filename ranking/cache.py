@@ -1,9 +1,9 @@
 """The ranking pages' cache: the scheme of scoring/cache.py, with one generation for all of them.
 
 The season ranking and the rating list change when any table is confirmed or unlocked, a round
-is closed or everything is recomputed: each of these replaces the one generation (after the
-commit). What none of them invalidates (a season edited in the admin, a player renamed) shows
-after settings.PUBLIC_PAGE_CACHE_SECONDS at most.
+is closed, everything is recomputed or a season is created or edited (its pages or the admin):
+each of these replaces the one generation (after the commit). What none of them invalidates (a
+player renamed) shows after settings.PUBLIC_PAGE_CACHE_SECONDS at most.
 """
 
 from __future__ import annotations

@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.db.models import Q
 from django.utils import timezone
 
 from engine.names import latvian_sort_key
@@ -30,6 +31,7 @@ from engine.rating import Rating
 from ranking.models import Invitation, Placing, PlayerRating, RatingChange, Season
 from scoring.selectors import rank_label
 from tournaments.models import Club, Level, Player, Tournament
+from zole_site.engine_text import display_name_key
 
 # Names and clubs recur on every page and in every request: their sort keys are kept.
 name_key = lru_cache(maxsize=16384)(latvian_sort_key)
@@ -417,3 +419,37 @@ def qualification(*, tournament: Tournament, season: Season) -> Qualification:
             for qualifier in chosen
         ],
     )
+
+
+def final_invitations(*, season: Season, final: Tournament) -> list[Invitation]:
+    """The season's invitations to the final `final` (to every final of the season, then to
+    this one), with their players and clubs. One query."""
+    return list(
+        Invitation.objects.filter(season=season)
+        .filter(Q(tournament__isnull=True) | Q(tournament=final))
+        .select_related("player__club")
+        .order_by("-tournament", "pk")
+    )
+
+
+# Players found to invite: a search narrows the register to a list one can choose from.
+PLAYER_SEARCH_LIMIT = 50
+
+
+def invitable_players(*, query: str) -> list[Player]:
+    """Active players whose name, club or licence number contains `query`, in the reader's
+    alphabetical order; at most PLAYER_SEARCH_LIMIT (none for an empty query). One query."""
+    query = query.replace("\x00", "").strip()
+    if not query:
+        return []
+    players = (
+        Player.objects.filter(is_active=True)
+        .filter(
+            Q(full_name__icontains=query)
+            | Q(club__name__icontains=query)
+            | Q(licence_number__iexact=query)
+        )
+        .select_related("club")
+        .order_by("full_name", "pk")[:PLAYER_SEARCH_LIMIT]
+    )
+    return sorted(players, key=lambda player: display_name_key(player.full_name))

@@ -194,6 +194,38 @@ def invite_to_the_final(world: World) -> None:
     Invitation.objects.create(season=season, player=world.unregistered, tournament=world.tournament)
 
 
+def a_season(_world: World) -> list[object]:
+    from ranking.models import Season
+
+    return [Season.objects.order_by("pk").first().pk]
+
+
+def season_form(**changes: object) -> dict[str, object]:
+    data: dict[str, object] = {
+        "name": "Jauna sezona",
+        "starts_on": "2030-01-01",
+        "ends_on": "2030-12-31",
+        "best_k": 4,
+        "qualifiers": 12,
+        "points_national": "100, 85, 75, 68",
+        "points_district": "50, 42, 36",
+        "points_club": "20, 16, 13",
+    }
+    data.update(changes)
+    return data
+
+
+def season_edit_form(world: World) -> dict[str, object]:
+    from ranking.models import Season
+
+    season = Season.objects.get(pk=a_season(world)[0])
+    return season_form(
+        name=season.name,
+        starts_on=season.starts_on.isoformat(),
+        ends_on=season.ends_on.isoformat(),
+    )
+
+
 def drop_round_2(world: World) -> None:
     """The draft round 2 would stop a new round from being prepared."""
     world.round_2.delete()
@@ -294,6 +326,22 @@ SPECS: dict[str, ViewSpec] = {
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),
     "ranking:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),
+    "ranking:invite": ViewSpec(
+        ORGANISERS,
+        slug,
+        lambda w: {"player": w.unregistered.pk, "reason": "wild card", "scope": "final"},
+        has_page=False,
+    ),
+    "ranking:withdraw": ViewSpec(
+        ORGANISERS,
+        slug,
+        lambda w: {"invitation": w.unregistered.invitations.get().pk},
+        has_page=False,
+        prepare=invite_to_the_final,
+    ),
+    "ranking:seasons": ViewSpec(STAFF, no_args),
+    "ranking:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
+    "ranking:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
 }
 
 
@@ -314,7 +362,7 @@ def snapshot() -> dict[str, list[tuple]]:
     """Every row of the project's tables and of the accounts, to compare before and after."""
     models = [
         model
-        for label in ("tournaments", "scoring", "auth")
+        for label in ("tournaments", "scoring", "ranking", "auth")
         for model in apps.get_app_config(label).get_models(include_auto_created=True)
     ]
     return {model._meta.label: list(model.objects.order_by("pk").values_list()) for model in models}

@@ -394,6 +394,7 @@ class AuditEntry(models.Model):
         PLAYERS_IMPORTED = "players.imported", _("players imported")
         ENTRY_WITHDRAWN = "entry.withdrawn", _("entry withdrawn")
         QUALIFIERS_REGISTERED = "entries.qualified", _("qualifiers registered from the ranking")
+        RANKING_CHANGED = "ranking.changed", _("season or final invitation changed")
         DEAL_ENTERED = "deal.entered", _("deal entered")
         DEAL_CORRECTED = "deal.corrected", _("deal corrected")
         DEAL_REMOVED = "deal.removed", _("deal removed")

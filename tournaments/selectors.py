@@ -372,6 +372,8 @@ FACT_LABELS: dict[str, Promise] = {
     "before": _("Before"),
     "after": _("After"),
     "detail": _("Detail"),
+    "invited": _("Invited (no: invitation withdrawn)"),
+    "whole_season": _("For every final of the season"),
 }
 
 # A key whose label depends on the action: (action, key) → label.
