@@ -15,25 +15,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from simulated import simulated_tournament
-
-
-def timed_get(client, url: str) -> tuple[float, int, int]:
-    """Seconds, status and query count of one GET."""
-    from django.db import connection, reset_queries
-    from django.test.utils import CaptureQueriesContext
-
-    reset_queries()
-    with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
-        response = client.get(url)
-        seconds = time.perf_counter() - start
-    return seconds, response.status_code, len(queries)
+from simulated import simulated_tournament, timed_get
 
 
 def main() -> int:

@@ -21,21 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from simulated import setup_django
-
-
-def timed_get(client, url: str) -> tuple[float, int, int]:
-    """Seconds, status and query count of one GET, never from the page cache."""
-    from django.core.cache import cache
-    from django.db import connection
-    from django.test.utils import CaptureQueriesContext
-
-    cache.clear()
-    with CaptureQueriesContext(connection) as queries:
-        start = time.perf_counter()
-        response = client.get(url)
-        seconds = time.perf_counter() - start
-    return seconds, response.status_code, len(queries)
+from simulated import setup_django, timed_get
 
 
 def main() -> int:
@@ -102,12 +88,12 @@ def main() -> int:
     cold: dict[str, tuple[float, int, int]] = {}
     connection.close()
     for name, url in pages:
-        cold[name] = timed_get(client, url)
+        cold[name] = timed_get(client, url, without_cache=True)
     warm: dict[str, list[float]] = {name: [] for name, _ in pages}
     queries: dict[str, int] = {}
     for _ in range(args.repeat):
         for name, url in pages:
-            seconds, status, count = timed_get(client, url)
+            seconds, status, count = timed_get(client, url, without_cache=True)
             if status != 200:
                 print(f"FAILED: {url} answered {status}", file=sys.stderr)
                 return 1

@@ -48,3 +48,19 @@ def simulated_tournament(
         stdout=io.StringIO(),  # the command prints the slug
     )
     return time.perf_counter() - start
+
+
+def timed_get(client, url: str, *, without_cache: bool = False) -> tuple[float, int, int]:
+    """Seconds, status and query count of one GET (with `without_cache`, the page cache is
+    emptied first, so the page is really built)."""
+    from django.core.cache import cache
+    from django.db import connection
+    from django.test.utils import CaptureQueriesContext
+
+    if without_cache:
+        cache.clear()
+    with CaptureQueriesContext(connection) as queries:
+        start = time.perf_counter()
+        response = client.get(url)
+        seconds = time.perf_counter() - start
+    return seconds, response.status_code, len(queries)

@@ -36,6 +36,7 @@ from django.utils.translation import gettext as _
 from engine.errors import SheetError
 from engine.ranking import PointsTable, QualifiedBy
 from engine.rating import NEW_PLAYER, Rating, TableOutcome, replay_ratings, table_order
+from engine.rating import RatingChange as EngineRatingChange
 from ranking import selectors
 from ranking.cache import ranking_changed
 from ranking.models import Invitation, Placing, PlayerRating, RatingChange, Season
@@ -158,6 +159,23 @@ def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = No
             start_ratings[player] = NEW_PLAYER
     RatingChange.objects.filter(table_result_id__in=tail_ids).delete()
     ratings, changes = replay_ratings(tail, start=start_ratings)
+    added = _store_changes(changes)
+    _store_ratings(
+        {
+            player: (
+                ratings[player],
+                (current[player].tables if player in current else 0)
+                - removed[player]
+                + added[player],
+            )
+            for player in involved
+        }
+    )
+    return Rerated(tables=len(tail), players=len(involved))
+
+
+def _store_changes(changes: list[EngineRatingChange]) -> dict[str, int]:
+    """Write the rating changes (the players' histories); how many tables each player got."""
     RatingChange.objects.bulk_create(
         (
             RatingChange(
@@ -173,21 +191,10 @@ def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = No
         ),
         batch_size=2000,
     )
-    added: dict[str, int] = defaultdict(int)
+    tables: dict[str, int] = defaultdict(int)
     for change in changes:
-        added[change.player] += 1
-    _store_ratings(
-        {
-            player: (
-                ratings[player],
-                (current[player].tables if player in current else 0)
-                - removed[player]
-                + added[player],
-            )
-            for player in involved
-        }
-    )
-    return Rerated(tables=len(tail), players=len(involved))
+        tables[change.player] += 1
+    return tables
 
 
 def _store_ratings(ratings: dict[str, tuple[Rating, int]]) -> None:
@@ -325,24 +332,7 @@ def ranking_recompute() -> Recomputed:
     PlayerRating.objects.all().delete()
     outcomes = _outcomes(SeatResult.objects.values_list(*_OUTCOME_FIELDS).order_by())
     ratings, changes = replay_ratings(outcomes)
-    RatingChange.objects.bulk_create(
-        (
-            RatingChange(
-                table_result_id=int(change.table),
-                player_id=int(change.player),
-                place=change.place,
-                mu_before=change.before.mu,
-                sigma_before=change.before.sigma,
-                mu_after=change.after.mu,
-                sigma_after=change.after.sigma,
-            )
-            for change in changes
-        ),
-        batch_size=2000,
-    )
-    tables: dict[str, int] = defaultdict(int)
-    for change in changes:
-        tables[change.player] += 1
+    tables = _store_changes(changes)
     _store_ratings({player: (ratings[player], tables[player]) for player in ratings})
     ranking_changed()
     return Recomputed(
