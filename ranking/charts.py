@@ -2,7 +2,7 @@
 
 The chart shows the skill μ after each rated table as a line, its uncertainty μ ± σ as a band
 around it, and the conservative rating μ − 3σ (what the rating list ranks by) as a dashed line.
-Coordinates are SVG user units: the viewBox scales the chart to a 360 px phone or a desktop."""
+Coordinates are SVG user units in the frame of scoring/charts.py."""
 
 from __future__ import annotations
 
@@ -12,17 +12,11 @@ from dataclasses import dataclass
 
 from engine.rating import NEW_PLAYER, Rating
 from ranking.selectors import RatingPoint
+from scoring.charts import HEIGHT, WIDTH, ChartTick
 
-WIDTH, HEIGHT = 320, 180
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 32
 MAX_MARKERS = 40  # beyond this many tables the points are a line without dots
 X_LABELS = 6
-
-
-@dataclass(frozen=True)
-class ChartTick:
-    position: float
-    label: str
 
 
 @dataclass(frozen=True)
