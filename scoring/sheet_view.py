@@ -7,7 +7,6 @@ and the players' names. Nothing here computes a score.
 
 from __future__ import annotations
 
-import re
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
@@ -187,27 +186,6 @@ class TableSheetView:
 
     def player(self, key: str) -> SheetPlayer | None:
         return next((player for player in self.players if player.key == key), None)
-
-    def named(self, message: str) -> str:
-        return named_message(message, self.players)
-
-
-# Where the engine names a player in a message: `declarer "17"`, `declarer 17 deals ...`,
-# `player "17"`, `tricks of 17`. Only these, so a number like "got 17" is never renamed.
-PLAYER_IN_MESSAGE = re.compile(
-    r'(?P<lead>\b(?:declarer|player|tricks of|points of) )"?(?P<key>\d+)"?'
-)
-
-
-def named_message(message: str, players: Sequence[SheetPlayer]) -> str:
-    """An engine or service message with the players' names instead of their entry ids."""
-    names = {player.key: player.name for player in players}
-
-    def name_of(match: re.Match[str]) -> str:
-        key = match["key"]
-        return f"{match['lead']}{names[key]}" if key in names else match[0]
-
-    return PLAYER_IN_MESSAGE.sub(name_of, message)
 
 
 def short_name(full_name: str) -> str:

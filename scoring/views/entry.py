@@ -134,7 +134,7 @@ class SheetPage:
         except LockedError as error:
             return self.refreshed().render(error=str(error), status=409)
         except ServiceError as error:
-            form.add_error(None, self.sheet.named(str(error)))
+            form.add_error(None, str(error))
             return self.render({form_name: form}, correcting=correcting)
         return self.done(saved)
 
@@ -464,7 +464,7 @@ def post_confirm(page: SheetPage) -> HttpResponse:
             confirmer=confirmer.entry if confirmer is not None else None,
         )
     except ServiceError as error:
-        form.add_error(None, sheet.named(str(error)))
+        form.add_error(None, str(error))
         return page.render({"confirm_form": form})
     return page.done(_("The table is confirmed and locked."))
 
