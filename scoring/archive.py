@@ -45,11 +45,9 @@ from engine.standings import round_results
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.sheets import (
     current_results,
-    place_scheme,
     result_fields,
     sheet_entry,
     table_sheet,
-    tournament_rules,
 )
 from tournaments.models import (
     AuditEntry,
@@ -64,6 +62,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.rule_set import tournament_rule_set
 from tournaments.services import ServiceError
 
 ARCHIVE_FORMAT = "zole-tournament-archive"
@@ -297,7 +296,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         else:
             table_roles[table_id].setdefault(relation, []).append(username)
 
-    rules = tournament_rules(tournament)
+    rules = tournament_rule_set(tournament).rules
     for table in tables.values():
         seats = seats_of[table.pk]
         names = sheet_names(seats, entries)
@@ -688,10 +687,11 @@ class _Checker:
             _object(_get(archive, "tournament", "the archive"), "tournament")
         )
         self.tournament = tournament
-        self.rules = tournament_rules(tournament)
+        rule_set = tournament_rule_set(tournament)
+        self.rules = rule_set.rules
         if _get(archive, "rules", "the archive") != rules_to_json(self.rules):
             raise ArchiveError("rules: they disagree with the tournament's settings")
-        self.scheme = place_scheme(tournament)
+        self.scheme = rule_set.place_scheme
         clubs = self._clubs()
         players = self._players(clubs)
         self.entries = self._entries(players)
@@ -799,8 +799,7 @@ class _Checker:
                 "imported (import it under another slug with --slug NEW_SLUG)"
             )
         try:
-            tournament_rules(tournament)
-            place_scheme(tournament)
+            tournament_rule_set(tournament)
         except SheetError as error:
             raise ArchiveError(f"tournament: {error}") from None
         return tournament

@@ -82,6 +82,8 @@ class TableResult(models.Model):
         Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     last_position = models.PositiveSmallIntegerField()  # the sheet as confirmed
+    # Confirmed with fewer deals than planned because the round's time was up (timed rounds).
+    time_called = models.BooleanField(default=False)
     last_version_id = models.PositiveBigIntegerField()  # newest DealResult id confirmed
 
     def __str__(self) -> str:

@@ -24,8 +24,9 @@ from engine import SheetError, score_sheet
 from engine.standings import RoundResult, Standing, TeamStanding, rank_standings, round_results
 from engine.standings import team_standings as engine_team_standings
 from scoring.models import TWELFTHS, DealResult, SeatResult
-from scoring.sheets import place_scheme, table_sheet, tournament_rules
+from scoring.sheets import table_sheet
 from tournaments.models import Entry, Player, Round, RoundStatus, Seat, Table, Tournament
+from tournaments.rule_set import RuleSet, round_rule_set
 
 # Draft rounds are the organiser's work in progress: the public never sees them.
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY, RoundStatus.CLOSED)
@@ -325,13 +326,13 @@ def _provisional_results(tournament: Tournament) -> tuple[list[RoundResult], int
         Table.objects.filter(
             round__tournament=tournament, round__status__in=LIVE_STATUSES, result__isnull=True
         )
-        .select_related("round")
+        .select_related("round__tournament")
         .prefetch_related(
             Prefetch("seats", queryset=Seat.objects.order_by("position")),
             Prefetch("deal_results", queryset=DealResult.objects.order_by("position", "version")),
         )
     )
-    rules = tournament_rules(tournament)
+    rule_sets: dict[int, RuleSet] = {}
     results: list[RoundResult] = []
     counted = 0
     for table in tables:
@@ -339,16 +340,17 @@ def _provisional_results(tournament: Tournament) -> tuple[list[RoundResult], int
         seats = list(table.seats.all())
         if not deals or not seats:
             continue
+        if table.round_id not in rule_sets:
+            rule_sets[table.round_id] = round_rule_set(table.round)
+        rule_set = rule_sets[table.round_id]
         try:
             sheet = score_sheet(
-                table_sheet(table, seats=seats, results=deals, rules=rules, closed=False)
+                table_sheet(table, seats=seats, results=deals, rules=rule_set.rules, closed=False)
             )
-            results.extend(
-                round_results(table.round.number, sheet.totals, place_scheme(tournament))
-            )
+            results.extend(round_results(table.round.number, sheet.totals, rule_set.place_scheme))
         except SheetError:
-            # Stored deals always passed the engine; if the rules changed since, the table
-            # simply has no provisional result rather than breaking the page.
+            # Stored deals always passed the engine under their round's rules; a sheet that no
+            # longer scores has no provisional result rather than breaking the page.
             continue
         counted += 1
     return results, counted

@@ -18,15 +18,9 @@ from engine.standings import round_results
 from ranking.services import ranking_round_closed, rating_apply_table, rating_remove_table
 from scoring.cache import tournament_changed
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
-from scoring.sheets import (
-    current_results,
-    place_scheme,
-    result_fields,
-    sheet_entry,
-    table_sheet,
-    tournament_rules,
-)
+from scoring.sheets import current_results, result_fields, sheet_entry, table_sheet
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
+from tournaments.rule_set import RuleSet, round_rule_set
 from tournaments.services import ServiceError, audit
 from zole_site.engine_text import error_text
 
@@ -78,8 +72,12 @@ class TableState:
         return sum(result.kind != EntryKind.PENALTY for result in self.current)
 
     @property
+    def rule_set(self) -> RuleSet:
+        return round_rule_set(self.round)
+
+    @property
     def deals_per_round(self) -> int:
-        return self.round.tournament.deals_per_round
+        return self.rule_set.deals_per_round
 
     def entries(self) -> list[SheetEntry]:
         return [sheet_entry(result) for result in self.current]
@@ -116,7 +114,7 @@ def _check(state: TableState, entries: list[SheetEntry]) -> ScoredSheet:
         state.table,
         seats=state.seats,
         results=(),
-        rules=tournament_rules(state.round.tournament),
+        rules=state.rule_set.rules,
         extra=entries,
     )
     try:
@@ -313,7 +311,7 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
             state.table,
             seats=state.seats,
             results=state.results,
-            rules=tournament_rules(tournament),
+            rules=state.rule_set.rules,
             closed=True,
         )
     )
@@ -333,7 +331,7 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
             place_points_twelfths=int(row.place_points * TWELFTHS),
             place=row.place,
         )
-        for row in round_results(state.round.number, closed.totals, place_scheme(tournament))
+        for row in round_results(state.round.number, closed.totals, state.rule_set.place_scheme)
     )
     rating_apply_table(table_result=result)  # the players' ratings, in this transaction
     tournament_changed(tournament.pk)

@@ -17,7 +17,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import Rules, ScoredDeal, SheetError, dealer_for, score_sheet
 from scoring.models import DealResult, EntryKind, TableResult
-from scoring.sheets import current_results, table_sheet, tournament_rules
+from scoring.sheets import current_results, table_sheet
 from tournaments.models import (
     Entry,
     Round,
@@ -27,6 +27,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.rule_set import RuleSet, round_rule_set
 from zole_site.engine_text import error_text
 
 # The game of an entry in words, by DealResult.game / kind.
@@ -116,7 +117,7 @@ class TableSheetView:
     table: Table
     round: Round
     tournament: Tournament
-    rules: Rules
+    rule_set: RuleSet
     players: tuple[SheetPlayer, ...]
     rows: tuple[SheetRow, ...]
     deals_played: int
@@ -125,11 +126,15 @@ class TableSheetView:
     settlement: tuple[int, ...] | None  # per player in seat order, once all deals are in
     totals: tuple[int, ...] | None  # after the settlement, once all deals are in
     result: TableResult | None  # the confirmation
-    error: str | None = None  # the stored entries do not score under the tournament's rules
+    error: str | None = None  # the stored entries do not score under the round's rules
+
+    @property
+    def rules(self) -> Rules:
+        return self.rule_set.rules
 
     @property
     def deals_per_round(self) -> int:
-        return self.tournament.deals_per_round
+        return self.rule_set.deals_per_round
 
     @property
     def next_position(self) -> int:
@@ -282,11 +287,12 @@ def table_sheet_view(*, table_id: int) -> TableSheetView:
     if not seats:  # a table is created with its seats; without them there is no sheet
         raise Table.DoesNotExist(f"table {table.pk} has no seats")
     players = sheet_players(seats)
-    rules = tournament_rules(tournament)
+    rule_set = round_rule_set(table.round)
+    rules = rule_set.rules
     current = current_results(results)
     deals_entered = sum(1 for result in current if result.kind != EntryKind.PENALTY)
     # The end-of-round settlement belongs on the sheet once every deal is in.
-    complete = deals_entered >= tournament.deals_per_round
+    complete = deals_entered >= rule_set.deals_per_round
     error: str | None = None
     try:
         scored = score_sheet(
@@ -325,7 +331,7 @@ def table_sheet_view(*, table_id: int) -> TableSheetView:
         table=table,
         round=table.round,
         tournament=tournament,
-        rules=rules,
+        rule_set=rule_set,
         players=players,
         rows=rows,
         deals_played=scored.deals_played if scored else deals_entered,
@@ -373,7 +379,7 @@ def round_table_links(*, round_: Round) -> list[TableLink]:
         .order_by("table_id", "position", "version")
     ):
         versions[result.table_id].append(result)
-    deals_per_round = round_.tournament.deals_per_round
+    deals_per_round = round_rule_set(round_).deals_per_round
     links = []
     for table in tables:
         current = current_results(versions[table.pk])

@@ -7,23 +7,11 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
-from engine import Galdins, Pass, PenaltyPule, PlaceScheme, Play, Rules, Sheet
+from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import Entry as SheetEntry
 from engine.rules import Game
 from scoring.models import DealResult, EntryKind
-from tournaments.models import Seat, Table, Tournament
-
-
-def tournament_rules(tournament: Tournament) -> Rules:
-    return Rules(
-        all_pass=tournament.all_pass,
-        small_zole=tournament.small_zole,
-        personal_pule_payment=tournament.personal_pule_payment,
-    )
-
-
-def place_scheme(tournament: Tournament) -> PlaceScheme:
-    return PlaceScheme.from_text(tournament.place_points_three, tournament.place_points_four)
+from tournaments.models import Seat, Table
 
 
 def current_results(results: Iterable[DealResult]) -> list[DealResult]:
@@ -66,7 +54,7 @@ def table_sheet(
     closed: bool = False,
 ) -> Sheet:
     """The engine's sheet of a table: its players in seat order, its current entries (plus any
-    `extra` being added) under the tournament's rules."""
+    `extra` being added) under the rules of its round (`tournaments.rule_set`)."""
     players = seat_keys(seats)
     entries = [sheet_entry(result) for result in current_results(results)]
     return Sheet(

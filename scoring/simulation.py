@@ -41,7 +41,7 @@ from engine.standings import round_results
 from scoring import services as scoring_services
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
-from scoring.sheets import place_scheme, result_fields, tournament_rules
+from scoring.sheets import result_fields
 from tournaments import services as tournament_services
 from tournaments.models import (
     AllPass,
@@ -55,6 +55,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.rule_set import round_rule_set
 from tournaments.services import ServiceError
 from zole_site.engine_text import error_text
 
@@ -401,8 +402,8 @@ def _play_round_in_bulk(
     """The `fast` path: the same rows as `_play_table`, each sheet checked by the engine (as it
     was entered and as corrected), written in bulk."""
     tournament = round_.tournament
-    rules = tournament_rules(tournament)
-    scheme = place_scheme(tournament)
+    rule_set = round_rule_set(round_)
+    rules, scheme = rule_set.rules, rule_set.place_scheme
     results: list[DealResult] = []
     totals: list[dict[str, int]] = []
     for table, plan in zip(tables, plans, strict=True):
@@ -511,14 +512,13 @@ def simulate_tournament(
         small_zole=small_zole,
     )
     _register_players(seed, tournament, players)
-    rules = tournament_rules(tournament)
     for number in range(1, rounds + 1):
         round_ = tournament_services.round_create(tournament=tournament)
         seating_seed = random.Random(f"{seed}/seating {number}").randrange(1_000_000)
         tournament_services.round_generate_seating(round_=round_, seed=seating_seed, by=None)
         round_ = tournament_services.round_publish(round_=round_, by=None)
         tables = _round_tables(round_)
-        plans = _table_plans(seed, round_, tables, deals=deals, rules=rules)
+        plans = _table_plans(seed, round_, tables, deals=deals, rules=round_rule_set(round_).rules)
         tokens = {
             token.table_id: token
             for token in TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)

@@ -34,11 +34,12 @@ from scoring import services
 from scoring.archive import tournament_archive, tournament_import
 from scoring.models import TableResult
 from scoring.services import Writer
-from scoring.sheets import sheet_entry, tournament_rules
+from scoring.sheets import sheet_entry
 from scoring.simulation import table_plan
 from tests.factories import make_organiser, make_player, make_tournament, make_user, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Club, Entry, Player, Round, Table, TableToken, Tournament
+from tournaments.rule_set import round_rule_set
 
 pytestmark = pytest.mark.django_db
 
@@ -136,7 +137,7 @@ def play(table: Table, writer: Writer, deals: int) -> None:
         players=keys,
         first_dealer=keys[table.first_dealer_position - 1],
         deals=deals,
-        rules=tournament_rules(table.round.tournament),
+        rules=round_rule_set(table.round).rules,
     )
     for position, planned in enumerate(plan.entries, 1):
         services.deal_record(

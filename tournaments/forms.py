@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from typing import TypeVar
 
@@ -10,17 +11,26 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from engine import PlaceScheme, SheetError
+from engine.presets import PRESETS
 from engine.rules import deals_per_round_fits
 from tournaments.models import Club, Entry, Player, SeatingMode, Tournament
+from tournaments.rule_set import preset_options
 from zole_site.engine_text import display_name_key, error_text
 
 T = TypeVar("T")
 
+PRESET_CHOICES = (
+    ("classic", _("classic: tables of 3, 24 deals, seated swiss (the seeds' rules)")),
+    ("lzf", _("LZF: tables of 4 seated by rank, 28 deals (federation classic)")),
+    ("lzf-rondo", _("LZF rondo: as LZF with mazā zole, rondo galdiņš and pules (elite)")),
+)
+
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
 # Bounds that keep a typed number inside what is stored and printed: a round's deals (each a
-# line of the printed sheet), a place's points (summed as twelfths in a 32-bit column), a round
-# number (a small integer column on every database).
-MAX_DEALS_PER_ROUND = 96
+# line of the printed sheet: 60 still fit one A4 page), a place's points (summed as twelfths in
+# a 32-bit column), a round number (a small integer column on every database), a round's time.
+MAX_DEALS_PER_ROUND = 60
+MAX_ROUND_MINUTES = 600
 MAX_PLACE_POINTS = 1000
 MAX_ROUND_NUMBER = 32767
 # No database key has more digits than this (2**63 - 1 has 19): a longer "id" is no row's.
@@ -64,9 +74,14 @@ class TournamentForm(forms.ModelForm):
             "level",
             "rounds_planned",
             "deals_per_round",
+            "round_time_limit",
+            "table_size",
             "all_pass",
+            "galdins_scoring",
             "small_zole",
+            "small_zole_loss",
             "personal_pule_payment",
+            "four_table_pass_pules",
             "place_points_three",
             "place_points_four",
             "standings_order",
@@ -81,34 +96,72 @@ class TournamentForm(forms.ModelForm):
         help_texts = {
             "slug": _("Letters, digits and hyphens; filled from the name when left empty."),
             "deals_per_round": _(
-                "A multiple of 3 and of 4, so everyone deals equally: 24 is usual."
+                "1 to 60. 24 and 28 are usual; a multiple of the table size lets everyone deal "
+                "equally often."
             ),
+            "round_time_limit": _(
+                "Leave empty for rounds without a clock. When time is up, the deal under way is "
+                "finished and a table may be confirmed with the deals it has played."
+            ),
+            "galdins_scoring": _("Only when galdiņš is played."),
+            "four_table_pass_pules": _("The federation writes two when no pule is open."),
             "place_points_three": _("1st, 2nd, 3rd, separated by commas, e.g. 6,4,2 or 3,2,1."),
-            "place_points_four": _("1st to 4th, e.g. 6,4,2,0 or 3,2,1,1."),
+            "place_points_four": _(
+                "1st to 4th, e.g. 6,4,2,0 or 3,2,1,1. A value for tied places after a "
+                "semicolon: 6,4,2,0; 1-4=2 gives 2 each when all four are tied (otherwise tied "
+                "players share the mean)."
+            ),
             "language": _(
                 "Score sheets, seating lists and protocols are printed in this language, "
                 "whatever language the pages are read in."
             ),
         }
 
+    preset = forms.ChoiceField(
+        label=_("Rule-set preset"),
+        required=False,
+        choices=[("", "—"), *PRESET_CHOICES],
+        help_text=_("Fills in every rule option below; each stays editable."),
+    )
+
+    field_order = ("preset",)
+
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
+        # The preset list fills the options in the browser (static/js/presets.js).
+        self.fields["preset"].widget.attrs["data-presets"] = json.dumps(
+            {name: preset_options(name) for name in PRESETS}
+        )
         self.fields["slug"].required = False
         # Left out of a request, the documents' language stays as it is (Latvian when new).
         self.fields["language"].required = False
 
     def clean_deals_per_round(self) -> int:
         deals = self.cleaned_data["deals_per_round"]
-        if deals > MAX_DEALS_PER_ROUND:
+        if not 1 <= deals <= MAX_DEALS_PER_ROUND:
             raise forms.ValidationError(
-                _("a round has at most %(most)s deals"), params={"most": MAX_DEALS_PER_ROUND}
-            )
-        if not deals_per_round_fits(deals):
-            raise forms.ValidationError(
-                _("%(deals)s deals do not divide evenly at tables of 3 and of 4 (use 12, 24, 36)"),
-                params={"deals": deals},
+                _("a round has 1 to %(most)s deals"), params={"most": MAX_DEALS_PER_ROUND}
             )
         return deals
+
+    def clean_round_time_limit(self) -> int | None:
+        minutes = self.cleaned_data["round_time_limit"]
+        if minutes is not None and not 1 <= minutes <= MAX_ROUND_MINUTES:
+            raise forms.ValidationError(
+                _("a round's time limit is 1 to %(most)s minutes"),
+                params={"most": MAX_ROUND_MINUTES},
+            )
+        return minutes
+
+    def deals_warning(self) -> str | None:
+        """Said, not refused: a deal count that is not a multiple of the table size."""
+        deals, size = self.cleaned_data.get("deals_per_round"), self.cleaned_data.get("table_size")
+        if deals and size and not deals_per_round_fits(deals, (size,)):
+            return _(
+                "%(deals)s deals are not a multiple of %(size)s: at a table of %(size)s not "
+                "everyone deals equally often."
+            ) % {"deals": deals, "size": size}
+        return None
 
     def clean_rounds_planned(self) -> int:
         rounds = self.cleaned_data["rounds_planned"]

@@ -69,6 +69,27 @@ class Level(models.TextChoices):
 class AllPass(models.TextChoices):
     PULE = "pule", _("a common pule is written")
     GALDINS = "galdins", _("galdiņš is played")
+    GALDINS_PULE = "galdins_pule", _("galdiņš is played and a common pule is written")
+
+
+class GaldinsScoring(models.TextChoices):
+    TRICKS = "tricks", _("the most tricks loses, 2 to each other player")
+    RONDO = "rondo", _("rondo: the most card points loses, winners get 3/2/1")
+
+
+class SmallZoleLoss(models.IntegerChoices):
+    SEVEN = 7, _("7 to each other player")
+    SIX = 6, _("6 to each other player (rondo)")
+
+
+class FourTablePassPules(models.IntegerChoices):
+    ONE = 1, _("one common pule")
+    TWO = 2, _("two common pules when no pule is open")
+
+
+class TableSize(models.IntegerChoices):
+    THREES = 3, _("tables of 3 (tables of 4 only where the count needs them)")
+    FOURS = 4, _("tables of 4 (tables of 3 only where the count needs them)")
 
 
 class PersonalPulePayment(models.TextChoices):
@@ -80,6 +101,7 @@ class SeatingMode(models.TextChoices):
     RANDOM = "random", _("random draw")
     SWISS = "swiss", _("by standings (swiss)")
     MIX = "mix", _("maximal mixing")
+    RANKED = "ranked", _("by rank: the best at table 1 (federation)")
 
 
 class StandingsOrder(models.TextChoices):
@@ -113,22 +135,43 @@ class Tournament(models.Model):
     level = models.CharField(_("level"), max_length=10, choices=Level.choices, default=Level.CLUB)
     # The rule-set options of RULES.md.
     all_pass = models.CharField(
-        _("when everyone passes"), max_length=8, choices=AllPass.choices, default=AllPass.PULE
+        _("when everyone passes"), max_length=12, choices=AllPass.choices, default=AllPass.PULE
+    )
+    galdins_scoring = models.CharField(
+        _("galdiņš is scored"),
+        max_length=8,
+        choices=GaldinsScoring.choices,
+        default=GaldinsScoring.TRICKS,
     )
     small_zole = models.BooleanField(_("mazā zole is played"), default=False)
+    small_zole_loss = models.PositiveSmallIntegerField(
+        _("a lost mazā zole costs"), choices=SmallZoleLoss.choices, default=SmallZoleLoss.SEVEN
+    )
     personal_pule_payment = models.CharField(
         _("a collected personal pule costs its owner"),
         max_length=3,
         choices=PersonalPulePayment.choices,
         default=PersonalPulePayment.N_MINUS_1,
     )
+    four_table_pass_pules = models.PositiveSmallIntegerField(
+        _("everyone passing at a table of 4 writes"),
+        choices=FourTablePassPules.choices,
+        default=FourTablePassPules.ONE,
+    )
     rounds_planned = models.PositiveSmallIntegerField(_("rounds (kārtas)"), default=5)
     deals_per_round = models.PositiveSmallIntegerField(_("deals (partijas) per round"), default=24)
+    table_size = models.PositiveSmallIntegerField(
+        _("tables"), choices=TableSize.choices, default=TableSize.THREES
+    )
+    # Minutes; empty: rounds are not timed.
+    round_time_limit = models.PositiveSmallIntegerField(
+        _("round time limit (minutes)"), null=True, blank=True
+    )
     place_points_three = models.CharField(
-        _("place points at a table of 3"), max_length=40, default="6,4,2"
+        _("place points at a table of 3"), max_length=60, default="6,4,2"
     )
     place_points_four = models.CharField(
-        _("place points at a table of 4"), max_length=40, default="6,4,2,0"
+        _("place points at a table of 4"), max_length=60, default="6,4,2,0"
     )
     standings_order = models.CharField(
         _("standings order"),
@@ -261,6 +304,15 @@ class Round(models.Model):
     warnings = models.JSONField(_("warnings"), default=list, blank=True)
     generated_at = models.DateTimeField(_("seated at"), null=True, blank=True)
     published_at = models.DateTimeField(_("published at"), null=True, blank=True)
+    # The rules the round is played with (tournaments/rule_set.py), fixed when it is published:
+    # a later change of the tournament's options applies from the next round. Empty: a draft,
+    # which follows the tournament's options.
+    rule_set = models.JSONField(_("rule set"), default=dict, blank=True)
+    # The round clock of a timed round: the limit is fixed when the clock starts.
+    clock_started_at = models.DateTimeField(_("clock started at"), null=True, blank=True)
+    time_limit = models.PositiveSmallIntegerField(_("time limit (minutes)"), null=True, blank=True)
+    # The chief referee called time before the clock ran out.
+    time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
 
     class Meta:
         ordering = ("tournament", "number")
@@ -408,6 +460,10 @@ class AuditEntry(models.Model):
         ROLE_REVOKED = "role.revoked", _("role taken away")
         TABLE_REFEREES = "table.referees", _("table referees assigned")
         TOURNAMENT_IMPORTED = "tournament.imported", _("tournament imported from an archive")
+        SETTINGS_CHANGED = "tournament.settings", _("tournament settings changed")
+        CLOCK_STARTED = "round.clock_started", _("round clock started")
+        CLOCK_RESET = "round.clock_reset", _("round clock stopped and reset")
+        TIME_CALLED = "round.time_called", _("time called")
 
     tournament = models.ForeignKey(
         Tournament,

@@ -100,6 +100,16 @@ def last_round_number(*, tournament: Tournament) -> int:
     return tournament.rounds.aggregate(last=Max("number"))["last"] or 0
 
 
+def playing_round(*, tournament: Tournament) -> Round | None:
+    """The round being played (published or in play), which fixes the rule set; None between
+    rounds."""
+    return (
+        tournament.rounds.filter(status__in=(RoundStatus.PUBLISHED, RoundStatus.IN_PLAY))
+        .order_by("number")
+        .first()
+    )
+
+
 def next_round_number(*, tournament: Tournament) -> int:
     """The first round a player registered now can play: the next one not yet published."""
     started = tournament.rounds.exclude(status=RoundStatus.DRAFT).aggregate(last=Max("number"))

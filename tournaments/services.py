@@ -1,6 +1,7 @@
 """Writes for the tournaments app (HackSoft style: views and commands call these)."""
 
 import csv
+import datetime
 import secrets
 import unicodedata
 from collections.abc import Iterable
@@ -8,13 +9,19 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import User
 from django.db import transaction
-from django.db.models import Max, Q
+from django.db.models import Count, Max, Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from engine import SheetError
-from engine.seating import SeatedTable, SeatingPlayer, explain_table, seat_players
+from engine.seating import (
+    SeatedTable,
+    SeatingPlayer,
+    explain_table,
+    seat_players,
+    table_sizes,
+)
 from scoring.cache import tournament_changed
 from tournaments import selectors
 from tournaments.models import (
@@ -31,6 +38,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.rule_set import RULE_SET_FIELDS, round_rule_set, rule_set_options
 from zole_site.engine_text import error_text, flag_dict, table_warning_text
 
 # (club name, city)
@@ -105,6 +113,71 @@ def audit(
         ip_address=ip_address,
         detail=detail,
     )
+
+
+class RuleSetLockedError(ServiceError):
+    """The rule set cannot change while a round is played with it."""
+
+
+def _audit_value(value: object) -> object:
+    """A setting as the audit log's JSON keeps it (dates as ISO text)."""
+    if isinstance(value, datetime.date):
+        return value.isoformat()
+    return value
+
+
+@transaction.atomic
+def tournament_settings_save(
+    *,
+    tournament: Tournament,
+    values: dict[str, object],
+    by: User | None,
+    ip_address: str | None = None,
+) -> Tournament:
+    """Create a tournament, or change its settings, and audit what changed (before and after).
+
+    The rule set (`tournaments.rule_set.RULE_SET_FIELDS`) is fixed for a round once it is
+    published: while a round is published or in play it cannot change; a change made between
+    rounds applies from the next round (each round keeps the rules it was played with)."""
+    creating = tournament.pk is None
+    if not creating:
+        tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    before = {name: getattr(tournament, name) for name in values}
+    changed = [name for name, value in values.items() if creating or before[name] != value]
+    rule_changes = [name for name in changed if name in RULE_SET_FIELDS]
+    if rule_changes and not creating:
+        playing = selectors.playing_round(tournament=tournament)
+        if playing is not None:
+            fields = ", ".join(
+                str(Tournament._meta.get_field(name).verbose_name) for name in rule_changes
+            )
+            raise RuleSetLockedError(
+                _(
+                    "round %(number)d is %(status)s and is played with the rules it was "
+                    "published with: %(fields)s can change once it is closed, and the change "
+                    "then applies from the next round"
+                )
+                % {
+                    "number": playing.number,
+                    "status": playing.get_status_display(),
+                    "fields": fields,
+                }
+            )
+    for name, value in values.items():
+        setattr(tournament, name, value)
+    tournament.save()
+    if changed:
+        audit(
+            action=AuditEntry.Action.SETTINGS_CHANGED,
+            by=by,
+            tournament=tournament,
+            ip_address=ip_address,
+            created=creating,
+            before={} if creating else {name: _audit_value(before[name]) for name in changed},
+            after={name: _audit_value(values[name]) for name in changed},
+        )
+    tournament_changed(tournament.pk)
+    return tournament
 
 
 @transaction.atomic
@@ -236,9 +309,12 @@ def round_generate_seating(
         for entry in entries
     ]
     history = selectors.seating_history(tournament=tournament, before_round=round_.number)
+    table_size = round_rule_set(round_).table_size
     try:
         if mode == SeatingMode.MIX:
-            seed, tables = _mix_round(tournament, round_.number, players, history, seed)
+            seed, tables = _mix_round(
+                tournament, round_.number, players, history, seed, table_size=table_size
+            )
         else:
             seed = seed if seed is not None else secrets.randbelow(1_000_000)
             plan = seat_players(
@@ -247,6 +323,7 @@ def round_generate_seating(
                 seed=seed,
                 avoid_same_club=tournament.avoid_same_club,
                 history=history,
+                table_size=table_size,
             )
             tables = plan.rounds[0]
     except SheetError as error:
@@ -307,6 +384,8 @@ def _mix_round(
     players: list[SeatingPlayer],
     history: list[list[list[str]]],
     seed: int | None,
+    *,
+    table_size: int,
 ) -> tuple[int, tuple[SeatedTable, ...]]:
     """Maximal mixing plans the rest of the tournament at once (round by round loses up to 40 %
     of the rounds without repeats in small fields) and keeps the plan on the tournament; later
@@ -317,6 +396,7 @@ def _mix_round(
     first = stored.get("from_round", 0)
     continues = (
         stored.get("players") == ids
+        and stored.get("table_size", 3) == table_size
         and first <= number < first + len(stored.get("rounds", ()))
         and seed in (None, stored.get("seed"))
     )
@@ -329,11 +409,13 @@ def _mix_round(
             avoid_same_club=tournament.avoid_same_club,
             rounds=max(1, tournament.rounds_planned - number + 1),
             history=history,
+            table_size=table_size,
         )
         stored = {
             "from_round": number,
             "seed": seed,
             "players": ids,
+            "table_size": table_size,
             "rounds": [[list(table.players) for table in planned] for planned in plan.rounds],
         }
         tournament.mix_plan = stored
@@ -452,9 +534,21 @@ def round_publish(*, round_: Round, by: User | None, ip_address: str | None = No
         raise ServiceError(
             _("round %(number)d has no seating yet: generate it first") % {"number": round_.number}
         )
+    # The round is played with the options as they are now: later changes apply from the next.
+    options = rule_set_options(round_.tournament)
+    sizes = sorted(round_.tables.annotate(size=Count("seats")).values_list("size", flat=True))
+    if sizes != sorted(table_sizes(sum(sizes), table_size=options["table_size"])):
+        raise ServiceError(
+            _(
+                "round %(number)d was seated for other table sizes than the tournament's "
+                "settings now give: generate the seating again"
+            )
+            % {"number": round_.number}
+        )
     round_.status = RoundStatus.PUBLISHED
     round_.published_at = timezone.now()
-    round_.save(update_fields=["status", "published_at"])
+    round_.rule_set = options
+    round_.save(update_fields=["status", "published_at", "rule_set"])
     _issue_missing_links(round_)
     tournament_changed(round_.tournament_id)
     audit(

@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 from django_tables2 import RequestConfig
 
+from engine.presets import PRESETS
 from scoring.sheet_view import round_table_links
 from tournaments import roles, selectors, services
 from tournaments.forms import (
@@ -38,6 +39,7 @@ from tournaments.role_forms import (
     RoleRemoveForm,
     TableRefereesForm,
 )
+from tournaments.rule_set import preset_options
 from tournaments.tables import PlayerTable
 from zole_site.security import client_ip
 
@@ -102,29 +104,61 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
+def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> HttpResponse:
+    """The settings form of a new or an existing tournament. "Fill in" (the preset list's button
+    without JavaScript) shows the preset's options filled in, unsaved."""
+    data = request.POST or None
+    if data is not None and data.get("fill_preset") and data.get("preset") in PRESETS:
+        data = data.copy()
+        for name, value in preset_options(data["preset"]).items():
+            if isinstance(value, bool):
+                data.setlist(name, ["on"] if value else [])
+            else:
+                data[name] = str(value)
+        form = TournamentForm(data, instance=tournament)
+        messages.info(request, _("The preset is filled in: check the options, then save."))
+    else:
+        form = TournamentForm(data, instance=tournament)
+        if data is not None and form.is_valid():
+            values = {name: form.cleaned_data[name] for name in form._meta.fields}
+            try:
+                saved = services.tournament_settings_save(
+                    tournament=form.instance if tournament is None else tournament,
+                    values=values,
+                    by=request.user,
+                    ip_address=client_ip(request),
+                )
+            except services.ServiceError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(
+                    request,
+                    _("Tournament created.") if tournament is None else _("Settings saved."),
+                )
+                if warning := form.deals_warning():
+                    messages.warning(request, warning)
+                return redirect("tournaments:detail", slug=saved.slug)
+    return render(
+        request,
+        "tournaments/tournament_form.html",
+        {
+            "form": form,
+            "tournament": tournament,
+            "locked_round": selectors.playing_round(tournament=tournament) if tournament else None,
+        },
+    )
+
+
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def tournament_create(request: HttpRequest) -> HttpResponse:
-    form = TournamentForm(request.POST or None)
-    if request.method == "POST" and form.is_valid():
-        tournament = form.save()
-        messages.success(request, _("Tournament created."))
-        return redirect("tournaments:detail", slug=tournament.slug)
-    return render(request, "tournaments/tournament_form.html", {"form": form})
+    return _tournament_form(request, None)
 
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    form = TournamentForm(request.POST or None, instance=tournament)
-    if request.method == "POST" and form.is_valid():
-        tournament = form.save()
-        messages.success(request, _("Settings saved."))
-        return redirect("tournaments:detail", slug=tournament.slug)
-    return render(
-        request, "tournaments/tournament_form.html", {"form": form, "tournament": tournament}
-    )
+    return _tournament_form(request, get_object_or_404(Tournament, slug=slug))
 
 
 @organiser_required

@@ -49,13 +49,12 @@ from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standing
 from scoring.sheet_view import GAME_WORDS, sheet_players
 from scoring.sheets import (
     current_results,
-    place_scheme,
     seat_keys,
     sheet_entry,
     table_sheet,
-    tournament_rules,
 )
 from tournaments.models import Entry, Round, RoundStatus, Seat, Table, TableToken, Tournament
+from tournaments.rule_set import RuleSet, round_rule_set
 from zole_site.engine_text import display_name_key, error_text
 
 EntryUrl = Callable[[str], str]  # a table token → the absolute address of its entry page
@@ -108,21 +107,22 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
             .order_by("table_id", "position", "version")
         ):
             versions[result.table_id].append(result)
+    rule_set = round_rule_set(round_)
     sheets = tuple(
-        _score_sheet(table, tournament, round_, versions[table.pk], entry_url) for table in tables
+        _score_sheet(table, rule_set, round_, versions[table.pk], entry_url) for table in tables
     )
     return RoundSheets(
         event=event_info(tournament),
         round_number=round_.number,
-        deals_per_round=tournament.deals_per_round,
-        pules=tournament_rules(tournament).pules,
+        deals_per_round=rule_set.deals_per_round,
+        pules=rule_set.rules.pules,
         sheets=sheets,
     )
 
 
 def _score_sheet(
     table: Table,
-    tournament: Tournament,
+    rule_set: RuleSet,
     round_: Round,
     results: list[DealResult],
     entry_url: EntryUrl,
@@ -143,7 +143,7 @@ def _score_sheet(
     keys = seat_keys(seats)
     seat_of = {key: index + 1 for index, key in enumerate(keys)}
     first_dealer = keys[table.first_dealer_position - 1]
-    deals_per_round = tournament.deals_per_round
+    deals_per_round = rule_set.deals_per_round
     tokens = table.active_tokens
     url = entry_url(tokens[0].token) if tokens else None
     blank_rows = tuple(
@@ -166,10 +166,9 @@ def _score_sheet(
     by_key = {named.key: named.short_name for named in names}
     confirmation: TableResult | None = getattr(table, "result", None)
     status = _confirmation_status(confirmation, deals_entered, deals_per_round)
-    rules = tournament_rules(tournament)
     try:
         scored = score_sheet(
-            table_sheet(table, seats=seats, results=results, rules=rules, closed=complete)
+            table_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=complete)
         )
     except SheetError as error:
         # Stored deals always passed the engine; should the rules have changed since, the sheet
@@ -202,7 +201,7 @@ def _score_sheet(
         totals = tuple(scored.totals[key] for key in keys)
         results_by_player = {
             result.player: result
-            for result in round_results(round_.number, scored.totals, place_scheme(tournament))
+            for result in round_results(round_.number, scored.totals, rule_set.place_scheme)
         }
         places = tuple(results_by_player[key].place for key in keys)
         place_points = tuple(points_text(results_by_player[key].place_points) for key in keys)
@@ -500,7 +499,7 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
             old.game_points + game_points,
             old.place_twelfths + twelfths,
         )
-    scheme = place_scheme(tournament)
+    schemes = {round_.number: round_rule_set(round_).place_scheme for round_ in covered}
     controls = tuple(
         ControlTotal(
             round_number=item.round_number,
@@ -509,7 +508,8 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
             place_points=points_text(Fraction(item.place_twelfths, TWELFTHS)),
             # The scheme's points for a table of that size are all handed out, once each.
             balanced=item.game_points == 0
-            and Fraction(item.place_twelfths, TWELFTHS) == sum(scheme.for_table(item.players)),
+            and Fraction(item.place_twelfths, TWELFTHS)
+            == sum(schemes[item.round_number].for_table(item.players)),
         )
         for item in sorted(sums.values(), key=lambda item: (item.round_number, item.table_number))
         if item.players in (3, 4)

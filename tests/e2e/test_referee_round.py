@@ -7,9 +7,9 @@ import pytest
 from engine import Pass, Play, Sheet, dealer_for, score_sheet
 from engine.rules import Game
 from scoring.models import DealResult, TableResult
-from scoring.sheets import tournament_rules
 from tests.factories import make_published_round, make_tournament
 from tournaments.models import TableToken
+from tournaments.rule_set import round_rule_set
 
 from .conftest import assert_fits_the_phone
 
@@ -94,7 +94,7 @@ def test_referee_enters_a_round_a_player_confirms_and_the_standings_show_it(
         Sheet(
             players=tuple(players),
             entries=tuple(deals),
-            rules=tournament_rules(tournament),
+            rules=round_rule_set(table.round).rules,
             first_dealer=players[0],
             closed=True,
         )

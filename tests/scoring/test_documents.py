@@ -27,11 +27,12 @@ from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR
 from scoring.documents.qr import codewords
 from scoring.models import DealResult
 from scoring.services import Writer
-from scoring.sheets import table_sheet, tournament_rules
+from scoring.sheets import table_sheet
 from tests.factories import make_organiser, make_tournament, make_user, seat_keys
 from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
 from tournaments import services as tournament_services
 from tournaments.models import Club, Entry, Level, Player, Round, RoundStatus, TableToken
+from tournaments.rule_set import round_rule_set
 
 pytestmark = pytest.mark.django_db
 
@@ -77,7 +78,7 @@ def play_deals(table, count: int, *, seed: int = 1, penalty_before: int | None =
     rng = random.Random(seed)
     players = seat_keys(table)
     first_dealer = players[table.first_dealer_position - 1]
-    rules = tournament_rules(table.round.tournament)
+    rules = round_rule_set(table.round).rules
     position = 1
     for index in range(count):
         if penalty_before == index + 1:
@@ -144,7 +145,7 @@ def engine_result(table) -> tuple[list[int], list[int]]:
     scored afresh from its stored deals."""
     seats = list(table.seats.order_by("position"))
     results = DealResult.objects.filter(table=table).order_by("position", "version")
-    rules = tournament_rules(table.round.tournament)
+    rules = round_rule_set(table.round).rules
     scored = score_sheet(table_sheet(table, seats=seats, results=results, rules=rules, closed=True))
     players = seat_keys(table)
     return [scored.settlement[key] for key in players], [scored.totals[key] for key in players]

@@ -10,7 +10,7 @@ from django.core.management import CommandError, call_command
 from engine import PenaltyPule, Rules, dealer_for, score_sheet, validate_entry
 from scoring.management.commands import simulate_tournament as command_module
 from scoring.models import DealResult, SeatResult, TableResult
-from scoring.sheets import table_sheet, tournament_rules
+from scoring.sheets import table_sheet
 from scoring.simulation import (
     SURNAMES,
     feminine_surname,
@@ -19,6 +19,7 @@ from scoring.simulation import (
     table_plan,
 )
 from tournaments.models import AuditEntry, Player, RoundStatus, Seat, Table, Tournament
+from tournaments.rule_set import round_rule_set
 
 # With this seed, 9 players and 2 rounds of 6 deals, the referees mistype 2 deals (then correct
 # them) and give 1 penalty pule: a table's plan depends on the seed, round and table only.
@@ -67,8 +68,8 @@ class TestSimulatedTournament:
         rounds = list(tournament.rounds.order_by("number"))
         assert [r.status for r in rounds] == [RoundStatus.CLOSED] * 2
         assert tournament.entries.count() == 9
-        rules = tournament_rules(tournament)
         for round_ in rounds:
+            rules = round_rule_set(round_).rules
             tables = list(round_.tables.all())
             assert len(tables) == 3
             for table in tables:

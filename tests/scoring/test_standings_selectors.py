@@ -16,10 +16,10 @@ from engine.rules import Game
 from scoring import selectors, services
 from scoring.models import TWELFTHS, SeatResult, TableResult
 from scoring.services import Writer
-from scoring.sheets import place_scheme
 from tests.factories import make_entries, make_tournament, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, RoundStatus, Table, Tournament
+from tournaments.rule_set import round_rule_set
 
 pytestmark = pytest.mark.django_db
 
@@ -50,7 +50,7 @@ def confirm_with_totals(table: Table, totals: dict[str, int]) -> TableResult:
             place_points_twelfths=int(row.place_points * TWELFTHS),
             place=row.place,
         )
-        for row in round_results(round_.number, totals, place_scheme(round_.tournament))
+        for row in round_results(round_.number, totals, round_rule_set(round_).place_scheme)
     )
     return result
 

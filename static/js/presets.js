@@ -1,0 +1,31 @@
+// The tournament form's preset list: choosing a preset fills in every rule option at once (each
+// stays editable). Without JavaScript the "Fill in" button does the same through the server.
+document.addEventListener("DOMContentLoaded", function () {
+  var select = document.querySelector("select[data-presets]");
+  if (!select) {
+    return;
+  }
+  var presets = JSON.parse(select.dataset.presets);
+  var fill = select.form.querySelector(".preset-fill");
+  if (fill) {
+    fill.hidden = true;
+  }
+  select.addEventListener("change", function () {
+    var options = presets[select.value];
+    if (!options) {
+      return;
+    }
+    Object.keys(options).forEach(function (name) {
+      var field = select.form.elements[name];
+      if (!field) {
+        return;
+      }
+      if (field.type === "checkbox") {
+        field.checked = Boolean(options[name]);
+      } else {
+        field.value = String(options[name]);
+      }
+      field.dispatchEvent(new Event("change", { bubbles: true }));
+    });
+  });
+});

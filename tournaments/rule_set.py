@@ -1,0 +1,91 @@
+"""The rule set a round is played with: the engine's rule options, the deals per round, the
+table size and the place points.
+
+A tournament's options say what the next round will be played with; a round fixes them when it
+is published (`Round.rule_set`), so a change of the options applies from the next round and
+every sheet, document, archive and re-score of a round reads the rules it was played with."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+from engine import PlaceScheme, Rules
+from engine.contract import rules_to_json
+from engine.presets import PRESETS
+from tournaments.models import Round, Tournament
+
+# The tournament fields that are the engine's rule options (same names as `engine.Rules`).
+RULE_OPTIONS = (
+    "all_pass",
+    "galdins_scoring",
+    "small_zole",
+    "small_zole_loss",
+    "personal_pule_payment",
+    "four_table_pass_pules",
+)
+# Everything a round fixes when it is published.
+RULE_SET_FIELDS = (
+    *RULE_OPTIONS,
+    "deals_per_round",
+    "table_size",
+    "place_points_three",
+    "place_points_four",
+)
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    rules: Rules
+    deals_per_round: int
+    table_size: int  # 3 or 4: the tables the seating builds (the other size only where needed)
+    place_scheme: PlaceScheme
+
+
+def rule_set_options(tournament: Tournament) -> dict[str, Any]:
+    """The tournament's options as a round stores them (plain JSON values)."""
+    return {name: getattr(tournament, name) for name in RULE_SET_FIELDS}
+
+
+def rule_set_from_options(options: Mapping[str, Any]) -> RuleSet:
+    return RuleSet(
+        rules=Rules(**{name: options[name] for name in RULE_OPTIONS}),
+        deals_per_round=int(options["deals_per_round"]),
+        table_size=int(options["table_size"]),
+        place_scheme=PlaceScheme.from_text(
+            options["place_points_three"], options["place_points_four"]
+        ),
+    )
+
+
+def tournament_rule_set(tournament: Tournament) -> RuleSet:
+    """What the next round will be played with."""
+    return rule_set_from_options(rule_set_options(tournament))
+
+
+def round_options(round_: Round) -> dict[str, Any]:
+    """The options a round is played with: fixed when it was published; a draft follows the
+    tournament. An option the round did not store (an older archive) is the tournament's."""
+    stored = round_.rule_set or {}
+    if all(name in stored for name in RULE_SET_FIELDS):
+        return dict(stored)
+    return {**rule_set_options(round_.tournament), **stored}
+
+
+def round_rule_set(round_: Round) -> RuleSet:
+    return rule_set_from_options(round_options(round_))
+
+
+def preset_options(name: str) -> dict[str, Any]:
+    """The tournament options a rule-set preset (`engine.presets`) fills in."""
+    preset = PRESETS[name]
+    return {
+        **rules_to_json(preset.rules),
+        "deals_per_round": preset.deals_per_round,
+        "table_size": preset.table_size,
+        "place_points_three": preset.place_points_three,
+        "place_points_four": preset.place_points_four,
+        "first_round_seating": preset.first_round_seating,
+        "later_rounds_seating": preset.later_rounds_seating,
+    }
