@@ -32,6 +32,7 @@ class AllPass(StrEnum):
 
     PULE = "pule"  # a common pule is written, no points move (the seeds' rule)
     GALDINS = "galdins"  # galdiņš is played, everyone for himself
+    GALDINS_PULE = "galdins_pule"
 
 
 class PersonalPulePayment(StrEnum):
@@ -103,6 +104,10 @@ class Rules:
     all_pass: AllPass = AllPass.PULE
     small_zole: bool = False
     personal_pule_payment: PersonalPulePayment = PersonalPulePayment.N_MINUS_1
+    # TEMPORARY until the engine-rules branch lands: accepted, not yet applied.
+    galdins_scoring: str = "tricks"
+    small_zole_loss: int = 7
+    four_table_pass_pules: int = 1
 
     def __post_init__(self) -> None:
         # Accept the plain strings of the JSON contract, refuse anything else by name.

@@ -120,7 +120,7 @@ def ordinal(number: int) -> str:
     return f"{number}{ {1: 'st', 2: 'nd', 3: 'rd'}.get(number % 10, 'th') }"
 
 
-def table_sizes(player_count: int) -> tuple[int, ...]:
+def table_sizes(player_count: int, table_size: int = 3) -> tuple[int, ...]:
     """The table sizes for `player_count` players: N mod 3 tables of 4 (listed first), the rest of
     3. Fewer than 3 players, or 5, cannot be seated."""
     if isinstance(player_count, bool) or not isinstance(player_count, int):
@@ -1783,6 +1783,7 @@ def seat_players(
     avoid_same_club: bool = False,
     rounds: int = 1,
     history: Iterable[Iterable[Iterable[str]]] = (),
+    table_size: int = 3,  # TEMPORARY until the engine-seating branch lands
 ) -> SeatingPlan:
     """Seat `players` for the next round (or, in mode mix, the next `rounds` rounds), given the
     earlier rounds in `history` (each a sequence of tables of player ids; players no longer

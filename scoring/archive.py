@@ -754,9 +754,12 @@ class _Checker:
         if not plan:
             return
         problem = "tournament: mix_plan is not a mixing plan of these entries"
-        if set(plan) != {"from_round", "seed", "players", "rounds"}:
+        # A plan made before tables of 4 could be chosen has no table_size (tables of 3).
+        if set(plan) - {"table_size"} != {"from_round", "seed", "players", "rounds"}:
             raise ArchiveError(problem)
         if not (_is_id(plan["from_round"]) and _is_id(plan["seed"])):
+            raise ArchiveError(problem)
+        if plan.get("table_size", 3) not in (3, 4):
             raise ArchiveError(problem)
         if not isinstance(plan["players"], list) or not isinstance(plan["rounds"], list):
             raise ArchiveError(problem)

@@ -86,3 +86,12 @@ def seat_keys(table) -> list[str]:
         str(entry_id)
         for entry_id in table.seats.order_by("position").values_list("entry_id", flat=True)
     ]
+
+
+def play_round_with(round_, **options) -> None:
+    """The round is played with these options, as if the tournament had them when the round was
+    published (a published round keeps the rule set it was published with)."""
+    Tournament.objects.filter(pk=round_.tournament_id).update(**options)
+    round_.tournament.refresh_from_db()
+    round_.rule_set = {**round_.rule_set, **options}
+    round_.save(update_fields=["rule_set"])

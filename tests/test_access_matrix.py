@@ -278,7 +278,9 @@ SPECS: dict[str, ViewSpec] = {
     ),
     "tournaments:detail": ViewSpec(ORGANISERS, slug),
     "tournaments:edit": ViewSpec(
-        ORGANISERS, slug, lambda w: tournament_form(name="Pārdēvēts", slug="kauss")
+        ORGANISERS,
+        slug,
+        lambda w: tournament_form(name="Pārdēvēts", slug="kauss", deals_per_round=3),
     ),
     "tournaments:entries": ViewSpec(ORGANISERS, slug, lambda w: {"players": [w.unregistered.pk]}),
     "tournaments:entry_edit": ViewSpec(

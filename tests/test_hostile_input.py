@@ -368,8 +368,13 @@ BAD_TOURNAMENT_FIELDS: list[tuple[str, object]] = [
     ("ends_on", "2026-12-01"),  # before it starts
     *[("level", value) for value in ("world", "", SCRIPT)],
     *[("rounds_planned", value) for value in (*BAD_NUMBERS, "0", "31", "999999")],
-    *[("deals_per_round", value) for value in (*BAD_NUMBERS, "0", "13", "32760", "120000")],
-    *[("all_pass", value) for value in ("both", "", ["galdins", "both"])],
+    *[("deals_per_round", value) for value in (*BAD_NUMBERS, "0", "61", "32760", "120000")],
+    *[("round_time_limit", value) for value in (*BAD_NUMBERS[1:], "0", "601", "99999999")],
+    *[("table_size", value) for value in ("5", "2", "three", SCRIPT)],
+    *[("galdins_scoring", value) for value in ("points", SCRIPT)],
+    *[("small_zole_loss", value) for value in ("8", "-7", "six")],
+    *[("four_table_pass_pules", value) for value in ("3", "0", "two")],
+    *[("all_pass", value) for value in ("both", "", "galdins_pules", ["galdins", "both"])],
     *[("personal_pule_payment", value) for value in ("N+1", "")],
     *[
         ("place_points_three", value)

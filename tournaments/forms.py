@@ -133,8 +133,16 @@ class TournamentForm(forms.ModelForm):
             {name: preset_options(name) for name in PRESETS}
         )
         self.fields["slug"].required = False
-        # Left out of a request, the documents' language stays as it is (Latvian when new).
-        self.fields["language"].required = False
+        # Left out of a request, these stay as they are (their defaults when new): the
+        # documents' language, and the options added after the form was first published.
+        for name in (
+            "language",
+            "table_size",
+            "galdins_scoring",
+            "small_zole_loss",
+            "four_table_pass_pules",
+        ):
+            self.fields[name].required = False
 
     def clean_deals_per_round(self) -> int:
         deals = self.cleaned_data["deals_per_round"]

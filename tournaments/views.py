@@ -120,7 +120,9 @@ def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> Htt
     else:
         form = TournamentForm(data, instance=tournament)
         if data is not None and form.is_valid():
-            values = {name: form.cleaned_data[name] for name in form._meta.fields}
+            # The form's instance holds the values, with an option left out of the request
+            # kept as it was (Django's ModelForm).
+            values = {name: getattr(form.instance, name) for name in form._meta.fields}
             try:
                 saved = services.tournament_settings_save(
                     tournament=form.instance if tournament is None else tournament,

@@ -28,7 +28,7 @@ from scoring.documents.qr import codewords
 from scoring.models import DealResult
 from scoring.services import Writer
 from scoring.sheets import table_sheet
-from tests.factories import make_organiser, make_tournament, make_user, seat_keys
+from tests.factories import make_organiser, make_tournament, make_user, play_round_with, seat_keys
 from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
 from tournaments import services as tournament_services
 from tournaments.models import Club, Entry, Level, Player, Round, RoundStatus, TableToken
@@ -271,10 +271,9 @@ class TestScoreSheets:
         table = round_.tables.order_by("number").first()
         play_deals(table, 24, seed=5)
         assert DealResult.objects.filter(table=table, kind="pass").exists()  # seed 5 has passes
-        # The rules changed after play: everyone passing now plays galdiņš, so the stored
-        # passes no longer score. The sheet still prints what was entered, and why.
-        tournament.all_pass = "galdins"
-        tournament.save()
+        # The round's stored rules changed after play (only a damaged database can do that):
+        # the stored passes no longer score. The sheet still prints what was entered, and why.
+        play_round_with(round_, all_pass="galdins")
         round_ = Round.objects.select_related("tournament").get(pk=round_.pk)
 
         page = pdf_text(round_sheets_pdf(round_=round_, entry_url=entry_url))[0]

@@ -20,6 +20,7 @@ from tests.factories import (
     make_published_round,
     make_tournament,
     make_user,
+    play_round_with,
     seat_keys,
 )
 from tournaments import services as tournament_services
@@ -87,9 +88,7 @@ def table_of_four():
 @pytest.fixture
 def short_round(table_of_three):
     """Three deals a round, so a table fills up quickly."""
-    tournament = table_of_three.round.tournament
-    tournament.deals_per_round = 3
-    tournament.save()
+    play_round_with(table_of_three.round, deals_per_round=3)
     return table_of_three
 
 
@@ -161,9 +160,9 @@ class TestTheLink:
         _a, b, _c = seat_keys(table_of_three)
         record(table_of_three, lielais(b), 1)
         record(table_of_three, Pass(), 2)
-        tournament = table_of_three.round.tournament
-        tournament.all_pass = "galdins"  # the rule set changed after the deals were entered
-        tournament.save()
+        # The round's stored rule set changed after the deals were entered (only a damaged
+        # database can do that: the settings cannot change while the round is played).
+        play_round_with(table_of_three.round, all_pass="galdins")
         response = client.get(url_of(table_of_three))
         assert response.status_code == 200
         sheet = response.context["sheet"]
@@ -375,22 +374,17 @@ class TestEnteringDeals:
         assert DealResult.objects.count() == 3
 
     def test_game_types_follow_the_rule_set(self, client, table_of_three):
-        tournament = table_of_three.round.tournament
         url = url_of(table_of_three)
         games = lambda: [  # noqa: E731
             key for key, _ in client.get(url).context["deal_form"].fields["game"].choices
         ]
         assert games() == ["lielais", "zole", "pass"]
-        tournament.small_zole = True
-        tournament.all_pass = "galdins"
-        tournament.save()
+        play_round_with(table_of_three.round, small_zole=True, all_pass="galdins")
         assert games() == ["lielais", "zole", "maza_zole", "galdins"]
         assert client.get(url).context["penalty_form"] is None  # no pules under galdiņš
 
     def test_galdins_takes_each_playing_players_tricks_and_points(self, client, table_of_four):
-        tournament = table_of_four.round.tournament
-        tournament.all_pass = "galdins"
-        tournament.save()
+        play_round_with(table_of_four.round, all_pass="galdins")
         players = seat_keys(table_of_four)
         dealer = players[table_of_four.first_dealer_position - 1]
         playing = [key for key in players if key != dealer]

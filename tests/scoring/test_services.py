@@ -10,7 +10,13 @@ from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import ConflictError, LockedError, Writer
-from tests.factories import make_organiser, make_published_round, make_tournament, seat_keys
+from tests.factories import (
+    make_organiser,
+    make_published_round,
+    make_tournament,
+    play_round_with,
+    seat_keys,
+)
 from tournaments.models import AuditEntry, RoundStatus
 from tournaments.selectors import entry_scores
 from tournaments.services import ServiceError
@@ -101,9 +107,7 @@ class TestEnteringDeals:
         assert DealResult.objects.get().player_id == int(b)
 
     def test_no_more_deals_than_the_round_has(self, table_of_three):
-        tournament = table_of_three.round.tournament
-        tournament.deals_per_round = 3
-        tournament.save()
+        play_round_with(table_of_three.round, deals_per_round=3)
         play_full_round(table_of_three, deals=3)
         with pytest.raises(ServiceError, match="all 3 deals"):
             record(table_of_three, Pass(), 4)
@@ -238,9 +242,7 @@ class TestConfirmation:
         assert sum(audit.detail["before"].values()) == 0
 
     def test_tied_players_share_place_points_exactly(self, table_of_three):
-        tournament = table_of_three.round.tournament
-        tournament.deals_per_round = 3
-        tournament.save()
+        play_round_with(table_of_three.round, deals_per_round=3)
         for position in (1, 2, 3):
             record(table_of_three, Pass(), position)
         services.table_confirm(

@@ -15,7 +15,7 @@ from engine import PenaltyPule, Play
 from engine.rules import Game
 from scoring import services as scoring_services
 from scoring.services import Writer
-from tests.factories import make_published_round, make_tournament, seat_keys
+from tests.factories import make_published_round, make_tournament, play_round_with, seat_keys
 from tournaments import roles, selectors, services
 from tournaments.models import AuditEntry, Entry, Role, Table
 
@@ -42,8 +42,7 @@ def played(chief):
     confirmed and unlocked; a penalty at table 2; a withdrawal; a referee given his role."""
     round_ = make_published_round(players=6)
     tournament = round_.tournament
-    tournament.deals_per_round = 3
-    tournament.save()
+    play_round_with(round_, deals_per_round=3)
     tournament.chief_referees.add(chief)
     first, second = round_.tables.order_by("number")
     link = first.tokens.get(revoked_at__isnull=True)

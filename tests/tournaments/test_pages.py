@@ -105,7 +105,10 @@ def test_create_a_tournament(organiser_client):
 @pytest.mark.parametrize(
     ("field", "value", "message"),
     [
-        ("deals_per_round", 18, "do not divide evenly"),
+        ("deals_per_round", 61, "1 to 60 deals"),
+        ("deals_per_round", 0, "1 to 60 deals"),
+        ("round_time_limit", 0, "1 to 600 minutes"),
+        ("table_size", 5, "Select a valid choice"),
         ("place_points_three", "6,4", "3 whole numbers"),
         ("place_points_four", "0,2,4,6", "must not grow"),
         ("rounds_planned", 0, "1 to 30 rounds"),
