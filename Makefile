@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install messages lint test migrate demo run serve backup clean
+.PHONY: venv install messages lint test migrate organiser demo run serve backup clean
 
 venv: $(BIN)/python
 
@@ -36,8 +36,14 @@ test: install messages
 migrate: install
 	$(BIN)/python manage.py migrate --noinput
 
-# Demo clubs and players, and a small simulated tournament (created once: kept if it exists).
+# The organiser account (federation staff): a new random password, printed with how to sign in.
+organiser: migrate
+	$(BIN)/python manage.py create_organiser --reset
+
+# Demo clubs and players, a small simulated tournament (created once: kept if it exists), and
+# the organiser account on the first run (its password is printed then; `make organiser` later).
 demo: migrate
+	$(BIN)/python manage.py create_organiser
 	$(BIN)/python manage.py load_demo
 	$(BIN)/python manage.py simulate_tournament --players 12 --rounds 3 --seed 1 \
 		--slug demo --skip-existing

@@ -88,6 +88,32 @@ def demo_load() -> dict[str, int]:
     return {"clubs": clubs_created, "players": players_created}
 
 
+@dataclass(frozen=True)
+class OrganiserAccount:
+    username: str
+    password: str | None  # the new password, shown once; None when an account was kept as it is
+
+
+@transaction.atomic
+def organiser_account_create(*, username: str, reset: bool = False) -> OrganiserAccount:
+    """A staff account (federation staff organise every tournament) with a random password;
+    an existing one keeps its password unless `reset`."""
+    username = username.strip()
+    if not username:
+        raise ServiceError(_("the account needs a name"))
+    user = User.objects.filter(username=username).first()
+    if user is not None and not reset:
+        return OrganiserAccount(username=username, password=None)
+    password = secrets.token_urlsafe(12)
+    if user is None:
+        user = User(username=username)
+    user.is_staff = True
+    user.is_active = True
+    user.set_password(password)
+    user.save()
+    return OrganiserAccount(username=username, password=password)
+
+
 # --- Tournaments, entries and rounds -----------------------------------------------------------
 
 
