@@ -16,6 +16,7 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine import Galdins, Pass, PenaltyPule, Play, Rules
+from engine.deals import galdins_draw_needed
 from engine.deals import Entry as SheetEntry
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from scoring.models import EntryKind
@@ -108,11 +109,20 @@ class DealForm(SubmissionForm):
         self.playing = [player for player in players if player != sitting_out]
         self.fields["declarer"].widget.choices = player_choices(self.playing)
         self.sitting_out = sitting_out
+        self.rules = rules
         self.has_galdins = rules.allows(Game.GALDINS)
         if self.has_galdins:
             for player in self.playing:
                 self.fields[f"tricks_{player.key}"] = tricks_field(label=player.name)
                 self.fields[f"points_{player.key}"] = points_field(label=player.name)
+            # A rondo galdiņš where two tie for the most card points: who drew the card.
+            self.fields["draw_loser"] = forms.ChoiceField(
+                required=False,
+                widget=forms.RadioSelect,
+                label=_("Who drew the card (pays the larger half)?"),
+                choices=player_choices(self.playing),
+            )
+        self.draw_between: tuple[SheetPlayer, SheetPlayer] | None = None
 
     @property
     def galdins_fields(self) -> list[tuple[SheetPlayer, forms.BoundField, forms.BoundField]]:
@@ -122,6 +132,40 @@ class DealForm(SubmissionForm):
             (player, self[f"tricks_{player.key}"], self[f"points_{player.key}"])
             for player in self.playing
         ]
+
+    def _galdins(self, tricks: dict[str, object], points: dict[str, object]) -> Galdins | None:
+        """The galdiņš entry; when the engine says a card draw decides who pays the larger half,
+        the referee is asked who drew (a choice left from an earlier attempt is dropped when no
+        draw is needed)."""
+        played = Galdins(tricks=tricks, points=points)
+        try:
+            tied = galdins_draw_needed(played, self.rules)
+        except (TypeError, ValueError):  # numbers the engine will refuse with its own message
+            return played
+        if tied is None:
+            return played
+        by_key = {player.key: player for player in self.playing}
+        self.draw_between = (by_key[tied[0]], by_key[tied[1]])
+        self.fields["draw_loser"].widget.choices = player_choices(self.draw_between)
+        drawn = self.cleaned_data.get("draw_loser")
+        if drawn not in tied:
+            self.add_error(
+                "draw_loser",
+                _(
+                    "%(first)s and %(second)s tie for the most card points: they draw a card. "
+                    "Choose who drew it; he pays the larger half."
+                )
+                % {"first": self.draw_between[0].name, "second": self.draw_between[1].name},
+            )
+            return None
+        return Galdins(tricks=tricks, points=points, draw_loser=str(drawn))
+
+    @property
+    def draw_loser_field(self) -> forms.BoundField | None:
+        """Shown when the last attempt needed the card draw, or a correction has one."""
+        if not self.has_galdins:
+            return None
+        return self["draw_loser"] if self.draw_between or self["draw_loser"].value() else None
 
     def _require(self, name: str, message: str) -> object:
         value = self.cleaned_data.get(name)
@@ -149,7 +193,7 @@ class DealForm(SubmissionForm):
                 for player in self.playing
             }
             if not self.errors:
-                entry = Galdins(tricks=tricks, points=points)
+                entry = self._galdins(tricks, points)
         else:
             declarer = self._require("declarer", _("Choose the declarer."))
             tricks = self._require("tricks", _("Enter the declarer's tricks (0-8)."))
@@ -222,4 +266,6 @@ def correction_initial(row: SheetRow) -> dict[str, object]:
     for player, tricks, points in row.galdins:
         initial[f"tricks_{player.key}"] = tricks
         initial[f"points_{player.key}"] = points
+    if result.galdins and result.galdins.get("draw_loser"):
+        initial["draw_loser"] = result.galdins["draw_loser"]
     return initial

@@ -40,7 +40,8 @@ class DealResult(models.Model):
     )
     points = models.PositiveSmallIntegerField(null=True, blank=True)
     tricks = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Galdiņš: {"tricks": {entry_id: n}, "points": {entry_id: n}} for the playing players.
+    # Galdiņš: {"tricks": {entry_id: n}, "points": {entry_id: n}} for the playing players, and
+    # "draw_loser": entry_id when a rondo galdiņš was decided by the card draw.
     galdins = models.JSONField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)  # why a correction was made
     # A device's key for this submission: a resent request or a double tap finds it and

@@ -34,7 +34,11 @@ def sheet_entry(result: DealResult) -> SheetEntry:
         return PenaltyPule(str(result.player_id))
     if result.kind == EntryKind.GALDINS:
         galdins = result.galdins or {}
-        return Galdins(tricks=galdins.get("tricks", {}), points=galdins.get("points", {}))
+        return Galdins(
+            tricks=galdins.get("tricks", {}),
+            points=galdins.get("points", {}),
+            draw_loser=galdins.get("draw_loser"),
+        )
     return Play(
         Game(result.game), str(result.player_id), tricks=result.tricks, points=result.points
     )
@@ -73,10 +77,10 @@ def result_fields(entry: SheetEntry) -> dict[str, object]:
     if isinstance(entry, PenaltyPule):
         return {"kind": EntryKind.PENALTY, "player_id": int(entry.player)}
     if isinstance(entry, Galdins):
-        return {
-            "kind": EntryKind.GALDINS,
-            "galdins": {"tricks": dict(entry.tricks), "points": dict(entry.points)},
-        }
+        galdins = {"tricks": dict(entry.tricks), "points": dict(entry.points)}
+        if entry.draw_loser is not None:  # a rondo galdiņš decided by the card draw
+            galdins["draw_loser"] = entry.draw_loser
+        return {"kind": EntryKind.GALDINS, "galdins": galdins}
     return {
         "kind": EntryKind.PLAY,
         "game": entry.game.value,
