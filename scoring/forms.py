@@ -16,8 +16,8 @@ from django import forms
 from django.utils.translation import gettext_lazy as _
 
 from engine import Galdins, Pass, PenaltyPule, Play, Rules
-from engine.deals import galdins_draw_needed
 from engine.deals import Entry as SheetEntry
+from engine.deals import galdins_draw_needed
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from scoring.models import EntryKind
 from scoring.sheet_view import GAME_WORDS, SheetPlayer, SheetRow
