@@ -6,6 +6,7 @@ where it lives (`engine.rules`, `engine.deals`, `engine.sheet`)."""
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any
 
 from engine.deals import Entry, Galdins, Pass, PenaltyPule, Play
@@ -14,13 +15,13 @@ from engine.rules import Game, Rules
 from engine.sheet import ScoredSheet, Sheet, score_sheet
 
 SHEET_FIELDS = frozenset({"rules", "players", "first_dealer", "deals", "closed"})
-RULE_FIELDS = frozenset({"all_pass", "small_zole", "personal_pule_payment"})
+RULE_FIELDS = frozenset(option.name for option in fields(Rules))
 DEAL_FIELDS = {
     Game.LIELAIS: ({"declarer", "points", "tricks"}, set()),
     Game.ZOLE: ({"declarer", "points", "tricks"}, set()),
     Game.MAZA_ZOLE: ({"declarer", "tricks"}, {"points"}),
     Game.PASS: (set(), set()),
-    Game.GALDINS: ({"tricks", "points"}, set()),
+    Game.GALDINS: ({"tricks", "points"}, {"draw_loser"}),
 }
 PENALTIES = ("personal_pule",)
 
@@ -62,7 +63,9 @@ def entry_from_json(data: object) -> Entry:
     if game is Game.PASS:
         return Pass()
     if game is Game.GALDINS:
-        return Galdins(tricks=data["tricks"], points=data["points"])
+        return Galdins(
+            tricks=data["tricks"], points=data["points"], draw_loser=data.get("draw_loser")
+        )
     return Play(
         game=game, declarer=data["declarer"], tricks=data["tricks"], points=data.get("points")
     )
@@ -125,10 +128,14 @@ def score_json(data: object) -> dict[str, Any]:
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:
+    """Every option, as the contract writes it."""
     return {
         "all_pass": rules.all_pass.value,
         "small_zole": rules.small_zole,
         "personal_pule_payment": rules.personal_pule_payment.value,
+        "four_table_pass_pules": rules.four_table_pass_pules,
+        "galdins_scoring": rules.galdins_scoring.value,
+        "small_zole_loss": rules.small_zole_loss,
     }
 
 
@@ -140,11 +147,14 @@ def entry_to_json(entry: Entry, names: Mapping[str, str] | None = None) -> dict[
     if isinstance(entry, Pass):
         return {"game": "pass"}
     if isinstance(entry, Galdins):
-        return {
+        galdins: dict[str, Any] = {
             "game": "galdins",
             "tricks": {name(key): tricks for key, tricks in entry.tricks.items()},
             "points": {name(key): points for key, points in entry.points.items()},
         }
+        if entry.draw_loser is not None:  # only when the card draw was needed
+            galdins["draw_loser"] = name(entry.draw_loser)
+        return galdins
     deal: dict[str, Any] = {"game": entry.game.value, "declarer": name(entry.declarer)}
     if entry.points is not None:  # mazā zole may go without
         deal["points"] = entry.points
