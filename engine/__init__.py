@@ -6,7 +6,15 @@ seating of each round. The Django
 apps call these functions; the command line (`python -m engine`) exposes them as JSON in, JSON out.
 """
 
-from engine.deals import Galdins, Pass, PenaltyPule, Play, score_deal, validate_entry
+from engine.deals import (
+    Galdins,
+    Pass,
+    PenaltyPule,
+    Play,
+    galdins_draw_needed,
+    score_deal,
+    validate_entry,
+)
 from engine.errors import SheetError
 from engine.rules import Game, Rules
 from engine.seating import (
@@ -54,6 +62,7 @@ __all__ = [
     "TeamStanding",
     "dealer_for",
     "explain_table",
+    "galdins_draw_needed",
     "meeting_counts",
     "place_points",
     "rank_standings",
