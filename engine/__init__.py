@@ -1,8 +1,8 @@
 """The Zole engine: pure Python, standard library only.
 
-Everything the federation must be able to trust is computed here: the payout of a deal, a table
-sheet with its pules and end-of-round settlement, place points and the standings order, and the
-seating of each round. The Django
+Everything the federation must be able to trust is computed here: the payout of a deal under the
+table's rule-set options, a table sheet with its pules and end-of-round settlement, places and
+place points and the standings order, and the seating of each round. The Django
 apps call these functions; the command line (`python -m engine`) exposes them as JSON in, JSON out.
 """
 
@@ -34,6 +34,7 @@ from engine.standings import (
     RoundResult,
     Standing,
     TeamStanding,
+    place_labels,
     place_points,
     rank_standings,
     round_results,
@@ -64,6 +65,7 @@ __all__ = [
     "explain_table",
     "galdins_draw_needed",
     "meeting_counts",
+    "place_labels",
     "place_points",
     "rank_standings",
     "round_results",
