@@ -1,6 +1,6 @@
 """The rules of Zole as data: cards, game types, payout bands, rule-set options (docs/rules.md).
 
-Every option of `Rules` defaults to the seeds' rules; an organiser's preset (classic, lzf,
+Every option of `Rules` defaults to the classic rules; an organiser's preset (classic, lzf,
 lzf-rondo) is only a choice of these values."""
 
 from __future__ import annotations
@@ -33,7 +33,7 @@ class Game(StrEnum):
 class AllPass(StrEnum):
     """What happens when everyone passes."""
 
-    PULE = "pule"  # a common pule is written, no points move (the seeds' rule)
+    PULE = "pule"  # a common pule is written, no points move (the classic rule)
     GALDINS = "galdins"  # galdiņš is played, everyone for himself; no pules
     GALDINS_PULE = "galdins_pule"  # galdiņš is played and a common pule is written too
 
@@ -145,7 +145,7 @@ _NUMBER_OPTIONS = (
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule-set options of a table (RULES.md); the defaults are the seeds' rules."""
+    """The rule-set options of a table (docs/rules.md); the defaults are the classic rules."""
 
     all_pass: AllPass = AllPass.PULE
     small_zole: bool = False
