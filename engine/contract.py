@@ -199,7 +199,7 @@ def _per_table(data: dict[str, Any], key: str) -> dict[int, Any]:
     return {TABLES[size]: table for size, table in value.items()}
 
 
-def place_scheme_from_json(data: dict[str, Any]) -> PlaceScheme:
+def _place_scheme(data: dict[str, Any]) -> PlaceScheme:
     """The scheme of a places request: "points" per table size (default 6,4,2 and 6,4,2,0) and
     "shared" values per table size ({"4": {"1-4": 2}}, default none)."""
     points = _per_table(data, "points")
@@ -247,7 +247,7 @@ def places_json(data: object) -> dict[str, Any]:
                 f"results.{player} must be a whole number, got {shown(game_points)}",
                 field="results",
             )
-    points = place_points(results, place_scheme_from_json(data))
+    points = place_points(results, _place_scheme(data))
     return {
         "places": place_labels(results),
         "place_points": {player: str(value) for player, value in points.items()},

@@ -183,6 +183,7 @@ class Rules:
 
     @property
     def rondo(self) -> bool:
+        """Galdiņš is scored by the rondo rules: the most card points loses."""
         return self.galdins_scoring is GaldinsScoring.RONDO
 
     def allows(self, game: Game) -> bool:

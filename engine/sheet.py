@@ -26,9 +26,8 @@ from engine.rules import (
 class PuleEvent(StrEnum):
     """What an entry did to the pules, for the sheet's pule marks."""
 
-    COMMON_WRITTEN = (
-        "common_written"  # everyone passed (and galdiņš was played, under galdins_pule)
-    )
+    # everyone passed (and played galdiņš, under galdins_pule): one or two common pules
+    COMMON_WRITTEN = "common_written"
     OWN_COLLECTED = "own_collected"  # a won Lielais crossed out his own personal pule
     COMMON_COLLECTED = "common_collected"  # a won Lielais took a common pule
     PERSONAL_COLLECTED = "personal_collected"  # a won Lielais took another's oldest personal pule
