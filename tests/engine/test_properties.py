@@ -243,6 +243,83 @@ def test_the_reference_model_reproduces_the_worked_examples_of_rules_md():
     assert four["deals"][0]["scores"] == {"A": 3, "B": -1, "C": -1, "D": -1}
 
 
+def test_the_reference_model_and_the_engine_reproduce_worked_examples_6_to_10():
+    example_6 = {
+        "game": "galdins",
+        "tricks": {"A": 0, "B": 3, "C": 5},
+        "points": {"A": 0, "B": 40, "C": 80},
+    }
+    rondo = {"all_pass": "galdins", "galdins_scoring": "rondo"}
+    cases = [
+        # 6 and 7: rondo galdiņš at a 3-table, A dealing first
+        (
+            _case(
+                "ABC",
+                [
+                    example_6,
+                    {
+                        "game": "galdins",
+                        "tricks": {"A": 3, "B": 3, "C": 2},
+                        "points": {"A": 50, "B": 50, "C": 20},
+                    },
+                    {
+                        "game": "galdins",
+                        "tricks": {"A": 3, "B": 3, "C": 2},
+                        "points": {"A": 44, "B": 44, "C": 32},
+                        "draw_loser": "B",
+                    },
+                ],
+                rules=rondo,
+            ),
+            [{"A": 3, "B": 1, "C": -4}, {"A": -1, "B": -1, "C": 2}, {"A": 0, "B": -1, "C": 1}],
+            0,
+        ),
+        # 8: two common pules at an empty 4-table, then one; C collects one
+        (
+            _case(
+                "ABCD",
+                [
+                    {"game": "pass"},
+                    {"game": "pass"},
+                    {"game": "lielais", "declarer": "C", "points": 75, "tricks": 5},
+                ],
+                rules={"four_table_pass_pules": 2},
+                first_dealer="D",
+            ),
+            [
+                dict.fromkeys("ABCD", 0),
+                dict.fromkeys("ABCD", 0),
+                {"A": -2, "B": -2, "C": 6, "D": -2},
+            ],
+            2,
+        ),
+        # 9: galdins_pule with rondo: example 6 writes a pule that A's Lielais collects
+        (
+            _case(
+                "ABC",
+                [example_6, {"game": "lielais", "declarer": "A", "points": 75, "tricks": 5}],
+                rules={**rondo, "all_pass": "galdins_pule"},
+            ),
+            [{"A": 3, "B": 1, "C": -4}, {"A": 4, "B": -2, "C": -2}],
+            0,
+        ),
+        # 10: mazā zole lost with small_zole_loss = 6
+        (
+            _case(
+                "ABC",
+                [{"game": "maza_zole", "declarer": "B", "tricks": 1}],
+                rules={"small_zole": True, "small_zole_loss": 6},
+            ),
+            [{"A": 6, "B": -12, "C": 6}],
+            0,
+        ),
+    ]
+    for case, expected_scores, open_common in cases:
+        for result in (reference_result(case), score_json(case.to_json())):
+            assert [deal["scores"] for deal in result["deals"]] == expected_scores
+            assert result["open_pules"]["common"] == open_common
+
+
 def test_a_won_lielais_collects_his_own_pule_then_a_common_pule_then_the_oldest_personal_pule():
     sheet = _case(
         "ABC",
