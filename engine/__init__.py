@@ -1,12 +1,20 @@
 """The Zole engine: pure Python, standard library only.
 
-Everything the federation must be able to trust is computed here: the payout of a deal, a table
-sheet with its pules and end-of-round settlement, place points and the standings order, and the
-seating of each round. The Django
+Everything the federation must be able to trust is computed here: the payout of a deal under the
+table's rule-set options, a table sheet with its pules and end-of-round settlement, places and
+place points and the standings order, and the seating of each round. The Django
 apps call these functions; the command line (`python -m engine`) exposes them as JSON in, JSON out.
 """
 
-from engine.deals import Galdins, Pass, PenaltyPule, Play, score_deal, validate_entry
+from engine.deals import (
+    Galdins,
+    Pass,
+    PenaltyPule,
+    Play,
+    galdins_draw_needed,
+    score_deal,
+    validate_entry,
+)
 from engine.errors import SheetError
 from engine.rules import Game, Rules
 from engine.seating import (
@@ -26,6 +34,7 @@ from engine.standings import (
     RoundResult,
     Standing,
     TeamStanding,
+    place_labels,
     place_points,
     rank_standings,
     round_results,
@@ -54,7 +63,9 @@ __all__ = [
     "TeamStanding",
     "dealer_for",
     "explain_table",
+    "galdins_draw_needed",
     "meeting_counts",
+    "place_labels",
     "place_points",
     "rank_standings",
     "round_results",

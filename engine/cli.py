@@ -1,6 +1,7 @@
 """The engine's command line, JSON in, JSON out:
 
 - `python -m engine score [FILE|-] [--jsonl]`: score a table sheet;
+- `python -m engine places [FILE|-]`: one table's places and place points from its results;
 - `python -m engine seat [FILE|-]`: seat the players of the next round(s) (engine.seating)."""
 
 from __future__ import annotations
@@ -8,10 +9,10 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-from collections.abc import Sequence
-from typing import BinaryIO
+from collections.abc import Callable, Sequence
+from typing import Any, BinaryIO
 
-from engine.contract import score_json
+from engine.contract import places_json, score_json
 from engine.errors import SheetError
 from engine.seating import seat_json
 
@@ -55,14 +56,20 @@ def _decode(raw: bytes) -> str:
         raise SheetError(f"not UTF-8 text: byte {error.start} cannot be read") from None
 
 
-def score_one(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
+def _answer_one(compute: Callable[[object], Any], raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
+    """One request in, one JSON line out; bad input: status 2, one line on stderr and nothing on
+    stdout."""
     try:
-        line = _dump(score_json(_parse(_decode(raw))))
+        line = _dump(compute(_parse(_decode(raw))))
     except SheetError as error:
         err.write(_message(error))
         return EXIT_BAD_INPUT
     out.write(line)
     return 0
+
+
+def score_one(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
+    return _answer_one(score_json, raw, out, err)
 
 
 def score_lines(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
@@ -84,15 +91,13 @@ def score_lines(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
 
 
 def seat_one(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
-    """One seating request in, the planned rounds and warnings out; bad input: status 2, one line
-    on stderr and nothing on stdout."""
-    try:
-        line = _dump(seat_json(_parse(_decode(raw))))
-    except SheetError as error:
-        err.write(_message(error))
-        return EXIT_BAD_INPUT
-    out.write(line)
-    return 0
+    """One seating request in, the planned rounds and warnings out."""
+    return _answer_one(seat_json, raw, out, err)
+
+
+def places_one(raw: bytes, out: BinaryIO, err: BinaryIO) -> int:
+    """One table's results in, its places and place points out."""
+    return _answer_one(places_json, raw, out, err)
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -101,11 +106,30 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     commands = parser.add_subparsers(dest="command", required=True)
     score = commands.add_parser(
-        "score", help="score a table sheet (see DESIGN.md for the sheet and result format)"
+        "score",
+        help="score a table sheet",
+        description='Score a table sheet: {"rules": {...}, "players": [NAME, ...], '
+        '"first_dealer": NAME, "deals": [...], "closed": true}. The rules keys, all optional: '
+        'all_pass "pule" (default), "galdins" or "galdins_pule"; small_zole false (default) or '
+        'true; personal_pule_payment "N-1" (default) or "N"; four_table_pass_pules 1 (default) '
+        'or 2; galdins_scoring "tricks" (default) or "rondo"; small_zole_loss 7 (default) or 6. '
+        'A rondo galdins deal carries "draw_loser": NAME when its two tied losers drew a card. '
+        "README shows the sheet and the result; docs/rules.md the rules.",
     )
     score.add_argument("file", nargs="?", default="-", help="a sheet in JSON; - or none: stdin")
     score.add_argument(
         "--jsonl", action="store_true", help="one sheet per line, one result per line"
+    )
+    places = commands.add_parser(
+        "places",
+        help="one table's places and place points from its round results",
+        description='One table\'s places and place points: {"results": {NAME: game points, ...}, '
+        '"points": {"3": [6, 4, 2], "4": [6, 4, 2, 0]}, "shared": {"4": {"1-4": 2}}}; "points" '
+        'and "shared" are optional (defaults shown; no shared values). Answers {"places": '
+        '{NAME: "2-3", ...}, "place_points": {NAME: "5/2", ...}} with exact values.',
+    )
+    places.add_argument(
+        "file", nargs="?", default="-", help="a table's results in JSON; - or none: stdin"
     )
     seat = commands.add_parser(
         "seat", help="seat the players of the next round(s): modes random, swiss and mix"
@@ -126,6 +150,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_BAD_INPUT
     if args.command == "seat":
         status = seat_one(raw, sys.stdout.buffer, sys.stderr.buffer)
+    elif args.command == "places":
+        status = places_one(raw, sys.stdout.buffer, sys.stderr.buffer)
     else:
         score_input = score_lines if args.jsonl else score_one
         status = score_input(raw, sys.stdout.buffer, sys.stderr.buffer)

@@ -1,26 +1,30 @@
-"""The JSON contract of the command line (DESIGN.md): a sheet in, a scored sheet out.
+"""The JSON contracts of the command line (README, "The engine's command line"): a sheet in, a
+scored sheet out (`score_json`); one table's round results in, its places and place points out
+(`places_json`).
 
 This module only maps JSON shapes to the engine's dataclasses and back; every rule is checked
-where it lives (`engine.rules`, `engine.deals`, `engine.sheet`)."""
+where it lives (`engine.rules`, `engine.deals`, `engine.sheet`, `engine.standings`)."""
 
 from __future__ import annotations
 
 from collections.abc import Mapping
+from dataclasses import fields
 from typing import Any
 
 from engine.deals import Entry, Galdins, Pass, PenaltyPule, Play
 from engine.errors import SheetError, shown
 from engine.rules import Game, Rules
 from engine.sheet import ScoredSheet, Sheet, score_sheet
+from engine.standings import PlaceScheme, place_labels, place_points, span_from_text
 
 SHEET_FIELDS = frozenset({"rules", "players", "first_dealer", "deals", "closed"})
-RULE_FIELDS = frozenset({"all_pass", "small_zole", "personal_pule_payment"})
+RULE_FIELDS = frozenset(option.name for option in fields(Rules))
 DEAL_FIELDS = {
     Game.LIELAIS: ({"declarer", "points", "tricks"}, set()),
     Game.ZOLE: ({"declarer", "points", "tricks"}, set()),
     Game.MAZA_ZOLE: ({"declarer", "tricks"}, {"points"}),
     Game.PASS: (set(), set()),
-    Game.GALDINS: ({"tricks", "points"}, set()),
+    Game.GALDINS: ({"tricks", "points"}, {"draw_loser"}),
 }
 PENALTIES = ("personal_pule",)
 
@@ -62,7 +66,9 @@ def entry_from_json(data: object) -> Entry:
     if game is Game.PASS:
         return Pass()
     if game is Game.GALDINS:
-        return Galdins(tricks=data["tricks"], points=data["points"])
+        return Galdins(
+            tricks=data["tricks"], points=data["points"], draw_loser=data.get("draw_loser")
+        )
     return Play(
         game=game, declarer=data["declarer"], tricks=data["tricks"], points=data.get("points")
     )
@@ -125,10 +131,14 @@ def score_json(data: object) -> dict[str, Any]:
 
 
 def rules_to_json(rules: Rules) -> dict[str, Any]:
+    """Every option, as the contract writes it."""
     return {
         "all_pass": rules.all_pass.value,
         "small_zole": rules.small_zole,
         "personal_pule_payment": rules.personal_pule_payment.value,
+        "four_table_pass_pules": rules.four_table_pass_pules,
+        "galdins_scoring": rules.galdins_scoring.value,
+        "small_zole_loss": rules.small_zole_loss,
     }
 
 
@@ -140,11 +150,14 @@ def entry_to_json(entry: Entry, names: Mapping[str, str] | None = None) -> dict[
     if isinstance(entry, Pass):
         return {"game": "pass"}
     if isinstance(entry, Galdins):
-        return {
+        galdins: dict[str, Any] = {
             "game": "galdins",
             "tricks": {name(key): tricks for key, tricks in entry.tricks.items()},
             "points": {name(key): points for key, points in entry.points.items()},
         }
+        if entry.draw_loser is not None:  # only when the card draw was needed
+            galdins["draw_loser"] = name(entry.draw_loser)
+        return galdins
     deal: dict[str, Any] = {"game": entry.game.value, "declarer": name(entry.declarer)}
     if entry.points is not None:  # mazā zole may go without
         deal["points"] = entry.points
@@ -165,3 +178,77 @@ def sheet_to_json(sheet: Sheet, names: Mapping[str, str] | None = None) -> dict[
     if sheet.first_dealer is not None:  # the contract's default is the first player
         data["first_dealer"] = name(sheet.first_dealer)
     return data
+
+
+PLACES_FIELDS = frozenset({"points", "shared", "results"})
+TABLES = {"3": 3, "4": 4}  # the keys of "points" and "shared": table sizes
+
+
+def _per_table(data: dict[str, Any], key: str) -> dict[int, Any]:
+    """ "points" or "shared": an object keyed by table size, "3" and/or "4"."""
+    value = data.get(key, {})
+    if not isinstance(value, dict):
+        raise SheetError(
+            f'{key} must be an object keyed by "3" and "4", got {shown(value)}', field=key
+        )
+    for size in value:
+        if size not in TABLES:
+            raise SheetError(
+                f'{key}: a table has 3 or 4 players ("3" or "4"), got {shown(size)}', field=key
+            )
+    return {TABLES[size]: table for size, table in value.items()}
+
+
+def _place_scheme(data: dict[str, Any]) -> PlaceScheme:
+    """The scheme of a places request: "points" per table size (default 6,4,2 and 6,4,2,0) and
+    "shared" values per table size ({"4": {"1-4": 2}}, default none)."""
+    points = _per_table(data, "points")
+    shared = _per_table(data, "shared")
+    default = PlaceScheme()
+    for size, table in points.items():
+        if not isinstance(table, list):
+            raise SheetError(
+                f"points.{size} must be a list of {size} whole numbers, got {shown(table)}",
+                field=f"points.{size}",
+            )
+    spans: dict[int, dict[tuple[int, int], Any]] = {}
+    for size, table in shared.items():
+        if not isinstance(table, dict):
+            raise SheetError(
+                f'shared.{size} must be an object like {{"1-{size}": 2}}, got {shown(table)}',
+                field=f"shared.{size}",
+            )
+        spans[size] = {span_from_text(span, size): value for span, value in table.items()}
+    return PlaceScheme(
+        three=tuple(points.get(3, default.three)),
+        four=tuple(points.get(4, default.four)),
+        shared_three=spans.get(3, {}),
+        shared_four=spans.get(4, {}),
+    )
+
+
+def places_json(data: object) -> dict[str, Any]:
+    """One table's places and place points from its round results, exact values as text
+    ("5/2"); raises `SheetError` naming the field."""
+    if not isinstance(data, dict):
+        raise SheetError(
+            f"a places request must be a JSON object, got {shown(data)}", field="places"
+        )
+    _check_fields(data, {"results"}, PLACES_FIELDS)
+    results = data["results"]
+    if not isinstance(results, dict) or len(results) not in TABLES.values():
+        raise SheetError(
+            f"results must be an object of 3 or 4 players' game points, got {shown(results)}",
+            field="results",
+        )
+    for player, game_points in results.items():
+        if isinstance(game_points, bool) or not isinstance(game_points, int):
+            raise SheetError(
+                f"results.{player} must be a whole number, got {shown(game_points)}",
+                field="results",
+            )
+    points = place_points(results, _place_scheme(data))
+    return {
+        "places": place_labels(results),
+        "place_points": {player: str(value) for player, value in points.items()},
+    }

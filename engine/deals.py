@@ -1,8 +1,9 @@
 """One entry of a table sheet: a played game, everyone passing, galdiņš, or a penalty pule.
 
-`validate_entry` refuses what cannot have happened (RULES.md, Validation); `score_deal` gives the
-points that move in one deal before any pule is collected or written (pules are a sheet's memory,
-see `engine.sheet`).
+`validate_entry` refuses what cannot have happened (docs/rules.md, Validation); `score_deal` gives
+the points that move in one deal before any pule is collected or written (pules are a sheet's
+memory, see `engine.sheet`). `galdins_draw_needed` tells a referee's page when a rondo galdiņš
+needs the card draw between two tied losers.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from engine.rules import (
     Game,
     Rules,
     declarer_unit,
+    rondo_winnings,
 )
 
 PLAYED_GAMES = frozenset({Game.LIELAIS, Game.ZOLE, Game.MAZA_ZOLE})
@@ -67,16 +69,21 @@ class Pass:
 
 @dataclass(frozen=True, slots=True)
 class Galdins:
-    """Everyone passed and galdiņš was played: each playing player's tricks and card points."""
+    """Everyone passed and galdiņš was played: each playing player's tricks and card points.
+
+    `draw_loser` is who drew the card and pays the larger half, given only when two tied losers
+    of a rondo galdiņš split an odd amount (`galdins_draw_needed`)."""
 
     tricks: Mapping[str, int]
     points: Mapping[str, int]
+    draw_loser: str | None = None
     game: ClassVar[Game] = Game.GALDINS
 
 
 @dataclass(frozen=True, slots=True)
 class PenaltyPule:
-    """A referee gives a player a personal pule as a penalty (a late player). It uses no deal."""
+    """A referee gives a player a personal pule as a penalty (a late player, a revoke, a deal
+    annulled for a wrong lead). It uses no deal; at most 3 per player per round."""
 
     player: str
     game: ClassVar[None] = None
@@ -234,7 +241,9 @@ def _validate_play(play: Play, players: Sequence[str], sitting_out: str | None) 
             )
 
 
-def _validate_galdins(galdins: Galdins, players: Sequence[str], sitting_out: str | None) -> None:
+def _validate_galdins(
+    galdins: Galdins, players: Sequence[str], sitting_out: str | None, rules: Rules
+) -> None:
     playing = [name for name in players if name != sitting_out]
     for field_name, values, check in (
         ("tricks", galdins.tricks, _tricks),
@@ -264,6 +273,41 @@ def _validate_galdins(galdins: Galdins, players: Sequence[str], sitting_out: str
             total=TOTAL_POINTS,
             value=point_sum,
         )
+    _validate_draw_loser(galdins, rules)
+
+
+def _validate_draw_loser(galdins: Galdins, rules: Rules) -> None:
+    """`draw_loser` is given exactly when the card draw is needed, naming one of the tied two."""
+    tied = galdins_draw_needed(galdins, rules)
+    if tied is None:
+        if galdins.draw_loser is not None:
+            raise SheetError(
+                gettext_noop("draw_loser %(player)s is given, but this galdiņš needs no card draw"),
+                field="draw_loser",
+                player=shown(galdins.draw_loser),
+            )
+        return
+    first, second = tied
+    if galdins.draw_loser is None:
+        raise SheetError(
+            gettext_noop(
+                "draw_loser is missing: %(first)s and %(second)s tie for the most points and "
+                "draw a card for who pays the larger half"
+            ),
+            field="draw_loser",
+            first=first,
+            second=second,
+        )
+    if galdins.draw_loser not in tied:
+        raise SheetError(
+            gettext_noop(
+                "draw_loser %(player)s is not one of the tied players %(first)s and %(second)s"
+            ),
+            field="draw_loser",
+            player=shown(galdins.draw_loser),
+            first=first,
+            second=second,
+        )
 
 
 def validate_entry(
@@ -278,7 +322,8 @@ def validate_entry(
         if not rules.pules:
             raise SheetError(
                 gettext_noop(
-                    'a penalty pule needs the rule all_pass = "pule": this table keeps no pules'
+                    'a penalty pule needs the rule all_pass = "pule" or "galdins_pule": this '
+                    "table keeps no pules"
                 ),
                 field="penalty",
             )
@@ -291,32 +336,89 @@ def validate_entry(
     if isinstance(entry, Play):
         _validate_play(entry, players, sitting_out)
     elif isinstance(entry, Galdins):
-        _validate_galdins(entry, players, sitting_out)
+        _validate_galdins(entry, players, sitting_out, rules)
 
 
-def galdins_losers(galdins: Galdins) -> list[str]:
-    """The most tricks loses; a tie on tricks goes to more card points; still tied, all lose."""
+def galdins_losers(galdins: Galdins, rules: Rules | None = None) -> list[str]:
+    """Who loses galdiņš under the rules' `galdins_scoring`.
+
+    "tricks": the most tricks loses; a tie on tricks goes to more card points; still tied, all
+    lose. "rondo": the most card points loses; players tied for it all lose."""
+    if rules is not None and rules.rondo:
+        most_points = max(galdins.points.values())
+        return [name for name, points in galdins.points.items() if points == most_points]
     most_tricks = max(galdins.tricks.values())
     candidates = [name for name, tricks in galdins.tricks.items() if tricks == most_tricks]
     most_points = max(galdins.points[name] for name in candidates)
     return [name for name in candidates if galdins.points[name] == most_points]
 
 
-def base_scores(deal: Deal, players: Sequence[str]) -> list[int]:
+def _rondo_winnings(galdins: Galdins, winner: str) -> int:
+    return rondo_winnings(points=galdins.points[winner], tricks=galdins.tricks[winner])
+
+
+def galdins_draw_needed(galdins: Galdins, rules: Rules) -> tuple[str, str] | None:
+    """The two players who must draw a card, or None when no draw is needed.
+
+    In a rondo galdiņš two players tied for the most card points split what the winner receives;
+    when that is odd, the one who draws (`Galdins.draw_loser`) pays the larger half. Asks only
+    about a galdiņš whose tricks and points are otherwise valid (`validate_entry`); the two are
+    named in the order of `galdins.points`."""
+    if not rules.rondo:
+        return None
+    losers = galdins_losers(galdins, rules)
+    if len(losers) != 2:
+        return None
+    (winner,) = (name for name in galdins.points if name not in losers)
+    if _rondo_winnings(galdins, winner) % 2 == 0:
+        return None
+    return losers[0], losers[1]
+
+
+def _galdins_scores(galdins: Galdins, players: Sequence[str], rules: Rules) -> dict[str, int]:
+    scores = dict.fromkeys(players, 0)
+
+    def pay(payer: str, receiver: str, amount: int) -> None:
+        scores[payer] -= amount
+        scores[receiver] += amount
+
+    losers = galdins_losers(galdins, rules)
+    if not rules.rondo:  # each loser pays every other seated player, the sitting-out dealer too
+        for loser in losers:
+            for name in players:
+                if name != loser:
+                    pay(loser, name, GALDINS_LOSS)
+    # Rondo names only the playing players: the sitting-out dealer neither pays nor receives.
+    elif len(losers) == 1:
+        (loser,) = losers
+        for winner in galdins.points:
+            if winner != loser:
+                pay(loser, winner, _rondo_winnings(galdins, winner))
+    elif len(losers) == 2:  # the two split what the one winner receives
+        (winner,) = (name for name in galdins.points if name not in losers)
+        amount = _rondo_winnings(galdins, winner)
+        larger = galdins.draw_loser or losers[0]  # without a draw the halves are equal
+        smaller = losers[1] if larger == losers[0] else losers[0]
+        pay(larger, winner, amount - amount // 2)
+        pay(smaller, winner, amount // 2)
+    # three tied: nothing moves
+    return scores
+
+
+def base_scores(deal: Deal, players: Sequence[str], rules: Rules | None = None) -> list[int]:
     """The points one validated deal moves, in seat order, before any pule (sums to zero)."""
+    rules = rules or Rules()
     size = len(players)
     if isinstance(deal, Play):
-        unit = declarer_unit(deal.game, points=deal.points, tricks=deal.tricks)
+        unit = declarer_unit(
+            deal.game, points=deal.points, tricks=deal.tricks, small_zole_loss=rules.small_zole_loss
+        )
         scores = [-unit] * size
         scores[players.index(deal.declarer)] = unit * (size - 1)
         return scores
     if isinstance(deal, Galdins):
-        scores = [0] * size
-        for loser in galdins_losers(deal):
-            loser_seat = players.index(loser)
-            for seat in range(size):
-                scores[seat] += -GALDINS_LOSS * (size - 1) if seat == loser_seat else GALDINS_LOSS
-        return scores
+        by_name = _galdins_scores(deal, players, rules)
+        return [by_name[name] for name in players]
     return [0] * size
 
 
@@ -324,5 +426,6 @@ def score_deal(
     deal: Deal, *, players: Sequence[str], dealer: str, rules: Rules | None = None
 ) -> dict[str, int]:
     """Validate one deal and give each player's points, before pules (see `score_sheet`)."""
-    validate_entry(deal, players=players, dealer=dealer, rules=rules or Rules())
-    return dict(zip(players, base_scores(deal, players), strict=True))
+    rules = rules or Rules()
+    validate_entry(deal, players=players, dealer=dealer, rules=rules)
+    return dict(zip(players, base_scores(deal, players, rules), strict=True))

@@ -1,4 +1,7 @@
-"""The rules of Zole as data: cards, game types, payout bands, rule-set options (RULES.md)."""
+"""The rules of Zole as data: cards, game types, payout bands, rule-set options (docs/rules.md).
+
+Every option of `Rules` defaults to the classic rules; an organiser's preset (classic, lzf,
+lzf-rondo) is only a choice of these values."""
 
 from __future__ import annotations
 
@@ -30,9 +33,16 @@ class Game(StrEnum):
 class AllPass(StrEnum):
     """What happens when everyone passes."""
 
-    PULE = "pule"  # a common pule is written, no points move (the seeds' rule)
-    GALDINS = "galdins"  # galdiņš is played, everyone for himself
-    GALDINS_PULE = "galdins_pule"
+    PULE = "pule"  # a common pule is written, no points move (the classic rule)
+    GALDINS = "galdins"  # galdiņš is played, everyone for himself; no pules
+    GALDINS_PULE = "galdins_pule"  # galdiņš is played and a common pule is written too
+
+
+class GaldinsScoring(StrEnum):
+    """Who loses galdiņš and what moves."""
+
+    TRICKS = "tricks"  # the most tricks loses and pays 2 to every other seated player
+    RONDO = "rondo"  # the most card points loses and pays each winner 3, 2 or 1
 
 
 class PersonalPulePayment(StrEnum):
@@ -71,47 +81,82 @@ class PayoutBands:
 LIELAIS_PAYOUT = PayoutBands(all_tricks=3, high_win=2, win=1, loss=-2, low_loss=-3, no_trick=-4)
 ZOLE_PAYOUT = PayoutBands(all_tricks=7, high_win=6, win=5, loss=-6, low_loss=-7, no_trick=-8)
 MAZA_ZOLE_WIN = 6  # the declarer took no trick
-MAZA_ZOLE_LOSS = -7  # the declarer took a trick
-GALDINS_LOSS = 2  # each loser of galdiņš pays this to every other seated player
+SMALL_ZOLE_LOSSES = (7, 6)  # u of a lost mazā zole (option small_zole_loss), the default first
+GALDINS_LOSS = 2  # "tricks" galdiņš: each loser pays this to every other seated player
+RONDO_NO_TRICK = 3  # rondo galdiņš: a winner who took no trick receives this from the loser
+RONDO_LOW_POINTS = 2  # ... a winner with 30 card points or fewer ("jaņos")
+RONDO_HIGH_POINTS = 1  # ... a winner with more than 30
 COMMON_PULE_UNIT = 1  # each other seated player pays this to the Lielais who collects a common pule
 SETTLEMENT_UNIT = 1  # an open personal pule at the end of the round costs its owner this per player
+FOUR_TABLE_PASS_PULES = (1, 2)  # common pules an all-pass writes at an empty 4-table (option)
+MAX_PENALTY_PULES = 3  # per player per round: a third warning means disqualification
 
 
-def declarer_unit(game: Game, *, points: int | None, tricks: int) -> int:
+def declarer_unit(
+    game: Game, *, points: int | None, tricks: int, small_zole_loss: int = SMALL_ZOLE_LOSSES[0]
+) -> int:
     """The unit u of a played game, from the declarer's result (positive: the declarer won)."""
     if game is Game.LIELAIS:
         return LIELAIS_PAYOUT.unit(points=points or 0, tricks=tricks)
     if game is Game.ZOLE:
         return ZOLE_PAYOUT.unit(points=points or 0, tricks=tricks)
     if game is Game.MAZA_ZOLE:
-        return MAZA_ZOLE_WIN if tricks == 0 else MAZA_ZOLE_LOSS
+        return MAZA_ZOLE_WIN if tricks == 0 else -small_zole_loss
     raise ValueError(f"{game} has no declarer")
+
+
+def rondo_winnings(*, points: int, tricks: int) -> int:
+    """What one winner of a rondo galdiņš receives from the loser, from his own tricks and points.
+
+    No trick is decided by tricks, never by points (a 0-point trick is a trick)."""
+    if tricks == 0:
+        return RONDO_NO_TRICK
+    if points <= LOW_LOSS_POINTS:
+        return RONDO_LOW_POINTS
+    return RONDO_HIGH_POINTS
 
 
 # One template per option (the choices are the contract's words, not translated).
 _RULE_CHOICES = {
-    "all_pass": gettext_noop('rules.all_pass must be "pule" or "galdins", got %(value)s'),
+    "all_pass": gettext_noop(
+        'rules.all_pass must be "pule", "galdins" or "galdins_pule", got %(value)s'
+    ),
     "personal_pule_payment": gettext_noop(
         'rules.personal_pule_payment must be "N-1" or "N", got %(value)s'
     ),
+    "galdins_scoring": gettext_noop(
+        'rules.galdins_scoring must be "tricks" or "rondo", got %(value)s'
+    ),
+    "four_table_pass_pules": gettext_noop(
+        "rules.four_table_pass_pules must be 1 or 2, got %(value)s"
+    ),
+    "small_zole_loss": gettext_noop("rules.small_zole_loss must be 7 or 6, got %(value)s"),
 }
+_CHOICE_OPTIONS = (
+    ("all_pass", AllPass),
+    ("personal_pule_payment", PersonalPulePayment),
+    ("galdins_scoring", GaldinsScoring),
+)
+_NUMBER_OPTIONS = (
+    ("four_table_pass_pules", FOUR_TABLE_PASS_PULES),
+    ("small_zole_loss", SMALL_ZOLE_LOSSES),
+)
 
 
 @dataclass(frozen=True, slots=True)
 class Rules:
-    """The rule-set options of a table (RULES.md); the defaults are the seeds' rules."""
+    """The rule-set options of a table (docs/rules.md); the defaults are the classic rules."""
 
     all_pass: AllPass = AllPass.PULE
     small_zole: bool = False
     personal_pule_payment: PersonalPulePayment = PersonalPulePayment.N_MINUS_1
-    # TEMPORARY until the engine-rules branch lands: accepted, not yet applied.
-    galdins_scoring: str = "tricks"
-    small_zole_loss: int = 7
-    four_table_pass_pules: int = 1
+    four_table_pass_pules: int = FOUR_TABLE_PASS_PULES[0]
+    galdins_scoring: GaldinsScoring = GaldinsScoring.TRICKS
+    small_zole_loss: int = SMALL_ZOLE_LOSSES[0]
 
     def __post_init__(self) -> None:
-        # Accept the plain strings of the JSON contract, refuse anything else by name.
-        for name, kind in (("all_pass", AllPass), ("personal_pule_payment", PersonalPulePayment)):
+        # Accept the plain strings and numbers of the JSON contract, refuse anything else by name.
+        for name, kind in _CHOICE_OPTIONS:
             value = getattr(self, name)
             try:
                 object.__setattr__(self, name, kind(value))
@@ -119,6 +164,11 @@ class Rules:
                 raise SheetError(
                     _RULE_CHOICES[name], field=f"rules.{name}", value=shown(value)
                 ) from None
+        for name, choices in _NUMBER_OPTIONS:
+            value = getattr(self, name)
+            # True == 1 in Python, but not in the contract.
+            if isinstance(value, bool) or not isinstance(value, int) or value not in choices:
+                raise SheetError(_RULE_CHOICES[name], field=f"rules.{name}", value=shown(value))
         if not isinstance(self.small_zole, bool):
             raise SheetError(
                 gettext_noop("rules.small_zole must be true or false, got %(value)s"),
@@ -129,7 +179,12 @@ class Rules:
     @property
     def pules(self) -> bool:
         """Pules are kept only when everyone passing writes a common pule."""
-        return self.all_pass is AllPass.PULE
+        return self.all_pass in (AllPass.PULE, AllPass.GALDINS_PULE)
+
+    @property
+    def rondo(self) -> bool:
+        """Galdiņš is scored by the rondo rules: the most card points loses."""
+        return self.galdins_scoring is GaldinsScoring.RONDO
 
     def allows(self, game: Game) -> bool:
         if game is Game.MAZA_ZOLE:
@@ -137,7 +192,7 @@ class Rules:
         if game is Game.PASS:
             return self.all_pass is AllPass.PULE
         if game is Game.GALDINS:
-            return self.all_pass is AllPass.GALDINS
+            return self.all_pass in (AllPass.GALDINS, AllPass.GALDINS_PULE)
         return True
 
     def personal_pule_units(self, table_size: int) -> int:
@@ -145,6 +200,13 @@ class Rules:
         if self.personal_pule_payment is PersonalPulePayment.N:
             return table_size
         return table_size - 1
+
+    def common_pules_written(self, table_size: int, *, pule_open: bool) -> int:
+        """How many common pules everyone passing writes: two at a 4-table under
+        four_table_pass_pules = 2 when no pule of any kind is open, otherwise one."""
+        if table_size == 4 and not pule_open:
+            return self.four_table_pass_pules
+        return 1
 
 
 def deals_per_round_fits(deals: int, table_sizes: tuple[int, ...] = TABLE_SIZES) -> bool:

@@ -11,15 +11,23 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from engine.deals import Entry, Pass, PenaltyPule, Play, base_scores, validate_entry
+from engine.deals import Entry, PenaltyPule, Play, base_scores, validate_entry
 from engine.errors import SheetError, gettext_noop, shown
-from engine.rules import COMMON_PULE_UNIT, SETTLEMENT_UNIT, TABLE_SIZES, Game, Rules
+from engine.rules import (
+    COMMON_PULE_UNIT,
+    MAX_PENALTY_PULES,
+    SETTLEMENT_UNIT,
+    TABLE_SIZES,
+    Game,
+    Rules,
+)
 
 
 class PuleEvent(StrEnum):
     """What an entry did to the pules, for the sheet's pule marks."""
 
-    COMMON_WRITTEN = "common_written"  # everyone passed
+    # everyone passed (and played galdiņš, under galdins_pule): one or two common pules
+    COMMON_WRITTEN = "common_written"
     OWN_COLLECTED = "own_collected"  # a won Lielais crossed out his own personal pule
     COMMON_COLLECTED = "common_collected"  # a won Lielais took a common pule
     PERSONAL_COLLECTED = "personal_collected"  # a won Lielais took another's oldest personal pule
@@ -153,6 +161,7 @@ def score_sheet(sheet: Sheet) -> ScoredSheet:
     common = 0
     personal_counts = [0] * size
     personal_queue: list[int] = []  # owners' seats, oldest pule first
+    penalties = [0] * size  # penalty pules given this round, collected or not
     scored: list[ScoredDeal] = []
     deals_played = 0
 
@@ -165,6 +174,18 @@ def score_sheet(sheet: Sheet) -> ScoredSheet:
             except SheetError as error:
                 raise error.at_deal(number) from None
             owner = seat_of[entry.player]
+            if penalties[owner] == MAX_PENALTY_PULES:
+                raise SheetError(
+                    gettext_noop(
+                        "player %(player)s already has %(most)s penalty pules: at most %(most)s "
+                        "per player per round"
+                    ),
+                    deal=number,
+                    field="player",
+                    player=entry.player,
+                    most=MAX_PENALTY_PULES,
+                )
+            penalties[owner] += 1
             personal_queue.append(owner)
             personal_counts[owner] += 1
             scores = [0] * size
@@ -176,11 +197,14 @@ def score_sheet(sheet: Sheet) -> ScoredSheet:
                 validate_entry(entry, players=players, dealer=dealer, rules=rules)
             except SheetError as error:
                 raise error.at_deal(number) from None
-            scores = base_scores(entry, players)
-            # Only passing and Lielais touch the pules; zole, mazā zole and galdiņš never do.
-            if isinstance(entry, Pass):
+            scores = base_scores(entry, players, rules)
+            # Only everyone passing (galdiņš too, under galdins_pule) and Lielais touch the pules;
+            # zole and mazā zole never do.
+            if entry.game in (Game.PASS, Game.GALDINS):
                 if rules.pules:
-                    common += 1
+                    common += rules.common_pules_written(
+                        size, pule_open=bool(common or personal_queue)
+                    )
                     event = PuleEvent.COMMON_WRITTEN
             elif rules.pules and isinstance(entry, Play) and entry.game is Game.LIELAIS:
                 declarer = seat_of[entry.declarer]

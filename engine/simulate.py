@@ -8,9 +8,10 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.deals import Deal, Entry, Galdins, Pass, PenaltyPule, Play
+from engine.deals import Deal, Entry, Galdins, Pass, PenaltyPule, Play, galdins_draw_needed
 from engine.rules import (
     IMPOSSIBLE_POINTS,
+    MAX_PENALTY_PULES,
     MAX_TALON_POINTS,
     TOTAL_POINTS,
     TRICKS_PER_DEAL,
@@ -45,7 +46,7 @@ def _declarer_result(rng: random.Random, game: Game) -> tuple[int, int]:
     return tricks, points
 
 
-def _galdins(rng: random.Random, playing: Sequence[str]) -> Galdins:
+def _galdins(rng: random.Random, playing: Sequence[str], rules: Rules) -> Galdins:
     cuts = sorted(rng.randint(0, TRICKS_PER_DEAL) for _ in range(len(playing) - 1))
     tricks = [b - a for a, b in zip([0, *cuts], [*cuts, TRICKS_PER_DEAL], strict=True)]
     points = []
@@ -56,10 +57,14 @@ def _galdins(rng: random.Random, playing: Sequence[str]) -> Galdins:
             value = 0
         points.append(value)
         left -= value
-    return Galdins(
+    galdins = Galdins(
         tricks=dict(zip(playing, tricks, strict=True)),
         points=dict(zip(playing, points, strict=True)),
     )
+    tied = galdins_draw_needed(galdins, rules)
+    if tied is None:
+        return galdins
+    return Galdins(galdins.tricks, galdins.points, draw_loser=rng.choice(tied))
 
 
 def random_deal(
@@ -70,7 +75,7 @@ def random_deal(
     playing = [name for name in players if len(players) == 3 or name != dealer]
     roll = rng.random()
     if roll < PASS_ODDS:
-        return Pass() if rules.pules else _galdins(rng, playing)
+        return Pass() if rules.allows(Game.PASS) else _galdins(rng, playing, rules)
     declarer = rng.choice(playing)
     if rules.small_zole and roll < PASS_ODDS + MAZA_ZOLE_ODDS:
         return Play(Game.MAZA_ZOLE, declarer, tricks=0 if rng.random() < 0.6 else 1)
@@ -88,12 +93,15 @@ def random_sheet(
     first_dealer: str | None = None,
     penalties: bool = True,
 ) -> Sheet:
-    """A valid random sheet of `deals` deals, with an occasional penalty pule."""
+    """A valid random sheet of `deals` deals, with an occasional penalty pule (at most 3 for a
+    player)."""
     rules = rules or Rules()
     entries: list[Entry] = []
     for index in range(deals):
         if penalties and rules.pules and rng.random() < PENALTY_ODDS:
-            entries.append(PenaltyPule(rng.choice(players)))
+            player = rng.choice(players)
+            if entries.count(PenaltyPule(player)) < MAX_PENALTY_PULES:
+                entries.append(PenaltyPule(player))
         dealer = dealer_for(players, first_dealer, index)
         entries.append(random_deal(rng, players=players, dealer=dealer, rules=rules))
     return Sheet(

@@ -1,7 +1,9 @@
-"""Tournament scoring: place points at each table, and the standings order with shared ranks."""
+"""Tournament scoring: place points at each table (with the values a scheme gives for shared
+places), and the standings order with shared ranks."""
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
@@ -13,16 +15,60 @@ from engine.errors import SheetError, gettext_noop, shown
 from engine.names import latvian_sort_key
 from engine.rules import TABLE_SIZES
 
+Span = tuple[int, int]  # the first and last place tied players share, 1-based: (2, 3)
+
+# One template per refusal of a shared value; `size` says which table's text is wrong.
+_SHARED_FORMAT = gettext_noop(
+    "shared place points for a table of %(size)s must be written like 1-4=2, got %(value)s"
+)
+_SHARED_SPAN = gettext_noop(
+    "shared place points for a table of %(size)s: places %(places)s must lie within "
+    "1-%(size)s and cover at least 2 places"
+)
+_SHARED_TWICE = gettext_noop(
+    "shared place points for a table of %(size)s: places %(places)s are given twice"
+)
+_SHARED_WHOLE = gettext_noop(
+    "shared place points for a table of %(size)s: places %(places)s must get a whole number, "
+    "got %(value)s"
+)
+_SHARED_RANGE = gettext_noop(
+    "shared place points for a table of %(size)s: places %(places)s must get from %(low)s to "
+    "%(high)s (the points of those places), got %(value)s"
+)
+_SPAN = re.compile(r"\s*([0-9]+)\s*-\s*([0-9]+)\s*")
+
+
+def span_text(span: Span) -> str:
+    """A span as organisers write it and places are shown: "2-3", or "1" for one place."""
+    first, last = span
+    return str(first) if first == last else f"{first}-{last}"
+
+
+def span_from_text(text: str, size: int) -> Span:
+    """ "1-4" as the span (1, 4) of a table of this size; its range is checked by `PlaceScheme`."""
+    written = _SPAN.fullmatch(text)
+    if written is None:
+        raise SheetError(_SHARED_FORMAT, field="place_points", size=size, value=shown(text))
+    return int(written[1]), int(written[2])
+
 
 @dataclass(frozen=True, slots=True)
 class PlaceScheme:
-    """Place points for 1st, 2nd, ... at a table of 3 and at a table of 4."""
+    """Place points for 1st, 2nd, ... at a table of 3 and at a table of 4, and the values given
+    for shared places (the federation's `1-4=2`). Tied players whose span has no value share the
+    mean of the places they span."""
 
     three: tuple[int, ...] = (6, 4, 2)
     four: tuple[int, ...] = (6, 4, 2, 0)
+    shared_three: Mapping[Span, int] = field(default_factory=dict)  # {(1, 3): 4}
+    shared_four: Mapping[Span, int] = field(default_factory=dict)  # {(1, 4): 2}
 
     def __post_init__(self) -> None:
-        for size, points in zip(TABLE_SIZES, (self.three, self.four), strict=True):
+        for size, points, shared in (
+            (3, self.three, "shared_three"),
+            (4, self.four, "shared_four"),
+        ):
             if len(points) != size or any(
                 isinstance(value, bool) or not isinstance(value, int) for value in points
             ):
@@ -45,26 +91,45 @@ class PlaceScheme:
                     size=size,
                     value=shown(points),
                 )
+            checked = _checked_shared(getattr(self, shared), size, points)
+            object.__setattr__(self, shared, checked)  # a copy, in span order
+
+    def __hash__(self) -> int:  # a frozen value, though its shared values are dicts
+        return hash(
+            (
+                self.three,
+                self.four,
+                tuple(self.shared_three.items()),
+                tuple(self.shared_four.items()),
+            )
+        )
 
     @classmethod
     def from_text(cls, three: str, four: str) -> PlaceScheme:
-        """From the way organisers write it: "6,4,2" and "6,4,2,0"."""
+        """From the way organisers write it: "6,4,2" and "6,4,2,0; 1-4=2" (shared values after
+        a semicolon, several separated by commas)."""
+        three_points, shared_three = _table_from_text(three, 3)
+        four_points, shared_four = _table_from_text(four, 4)
+        return cls(
+            three=three_points,
+            four=four_points,
+            shared_three=shared_three,
+            shared_four=shared_four,
+        )
 
-        def numbers(text: str, size: int) -> tuple[int, ...]:
-            try:
-                return tuple(int(part) for part in text.split(","))
-            except ValueError:
-                raise SheetError(
-                    gettext_noop(
-                        "place points for a table of %(size)s must be whole numbers separated "
-                        "by commas, got %(value)s"
-                    ),
-                    field="place_points",
-                    size=size,
-                    value=shown(text),
-                ) from None
+    def table_text(self, size: int) -> str:
+        """One table's scheme as organisers write it (`from_text` reads it): "6,4,2,0; 1-4=2"."""
+        text = ",".join(map(str, self.for_table(size)))
+        shared = self.shared_for_table(size)
+        if shared:
+            text += "; " + ", ".join(
+                f"{span_text(span)}={points}" for span, points in shared.items()
+            )
+        return text
 
-        return cls(three=numbers(three, 3), four=numbers(four, 4))
+    def to_text(self) -> tuple[str, str]:
+        """The texts for a table of 3 and of 4: `PlaceScheme.from_text(*scheme.to_text())`."""
+        return self.table_text(3), self.table_text(4)
 
     def for_table(self, size: int) -> tuple[int, ...]:
         if size not in TABLE_SIZES:
@@ -75,21 +140,119 @@ class PlaceScheme:
             )
         return self.three if size == 3 else self.four
 
+    def shared_for_table(self, size: int) -> Mapping[Span, int]:
+        """The values given for shared places at a table of this size, in span order."""
+        self.for_table(size)  # refuses a size that is no table
+        return self.shared_three if size == 3 else self.shared_four
+
+
+def _table_from_text(text: str, size: int) -> tuple[tuple[int, ...], dict[Span, int]]:
+    points_text, semicolon, shared_text = text.partition(";")
+    try:
+        # "6;4;2" is a semicolon typed for a comma, not shared values such as "1-4=2"
+        if semicolon and not any(mark in shared_text for mark in "-="):
+            raise ValueError("a semicolon where a comma belongs")
+        points = tuple(int(part) for part in points_text.split(","))
+    except ValueError:
+        raise SheetError(
+            gettext_noop(
+                "place points for a table of %(size)s must be whole numbers separated "
+                "by commas, got %(value)s"
+            ),
+            field="place_points",
+            size=size,
+            value=shown(text),
+        ) from None
+    shared: dict[Span, int] = {}
+    if semicolon:
+        for item in shared_text.split(","):
+            span_part, equals, value_part = item.partition("=")
+            try:
+                if not equals:
+                    raise ValueError("no value")
+                span, value = span_from_text(span_part, size), int(value_part)
+            except (SheetError, ValueError):
+                raise SheetError(
+                    _SHARED_FORMAT, field="place_points", size=size, value=shown(item.strip())
+                ) from None
+            if span in shared:
+                raise SheetError(
+                    _SHARED_TWICE, field="place_points", size=size, places=span_text(span)
+                )
+            shared[span] = value
+    return points, shared
+
+
+def _checked_shared(shared: object, size: int, points: tuple[int, ...]) -> dict[Span, int]:
+    """The shared values of one table size, refused unless each span lies inside the table and
+    covers 2 places or more, and its value lies between the points of its first and last place
+    (so more game points never give fewer place points)."""
+    if not isinstance(shared, Mapping):
+        raise SheetError(_SHARED_FORMAT, field="place_points", size=size, value=shown(shared))
+    checked = {}
+    for span, value in shared.items():
+        if not (
+            isinstance(span, tuple)
+            and len(span) == 2
+            and all(isinstance(place, int) and not isinstance(place, bool) for place in span)
+        ):
+            raise SheetError(_SHARED_FORMAT, field="place_points", size=size, value=shown(span))
+        first, last = span
+        places = f"{first}-{last}"
+        if not 1 <= first < last <= size:
+            raise SheetError(_SHARED_SPAN, field="place_points", size=size, places=places)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise SheetError(
+                _SHARED_WHOLE, field="place_points", size=size, places=places, value=shown(value)
+            )
+        low, high = points[last - 1], points[first - 1]
+        if not low <= value <= high:
+            raise SheetError(
+                _SHARED_RANGE,
+                field="place_points",
+                size=size,
+                places=places,
+                low=low,
+                high=high,
+                value=value,
+            )
+        checked[(first, last)] = value
+    return dict(sorted(checked.items()))
+
+
+def place_spans(game_points: Mapping[str, int]) -> dict[str, Span]:
+    """Each player's places at one table from the round's game points: (1, 1) for a clear
+    first, (2, 3) for two tied for second and third."""
+    ordered = sorted(game_points.values(), reverse=True)
+    return {
+        player: (ordered.index(result) + 1, ordered.index(result) + ordered.count(result))
+        for player, result in game_points.items()
+    }
+
+
+def place_labels(game_points: Mapping[str, int]) -> dict[str, str]:
+    """Each player's place as it is printed: "1", "2-3", "4"."""
+    return {player: span_text(span) for player, span in place_spans(game_points).items()}
+
 
 def place_points(
     game_points: Mapping[str, int], scheme: PlaceScheme | None = None
 ) -> dict[str, Fraction]:
     """Each player's place points at one table from the round's game points.
 
-    Tied players share the mean of the place points of the places they span."""
-    points_for_place = (scheme or PlaceScheme()).for_table(len(game_points))
-    ordered = sorted(game_points.values(), reverse=True)
-    shared: dict[int, Fraction] = {}
-    for result in set(ordered):
-        first = ordered.index(result)
-        span = ordered.count(result)
-        shared[result] = Fraction(sum(points_for_place[first : first + span]), span)
-    return {player: shared[result] for player, result in game_points.items()}
+    Tied players get the scheme's value for the places they share if it gives one, else the
+    mean of the place points of those places."""
+    scheme = scheme or PlaceScheme()
+    points_for_place = scheme.for_table(len(game_points))
+    shared = scheme.shared_for_table(len(game_points))
+
+    def points_of(span: Span) -> Fraction:
+        if span in shared:
+            return Fraction(shared[span])
+        first, last = span
+        return Fraction(sum(points_for_place[first - 1 : last]), last - first + 1)
+
+    return {player: points_of(span) for player, span in place_spans(game_points).items()}
 
 
 @dataclass(frozen=True, slots=True)
@@ -108,13 +271,14 @@ def round_results(
 ) -> list[RoundResult]:
     """The round results of one table, from its sheet's final totals."""
     points = place_points(totals, scheme)
+    spans = place_spans(totals)
     return [
         RoundResult(
             player=player,
             round_number=round_number,
             game_points=game_points,
             place_points=points[player],
-            place=1 + sum(other > game_points for other in totals.values()),
+            place=spans[player][0],
         )
         for player, game_points in totals.items()
     ]

@@ -26,8 +26,10 @@ def everyone_passes() -> Pass:
     return Pass()
 
 
-def galdins(tricks: dict[str, int], points: dict[str, int]) -> Galdins:
-    return Galdins(tricks=tricks, points=points)
+def galdins(
+    tricks: dict[str, int], points: dict[str, int], draw_loser: str | None = None
+) -> Galdins:
+    return Galdins(tricks=tricks, points=points, draw_loser=draw_loser)
 
 
 def penalty(player: str) -> PenaltyPule:

@@ -58,6 +58,9 @@ NAME_LETTERS = (
 )
 
 PLAYED_GAMES = ("lielais", "zole", "maza_zole")
+ALL_PASS = ("pule", "galdins", "galdins_pule")
+GALDINS_SCORING = ("tricks", "rondo")
+MAX_PENALTIES = 3  # RULES.md: at most 3 penalty pules per player per round
 
 
 @dataclass(frozen=True)
@@ -77,7 +80,7 @@ class SheetCase:
 
     @property
     def keeps_pules(self) -> bool:
-        return self.rules["all_pass"] == "pule"
+        return self.rules["all_pass"] in ("pule", "galdins_pule")
 
     def to_json(self) -> dict[str, Any]:
         """The sheet in DESIGN.md's JSON shape (a fresh copy every call)."""
@@ -108,7 +111,11 @@ def entry_of(deal: dict[str, Any]) -> Play | Pass | Galdins | PenaltyPule:
     if deal["game"] == "pass":
         return Pass()
     if deal["game"] == "galdins":
-        return Galdins(tricks=dict(deal["tricks"]), points=dict(deal["points"]))
+        return Galdins(
+            tricks=dict(deal["tricks"]),
+            points=dict(deal["points"]),
+            draw_loser=deal.get("draw_loser"),
+        )
     return Play(
         game=deal["game"],
         declarer=deal["declarer"],
@@ -185,8 +192,22 @@ def galdins_points(left: int) -> st.SearchStrategy[int]:
 SEAT_ORDERS = st.permutations(range(3))
 
 
-def galdins_deal(draw: st.DrawFn, playing: list[str]) -> dict[str, Any]:
-    """Galdiņš of the three playing players: tricks add up to 8, points to at most 120."""
+def rondo_draw(tricks: dict[str, int], points: dict[str, int]) -> list[str]:
+    """RULES.md, rondo: two players tied for the most card points split what the winner
+    receives (3 with no trick, 2 with 30 points or fewer, 1 above); when that is odd they draw a
+    card. The two who draw, or nobody."""
+    most = max(points.values())
+    tied = [name for name in points if points[name] == most]
+    if len(tied) != 2:
+        return []
+    (winner,) = set(points) - set(tied)
+    receives = 3 if tricks[winner] == 0 else 2 if points[winner] <= 30 else 1
+    return tied if receives % 2 else []
+
+
+def galdins_deal(draw: st.DrawFn, playing: list[str], rondo: bool = False) -> dict[str, Any]:
+    """Galdiņš of the three playing players: tricks add up to 8, points to at most 120; under
+    rondo, the draw's loser when two tied losers split an odd amount."""
     first = draw(whole_numbers(0, TRICKS_PER_DEAL))
     second = draw(whole_numbers(0, TRICKS_PER_DEAL - first))
     tricks = [first, second, TRICKS_PER_DEAL - first - second]
@@ -197,12 +218,20 @@ def galdins_deal(draw: st.DrawFn, playing: list[str]) -> dict[str, Any]:
         value = draw(galdins_points(left))
         points.append(value)
         left -= value
+    if rondo and draw(st.booleans()):
+        # Two tied for the most card points, the rondo's hard case: the third has fewer.
+        most = draw(card_points(1, TOTAL_POINTS // 2))
+        points = [most, most, draw(card_points(0, min(most - 1, TOTAL_POINTS - 2 * most)))]
     key_order = draw(SEAT_ORDERS)  # JSON objects have no fixed order
-    return {
+    deal = {
         "game": "galdins",
         "tricks": {playing[seat]: tricks[seat] for seat in key_order},
         "points": {playing[seat]: points[seat] for seat in key_order},
     }
+    drawing = rondo_draw(deal["tricks"], deal["points"]) if rondo else []
+    if drawing:
+        deal["draw_loser"] = pick(draw, drawing)
+    return deal
 
 
 def player_names(size: int) -> st.SearchStrategy[list[str]]:
@@ -219,24 +248,28 @@ def sheet_cases(
     draw: st.DrawFn,
     *,
     sizes: tuple[int, ...] = (3, 4),
-    all_pass: tuple[str, ...] = ("pule", "galdins"),
+    all_pass: tuple[str, ...] = ALL_PASS,
+    galdins_scoring: tuple[str, ...] = GALDINS_SCORING,
     max_entries: int = 30,
     closed: bool | None = None,
 ) -> SheetCase:
-    """A random valid sheet: 3 or 4 players, random rules and first dealer, 0..30 entries of every
-    kind the rules allow."""
+    """A random valid sheet: 3 or 4 players, random rules (every option) and first dealer,
+    0..30 entries of every kind the rules allow."""
     size = draw(st.sampled_from(sizes))
     players = draw(player_names(size))
     rules = {
         "all_pass": draw(st.sampled_from(all_pass)),
         "small_zole": draw(st.booleans()),
         "personal_pule_payment": draw(st.sampled_from(("N-1", "N"))),
+        "four_table_pass_pules": draw(st.sampled_from((1, 2))),
+        "galdins_scoring": draw(st.sampled_from(galdins_scoring)),
+        "small_zole_loss": draw(st.sampled_from((7, 6))),
     }
     first_dealer = draw(st.one_of(st.none(), st.sampled_from(players)))
     is_closed = draw(st.booleans()) if closed is None else closed
 
     kinds = ["lielais", "pass" if rules["all_pass"] == "pule" else "galdins", "lielais", "zole"]
-    if rules["all_pass"] == "pule":
+    if rules["all_pass"] in ("pule", "galdins_pule"):
         kinds.append("penalty")  # penalty pules exist only where pules are kept
     if rules["small_zole"]:
         kinds.append("maza_zole")
@@ -244,10 +277,15 @@ def sheet_cases(
     dealer_seat = players.index(first_dealer) if first_dealer is not None else 0
     deals: list[dict[str, Any]] = []
     dealers: list[str | None] = []
+    penalties = dict.fromkeys(players, 0)
     for _ in range(draw(whole_numbers(0, max_entries))):
         kind = pick(draw, kinds)
         if kind == "penalty":
-            deals.append({"penalty": "personal_pule", "player": pick(draw, players)})
+            player = pick(draw, players)
+            if penalties[player] == MAX_PENALTIES:  # a fourth is refused
+                continue
+            penalties[player] += 1
+            deals.append({"penalty": "personal_pule", "player": player})
             dealers.append(None)  # a penalty uses no deal: the dealer does not move
             continue
         dealer = players[dealer_seat]
@@ -256,7 +294,7 @@ def sheet_cases(
         if kind == "pass":
             deal: dict[str, Any] = {"game": "pass"}
         elif kind == "galdins":
-            deal = galdins_deal(draw, playing)
+            deal = galdins_deal(draw, playing, rondo=rules["galdins_scoring"] == "rondo")
         else:
             deal = played_deal(draw, kind, playing)
         deals.append(deal)

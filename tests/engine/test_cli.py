@@ -12,6 +12,7 @@ from typing import Any
 import pytest
 
 from engine.cli import main
+from engine.contract import sheet_from_json, sheet_to_json
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Anna", "Jānis", "Pēteris"]
@@ -403,3 +404,134 @@ def test_rules_and_first_dealer_default_as_design_md_says(monkeypatch, capsysbin
     # Jānis collects it and Anna alone pays N-1 = 2.
     assert result["deals"][3]["scores"] == {"Anna": -3, "Jānis": 4, "Pēteris": -1}
     assert result["settlement"] == {"Anna": 0, "Jānis": 0, "Pēteris": 0}
+
+
+# --- The rule-set options of the contract --------------------------------------------------------
+
+
+def rondo_sheet(**rules: object) -> dict[str, Any]:
+    """RULES.md example 7 (second half) and example 9 in the contract: a rondo galdiņš whose tied
+    losers draw a card, under galdins_pule, then a won Lielais that collects the pule."""
+    return {
+        "rules": {"all_pass": "galdins_pule", "galdins_scoring": "rondo", **rules},
+        "players": ["A", "B", "C"],
+        "deals": [
+            {
+                "game": "galdins",
+                "tricks": {"A": 3, "B": 3, "C": 2},
+                "points": {"A": 44, "B": 44, "C": 32},
+                "draw_loser": "B",
+            },
+            {"game": "lielais", "declarer": "A", "points": 75, "tricks": 5},
+        ],
+    }
+
+
+def test_the_new_rule_keys_and_draw_loser_are_read(monkeypatch, capsysbinary):
+    status, out, err = run_main(monkeypatch, capsysbinary, stdin=encoded(rondo_sheet()))
+
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["deals"][0]["scores"] == {"A": 0, "B": -1, "C": 1}
+    assert result["deals"][1]["scores"] == {"A": 4, "B": -2, "C": -2}  # collects the pule
+    assert result["open_pules"]["common"] == 0
+
+
+def test_every_rule_key_of_the_contract_is_accepted(monkeypatch, capsysbinary):
+    sheet = {
+        "rules": {
+            "all_pass": "pule",
+            "small_zole": True,
+            "personal_pule_payment": "N",
+            "four_table_pass_pules": 2,
+            "galdins_scoring": "tricks",
+            "small_zole_loss": 6,
+        },
+        "players": ["A", "B", "C", "D"],
+        "first_dealer": "D",
+        "deals": [{"game": "pass"}, {"game": "maza_zole", "declarer": "B", "tricks": 1}],
+    }
+
+    status, out, err = run_main(monkeypatch, capsysbinary, stdin=encoded(sheet))
+
+    assert status == 0, err
+    result = json.loads(out)
+    assert result["deals"][1]["scores"] == {"A": 6, "B": -18, "C": 6, "D": 6}
+    assert result["open_pules"]["common"] == 2
+
+
+@pytest.mark.parametrize(
+    ("rules", "message"),
+    [
+        ({"galdins_scoring": "x"}, 'rules.galdins_scoring must be "tricks" or "rondo", got "x"'),
+        ({"four_table_pass_pules": 3}, "rules.four_table_pass_pules must be 1 or 2, got 3"),
+        ({"four_table_pass_pules": "2"}, 'rules.four_table_pass_pules must be 1 or 2, got "2"'),
+        ({"small_zole_loss": 5}, "rules.small_zole_loss must be 7 or 6, got 5"),
+        (
+            {"all_pass": "galdinš"},
+            'rules.all_pass must be "pule", "galdins" or "galdins_pule", got "galdinš"',
+        ),
+        ({"rondo": True}, 'rules: unknown option "rondo"'),
+    ],
+)
+def test_an_unknown_option_or_option_value_exits_2_naming_the_option(
+    monkeypatch, capsysbinary, rules, message
+):
+    sheet = lielais_sheet()
+    sheet["rules"] = rules
+
+    status, out, err = run_main(monkeypatch, capsysbinary, stdin=encoded(sheet))
+
+    assert status == 2
+    assert out == b""
+    assert err.decode() == message + "\n"
+
+
+def test_a_pass_entry_is_refused_under_galdins_pule(monkeypatch, capsysbinary):
+    sheet = rondo_sheet()
+    sheet["deals"] = [{"game": "pass"}]
+
+    status, out, err = run_main(monkeypatch, capsysbinary, stdin=encoded(sheet))
+
+    assert (status, out) == (2, b"")
+    assert err.decode() == "deal 1: pass is not played under this table's rules\n"
+
+
+def test_a_draw_loser_the_galdins_does_not_need_exits_2(monkeypatch, capsysbinary):
+    sheet = rondo_sheet(galdins_scoring="tricks")
+
+    status, out, err = run_main(monkeypatch, capsysbinary, stdin=encoded(sheet))
+
+    assert (status, out) == (2, b"")
+    assert err.decode() == 'deal 1: draw_loser "B" is given, but this galdiņš needs no card draw\n'
+
+
+def test_draw_loser_is_a_field_of_galdins_only(monkeypatch, capsysbinary):
+    sheet = lielais_sheet()
+    sheet["deals"][0]["draw_loser"] = "Anna"
+
+    status, _, err = run_main(monkeypatch, capsysbinary, stdin=encoded(sheet))
+
+    assert status == 2
+    assert err.decode() == 'deal 1: unknown field "draw_loser"\n'
+
+
+def test_a_sheet_with_every_option_and_a_draw_loser_survives_its_json_form():
+    sheet = sheet_from_json(rondo_sheet(four_table_pass_pules=2, small_zole_loss=6))
+    data = sheet_to_json(sheet)
+
+    assert data["rules"] == {
+        "all_pass": "galdins_pule",
+        "small_zole": False,
+        "personal_pule_payment": "N-1",
+        "four_table_pass_pules": 2,
+        "galdins_scoring": "rondo",
+        "small_zole_loss": 6,
+    }
+    assert data["deals"][0]["draw_loser"] == "B"
+    assert (
+        "draw_loser" not in sheet_to_json(sheet_from_json(design_sheet_with_galdins()))["deals"][3]
+    )
+    assert sheet_from_json(data) == sheet
+    renamed = sheet_to_json(sheet, names={"A": "Anna", "B": "Jānis", "C": "Pēteris"})
+    assert renamed["deals"][0]["draw_loser"] == "Jānis"

@@ -46,6 +46,7 @@ def refused(entry, *, players=FOUR, dealer="A", rules=None) -> SheetError:
 
 # One bad entry for every refusal in engine/deals.py (at a 4-player table dealt by A).
 GALDINS_RULES = Rules(all_pass="galdins")
+RONDO_RULES = Rules(all_pass="galdins_pule", galdins_scoring="rondo")
 SMALL_ZOLE = Rules(small_zole=True)
 BAD_ENTRIES = {
     "declarer not at the table": (Play(Game.LIELAIS, "Z", tricks=5, points=70), None),
@@ -100,6 +101,22 @@ BAD_ENTRIES = {
     "galdiņš points sum": (
         Galdins(tricks={"B": 3, "C": 3, "D": 2}, points={"B": 60, "C": 60, "D": 60}),
         GALDINS_RULES,
+    ),
+    "galdiņš draw_loser missing": (
+        Galdins(tricks={"B": 3, "C": 3, "D": 2}, points={"B": 44, "C": 44, "D": 32}),
+        RONDO_RULES,
+    ),
+    "galdiņš draw_loser not tied": (
+        Galdins(
+            tricks={"B": 3, "C": 3, "D": 2}, points={"B": 44, "C": 44, "D": 32}, draw_loser="D"
+        ),
+        RONDO_RULES,
+    ),
+    "galdiņš draw_loser not needed": (
+        Galdins(
+            tricks={"B": 3, "C": 3, "D": 2}, points={"B": 50, "C": 50, "D": 20}, draw_loser="B"
+        ),
+        RONDO_RULES,
     ),
     "penalty without pules": (PenaltyPule("B"), GALDINS_RULES),
     "penalty for a stranger": (PenaltyPule("Z"), None),
@@ -159,6 +176,10 @@ def test_a_plain_message_without_params_still_works():
         lambda: Rules(all_pass="nobody"),
         lambda: Rules(personal_pule_payment="N+1"),
         lambda: Rules(small_zole="yes"),
+        lambda: Rules(four_table_pass_pules=3),
+        lambda: Rules(galdins_scoring="x"),
+        lambda: Rules(small_zole_loss=5),
+        lambda: score_sheet(Sheet(FOUR, (PenaltyPule("B"),) * 4)),
         lambda: PlaceScheme(three=(6, 4), four=(6, 4, 2, 0)),
         lambda: PlaceScheme(three=(2, 4, 6)),
         lambda: PlaceScheme.from_text("6,4,2", "6;4;2;0"),

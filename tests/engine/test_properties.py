@@ -26,7 +26,13 @@ from engine import (
 )
 from engine.contract import score_json, scored_sheet_to_json, sheet_from_json, sheet_to_json
 from engine.simulate import random_sheet
-from tests.engine.strategies import PLAYED_GAMES, SheetCase, sheet_cases
+from tests.engine.strategies import (
+    ALL_PASS,
+    GALDINS_SCORING,
+    PLAYED_GAMES,
+    SheetCase,
+    sheet_cases,
+)
 
 # Bounded so that the whole file runs in a few seconds.
 PROPERTY_SETTINGS = settings(
@@ -45,10 +51,10 @@ LIELAIS_TABLE = (3, 2, 1, -2, -3, -4)
 ZOLE_TABLE = (7, 6, 5, -6, -7, -8)
 
 
-def reference_unit(game: str, *, points: int | None, tricks: int) -> int:
+def reference_unit(game: str, *, points: int | None, tricks: int, small_zole_loss: int = 7) -> int:
     """u for a played game. "All tricks"/"no trick" are decided by tricks, never by points."""
     if game == "maza_zole":
-        return 6 if tricks == 0 else -7
+        return 6 if tricks == 0 else -small_zole_loss
     all_tricks, high_win, win, loss, low_loss, no_trick = (
         LIELAIS_TABLE if game == "lielais" else ZOLE_TABLE
     )
@@ -74,11 +80,40 @@ def reference_galdins_losers(tricks: dict[str, int], points: dict[str, int]) -> 
     return {name for name in tied if points[name] == most_points}
 
 
+def reference_rondo(entry: dict[str, Any]) -> list[tuple[str, str, int]]:
+    """(payer, receiver, amount) of a rondo galdiņš, between the playing players only.
+
+    The most card points loses; each winner receives 3 with no trick, 2 with 30 points or fewer,
+    1 above. Two tied for the most split what the winner receives, the one who drew the card
+    paying the larger half; three tied: nothing moves."""
+    tricks, points = entry["tricks"], entry["points"]
+    most = max(points.values())
+    losers = [name for name in points if points[name] == most]
+    winners = [name for name in points if name not in losers]
+
+    def receives(winner: str) -> int:
+        if tricks[winner] == 0:
+            return 3
+        return 2 if points[winner] <= 30 else 1
+
+    if len(losers) == 1:
+        return [(losers[0], winner, receives(winner)) for winner in winners]
+    if len(losers) == 2:
+        (winner,) = winners
+        amount = receives(winner)
+        if amount % 2 == 0:
+            return [(loser, winner, amount // 2) for loser in losers]
+        other = next(loser for loser in losers if loser != entry["draw_loser"])
+        return [(entry["draw_loser"], winner, amount // 2 + 1), (other, winner, amount // 2)]
+    return []
+
+
 def reference_result(case: SheetCase) -> dict[str, Any]:
     """What RULES.md says the sheet scores, in DESIGN.md's result shape."""
     players = list(case.players)
     table_size = len(players)
-    keeps_pules = case.rules["all_pass"] == "pule"
+    rules = case.rules
+    keeps_pules = rules["all_pass"] in ("pule", "galdins_pule")
     owner_pays = table_size - 1 if case.rules["personal_pule_payment"] == "N-1" else table_size
     dealer = case.first_dealer if case.first_dealer is not None else players[0]
     common_pules = 0
@@ -100,17 +135,27 @@ def reference_result(case: SheetCase) -> dict[str, Any]:
         this_dealer = dealer
         dealer = players[(players.index(dealer) + 1) % table_size]  # to the left, every deal
         game = entry["game"]
-        if game == "pass":
-            common_pules += 1
+        if game in ("pass", "galdins") and keeps_pules:  # everyone passed: common pule(s)
+            nothing_open = not common_pules and not personal_pules
+            two = table_size == 4 and rules["four_table_pass_pules"] == 2 and nothing_open
+            common_pules += 2 if two else 1
+        if game == "galdins" and rules["galdins_scoring"] == "rondo":
+            for payer, receiver, amount in reference_rondo(entry):
+                pay(payer, receiver, amount)
         elif game == "galdins":
             for loser in reference_galdins_losers(entry["tricks"], entry["points"]):
                 for other in players:  # every other seated player, the dealer included
                     if other != loser:
                         pay(loser, other, 2)
-        else:
+        elif game != "pass":
             declarer = entry["declarer"]
             others = [name for name in players if name != declarer]  # sitting-out dealer too
-            unit = reference_unit(game, points=entry.get("points"), tricks=entry["tricks"])
+            unit = reference_unit(
+                game,
+                points=entry.get("points"),
+                tricks=entry["tricks"],
+                small_zole_loss=rules["small_zole_loss"],
+            )
             for other in others:
                 pay(other, declarer, unit)
             if game == "lielais" and keeps_pules:
@@ -149,7 +194,14 @@ def reference_result(case: SheetCase) -> dict[str, Any]:
 
 
 def _case(players, deals, *, rules=None, first_dealer=None, closed=True) -> SheetCase:
-    all_rules = {"all_pass": "pule", "small_zole": False, "personal_pule_payment": "N-1"}
+    all_rules = {
+        "all_pass": "pule",
+        "small_zole": False,
+        "personal_pule_payment": "N-1",
+        "four_table_pass_pules": 1,
+        "galdins_scoring": "tricks",
+        "small_zole_loss": 7,
+    }
     all_rules.update(rules or {})
     return SheetCase(
         players=tuple(players),
@@ -189,6 +241,83 @@ def test_the_reference_model_reproduces_the_worked_examples_of_rules_md():
         )
     )
     assert four["deals"][0]["scores"] == {"A": 3, "B": -1, "C": -1, "D": -1}
+
+
+def test_the_reference_model_and_the_engine_reproduce_worked_examples_6_to_10():
+    example_6 = {
+        "game": "galdins",
+        "tricks": {"A": 0, "B": 3, "C": 5},
+        "points": {"A": 0, "B": 40, "C": 80},
+    }
+    rondo = {"all_pass": "galdins", "galdins_scoring": "rondo"}
+    cases = [
+        # 6 and 7: rondo galdiņš at a 3-table, A dealing first
+        (
+            _case(
+                "ABC",
+                [
+                    example_6,
+                    {
+                        "game": "galdins",
+                        "tricks": {"A": 3, "B": 3, "C": 2},
+                        "points": {"A": 50, "B": 50, "C": 20},
+                    },
+                    {
+                        "game": "galdins",
+                        "tricks": {"A": 3, "B": 3, "C": 2},
+                        "points": {"A": 44, "B": 44, "C": 32},
+                        "draw_loser": "B",
+                    },
+                ],
+                rules=rondo,
+            ),
+            [{"A": 3, "B": 1, "C": -4}, {"A": -1, "B": -1, "C": 2}, {"A": 0, "B": -1, "C": 1}],
+            0,
+        ),
+        # 8: two common pules at an empty 4-table, then one; C collects one
+        (
+            _case(
+                "ABCD",
+                [
+                    {"game": "pass"},
+                    {"game": "pass"},
+                    {"game": "lielais", "declarer": "C", "points": 75, "tricks": 5},
+                ],
+                rules={"four_table_pass_pules": 2},
+                first_dealer="D",
+            ),
+            [
+                dict.fromkeys("ABCD", 0),
+                dict.fromkeys("ABCD", 0),
+                {"A": -2, "B": -2, "C": 6, "D": -2},
+            ],
+            2,
+        ),
+        # 9: galdins_pule with rondo: example 6 writes a pule that A's Lielais collects
+        (
+            _case(
+                "ABC",
+                [example_6, {"game": "lielais", "declarer": "A", "points": 75, "tricks": 5}],
+                rules={**rondo, "all_pass": "galdins_pule"},
+            ),
+            [{"A": 3, "B": 1, "C": -4}, {"A": 4, "B": -2, "C": -2}],
+            0,
+        ),
+        # 10: mazā zole lost with small_zole_loss = 6
+        (
+            _case(
+                "ABC",
+                [{"game": "maza_zole", "declarer": "B", "tricks": 1}],
+                rules={"small_zole": True, "small_zole_loss": 6},
+            ),
+            [{"A": 6, "B": -12, "C": 6}],
+            0,
+        ),
+    ]
+    for case, expected_scores, open_common in cases:
+        for result in (reference_result(case), score_json(case.to_json())):
+            assert [deal["scores"] for deal in result["deals"]] == expected_scores
+            assert result["open_pules"]["common"] == open_common
 
 
 def test_a_won_lielais_collects_his_own_pule_then_a_common_pule_then_the_oldest_personal_pule():
@@ -329,6 +458,9 @@ def test_at_a_4_table_the_sitting_out_dealer_is_scored_as_one_more_defender(case
                     high, low = sorted(counts, reverse=True)
                     assert high - low == payment
                     assert counts[low] == 1
+        elif entry.game == "galdins" and case.rules["galdins_scoring"] == "rondo":
+            # Rondo names only the playing players: the dealer neither pays nor receives.
+            assert dealer_score == 0
         elif entry.game == "galdins":
             # The dealer cannot lose galdiņš; he gets 2 from each loser, like every non-loser.
             playing = [deal.scores[name] for name in case.players if name != deal.dealer]
@@ -415,8 +547,14 @@ def test_the_engine_agrees_with_the_reference_model_of_rules_md(case):
 
 
 @MODEL_SETTINGS
-@given(sheet_cases(all_pass=("pule",), max_entries=30))
+@given(sheet_cases(all_pass=("pule", "galdins_pule"), max_entries=30))
 def test_the_engine_agrees_with_the_reference_model_when_pules_are_kept(case):
+    assert score_json(case.to_json()) == reference_result(case)
+
+
+@MODEL_SETTINGS
+@given(sheet_cases(all_pass=("galdins", "galdins_pule"), galdins_scoring=("rondo",)))
+def test_the_engine_agrees_with_the_reference_model_on_rondo_galdins(case):
     assert score_json(case.to_json()) == reference_result(case)
 
 
@@ -424,14 +562,24 @@ def test_the_engine_agrees_with_the_reference_model_when_pules_are_kept(case):
 @given(
     seed=st.integers(0, 2**32 - 1),
     size=st.sampled_from((3, 4)),
-    all_pass=st.sampled_from(("pule", "galdins")),
+    all_pass=st.sampled_from(ALL_PASS),
     small_zole=st.booleans(),
+    galdins_scoring=st.sampled_from(GALDINS_SCORING),
+    four_table_pass_pules=st.sampled_from((1, 2)),
+    small_zole_loss=st.sampled_from((7, 6)),
 )
 def test_sheets_of_the_simulator_are_valid_and_agree_with_the_reference_model(
-    seed, size, all_pass, small_zole
+    seed, size, all_pass, small_zole, galdins_scoring, four_table_pass_pules, small_zole_loss
 ):
     players = ["Anna", "Jānis", "Pēteris", "Līga"][:size]
-    rules = {"all_pass": all_pass, "small_zole": small_zole, "personal_pule_payment": "N-1"}
+    rules = {
+        "all_pass": all_pass,
+        "small_zole": small_zole,
+        "personal_pule_payment": "N-1",
+        "galdins_scoring": galdins_scoring,
+        "four_table_pass_pules": four_table_pass_pules,
+        "small_zole_loss": small_zole_loss,
+    }
     sheet = random_sheet(random.Random(seed), players=players, deals=24, rules=Rules(**rules))
     deals: list[dict[str, Any]] = []
     for entry in sheet.entries:
@@ -440,7 +588,10 @@ def test_sheets_of_the_simulator_are_valid_and_agree_with_the_reference_model(
         elif isinstance(entry, Pass):
             deals.append({"game": "pass"})
         elif isinstance(entry, Galdins):
-            deals.append({"game": "galdins", "tricks": entry.tricks, "points": entry.points})
+            deal = {"game": "galdins", "tricks": entry.tricks, "points": entry.points}
+            if entry.draw_loser is not None:
+                deal["draw_loser"] = entry.draw_loser
+            deals.append(deal)
         else:
             deal = {"game": str(entry.game), "declarer": entry.declarer, "tricks": entry.tricks}
             if entry.points is not None:

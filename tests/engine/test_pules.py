@@ -2,10 +2,20 @@
 
 import pytest
 
-from engine import settle_round
+from engine import SheetError, settle_round
 from engine.sheet import PuleEvent
 
-from .factories import FOUR, THREE, everyone_passes, lielais, maza_zole, penalty, play, zole
+from .factories import (
+    FOUR,
+    THREE,
+    everyone_passes,
+    galdins,
+    lielais,
+    maza_zole,
+    penalty,
+    play,
+    zole,
+)
 
 WIN = (75, 5)  # a Lielais win in the 61-90 band: u = 1
 LOSS = (45, 3)  # a Lielais loss in the 31-60 band: u = -2
@@ -186,3 +196,120 @@ class TestSettlement:
         assert sheet.open_common_pules == 0
         assert sheet.open_personal_pules == {"A": 0, "B": 0, "C": 0}
         assert sheet.settlement == {"A": 0, "B": 0, "C": 0}
+
+
+class TestFourTablePassPules:
+    """four_table_pass_pules = 2: at a 4-table an all-pass writes two common pules when no pule
+    of any kind is open, otherwise one."""
+
+    def test_two_when_nothing_is_open_then_one_while_pules_are_open(self):
+        sheet = play(
+            everyone_passes(),
+            everyone_passes(),
+            players=FOUR,
+            first_dealer="D",
+            four_table_pass_pules=2,
+            closed=False,
+        )
+        assert [deal.common_pules for deal in sheet.deals] == [2, 3]
+
+    def test_one_when_only_a_personal_pule_is_open(self):
+        sheet = play(
+            penalty("B"),
+            everyone_passes(),
+            players=FOUR,
+            first_dealer="D",
+            four_table_pass_pules=2,
+            closed=False,
+        )
+        assert sheet.deals[1].common_pules == 1
+
+    def test_two_again_once_every_pule_is_collected(self):
+        sheet = play(
+            everyone_passes(),  # D deals: 2
+            won("B"),  # A deals: B takes one
+            won("C"),  # B deals: C takes the other
+            everyone_passes(),  # C deals: nothing open, 2 again
+            players=FOUR,
+            first_dealer="D",
+            four_table_pass_pules=2,
+            closed=False,
+        )
+        assert [deal.common_pules for deal in sheet.deals] == [2, 1, 0, 2]
+
+    def test_a_three_table_writes_one_under_either_value(self):
+        sheet = play(everyone_passes(), four_table_pass_pules=2, closed=False)
+        assert sheet.deals[0].common_pules == 1
+
+    def test_the_default_writes_one_at_a_four_table(self):
+        sheet = play(everyone_passes(), players=FOUR, first_dealer="D", closed=False)
+        assert sheet.deals[0].common_pules == 1
+
+
+GALDINS_PULE = {"all_pass": "galdins_pule"}
+A_LOSES_GALDINS = ({"A": 4, "B": 2, "C": 2}, {"A": 60, "B": 30, "C": 30})  # tricks: A pays 2 each
+
+
+def galdins_played():
+    return galdins(*A_LOSES_GALDINS)
+
+
+class TestGaldinsPule:
+    """all_pass = "galdins_pule": galdiņš is played and scored, and the common pule(s) are written
+    exactly as for "pule"; every pule rule applies."""
+
+    def test_galdins_is_scored_and_writes_a_common_pule(self):
+        sheet = play(galdins_played(), closed=False, **GALDINS_PULE)
+        assert sheet.deals[0].scores == {"A": -4, "B": 2, "C": 2}
+        assert sheet.deals[0].pule_event is PuleEvent.COMMON_WRITTEN
+        assert sheet.open_common_pules == 1
+
+    def test_a_won_lielais_collects_the_common_pule_of_a_galdins(self):
+        sheet = play(galdins_played(), won("C"), closed=False, **GALDINS_PULE)
+        assert sheet.deals[1].scores == {"A": -2, "B": -2, "C": 4}
+        assert sheet.open_common_pules == 0
+
+    def test_a_lost_lielais_gets_a_personal_pule_that_the_settlement_charges(self):
+        sheet = play(galdins_played(), lost("B"), **GALDINS_PULE)
+        assert sheet.open_personal_pules == {"A": 0, "B": 1, "C": 0}
+        assert sheet.settlement == {"A": 1, "B": -2, "C": 1}
+
+    def test_four_table_pass_pules_applies_to_galdins_too(self):
+        sheet = play(
+            galdins_played(),
+            players=FOUR,
+            first_dealer="D",
+            four_table_pass_pules=2,
+            closed=False,
+            **GALDINS_PULE,
+        )
+        assert sheet.deals[0].common_pules == 2
+
+    def test_penalty_pules_are_given_under_galdins_pule(self):
+        sheet = play(penalty("B"), won("A"), closed=False, **GALDINS_PULE)
+        assert sheet.deals[1].pule_event is PuleEvent.PERSONAL_COLLECTED
+        assert sheet.deals[1].scores == {"A": 4, "B": -3, "C": -1}
+
+    def test_galdins_without_pules_writes_none(self):
+        sheet = play(galdins_played(), closed=False, all_pass="galdins")
+        assert sheet.deals[0].pule_event is None
+        assert sheet.open_common_pules == 0
+
+
+class TestPenaltyPuleCap:
+    def test_three_penalty_pules_for_one_player_are_allowed(self):
+        sheet = play(penalty("B"), penalty("B"), penalty("B"), closed=False)
+        assert sheet.open_personal_pules == {"A": 0, "B": 3, "C": 0}
+
+    def test_a_fourth_for_the_same_player_is_refused_even_after_one_was_collected(self):
+        with pytest.raises(SheetError) as refused:
+            play(penalty("B"), penalty("B"), won("A"), penalty("B"), penalty("B"))
+        assert str(refused.value) == (
+            "deal 5: player B already has 3 penalty pules: at most 3 per player per round"
+        )
+        assert refused.value.field == "player"
+
+    def test_the_cap_is_per_player(self):
+        entries = [penalty(name) for name in "ABC" for _ in range(3)]
+        sheet = play(*entries, closed=False)
+        assert sheet.open_personal_pules == {"A": 3, "B": 3, "C": 3}

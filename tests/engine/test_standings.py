@@ -12,6 +12,7 @@ from engine import (
     PlaceScheme,
     RoundResult,
     SheetError,
+    place_labels,
     place_points,
     rank_standings,
     round_results,
@@ -132,6 +133,150 @@ def test_a_place_scheme_refuses_points_that_grow_with_the_place(three, four):
 
 def test_a_place_scheme_may_give_two_places_the_same_points():
     assert PlaceScheme(three=(3, 2, 1), four=(3, 2, 1, 1)).four == (3, 2, 1, 1)
+
+
+# --- Shared places: values a scheme gives, means elsewhere ---------------------------------------
+
+FEDERATION = PlaceScheme.from_text("6,4,2", "6,4,2,0; 1-4=2")
+
+
+def test_all_four_tied_at_a_4_table_get_the_federations_2_each():
+    points = place_points({"A": 0, "B": 0, "C": 0, "D": 0}, FEDERATION)
+
+    assert points == dict.fromkeys("ABCD", 2)
+    assert all(isinstance(value, Fraction) for value in points.values())
+
+
+@pytest.mark.parametrize(
+    ("game_points", "expected"),
+    [
+        ({"A": 5, "B": 5, "C": 0, "D": -10}, {"A": 5, "B": 5, "C": 2, "D": 0}),  # 1-2: mean 5
+        ({"A": 5, "B": 0, "C": 0, "D": -5}, {"A": 6, "B": 3, "C": 3, "D": 0}),  # 2-3: mean 3
+        ({"A": 5, "B": 0, "C": -5, "D": -5}, {"A": 6, "B": 4, "C": 1, "D": 1}),  # 3-4: mean 1
+        ({"A": 3, "B": 3, "C": 3, "D": -9}, {"A": 4, "B": 4, "C": 4, "D": 0}),  # 1-3: mean 4
+    ],
+    ids=["1-2", "2-3", "3-4", "1-3"],
+)
+def test_spans_without_a_value_share_the_mean_under_the_federations_scheme(game_points, expected):
+    assert place_points(game_points, FEDERATION) == expected
+
+
+def test_a_3_table_has_no_shared_value_under_the_federations_scheme():
+    assert place_points({"A": 0, "B": 0, "C": 0}, FEDERATION) == dict.fromkeys("ABC", 4)
+
+
+def test_a_value_given_for_a_span_replaces_the_mean_of_that_span_only():
+    scheme = PlaceScheme.from_text("6,4,2; 2-3=2", "6,4,2,0; 2-3=3, 1-2=6")
+
+    assert place_points({"A": 5, "B": 0, "C": 0}, scheme) == {"A": 6, "B": 2, "C": 2}
+    assert place_points({"A": 5, "B": 5, "C": 0}, scheme) == {"A": 5, "B": 5, "C": 2}
+    assert place_points({"A": 5, "B": 5, "C": 0, "D": -1}, scheme) == {
+        "A": 6,
+        "B": 6,
+        "C": 2,
+        "D": 0,
+    }
+    assert place_points({"A": 5, "B": 0, "C": 0, "D": 0}, scheme)["B"] == 2  # 2-4: the mean
+
+
+def test_without_shared_values_a_share_can_be_a_fraction():
+    scheme = PlaceScheme(three=(5, 2, 0), four=(6, 4, 2, 0))
+    assert place_points({"A": 1, "B": 1, "C": -2}, scheme) == {
+        "A": Fraction(7, 2),
+        "B": Fraction(7, 2),
+        "C": 0,
+    }
+
+
+def test_places_are_labelled_by_the_places_they_span():
+    assert place_labels({"Anna": 12, "Jānis": -3, "Pēteris": -3, "Līga": -6}) == {
+        "Anna": "1",
+        "Jānis": "2-3",
+        "Pēteris": "2-3",
+        "Līga": "4",
+    }
+    assert place_labels({"A": 0, "B": 0, "C": 0, "D": 0}) == dict.fromkeys("ABCD", "1-4")
+    assert place_labels({"A": -1, "B": 2, "C": 0}) == {"A": "3", "B": "1", "C": "2"}
+
+
+@pytest.mark.parametrize(
+    ("three", "four", "scheme"),
+    [
+        ("6,4,2", "6,4,2,0; 1-4=2", PlaceScheme(shared_four={(1, 4): 2})),
+        (
+            "6,4,2; 1-3=4",
+            "6,4,2,0; 1-4=2, 2-3=3",
+            PlaceScheme(shared_three={(1, 3): 4}, shared_four={(2, 3): 3, (1, 4): 2}),
+        ),
+        ("3,2,1", "3,2,1,1", CLUB_SCHEME),
+    ],
+)
+def test_shared_values_are_written_and_read_back_in_one_canonical_form(three, four, scheme):
+    assert PlaceScheme.from_text(three, four) == scheme
+    assert scheme.to_text() == (three, four)
+    assert PlaceScheme.from_text(*scheme.to_text()) == scheme
+
+
+def test_the_text_may_be_spaced_loosely_and_is_written_back_canonically():
+    scheme = PlaceScheme.from_text(" 6, 4 ,2 ", "6,4,2,0 ;2 - 3 = 3,1-4=2")
+    assert scheme.to_text() == ("6,4,2", "6,4,2,0; 1-4=2, 2-3=3")
+    assert hash(scheme) == hash(PlaceScheme.from_text(*scheme.to_text()))
+
+
+@pytest.mark.parametrize(
+    ("four", "says"),
+    [
+        ("6,4,2,0; 1-5=2", "places 1-5 must lie within 1-4 and cover at least 2 places"),
+        ("6,4,2,0; 0-2=5", "places 0-2 must lie within 1-4 and cover at least 2 places"),
+        ("6,4,2,0; 2-2=4", "places 2-2 must lie within 1-4 and cover at least 2 places"),
+        ("6,4,2,0; 3-2=3", "places 3-2 must lie within 1-4 and cover at least 2 places"),
+        ("6,4,2,0; 1-4=2, 1-4=3", "places 1-4 are given twice"),
+        ("6,4,2,0; 1-4=7", "places 1-4 must get from 0 to 6 (the points of those places), got 7"),
+        ("6,4,2,0; 3-4=3", "places 3-4 must get from 0 to 2 (the points of those places), got 3"),
+        ("6,4,2,0; 1-4=2.5", 'must be written like 1-4=2, got "1-4=2.5"'),
+        ("6,4,2,0; 1-4", 'must be written like 1-4=2, got "1-4"'),
+        ("6,4,2,0; 14=2", 'must be written like 1-4=2, got "14=2"'),
+        ("6,4,2,0; 1-4=2,", 'must be written like 1-4=2, got ""'),
+        ("6;4;2;0", 'must be whole numbers separated by commas, got "6;4;2;0"'),
+    ],
+)
+def test_shared_values_that_are_not_places_of_the_table_are_refused(four, says):
+    with pytest.raises(SheetError) as refused:
+        PlaceScheme.from_text("6,4,2", four)
+    assert refused.value.field == "place_points"
+    assert refused.value.params["size"] == 4
+    assert says in str(refused.value)
+
+
+@pytest.mark.parametrize(
+    "shared",
+    [{(1, 4): True}, {(1, 4): 2.0}, {(1,): 2}, {"1-4": 2}, [((1, 4), 2)]],
+    ids=["a boolean", "a float", "one place", "text span", "not a mapping"],
+)
+def test_a_place_scheme_refuses_shared_values_that_are_not_whole_numbers_for_spans(shared):
+    with pytest.raises(SheetError) as refused:
+        PlaceScheme(shared_four=shared)
+    assert refused.value.field == "place_points"
+
+
+@settings(max_examples=100, deadline=None)
+@given(
+    st.lists(st.integers(-5, 5), min_size=3, max_size=4),
+    st.sampled_from([FEDERATION, PlaceScheme.from_text("6,4,2; 1-2=4", "3,2,1,1; 2-4=1, 1-2=2")]),
+)
+def test_with_shared_values_more_game_points_still_never_get_fewer_place_points(
+    game_points, scheme
+):
+    totals = {f"player {seat}": points for seat, points in enumerate(game_points)}
+
+    points = place_points(totals, scheme)
+
+    for one in totals:
+        for other in totals:
+            if totals[one] > totals[other]:
+                assert points[one] >= points[other]
+            if totals[one] == totals[other]:
+                assert points[one] == points[other]
 
 
 # --- Round results -------------------------------------------------------------------------------

@@ -2,9 +2,9 @@
 
 import pytest
 
-from engine import PlaceScheme, Play, Rules, Sheet, SheetError, score_sheet
+from engine import PlaceScheme, Play, Rules, Sheet, SheetError, galdins_draw_needed, score_sheet
 from engine.contract import sheet_from_json
-from engine.rules import Game, deals_per_round_fits
+from engine.rules import AllPass, GaldinsScoring, Game, deals_per_round_fits
 
 from .factories import (
     FOUR,
@@ -150,18 +150,123 @@ class TestRuleSet:
     def test_a_penalty_pule_is_refused_when_the_table_keeps_no_pules(self):
         assert refusal(penalty("A"), all_pass="galdins").field == "penalty"
 
+    def test_passing_is_refused_under_galdins_pule_where_galdins_is_played(self):
+        error = refusal(everyone_passes(), all_pass="galdins_pule")
+        assert str(error) == "deal 1: pass is not played under this table's rules"
+
+    def test_galdins_is_played_under_galdins_pule(self):
+        deal = galdins({"A": 4, "B": 2, "C": 2}, {"A": 60, "B": 30, "C": 30})
+        assert play(deal, all_pass="galdins_pule").deals[0].scores == {"A": -4, "B": 2, "C": 2}
+
     @pytest.mark.parametrize(
         ("options", "field"),
         [
             ({"all_pass": "nobody"}, "rules.all_pass"),
             ({"personal_pule_payment": "N+1"}, "rules.personal_pule_payment"),
             ({"small_zole": "yes"}, "rules.small_zole"),
+            ({"four_table_pass_pules": 3}, "rules.four_table_pass_pules"),
+            ({"four_table_pass_pules": 0}, "rules.four_table_pass_pules"),
+            ({"four_table_pass_pules": "2"}, "rules.four_table_pass_pules"),
+            ({"four_table_pass_pules": True}, "rules.four_table_pass_pules"),
+            ({"four_table_pass_pules": 2.0}, "rules.four_table_pass_pules"),
+            ({"galdins_scoring": "points"}, "rules.galdins_scoring"),
+            ({"galdins_scoring": None}, "rules.galdins_scoring"),
+            ({"small_zole_loss": 8}, "rules.small_zole_loss"),
+            ({"small_zole_loss": -6}, "rules.small_zole_loss"),
+            ({"small_zole_loss": "6"}, "rules.small_zole_loss"),
         ],
     )
     def test_unknown_rule_options_are_refused(self, options, field):
         with pytest.raises(SheetError) as caught:
             Rules(**options)
         assert caught.value.field == field
+
+    def test_an_unknown_option_value_is_refused_naming_the_option_and_its_choices(self):
+        with pytest.raises(SheetError) as caught:
+            Rules(galdins_scoring="x")
+        assert str(caught.value) == 'rules.galdins_scoring must be "tricks" or "rondo", got "x"'
+
+    def test_the_options_are_read_from_the_contracts_words(self):
+        rules = Rules(
+            all_pass="galdins_pule",
+            galdins_scoring="rondo",
+            four_table_pass_pules=2,
+            small_zole_loss=6,
+        )
+        assert rules.all_pass is AllPass.GALDINS_PULE
+        assert rules.galdins_scoring is GaldinsScoring.RONDO
+        assert rules.pules
+        assert rules.allows(Game.GALDINS) and not rules.allows(Game.PASS)
+
+    def test_the_defaults_are_the_seeds_rules(self):
+        rules = Rules()
+        assert (rules.four_table_pass_pules, rules.small_zole_loss) == (1, 7)
+        assert rules.galdins_scoring is GaldinsScoring.TRICKS
+
+
+RONDO = {"all_pass": "galdins", "galdins_scoring": "rondo"}
+TIED_ODD = ({"A": 3, "B": 3, "C": 2}, {"A": 44, "B": 44, "C": 32})  # C receives 1: a draw
+TIED_EVEN = ({"A": 3, "B": 3, "C": 2}, {"A": 50, "B": 50, "C": 20})  # C receives 2: halves
+
+
+class TestDrawLoser:
+    """draw_loser is given exactly when a rondo galdiņš needs the card draw, and names one of the
+    two tied players."""
+
+    def test_is_needed_when_two_tied_losers_split_an_odd_amount(self):
+        assert galdins_draw_needed(galdins(*TIED_ODD), Rules(**RONDO)) == ("A", "B")
+
+    @pytest.mark.parametrize(
+        ("deal", "rules"),
+        [
+            (TIED_EVEN, RONDO),
+            (({"A": 3, "B": 3, "C": 2}, {"A": 40, "B": 40, "C": 40}), RONDO),  # three tied
+            (({"A": 0, "B": 3, "C": 5}, {"A": 0, "B": 40, "C": 80}), RONDO),  # one loser
+            (TIED_ODD, {"all_pass": "galdins"}),  # tricks scoring: no draw
+        ],
+        ids=["even amount", "three tied", "one loser", "tricks scoring"],
+    )
+    def test_is_not_needed_otherwise(self, deal, rules):
+        assert galdins_draw_needed(galdins(*deal), Rules(**rules)) is None
+
+    def test_missing_when_needed_is_refused_naming_the_tied_players(self):
+        error = refusal(galdins(*TIED_ODD), **RONDO)
+        assert str(error) == (
+            "deal 1: draw_loser is missing: A and B tie for the most points and draw a card for "
+            "who pays the larger half"
+        )
+        assert error.field == "draw_loser"
+
+    @pytest.mark.parametrize("draw_loser", ["C", "Zane"])
+    def test_a_player_who_is_not_one_of_the_tied_two_is_refused(self, draw_loser):
+        error = refusal(galdins(*TIED_ODD, draw_loser=draw_loser), **RONDO)
+        assert str(error) == (
+            f'deal 1: draw_loser "{draw_loser}" is not one of the tied players A and B'
+        )
+        assert error.field == "draw_loser"
+
+    @pytest.mark.parametrize(
+        "rules", [RONDO, {"all_pass": "galdins"}], ids=["rondo, even amount", "tricks scoring"]
+    )
+    def test_given_when_no_draw_is_needed_is_refused(self, rules):
+        error = refusal(galdins(*TIED_EVEN, draw_loser="A"), **rules)
+        assert str(error) == 'deal 1: draw_loser "A" is given, but this galdiņš needs no card draw'
+        assert error.field == "draw_loser"
+
+    def test_at_a_four_table_the_draw_is_between_the_playing_players(self):
+        tricks, points = {"B": 3, "C": 3, "D": 2}, {"B": 44, "C": 44, "D": 32}
+        deal = galdins(tricks, points, draw_loser="B")
+        sheet = play(deal, players=FOUR, first_dealer="A", **RONDO)
+        assert sheet.deals[0].scores == {"A": 0, "B": -1, "C": 0, "D": 1}
+
+
+class TestPenaltyCap:
+    def test_a_fourth_penalty_pule_for_a_player_is_refused_naming_him(self):
+        error = refusal(penalty("C"), penalty("C"), penalty("A"), penalty("C"), penalty("C"))
+        assert str(error) == (
+            "deal 5: player C already has 3 penalty pules: at most 3 per player per round"
+        )
+        assert (error.deal, error.field) == (5, "player")
 
 
 class TestTable:
