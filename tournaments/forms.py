@@ -195,8 +195,7 @@ class TournamentForm(forms.ModelForm):
                         _("place points are whole numbers from -%(most)s to %(most)s")
                         % {"most": MAX_PLACE_POINTS},
                     )
-                cleaned["place_points_three"] = ",".join(map(str, scheme.three))
-                cleaned["place_points_four"] = ",".join(map(str, scheme.four))
+                cleaned["place_points_three"], cleaned["place_points_four"] = scheme.to_text()
         starts, ends = cleaned.get("starts_on"), cleaned.get("ends_on")
         if starts and ends and ends < starts:
             self.add_error("ends_on", _("the tournament cannot end before it starts"))

@@ -45,7 +45,7 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     page.fill("#id_starts_on", "2026-12-20")
     page.fill("#id_venue", "Cēsis")
     page.select_option("#id_level", "district")
-    page.click("form.stacked button[type=submit]")
+    page.click("form.stacked button:has-text('Save')")
     page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/")
     assert_fits_the_phone(page)
 
