@@ -534,23 +534,38 @@ def simulate_tournament(
         seating_seed = random.Random(f"{seed}/seating {number}").randrange(1_000_000)
         tournament_services.round_generate_seating(round_=round_, seed=seating_seed, by=None)
         round_ = tournament_services.round_publish(round_=round_, by=None)
-        tables = _round_tables(round_)
-        rule_set = round_rule_set(round_)
-        plans = _table_plans(
-            seed, round_, tables, deals=rule_set.deals_per_round, rules=rule_set.rules
+        tables = play_simulated_round(
+            round_, seed=seed, fast=fast, progress=progress, rounds=rounds
         )
-        tokens = {
-            token.table_id: token
-            for token in TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
-        }
-        if fast:
-            _play_round_in_bulk(round_, tables, plans, tokens)
-        else:
-            for done, (table, plan) in enumerate(zip(tables, plans, strict=True), start=1):
-                _play_table(table, plan, tokens.get(table.pk))
-                if progress is not None and done < len(tables):
-                    progress(Progress(number, rounds, done, len(tables)))
         scoring_services.round_close(round_=round_, writer=Writer())
         if progress is not None:
-            progress(Progress(number, rounds, len(tables), len(tables)))
+            progress(Progress(number, rounds, tables, tables))
     return tournament
+
+
+def play_simulated_round(
+    round_: Round,
+    *,
+    seed: int,
+    fast: bool = False,
+    progress: ProgressCallback | None = None,
+    rounds: int = 1,
+) -> int:
+    """Every table of a published round played to the end under the round's rules, each table's
+    deals drawn from its own generator (`seed`, the round and the table); returns how many
+    tables. `rounds` is the tournament's, for the progress reports."""
+    tables = _round_tables(round_)
+    rule_set = round_rule_set(round_)
+    plans = _table_plans(seed, round_, tables, deals=rule_set.deals_per_round, rules=rule_set.rules)
+    tokens = {
+        token.table_id: token
+        for token in TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
+    }
+    if fast:
+        _play_round_in_bulk(round_, tables, plans, tokens)
+    else:
+        for done, (table, plan) in enumerate(zip(tables, plans, strict=True), start=1):
+            _play_table(table, plan, tokens.get(table.pk))
+            if progress is not None and done < len(tables):
+                progress(Progress(round_.number, rounds, done, len(tables)))
+    return len(tables)

@@ -309,7 +309,7 @@ def draw_score_sheet_page(
     deals = [sheet.deals[index] for index in rows]
     y = draw_deals(pen, sheet, deals, columns, player_width, top=y, row_height=layout.row_height)
     if not last:
-        more = _("Continued overleaf: deals %(first)d–%(last)d.") % {
+        more = _("Continued on the next page: deals %(first)d–%(last)d.") % {
             "first": rows.stop + 1,
             "last": len(sheet.deals),
         }

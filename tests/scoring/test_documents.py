@@ -783,7 +783,7 @@ class TestFederationSheets:
             # heading leave room; 60 always go on over a second page.
             assert len(indexes) == 1 if deals <= 28 else len(indexes) == 2 if deals == 60 else True
             for index in indexes[:-1]:
-                assert "Continued overleaf" in pages[index]
+                assert "Continued on the next page" in pages[index]
                 assert not re.search(r"^Total ", pages[index], re.MULTILINE)
             for index in indexes[1:]:
                 assert "Score sheet, continued" in pages[index]
