@@ -60,7 +60,7 @@ from typing import Any, TypeVar  # noqa: E402
 
 from engine.contract import score_json, sheet_from_json, sheet_to_json  # noqa: E402
 from engine.deals import PenaltyPule  # noqa: E402
-from engine.rules import AllPass, PersonalPulePayment, Rules  # noqa: E402
+from engine.rules import AllPass, Game, PersonalPulePayment, Rules  # noqa: E402
 from engine.sheet import ScoredSheet, Sheet, score_sheet  # noqa: E402
 from engine.simulate import random_sheet  # noqa: E402
 
@@ -92,11 +92,17 @@ PLAYER_NAMES = (
 )
 T = TypeVar("T")
 
+# Every combination whose everyone-passing deal the engine plays (an option value the engine
+# only accepts so far, such as galdins_pule before the engine's rules branch, is left out).
 RULE_SETS = tuple(
-    Rules(all_pass=all_pass, small_zole=small_zole, personal_pule_payment=payment)
+    rules
     for all_pass, small_zole, payment in itertools.product(
         AllPass, (False, True), PersonalPulePayment
     )
+    if (
+        rules := Rules(all_pass=all_pass, small_zole=small_zole, personal_pule_payment=payment)
+    ).allows(Game.PASS)
+    or rules.allows(Game.GALDINS)
 )
 
 

@@ -1,12 +1,13 @@
 """The tournament archive: one JSON document with everything about a tournament, and its import.
 
 Each table's sheet is in the engine's sheet format (DESIGN.md, "Contracts of the engine command
-line") with the players' names, so anyone can re-score it with `python -m engine score` and get
-the confirmed totals written beside it. Beside the sheet, the archive keeps what the sheet does
-not show but an organiser would miss after a restore: every version of every deal (corrections
-and removed entries, with who, when and why), who confirmed each table, the check-ins, the
-seating warnings and flags, the accounts' roles (organisers, chief referees, table referees) and
-the tournament's audit log.
+line") with the players' names and the rules of its own round (each round keeps the rule set it
+was published with: `tournaments.rule_set`), so anyone can re-score it with `python -m engine
+score` and get the confirmed totals written beside it. Beside the sheet, the archive keeps what
+the sheet does not show but an organiser would miss after a restore: every version of every deal
+(corrections and removed entries, with who, when and why), who confirmed each table, the
+check-ins, the seating warnings and flags, the accounts' roles (organisers, chief referees, table
+referees) and the tournament's audit log.
 
 Not in the archive, on purpose: the tables' private entry links (whoever holds the file could
 write with them; an import issues new ones), the devices' client keys, IP addresses (personal
@@ -49,6 +50,7 @@ from scoring.sheets import (
     sheet_entry,
     table_sheet,
 )
+from tournaments.forms import MAX_DEALS_PER_ROUND, MAX_ROUND_MINUTES
 from tournaments.models import (
     AuditEntry,
     CheckIn,
@@ -62,15 +64,24 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
-from tournaments.rule_set import tournament_rule_set
+from tournaments.rule_set import (
+    RULE_SET_FIELDS,
+    RuleSet,
+    round_rule_set,
+    rule_set_options,
+    tournament_rule_set,
+)
 from tournaments.services import ServiceError
 
 ARCHIVE_FORMAT = "zole-tournament-archive"
 # 1: settings, players, entries, rounds, tables with the current sheet and the confirmed results.
 # 2: also every deal version, confirmers, check-ins, seating warnings and flags, the accounts'
 #    roles and the audit log.
-ARCHIVE_VERSION = 2
-READABLE_VERSIONS = (1, 2)
+# 3: also each round's rule set (the options it was published with) and round clock, and which
+#    tables were confirmed short because time was called. The rounds of an older archive were
+#    played with the tournament's options: a published one is given them when it is imported.
+ARCHIVE_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
 # Not settings: the row's id and creation time. (The roles, many-to-many relations to accounts,
 # are exported by username beside the settings.)
 NOT_SETTINGS = frozenset({"id", "created_at"})
@@ -181,6 +192,10 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         warnings,
         generated,
         published,
+        rule_set,
+        clock_started,
+        time_limit,
+        time_called,
         entry_id,
     ) in tournament.rounds.order_by("number", "check_ins__entry_id").values_list(
         "pk",
@@ -191,6 +206,10 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         "warnings",
         "generated_at",
         "published_at",
+        "rule_set",
+        "clock_started_at",
+        "time_limit",
+        "time_called_at",
         "check_ins__entry_id",
     ):
         round_ = rounds.setdefault(
@@ -203,12 +222,23 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "warnings": warnings,
                 "generated_at": _value(generated),
                 "published_at": _value(published),
+                # As stored: the options the round was published with (empty for a draft,
+                # which follows the tournament's).
+                "rule_set": rule_set,
+                "clock_started_at": _value(clock_started),
+                "time_limit": time_limit,
+                "time_called_at": _value(time_called),
                 "check_ins": [],
                 "tables": [],
             },
         )
         if entry_id is not None:
             round_["check_ins"].append(entry_id)
+    # Each round's sheets are written with the rules it is played with.
+    rules_of = {
+        round_id: round_rule_set(Round(tournament=tournament, rule_set=round_["rule_set"])).rules
+        for round_id, round_ in rounds.items()
+    }
     tables: dict[int, Table] = {}
     seats_of: dict[int, list[Seat]] = defaultdict(list)
     for table_id, round_id, number, first_dealer, flags, position, entry_id in (
@@ -250,6 +280,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         confirmed_at,
         user,
         by_entry,
+        time_called,
         entry_id,
         game_points,
         twelfths,
@@ -259,6 +290,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         "confirmed_at",
         "confirmed_by__username",
         "confirmed_by_entry_id",
+        "time_called",
         "seats__entry_id",
         "seats__game_points",
         "seats__place_points_twelfths",
@@ -268,6 +300,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             "confirmed_at": _value(confirmed_at),
             "confirmed_by": user,
             "confirmed_by_entry": by_entry,
+            "time_called": time_called,
         }
         if entry_id is not None:
             seat_results_of[table_id][entry_id] = (game_points, twelfths, place)
@@ -296,14 +329,15 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         else:
             table_roles[table_id].setdefault(relation, []).append(username)
 
-    rules = tournament_rule_set(tournament).rules
     for table in tables.values():
         seats = seats_of[table.pk]
         names = sheet_names(seats, entries)
         confirmation = confirmations.get(table.pk)
         confirmed = confirmation is not None
         results = results_of[table.pk]
-        sheet = table_sheet(table, seats=seats, results=results, rules=rules, closed=confirmed)
+        sheet = table_sheet(
+            table, seats=seats, results=results, rules=rules_of[table.round_id], closed=confirmed
+        )
         seat_results = seat_results_of.get(table.pk, {})
         rounds[table.round_id]["tables"].append(
             {
@@ -316,6 +350,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "confirmed_at": confirmation["confirmed_at"] if confirmation else None,
                 "confirmed_by": confirmation["confirmed_by"] if confirmation else None,
                 "confirmed_by_entry": confirmation["confirmed_by_entry"] if confirmation else None,
+                # Confirmed with fewer deals than planned: the round's time was up.
+                "time_called": confirmation["time_called"] if confirmation else False,
                 "sheet": sheet_to_json(sheet, names),
                 # The confirmed totals, by the sheet's names: what re-scoring the sheet gives.
                 "totals": {
@@ -359,7 +395,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             if field.name not in NOT_SETTINGS
         },
         "roles": roles,
-        "rules": rules_to_json(rules),
+        # The rules the next round will be played with (each round has its own: rule_set).
+        "rules": rules_to_json(tournament_rule_set(tournament).rules),
         "clubs": [
             {"id": club.pk, "name": club.name, "city": club.city}
             for club in sorted(clubs.values(), key=lambda club: latvian_sort_key(club.name))
@@ -490,6 +527,21 @@ def _moment(data: Mapping[str, Any], key: str, where: str) -> datetime.datetime 
     return moment
 
 
+def _check_bounds(
+    where: str, *, deals_per_round: int | None = None, round_time_limit: int | None = None
+) -> None:
+    """The bounds the settings form keeps (the model's columns hold more)."""
+    if deals_per_round is not None and not 1 <= deals_per_round <= MAX_DEALS_PER_ROUND:
+        raise ArchiveError(
+            f"{where}: deals_per_round must be 1-{MAX_DEALS_PER_ROUND}, got {deals_per_round}"
+        )
+    if round_time_limit is not None and not 1 <= round_time_limit <= MAX_ROUND_MINUTES:
+        raise ArchiveError(
+            f"{where}: round_time_limit must be 1-{MAX_ROUND_MINUTES} minutes, got "
+            f"{round_time_limit}"
+        )
+
+
 def _clean(instance: models.Model, where: str, *, exclude: Iterable[str] = ()) -> None:
     """The model's own field checks (lengths, choices, ranges), as a message with the place."""
     try:
@@ -594,6 +646,7 @@ class _Table:
     entered_at: list[datetime.datetime | None]  # per version
     confirmation: _Confirmation | None
     roles: dict[str, list[str]] = field(default_factory=dict)  # relation: usernames
+    time_called: bool = False  # confirmed with fewer deals than planned
 
 
 @dataclass
@@ -606,6 +659,11 @@ class _Round:
     generated_at: datetime.datetime | None
     published_at: datetime.datetime | None
     check_ins: list[int]
+    stored_rule_set: dict[str, Any]  # Round.rule_set as it is written: empty for a draft
+    rule_set: RuleSet  # what its tables are checked against
+    clock_started_at: datetime.datetime | None = None
+    time_limit: int | None = None
+    time_called_at: datetime.datetime | None = None
     tables: list[_Table] = field(default_factory=list)
 
 
@@ -687,11 +745,10 @@ class _Checker:
             _object(_get(archive, "tournament", "the archive"), "tournament")
         )
         self.tournament = tournament
-        rule_set = tournament_rule_set(tournament)
-        self.rules = rule_set.rules
-        if _get(archive, "rules", "the archive") != rules_to_json(self.rules):
+        if _get(archive, "rules", "the archive") != rules_to_json(
+            tournament_rule_set(tournament).rules
+        ):
             raise ArchiveError("rules: they disagree with the tournament's settings")
-        self.scheme = rule_set.place_scheme
         clubs = self._clubs()
         players = self._players(clubs)
         self.entries = self._entries(players)
@@ -705,24 +762,26 @@ class _Checker:
         self.tables = {
             (round_.number, table.number): table for round_ in rounds for table in round_.tables
         }
-        roles = self._roles(self._since_2("roles", {}), Tournament, "roles")
+        roles = self._roles(self._added_in(2, "roles", {}), Tournament, "roles")
         audit = [
             self._audit(_object(item, f"audit entry {index}"), f"audit entry {index}")
-            for index, item in enumerate(_list(self._since_2("audit", []), "audit"), 1)
+            for index, item in enumerate(_list(self._added_in(2, "audit", []), "audit"), 1)
         ]
         self._check_mix_plan(tournament.mix_plan)
         return _Plan(tournament, roles, clubs, players, self.entries, rounds, audit)
 
-    def _since_2(
+    def _added_in(
         self,
+        version: int,
         key: str,
         default: object,
         data: Mapping[str, Any] | None = None,
         where: str = "the archive",
     ) -> Any:
-        """A key that version 2 added: required there, the default in a version 1 archive."""
+        """A key that archive `version` added: required from then on, the default in an older
+        archive."""
         data = self.archive if data is None else data
-        if self.version == 1:
+        if self.version < version:
             return data.get(key, default)
         return _get(data, key, where)
 
@@ -784,7 +843,7 @@ class _Checker:
                 raise ArchiveError(f"tournament: unknown setting {_shown(name)}") from None
             if not model_field.concrete or model_field.is_relation:
                 raise ArchiveError(f"tournament: {name} cannot be imported")
-            values[model_field.attname] = self._setting(model_field, value)
+            values[model_field.attname] = self._setting(model_field, value, "tournament")
         for model_field in Tournament._meta.concrete_fields:
             if model_field.name in NOT_SETTINGS or model_field.attname in values:
                 continue
@@ -801,6 +860,11 @@ class _Checker:
                 f'a tournament with the slug "{tournament.slug}" already exists: nothing '
                 "imported (import it under another slug with --slug NEW_SLUG)"
             )
+        _check_bounds(
+            "tournament",
+            deals_per_round=tournament.deals_per_round,
+            round_time_limit=tournament.round_time_limit,
+        )
         try:
             tournament_rule_set(tournament)
         except SheetError as error:
@@ -808,8 +872,8 @@ class _Checker:
         return tournament
 
     @staticmethod
-    def _setting(model_field: models.Field, value: object) -> object:
-        where = f"tournament: {model_field.name}"
+    def _setting(model_field: models.Field, value: object, where: str) -> object:
+        where = f"{where}: {model_field.name}"
         if value is None:
             if not model_field.null:
                 raise ArchiveError(f"{where} cannot be null")
@@ -907,18 +971,36 @@ class _Checker:
     def _round(self, data: dict[str, Any], index: int) -> _Round:
         number = _whole(data, "number", f"round {index}", low=1, high=SMALL)
         where = f"round {number}"
+        status = _text(data, "status", where, max_length=10)
+        stored = self._round_rule_set(
+            _object(self._added_in(3, "rule_set", {}, data, where), f"{where}: rule_set"),
+            status,
+            where,
+        )
+        try:
+            rule_set = round_rule_set(Round(tournament=self.tournament, rule_set=stored))
+        except SheetError as error:
+            raise ArchiveError(f"{where}: rule_set: {error}") from None
         round_ = _Round(
             number=number,
-            status=_text(data, "status", where, max_length=10),
+            status=status,
             seating_mode=_text(data, "seating_mode", where, max_length=8),
             seed=_whole(data, "seed", where, low=0, high=2**31 - 1, null=True),
-            warnings=_list(self._since_2("warnings", [], data, where), f"{where}: warnings"),
+            warnings=_list(self._added_in(2, "warnings", [], data, where), f"{where}: warnings"),
             generated_at=_moment(data, "generated_at", where) if self.version > 1 else None,
             published_at=_moment(data, "published_at", where) if self.version > 1 else None,
             check_ins=self._entry_ids(
-                self._since_2("check_ins", [], data, where), f"{where}: check_ins"
+                self._added_in(2, "check_ins", [], data, where), f"{where}: check_ins"
             ),
+            stored_rule_set=stored,
+            rule_set=rule_set,
         )
+        if self.version >= 3:
+            round_.clock_started_at = _moment(data, "clock_started_at", where)
+            round_.time_limit = _whole(
+                data, "time_limit", where, low=1, high=MAX_ROUND_MINUTES, null=True
+            )
+            round_.time_called_at = _moment(data, "time_called_at", where)
         _clean(
             Round(
                 number=number,
@@ -926,6 +1008,8 @@ class _Checker:
                 seating_mode=round_.seating_mode,
                 seed=round_.seed,
                 warnings=round_.warnings,
+                rule_set=round_.stored_rule_set,
+                time_limit=round_.time_limit,
             ),
             where,
             exclude=("tournament",),
@@ -943,6 +1027,27 @@ class _Checker:
         if len(set(numbers)) != len(numbers):
             raise ArchiveError(f"{where}: a table number is used twice")
         return round_
+
+    def _round_rule_set(self, given: dict[str, Any], status: str, where: str) -> dict[str, Any]:
+        """The rule set a round keeps, checked as the tournament's own options are: a draft's
+        (normally none: it follows the tournament) as given; a published, in-play or closed
+        round's complete, an option it lacks (an older archive) being the tournament's now."""
+        where = f"{where}: rule_set"
+        checked: dict[str, Any] = {}
+        for name, value in given.items():
+            if name not in RULE_SET_FIELDS:
+                raise ArchiveError(f"{where}: unknown option {_shown(name)}")
+            model_field = Tournament._meta.get_field(name)
+            value = self._setting(model_field, value, where)
+            try:
+                model_field.clean(value, None)
+            except ValidationError as error:
+                raise ArchiveError(f"{where}: {name}: {' '.join(error.messages)}") from None
+            checked[name] = value
+        _check_bounds(where, deals_per_round=checked.get("deals_per_round"))
+        if status == RoundStatus.DRAFT:
+            return checked
+        return {**rule_set_options(self.tournament), **checked}
 
     def _entry_ids(self, value: object, where: str) -> list[int]:
         ids = _list(value, where)
@@ -976,20 +1081,29 @@ class _Checker:
         first_dealer = sheet.first_dealer or sheet.players[0]
         if _get(data, "first_dealer", where) != first_dealer:
             raise ArchiveError(f"{where}: first_dealer is not the sheet's first dealer")
-        if sheet.rules != self.rules:
-            raise ArchiveError(f"{where}: the sheet's rules are not the tournament's rules")
+        # Compared as the contract writes rules: what the sheet is scored with.
+        if rules_to_json(sheet.rules) != rules_to_json(round_.rule_set.rules):
+            raise ArchiveError(
+                f"{where}: the sheet's rules are not the rules round {round_.number} is played with"
+            )
         confirmed = _get(data, "confirmed", where)
         if not isinstance(confirmed, bool) or sheet.closed != confirmed:
             raise ArchiveError(f"{where}: a confirmed table's sheet is closed, an open one's not")
+        time_called = self._added_in(3, "time_called", False, data, where)
+        if not isinstance(time_called, bool):
+            raise ArchiveError(f"{where}: time_called must be true or false")
+        if time_called and not confirmed:
+            raise ArchiveError(f"{where}: only a confirmed table has time_called")
 
         def key(name: str) -> str:
             return str(names[name])
 
         entries = [_renamed(entry, key) for entry in sheet.entries]
-        deals_per_round = self.tournament.deals_per_round
+        deals_per_round = round_.rule_set.deals_per_round
         if scored.deals_played > deals_per_round:
             raise ArchiveError(
-                f"{where}: {scored.deals_played} deals, more than the {deals_per_round} of a round"
+                f"{where}: {scored.deals_played} deals, more than the {deals_per_round} of "
+                f"round {round_.number}"
             )
         if entries and round_.status not in (*OPEN_STATUSES, RoundStatus.CLOSED):
             raise ArchiveError(f"{where}: round {round_.number} is a draft, but has deals")
@@ -998,21 +1112,28 @@ class _Checker:
         table = _Table(
             number=number,
             first_dealer_position=sheet.players.index(first_dealer) + 1,
-            flags=_list(self._since_2("flags", [], data, where), f"{where}: flags"),
-            roles=self._roles(self._since_2("roles", {}, data, where), Table, f"{where}: roles"),
+            flags=_list(self._added_in(2, "flags", [], data, where), f"{where}: flags"),
+            roles=self._roles(
+                self._added_in(2, "roles", {}, data, where), Table, f"{where}: roles"
+            ),
             seats=list(names.values()),
             versions=[],
             entered_by=[],
             via_link=[],
             entered_at=[],
             confirmation=None,
+            time_called=time_called,
         )
         self._versions(data, table, entries, where)
         if confirmed:
             table.confirmation = self._confirmation(data, table, scored.totals, key, round_, where)
-            if scored.deals_played != deals_per_round:
+            # Time called: the deals played, at least one; otherwise every deal of the round.
+            if scored.deals_played != deals_per_round and not (
+                time_called and scored.deals_played >= 1
+            ):
                 raise ArchiveError(
                     f"{where}: confirmed with {scored.deals_played} of {deals_per_round} deals"
+                    + ("" if time_called else " and time not called")
                 )
         elif _get(data, "totals", where) is not None or _get(data, "results", where) is not None:
             raise ArchiveError(f"{where}: an unconfirmed table has totals")
@@ -1117,7 +1238,7 @@ class _Checker:
                 f"are {_shown(stored)}"
             )
         by_entry = {key(name): points for name, points in totals.items()}
-        engine_results = round_results(round_.number, by_entry, self.scheme)
+        engine_results = round_results(round_.number, by_entry, round_.rule_set.place_scheme)
         expected = {
             int(row.player): (row.game_points, row.place_points, row.place)
             for row in engine_results
@@ -1270,6 +1391,10 @@ def _write(plan: _Plan, on_account_created: Callable[[str], None] | None) -> Tou
             warnings=round_.warnings,
             generated_at=round_.generated_at,
             published_at=round_.published_at,
+            rule_set=round_.stored_rule_set,
+            clock_started_at=round_.clock_started_at,
+            time_limit=round_.time_limit,
+            time_called_at=round_.time_called_at,
         )
         for round_ in plan.rounds
     )
@@ -1372,6 +1497,7 @@ def _write(plan: _Plan, on_account_created: Callable[[str], None] | None) -> Tou
                 else None,
                 last_position=len(current_results(table.versions)),
                 last_version_id=max((result.pk for result in table.versions), default=0),
+                time_called=table.time_called,
             )
             for saved, _round, table in confirmed
         ),

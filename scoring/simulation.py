@@ -6,6 +6,13 @@ valid (`engine.simulate.random_deal`, with the dealer rotation), entered one by 
 `deal_record` through the table's link, now and then mistyped and corrected with `deal_correct`
 before the table is confirmed by a player seated there; then the round is closed.
 
+The tournament's options come from a rule-set preset (`engine.presets`: `classic`, the seeds'
+rules; `lzf` and `lzf-rondo`, the federation's), every option of it, then any given deal count,
+all-pass rule or mazā zole on top. Each deal is valid under the round's rules: everyone passing
+writes a pule or plays galdiņš as they say, and a galdiņš entry always comes from
+`engine.simulate.random_deal` (one place to give it what a rule set needs, such as the card draw
+of a rondo galdiņš).
+
 Everything random comes from the seed, and each table draws from its own generator, so a seed
 gives the same tournament on a fresh database (the seating reads entry ids, so another database
 may seat differently) and the `fast` path gives the same results as the services path.
@@ -33,6 +40,7 @@ from django.utils.text import slugify
 from engine import PenaltyPule, Play, Rules, SheetError, dealer_for, validate_entry
 from engine.deals import Deal
 from engine.deals import Entry as SheetEntry
+from engine.presets import PRESETS
 from engine.rules import IMPOSSIBLE_POINTS, TOTAL_POINTS
 from engine.seating import table_sizes
 from engine.sheet import Sheet, score_sheet
@@ -43,8 +51,8 @@ from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
 from scoring.sheets import result_fields
 from tournaments import services as tournament_services
+from tournaments.forms import MAX_DEALS_PER_ROUND
 from tournaments.models import (
-    AllPass,
     AuditEntry,
     Club,
     Player,
@@ -55,7 +63,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
-from tournaments.rule_set import round_rule_set
+from tournaments.rule_set import preset_options, round_rule_set
 from tournaments.services import ServiceError
 from zole_site.engine_text import error_text
 
@@ -271,28 +279,44 @@ def _unique_slug(base: str) -> str:
     return next(f"{base}-{n}" for n in range(2, len(taken) + 3) if f"{base}-{n}" not in taken)
 
 
-def _check_size(players: int, rounds: int, deals: int) -> None:
+def simulated_options(
+    preset: str = "classic",
+    *,
+    deals: int | None = None,
+    all_pass: str | None = None,
+    small_zole: bool | None = None,
+) -> dict[str, object]:
+    """The tournament options of a simulation: every option of the preset, then each one given
+    (None: the preset's)."""
+    if preset not in PRESETS:
+        raise ServiceError(f'unknown preset "{preset}" (one of {", ".join(PRESETS)})')
+    given = {"deals_per_round": deals, "all_pass": all_pass, "small_zole": small_zole}
+    return {
+        **preset_options(preset),
+        **{name: value for name, value in given.items() if value is not None},
+    }
+
+
+def _check_size(players: int, rounds: int, options: dict[str, object]) -> None:
     try:
-        table_sizes(players)
+        table_sizes(players, options["table_size"])
     except SheetError as error:
         raise ServiceError(error_text(error).removeprefix("players: ")) from None
     if rounds < 1:
         raise ServiceError(f"a tournament needs at least 1 round, got {rounds}")
-    if not 1 <= deals <= 96:
-        raise ServiceError(f"deals per round must be 1-96, got {deals}")
+    deals = options["deals_per_round"]
+    if not 1 <= deals <= MAX_DEALS_PER_ROUND:
+        raise ServiceError(f"deals per round must be 1-{MAX_DEALS_PER_ROUND}, got {deals}")
 
 
 def _create_tournament(
     rng: random.Random,
     *,
-    players: int,
     rounds: int,
-    deals: int,
     seed: int,
     slug: str | None,
     name: str | None,
-    all_pass: str,
-    small_zole: bool,
+    options: dict[str, object],
 ) -> Tournament:
     city, genitive = rng.choice(CITIES)
     today = timezone.localdate()
@@ -307,9 +331,7 @@ def _create_tournament(
         venue=f"{genitive} kultūras nams, {city}",
         starts_on=today,
         rounds_planned=rounds,
-        deals_per_round=deals,
-        all_pass=all_pass,
-        small_zole=small_zole,
+        **options,
     )
     try:
         tournament.full_clean()
@@ -488,28 +510,23 @@ def simulate_tournament(
     *,
     players: int,
     rounds: int,
-    deals: int = 24,
+    preset: str = "classic",
+    deals: int | None = None,
     seed: int = 1,
     slug: str | None = None,
     name: str | None = None,
-    all_pass: str = AllPass.PULE,
-    small_zole: bool = False,
+    all_pass: str | None = None,
+    small_zole: bool | None = None,
     fast: bool = False,
     progress: ProgressCallback | None = None,
 ) -> Tournament:
-    """Create and play a whole tournament; all or nothing. An existing `slug` is refused."""
-    _check_size(players, rounds, deals)
+    """Create and play a whole tournament with the options of `preset` (`deals`, `all_pass` and
+    `small_zole` over them when given); all or nothing. An existing `slug` is refused."""
+    options = simulated_options(preset, deals=deals, all_pass=all_pass, small_zole=small_zole)
+    _check_size(players, rounds, options)
     rng = random.Random(f"{seed}/tournament")
     tournament = _create_tournament(
-        rng,
-        players=players,
-        rounds=rounds,
-        deals=deals,
-        seed=seed,
-        slug=slug,
-        name=name,
-        all_pass=all_pass,
-        small_zole=small_zole,
+        rng, rounds=rounds, seed=seed, slug=slug, name=name, options=options
     )
     _register_players(seed, tournament, players)
     for number in range(1, rounds + 1):
@@ -517,20 +534,38 @@ def simulate_tournament(
         seating_seed = random.Random(f"{seed}/seating {number}").randrange(1_000_000)
         tournament_services.round_generate_seating(round_=round_, seed=seating_seed, by=None)
         round_ = tournament_services.round_publish(round_=round_, by=None)
-        tables = _round_tables(round_)
-        plans = _table_plans(seed, round_, tables, deals=deals, rules=round_rule_set(round_).rules)
-        tokens = {
-            token.table_id: token
-            for token in TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
-        }
-        if fast:
-            _play_round_in_bulk(round_, tables, plans, tokens)
-        else:
-            for done, (table, plan) in enumerate(zip(tables, plans, strict=True), start=1):
-                _play_table(table, plan, tokens.get(table.pk))
-                if progress is not None and done < len(tables):
-                    progress(Progress(number, rounds, done, len(tables)))
+        tables = play_simulated_round(
+            round_, seed=seed, fast=fast, progress=progress, rounds=rounds
+        )
         scoring_services.round_close(round_=round_, writer=Writer())
         if progress is not None:
-            progress(Progress(number, rounds, len(tables), len(tables)))
+            progress(Progress(number, rounds, tables, tables))
     return tournament
+
+
+def play_simulated_round(
+    round_: Round,
+    *,
+    seed: int,
+    fast: bool = False,
+    progress: ProgressCallback | None = None,
+    rounds: int = 1,
+) -> int:
+    """Every table of a published round played to the end under the round's rules, each table's
+    deals drawn from its own generator (`seed`, the round and the table); returns how many
+    tables. `rounds` is the tournament's, for the progress reports."""
+    tables = _round_tables(round_)
+    rule_set = round_rule_set(round_)
+    plans = _table_plans(seed, round_, tables, deals=rule_set.deals_per_round, rules=rule_set.rules)
+    tokens = {
+        token.table_id: token
+        for token in TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
+    }
+    if fast:
+        _play_round_in_bulk(round_, tables, plans, tokens)
+    else:
+        for done, (table, plan) in enumerate(zip(tables, plans, strict=True), start=1):
+            _play_table(table, plan, tokens.get(table.pk))
+            if progress is not None and done < len(tables):
+                progress(Progress(round_.number, rounds, done, len(tables)))
+    return len(tables)

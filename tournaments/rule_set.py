@@ -11,9 +11,12 @@ from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
 
+from django.utils.text import capfirst
+from django.utils.translation import gettext as _
+
 from engine import PlaceScheme, Rules
-from engine.contract import rules_to_json
 from engine.presets import PRESETS
+from engine.rules import Game
 from tournaments.models import Round, Tournament
 
 # The tournament fields that are the engine's rule options (same names as `engine.Rules`).
@@ -77,11 +80,42 @@ def round_rule_set(round_: Round) -> RuleSet:
     return rule_set_from_options(round_options(round_))
 
 
+def rule_set_words(options: Mapping[str, Any], *, table_size: int) -> tuple[str, ...]:
+    """A round's rules in words for a table of `table_size`, one phrase per option that matters
+    there ("When everyone passes: a common pule is written"), in the active language: each
+    option as the settings form labels it and its choice. Whether galdiņš and pules are
+    played there is the engine's answer."""
+    rules = rule_set_from_options(options).rules
+
+    def said(name: str) -> str:
+        field = Tournament._meta.get_field(name)
+        value = options[name]
+        return f"{capfirst(field.verbose_name)}: {dict(field.flatchoices).get(value, value)}"
+
+    phrases = [said("all_pass")]
+    if rules.allows(Game.GALDINS):
+        phrases.append(said("galdins_scoring"))
+    if options["small_zole"]:
+        phrases.append(str(capfirst(Tournament._meta.get_field("small_zole").verbose_name)))
+        phrases.append(said("small_zole_loss"))
+    else:
+        phrases.append(_("Mazā zole is not played"))
+    if rules.pules:
+        phrases.append(said("personal_pule_payment"))
+        if table_size == 4:
+            phrases.append(said("four_table_pass_pules"))
+    place_points = "place_points_four" if table_size == 4 else "place_points_three"
+    phrases.append(said(place_points))
+    return tuple(phrases)
+
+
 def preset_options(name: str) -> dict[str, Any]:
     """The tournament options a rule-set preset (`engine.presets`) fills in."""
     preset = PRESETS[name]
     return {
-        **rules_to_json(preset.rules),
+        # Every option, read from the preset's `Rules` itself: none is left out whichever
+        # options the contract's JSON (`engine.contract.rules_to_json`) writes.
+        **{option: getattr(preset.rules, option) for option in RULE_OPTIONS},
         "deals_per_round": preset.deals_per_round,
         "table_size": preset.table_size,
         "place_points_three": preset.place_points_three,

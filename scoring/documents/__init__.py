@@ -1,7 +1,7 @@
 """Printed documents (reportlab): table score sheets, the seating list, the standings protocol.
 
     selectors.py   reads the database and asks the engine (every score is the engine's)
-    sheets.py      a table's score sheet, one A4 page each, blank or filled
+    sheets.py      a table's score sheet, one A4 page each (more past ~30 deals), blank or filled
     seating.py     a round's seating list for the wall
     protocol.py    the standings protocol with its signature lines
     layout.py      what they share: the level's variant, heading, footer, grids, signatures

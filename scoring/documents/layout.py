@@ -243,6 +243,16 @@ class Pen:
     ) -> float:
         """Words wrapped into at most `max_lines` lines (the last one cut short if need be);
         returns the baseline below the last line."""
+        for line in self.wrap(text, width, size=size, max_lines=max_lines, bold=bold):
+            self.text(x, y, line, size=size, bold=bold, width=width, color=color)
+            y -= leading
+        return y
+
+    def wrap(
+        self, text: str, width: float, *, size: float, max_lines: int, bold: bool = False
+    ) -> list[str]:
+        """The lines `lines` draws, without drawing them: a block's height is known before it
+        is placed."""
         wrapped: list[str] = []
         line = ""
         for word in text.split():
@@ -255,10 +265,7 @@ class Pen:
                 line = candidate
         if line:
             wrapped.append(line)
-        for line in wrapped:
-            self.text(x, y, line, size=size, bold=bold, width=width, color=color)
-            y -= leading
-        return y
+        return wrapped
 
     # Lines and boxes.
 

@@ -1,7 +1,8 @@
 """The standings protocol after a round or final: rank, player, club, place and game points and
 each round's result, signed by the chief referee and the secretary. A national event's protocol
 adds licence numbers, a signature line for every table referee of the round and each table's
-control totals (game points add up to 0; the table's place points are all handed out)."""
+control totals (game points add up to 0; each player's place points are what the round's scheme
+gives for the table's game points)."""
 
 from __future__ import annotations
 
@@ -56,7 +57,7 @@ class ControlTotal:
     table_number: int
     game_points: int  # the table's game points added up: 0
     place_points: str  # the table's place points added up
-    balanced: bool
+    balanced: bool  # game points add up to 0, each place and place points are the engine's
 
 
 @dataclass(frozen=True)
@@ -356,7 +357,11 @@ def render_protocol(protocol: Protocol) -> bytes:
         flow.add(
             SECTION_TITLE,
             partial(
-                draw_section_title, text=_("Control totals by table (game points add up to 0)")
+                draw_section_title,
+                text=_(
+                    "Control totals by table (game points add up to 0; place points are the "
+                    "round's scheme applied to the table's game points)"
+                ),
             ),
             keep_with=CONTROL_ROW * 2,
         )

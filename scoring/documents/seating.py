@@ -70,7 +70,7 @@ PLAYER_LINE = 19
 PLAYER_HEADER = 16
 
 
-def card_height(table: SeatingTable, seats: int) -> float:
+def card_height(seats: int) -> float:
     return CARD_TITLE + seats * SEAT_LINE + 6
 
 
@@ -192,9 +192,12 @@ def render_seating_list(document: SeatingList) -> bytes:
     content_top = pen.height - MARGIN - heading_height(event)
     flow = Flow(first_top=content_top, next_top=content_top, bottom=MARGIN + 6)
 
-    # By table: cards in two columns, row by row.
-    seats_per_card = max((len(table.seats) for table in document.tables), default=4)
-    height = card_height(document.tables[0], seats_per_card) if document.tables else 0
+    # By table: cards in two columns, row by row; a row of cards as high as its larger table
+    # (with tables of 4 first and of 3 last, the rows of tables of 3 take less paper).
+    def pair_height(pair: tuple[SeatingTable, ...]) -> float:
+        return card_height(max(len(table.seats) for table in pair))
+
+    pairs = [document.tables[index : index + 2] for index in range(0, len(document.tables), 2)]
     flow.add(
         SECTION_TITLE,
         partial(
@@ -202,12 +205,14 @@ def render_seating_list(document: SeatingList) -> bytes:
             text=_("By table"),
             note=_("● deals first; seats in order to the left"),
         ),
-        keep_with=height,
+        keep_with=pair_height(pairs[0]) if pairs else 0,
     )
-    for index in range(0, len(document.tables), 2):
-        pair = document.tables[index : index + 2]
+    for pair in pairs:
+        height = pair_height(pair)
 
-        def draw_pair(pen: Pen, top: float, pair: tuple[SeatingTable, ...] = pair) -> None:
+        def draw_pair(
+            pen: Pen, top: float, pair: tuple[SeatingTable, ...] = pair, height: float = height
+        ) -> None:
             for column, table in enumerate(pair):
                 draw_card(
                     pen,

@@ -11,7 +11,7 @@ from __future__ import annotations
 import functools
 from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import replace
 from fractions import Fraction
 
 from django.db.models import Prefetch
@@ -31,8 +31,9 @@ from engine import (
     score_sheet,
 )
 from engine.deals import Entry as SheetEntry
+from engine.rules import TABLE_SIZES
 from engine.sheet import PuleEvent
-from engine.standings import RoundResult, rank_standings
+from engine.standings import PlaceScheme, RoundResult, rank_standings
 from scoring.documents.layout import EventInfo, variant_for
 from scoring.documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
 from scoring.documents.seating import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
@@ -54,7 +55,13 @@ from scoring.sheets import (
     table_sheet,
 )
 from tournaments.models import Entry, Round, RoundStatus, Seat, Table, TableToken, Tournament
-from tournaments.rule_set import RuleSet, round_rule_set
+from tournaments.rule_set import (
+    RuleSet,
+    round_options,
+    round_rule_set,
+    rule_set_from_options,
+    rule_set_words,
+)
 from zole_site.engine_text import display_name_key, error_text
 
 EntryUrl = Callable[[str], str]  # a table token → the absolute address of its entry page
@@ -107,10 +114,14 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
             .order_by("table_id", "position", "version")
         ):
             versions[result.table_id].append(result)
-    rule_set = round_rule_set(round_)
+    options = round_options(round_)
+    rule_set = rule_set_from_options(options)
+    # The rules in words depend on the table's size only (a table of 4 has its pass pules).
+    words = {size: rule_set_words(options, table_size=size) for size in TABLE_SIZES}
     sheets = tuple(
         _score_sheet(table, rule_set, round_, versions[table.pk], entry_url) for table in tables
     )
+    sheets = tuple(replace(sheet, rules=words.get(sheet.size, ())) for sheet in sheets)
     return RoundSheets(
         event=event_info(tournament),
         round_number=round_.number,
@@ -162,9 +173,13 @@ def _score_sheet(
         )
 
     deals_entered = sum(1 for result in current if result.kind != EntryKind.PENALTY)
-    complete = deals_entered >= deals_per_round
     by_key = {named.key: named.short_name for named in names}
     confirmation: TableResult | None = getattr(table, "result", None)
+    # Confirmed short: the round's time was up, the table's round ends with the deals played.
+    time_called = (
+        confirmation is not None and confirmation.time_called and deals_entered < deals_per_round
+    )
+    complete = deals_entered >= deals_per_round or time_called
     status = _confirmation_status(confirmation, deals_entered, deals_per_round)
     try:
         scored = score_sheet(
@@ -181,6 +196,7 @@ def _score_sheet(
             filled=True,
             status=status,
             error=error_text(error, names={named.key: named.name for named in names}),
+            time_called_after=deals_entered if time_called else None,
         )
 
     rows = list(blank_rows)
@@ -226,6 +242,7 @@ def _score_sheet(
         place_points=place_points,
         zero_sum=zero_sum,
         totals_sum=totals_sum,
+        time_called_after=deals_entered if time_called else None,
     )
 
 
@@ -410,13 +427,34 @@ def round_seating_list(*, round_: Round) -> SeatingList:
 # -- Standings protocol --------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
-class _TableSums:
-    round_number: int
-    table_number: int
-    players: int = 0
-    game_points: int = 0
-    place_twelfths: int = 0
+def _control_total(
+    round_number: int,
+    table_number: int,
+    stored: dict[str, tuple[int, int, int]],
+    scheme: PlaceScheme,
+) -> ControlTotal:
+    """A table's sums, and whether what is stored is what the engine gives: the game points
+    add up to 0, and each player's place and place points are the engine's from the stored game
+    points under the round's scheme. (A scheme's shared values do not keep the sum: four players
+    tied under "1-4=2" get 8 in all, not 12; only the engine's answer is right for every scheme.)"""
+    game_points = {player: row[0] for player, row in stored.items()}
+    expected = {
+        result.player: (result.place_points, result.place)
+        for result in round_results(round_number, game_points, scheme)
+    }
+    return ControlTotal(
+        round_number=round_number,
+        table_number=table_number,
+        game_points=sum(game_points.values()),
+        place_points=points_text(
+            Fraction(sum(twelfths for _points, twelfths, _place in stored.values()), TWELFTHS)
+        ),
+        balanced=sum(game_points.values()) == 0
+        and all(
+            expected[player] == (Fraction(twelfths, TWELFTHS), place)
+            for player, (_points, twelfths, place) in stored.items()
+        ),
+    )
 
 
 def standings_protocol(*, tournament: Tournament, after_round: int | None = None) -> Protocol:
@@ -488,31 +526,15 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
         for standing in standings
     )
 
-    sums: dict[tuple[int, int], _TableSums] = {}
-    for _entry, round_number, game_points, twelfths, _place, table_number in seat_results:
-        key = (round_number, table_number)
-        old = sums.get(key, _TableSums(round_number, table_number))
-        sums[key] = _TableSums(
-            round_number,
-            table_number,
-            old.players + 1,
-            old.game_points + game_points,
-            old.place_twelfths + twelfths,
-        )
     schemes = {round_.number: round_rule_set(round_).place_scheme for round_ in covered}
+    seated: dict[tuple[int, int], dict[str, tuple[int, int, int]]] = defaultdict(dict)
+    for entry_id, round_number, game_points, twelfths, place, table_number in seat_results:
+        if round_number in schemes:
+            seated[round_number, table_number][str(entry_id)] = (game_points, twelfths, place)
     controls = tuple(
-        ControlTotal(
-            round_number=item.round_number,
-            table_number=item.table_number,
-            game_points=item.game_points,
-            place_points=points_text(Fraction(item.place_twelfths, TWELFTHS)),
-            # The scheme's points for a table of that size are all handed out, once each.
-            balanced=item.game_points == 0
-            and Fraction(item.place_twelfths, TWELFTHS)
-            == sum(schemes[item.round_number].for_table(item.players)),
-        )
-        for item in sorted(sums.values(), key=lambda item: (item.round_number, item.table_number))
-        if item.players in (3, 4)
+        _control_total(round_number, table_number, stored, schemes[round_number])
+        for (round_number, table_number), stored in sorted(seated.items())
+        if len(stored) in TABLE_SIZES
     )
     last_round = covered[-1] if covered else None
     chief_referees = [

@@ -1,15 +1,19 @@
 """Table score sheets: one A4 page per table, blank for the tables that keep paper, filled from
 the entered deals after play (the official protocol of the table).
 
-The page is drawn at fixed positions, so a table can never spill onto a second page: the deal
-rows share the height left between the heading and the foot of the page (24 deals get rows of
-about 6 mm, enough to write in). What is printed comes from `scoring.documents.selectors`; every
-score, total and settlement on a filled sheet is the engine's.
+The page is drawn at fixed positions: the deal rows share the height left between the heading
+and the foot of the page (24 deals at a table of 4 get rows of about 5.5 mm, 28 about 4.5 mm).
+Rows are never set smaller than `MIN_ROW`, still enough to write in: a round with more deals
+than one page holds at that height (from about 30) goes on over continuation pages, its rows
+shared evenly between them, the settlement, tallies and signatures on the last. What is printed
+comes from `scoring.documents.selectors`; every score, total and settlement on a filled sheet is
+the engine's.
 """
 
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -18,6 +22,7 @@ from django.utils.translation import gettext as _
 
 from scoring.documents.layout import (
     ALERT,
+    FEDERATION_HEIGHT,
     INK,
     MARGIN,
     MUTED,
@@ -90,7 +95,11 @@ class ScoreSheet:
     place_points: tuple[str, ...] | None = None
     zero_sum: bool | None = None  # the engine's check that the totals add up to zero
     totals_sum: int | None = None
-    error: str | None = None  # the stored deals do not score under the tournament's rules
+    error: str | None = None  # the stored deals do not score under the round's rules
+    rules: tuple[str, ...] = ()  # the round's rules in words, for a table of this size
+    # Confirmed with fewer deals than planned because the round's time was up: the last deal
+    # played. The rows after it stay unplayed.
+    time_called_after: int | None = None
 
     @property
     def size(self) -> int:
@@ -144,11 +153,20 @@ QR_SIZE = 84
 PLAYER_ROW = 13
 GRID_HEADER = 24
 MAX_ROW = 19  # rows taller than this only waste paper
+MIN_ROW = 11.5  # about 4 mm: still room to write in; more deals than fit go on over pages
 SUMMARY_ROW = 14
 CHECK_HEIGHT = 16
 TALLY_HEIGHT = 74
 SIGNATURE_HEIGHT = 40
 TALLY_BOX = 8
+# Under the last deal row of a table: the settlement, totals, places and place points, the
+# check, the pule tallies and the signatures.
+FOOT_HEIGHT = SIGNATURE_HEIGHT + TALLY_HEIGHT + CHECK_HEIGHT + 4 * SUMMARY_ROW + 6
+PAGE_FOOT = 4  # a page whose rows go on overleaf ends just above the footer
+CONTINUED_HEADING = 34
+HEADING_LINES = 15 + 15 + 12 + 22 + 13  # title, event, place and date, round and table
+STATUS_LINE = 11
+RULES_SIZE, RULES_LEADING, RULES_LINES = 6.5, 8, 4
 
 
 def deal_columns(size: int) -> tuple[list[Column], float]:
@@ -168,6 +186,75 @@ def deal_columns(size: int) -> tuple[list[Column], float]:
     return columns, (CONTENT_WIDTH - used) / size
 
 
+@dataclass(frozen=True)
+class SheetHeading:
+    """What the first page says under the round and table, each line known before it is drawn:
+    the status lines (text, size, bold, colour) and the round's rules, wrapped."""
+
+    status: tuple[tuple[str, float, bool, object], ...]
+    rules: tuple[str, ...]
+
+    @property
+    def height(self) -> float:
+        text = HEADING_LINES + STATUS_LINE * len(self.status) + RULES_LEADING * len(self.rules)
+        return max(text, QR_SIZE + 10)
+
+
+def sheet_heading(pen: Pen, sheet: ScoreSheet) -> SheetHeading:
+    status: list[tuple[str, float, bool, object]] = []
+    if sheet.status:
+        status.append((sheet.status, 8.5, False, MUTED))
+    if sheet.time_called_after is not None:
+        called = _("Time called after deal %(number)d.") % {"number": sheet.time_called_after}
+        status.append((called, 8.5, True, INK))
+    if sheet.error:
+        status.append((_("Not scored: %(reason)s") % {"reason": sheet.error}, 8, False, ALERT))
+    rules = ()
+    if sheet.rules:
+        text = _("This round's rules: %(rules)s") % {"rules": " · ".join(sheet.rules)}
+        rules = tuple(pen.wrap(text, heading_text_width(), size=RULES_SIZE, max_lines=RULES_LINES))
+    return SheetHeading(status=tuple(status), rules=rules)
+
+
+def heading_text_width() -> float:
+    return CONTENT_WIDTH - QR_SIZE - 12
+
+
+def players_height(sheet: ScoreSheet) -> float:
+    return 11 + sheet.size * PLAYER_ROW + 10
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """A table's sheet placed on its pages before anything is drawn: the heading, the deal rows
+    each page holds (indexes into `ScoreSheet.deals`) and the one row height they all share."""
+
+    heading: SheetHeading
+    pages: tuple[range, ...]
+    row_height: float
+
+
+def sheet_layout(pen: Pen, document: RoundSheets, sheet: ScoreSheet) -> SheetLayout:
+    heading = sheet_heading(pen, sheet)
+    top = pen.height - MARGIN - (FEDERATION_HEIGHT if document.event.variant.federation else 0)
+    first_grid = top - heading.height - players_height(sheet) - GRID_HEADER
+    next_grid = top - CONTINUED_HEADING - GRID_HEADER
+    foot, page_foot = MARGIN + FOOT_HEIGHT, MARGIN + PAGE_FOOT
+    rows = max(len(sheet.deals), 1)
+    if rows * MIN_ROW <= first_grid - foot:
+        one = (range(len(sheet.deals)),)
+        return SheetLayout(heading, one, min(MAX_ROW, (first_grid - foot) / rows))
+    # Over pages: as many as the rows need at the smallest height, the rows shared evenly.
+    room = (first_grid - page_foot, next_grid - page_foot, next_grid - foot)
+    per_page = math.ceil(rows / math.ceil(rows / math.floor(min(room) / MIN_ROW)))
+    pages = tuple(range(start, min(start + per_page, rows)) for start in range(0, rows, per_page))
+    heights = [
+        (room[0] if index == 0 else room[2] if index == len(pages) - 1 else room[1]) / len(part)
+        for index, part in enumerate(pages)
+    ]
+    return SheetLayout(heading, pages, min(MAX_ROW, *heights))
+
+
 def render_score_sheets(document: RoundSheets) -> bytes:
     event = document.event
     buffer, pen = open_document(
@@ -175,27 +262,59 @@ def render_score_sheets(document: RoundSheets) -> bytes:
         title=_("Score sheets, round %(number)d") % {"number": document.round_number},
         subject=event.name,
     )
-    pages = len(document.sheets)
-    for page, sheet in enumerate(document.sheets, start=1):
-        draw_score_sheet(pen, document, sheet)
+    # Every sheet placed first, so that the footer can say "page x of y".
+    layouts = [sheet_layout(pen, document, sheet) for sheet in document.sheets]
+    pages = sum(len(layout.pages) for layout in layouts)
+    page = 0
+    for sheet, layout in zip(document.sheets, layouts, strict=True):
         what = _("Round %(round)d · table %(table)d") % {
             "round": document.round_number,
             "table": sheet.table_number,
         }
-        draw_footer(pen, page, pages, event=event, what=what)
-        pen.end_page()
+        for index, rows in enumerate(layout.pages):
+            page += 1
+            draw_score_sheet_page(
+                pen,
+                document,
+                sheet,
+                layout,
+                rows=rows,
+                first=index == 0,
+                last=index == len(layout.pages) - 1,
+            )
+            draw_footer(pen, page, pages, event=event, what=what)
+            pen.end_page()
     return close_document(buffer, pen)
 
 
-def draw_score_sheet(pen: Pen, document: RoundSheets, sheet: ScoreSheet) -> None:
+def draw_score_sheet_page(
+    pen: Pen,
+    document: RoundSheets,
+    sheet: ScoreSheet,
+    layout: SheetLayout,
+    *,
+    rows: range,
+    first: bool,
+    last: bool,
+) -> None:
+    """One page of a table's sheet: the heading and the players on the first, a short heading
+    on a continuation page; the summary, tallies and signatures on the last."""
     top = draw_federation(pen, document.event.variant, pen.height - MARGIN)
-    y = draw_sheet_heading(pen, document, sheet, top)
-    y = draw_players(pen, sheet, y)
+    if first:
+        y = draw_sheet_heading(pen, document, sheet, layout.heading, top)
+        y = draw_players(pen, sheet, y)
+    else:
+        y = draw_continued_heading(pen, document, sheet, rows, top)
     columns, player_width = deal_columns(sheet.size)
-    bottom = MARGIN + SIGNATURE_HEIGHT + TALLY_HEIGHT + CHECK_HEIGHT + 4 * SUMMARY_ROW + 6
-    rows = max(len(sheet.deals), 1)
-    row_height = min(MAX_ROW, (y - GRID_HEADER - bottom) / rows)
-    y = draw_deals(pen, sheet, columns, player_width, top=y, row_height=row_height)
+    deals = [sheet.deals[index] for index in rows]
+    y = draw_deals(pen, sheet, deals, columns, player_width, top=y, row_height=layout.row_height)
+    if not last:
+        more = _("Continued on the next page: deals %(first)d–%(last)d.") % {
+            "first": rows.stop + 1,
+            "last": len(sheet.deals),
+        }
+        pen.text(MARGIN + CONTENT_WIDTH, y - 10, more, size=7.5, align="right", color=MUTED)
+        return
     y = draw_summary(pen, sheet, columns, player_width, top=y)
     y = draw_check(pen, sheet, y)
     y = draw_tallies(pen, document, sheet, y)
@@ -204,9 +323,42 @@ def draw_score_sheet(pen: Pen, document: RoundSheets, sheet: ScoreSheet) -> None
     draw_signatures(pen, labels, x=MARGIN, y=MARGIN + 16, width=CONTENT_WIDTH, per_row=len(labels))
 
 
-def draw_sheet_heading(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: float) -> float:
+def round_and_table(document: RoundSheets, sheet: ScoreSheet) -> str:
+    return _("Round %(round)d · Table %(table)d") % {
+        "round": document.round_number,
+        "table": sheet.table_number,
+    }
+
+
+def draw_continued_heading(
+    pen: Pen, document: RoundSheets, sheet: ScoreSheet, rows: range, top: float
+) -> float:
+    y = top - 14
+    title_width = CONTENT_WIDTH * 0.45
+    pen.text(MARGIN, y, round_and_table(document, sheet), size=13, bold=True, width=title_width)
+    continued = _("Score sheet, continued: deals %(first)d–%(last)d") % {
+        "first": rows.start + 1,
+        "last": rows.stop,
+    }
+    pen.text(
+        MARGIN + title_width,
+        y,
+        continued,
+        size=9,
+        align="right",
+        width=CONTENT_WIDTH - title_width,
+        color=MUTED,
+    )
+    y -= 12
+    pen.text(MARGIN, y, document.event.name, size=8, width=CONTENT_WIDTH, color=MUTED)
+    return top - CONTINUED_HEADING
+
+
+def draw_sheet_heading(
+    pen: Pen, document: RoundSheets, sheet: ScoreSheet, heading: SheetHeading, top: float
+) -> float:
     event = document.event
-    text_width = CONTENT_WIDTH - QR_SIZE - 12
+    text_width = heading_text_width()
     title = _("Score sheet: table protocol") if sheet.filled else _("Score sheet")
     y = top - 15
     pen.text(MARGIN, y, title, size=15, bold=True, width=text_width)
@@ -215,11 +367,9 @@ def draw_sheet_heading(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: 
     y -= 12
     pen.text(MARGIN, y, event.place_and_date, size=8.5, width=text_width, color=MUTED)
     y -= 22
-    heading = _("Round %(round)d · Table %(table)d") % {
-        "round": document.round_number,
-        "table": sheet.table_number,
-    }
-    pen.text(MARGIN, y, heading, size=17, bold=True, width=text_width * 0.62)
+    pen.text(
+        MARGIN, y, round_and_table(document, sheet), size=17, bold=True, width=text_width * 0.62
+    )
     deals = _("%(count)d deals, %(size)d players") % {
         "count": document.deals_per_round,
         "size": sheet.size,
@@ -234,13 +384,12 @@ def draw_sheet_heading(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: 
         color=MUTED,
     )
     y -= 13
-    if sheet.status:
-        pen.text(MARGIN, y, sheet.status, size=8.5, width=text_width, color=MUTED)
-        y -= 11
-    if sheet.error:
-        reason = _("Not scored: %(reason)s") % {"reason": sheet.error}
-        pen.text(MARGIN, y, reason, size=8, width=text_width, color=ALERT)
-        y -= 11
+    for text, size, bold, color in heading.status:
+        pen.text(MARGIN, y, text, size=size, bold=bold, width=text_width, color=color)
+        y -= STATUS_LINE
+    for line in heading.rules:
+        pen.text(MARGIN, y, line, size=RULES_SIZE, width=text_width, color=MUTED)
+        y -= RULES_LEADING
 
     # The QR code in the top right corner: the table's entry page on a phone.
     qr_x = MARGIN + CONTENT_WIDTH - QR_SIZE
@@ -261,7 +410,7 @@ def draw_sheet_heading(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: 
         )
         caption = _("Publish the round for its link")
     pen.text(qr_x, qr_y - 2, caption, size=6, align="center", width=QR_SIZE, color=MUTED)
-    return min(y, qr_y - 10)
+    return top - heading.height
 
 
 def draw_players(pen: Pen, sheet: ScoreSheet, top: float) -> float:
@@ -310,12 +459,14 @@ def draw_players(pen: Pen, sheet: ScoreSheet, top: float) -> float:
 def draw_deals(
     pen: Pen,
     sheet: ScoreSheet,
+    deals: Sequence[SheetDeal],
     columns: Sequence[Column],
     player_width: float,
     *,
     top: float,
     row_height: float,
 ) -> float:
+    """The grid of `deals` (all of the sheet's, or one page's run of them) under its header."""
     player_columns = [
         Column(f"{player.seat}. {player.short_name}", player_width, "center")
         for player in sheet.players
@@ -324,11 +475,17 @@ def draw_deals(
     edges = column_edges(MARGIN, all_columns)
     first_player_edge = edges[len(columns)]
     rows_top = top - GRID_HEADER
-    # Shading first, so the lines and the writing lie on top of it: every other row, and at a
-    # table of 4 the sitting-out dealer's box (nothing is written there but his share).
-    for index, deal in enumerate(sheet.deals):
+    rows_bottom = rows_top - len(deals) * row_height
+    unplayed = [index for index, deal in enumerate(deals) if not_played(sheet, deal.number)]
+    # Shading first, so the lines and the writing lie on top of it: every other row, at a table
+    # of 4 the sitting-out dealer's box (nothing is written there but his share), and the rows
+    # a round whose time was called never played.
+    for index, deal in enumerate(deals):
         row_bottom = rows_top - (index + 1) * row_height
-        if index % 2:
+        if index in unplayed:
+            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=SHADE)
+            continue
+        if deal.number % 2 == 0:
             pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=ZEBRA)
         if sheet.size == 4:
             left = first_player_edge + (deal.dealer_seat - 1) * player_width
@@ -340,27 +497,26 @@ def draw_deals(
         columns=all_columns,
         header_height=GRID_HEADER,
         row_height=row_height,
-        rows=len(sheet.deals),
+        rows=len(deals),
         header_size=7,
     )
-    pen.line(
-        first_player_edge,
-        top,
-        first_player_edge,
-        rows_top - len(sheet.deals) * row_height,
-        width=1,
-        color=INK,
-    )
+    pen.line(first_player_edge, top, first_player_edge, rows_bottom, width=1, color=INK)
+    if unplayed:
+        # Struck through, as a referee crosses out the rows left empty on paper.
+        block_top = rows_top - unplayed[0] * row_height
+        block_bottom = rows_top - (unplayed[-1] + 1) * row_height
+        pen.line(first_player_edge, block_top, edges[-1], block_bottom, width=1, color=MUTED)
 
     size = min(8.5, row_height * 0.55)
     small = size * 0.8
-    for index, deal in enumerate(sheet.deals):
+    not_played_text = pgettext("score sheet: a deal the round never reached", "not played")
+    for index, deal in enumerate(deals):
         baseline = rows_top - index * row_height - row_height / 2 - size / 3
         dealer = sheet.players[deal.dealer_seat - 1]
         values = [
             str(deal.number),
             f"{dealer.seat}. {dealer.short_name}",
-            deal.game,
+            not_played_text if index in unplayed else deal.game,
             deal.declarer,
             deal.points,
             deal.tricks,
@@ -368,7 +524,8 @@ def draw_deals(
         ]
         left = MARGIN
         for column, value in zip(columns, values, strict=True):
-            color = MUTED if column is columns[1] and deal.totals is None else INK
+            muted = index in unplayed or (column is columns[1] and deal.totals is None)
+            color = MUTED if muted else INK
             pen.text(
                 left + 2,
                 baseline,
@@ -395,7 +552,12 @@ def draw_deals(
                 align="right",
                 width=player_width - 5,
             )
-    return rows_top - len(sheet.deals) * row_height
+    return rows_bottom
+
+
+def not_played(sheet: ScoreSheet, number: int) -> bool:
+    """A deal the round never reached: its time was called after an earlier one."""
+    return sheet.time_called_after is not None and number > sheet.time_called_after
 
 
 def draw_summary(
@@ -516,7 +678,7 @@ def draw_tallies(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: float)
     """The pule tally boxes (common, then each player's personal pules), the marks' legend and
     the penalty pules. A tournament where everyone passing plays galdiņš has no pules at all."""
     if not document.pules:
-        note = _("Everyone passing plays galdiņš in this tournament: no pules are written.")
+        note = _("Everyone passing plays galdiņš in this round: no pules are written.")
         pen.text(MARGIN, top - 10, note, size=7.5, width=CONTENT_WIDTH, color=MUTED)
         return top - TALLY_HEIGHT
     left_width = 350

@@ -10,6 +10,8 @@ import io
 import itertools
 import random
 import re
+from dataclasses import replace
+from fractions import Fraction
 
 import pypdfium2
 import pytest
@@ -18,20 +20,40 @@ from django.urls import reverse
 from pypdf import PdfReader
 from reportlab.graphics.barcode import qrencoder
 
-from engine import PenaltyPule, dealer_for, score_sheet
+from engine import (
+    PenaltyPule,
+    PlaceScheme,
+    SheetError,
+    dealer_for,
+    place_points,
+    round_results,
+    score_sheet,
+)
 from engine.simulate import random_deal
 from scoring import selectors as scoring_selectors
 from scoring import services
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
+from scoring.documents import selectors as document_selectors
 from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR
+from scoring.documents.layout import MARGIN
 from scoring.documents.qr import codewords
-from scoring.models import DealResult
+from scoring.documents.sheets import MIN_ROW, SUMMARY_ROW
+from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
 from scoring.sheets import table_sheet
 from tests.factories import make_organiser, make_tournament, make_user, play_round_with, seat_keys
 from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
 from tournaments import services as tournament_services
-from tournaments.models import Club, Entry, Level, Player, Round, RoundStatus, TableToken
+from tournaments.models import (
+    Club,
+    Entry,
+    Level,
+    Player,
+    Round,
+    RoundStatus,
+    TableToken,
+    Tournament,
+)
 from tournaments.rule_set import round_rule_set
 
 pytestmark = pytest.mark.django_db
@@ -629,3 +651,340 @@ class TestLookingAtThePages:
             assert path.is_file()
             assert "scoring/documents/fonts" in path.as_posix()
         assert {REGULAR, BOLD} == set(FONT_FILES)
+
+
+# -- The federation's formats: any number of deals, tables of 4, timed rounds, a round's rules ----
+
+
+FEDERATION_OPTIONS = {
+    # Everything a round's rules can print at once (the engine's own pass pules and place-point
+    # shares are the engine branch's; these options are the ones carried and printed).
+    "personal_pule_payment": "N",
+    "four_table_pass_pules": 2,
+    "small_zole": True,
+    "small_zole_loss": 6,
+    "galdins_scoring": "rondo",
+}
+
+
+def federation_round(deals: int, *, level: str = Level.NATIONAL, language: str = "en", **fields):
+    """11 players at two tables of 4 then one of 3 (tables of 4 first), `deals` a round."""
+    tournament = make_named_tournament(
+        level=level,
+        players=11,
+        language=language,
+        deals_per_round=deals,
+        table_size=4,
+        **{**FEDERATION_OPTIONS, **fields},
+    )
+    round_ = publish_next_round(tournament)
+    assert [table.seats.count() for table in round_.tables.order_by("number")] == [4, 4, 3]
+    return round_
+
+
+def confirm_when_time_was_called(table) -> None:
+    """The table confirmed with the deals it has, its round's time up, as the round clock's
+    confirmation writes it: the sheet closed and settled by the engine, the results stored."""
+    rule_set = round_rule_set(table.round)
+    seats = list(table.seats.order_by("position"))
+    results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
+    scored = score_sheet(
+        table_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=True)
+    )
+    confirmation = TableResult.objects.create(
+        table=table,
+        confirmed_by_entry=seats[0].entry,
+        last_position=len(results),
+        last_version_id=max(result.pk for result in results),
+        time_called=True,
+    )
+    SeatResult.objects.bulk_create(
+        SeatResult(
+            table_result=confirmation,
+            entry_id=int(row.player),
+            round_number=table.round.number,
+            game_points=row.game_points,
+            place_points_twelfths=int(row.place_points * TWELFTHS),
+            place=row.place,
+        )
+        for row in round_results(table.round.number, scored.totals, rule_set.place_scheme)
+    )
+
+
+def row_numbers(page: str) -> list[int]:
+    """The deal numbers that start the sheet's rows, in order."""
+    return [int(number) for number in re.findall(r"^(\d+) \d\. ", page, re.MULTILINE)]
+
+
+def text_baselines(content: bytes, index: int) -> list[tuple[float, float, str]]:
+    """(x, y, text) of every string drawn on a page: the pen sets each one's own matrix."""
+    placed: list[tuple[float, float, str]] = []
+
+    def visit(text, _cm, tm, _font, _size) -> None:
+        if text.strip():
+            placed.append((tm[4], tm[5], text.strip()))
+
+    read_pdf(content).pages[index].extract_text(visitor_text=visit)
+    return placed
+
+
+def shared_place_values_scored() -> bool:
+    """Whether the engine gives a scheme's shared place values ("1-4=2") yet."""
+    try:
+        scheme = PlaceScheme.from_text("6,4,2", "6,4,2,0; 1-4=2")
+    except SheetError:
+        return False
+    return set(place_points(dict.fromkeys("abcd", 0), scheme).values()) == {2}
+
+
+class TestFederationSheets:
+    @pytest.mark.parametrize("language", ["en", "lv", "ru"])
+    @pytest.mark.parametrize("deals", [24, 28])
+    def test_24_or_28_deals_fit_one_page_per_table_including_tables_of_4(self, deals, language):
+        round_ = federation_round(deals, language=language)
+        full, short, three = round_.tables.order_by("number")
+        for table in (full, three):
+            play_deals(table, deals, seed=table.number)
+        confirm(full)
+        # The longest heading a sheet has: its status, the time called and the round's rules.
+        play_deals(short, deals - 3, seed=2)
+        confirm_when_time_was_called(short)
+
+        for blank in (False, True):
+            pages = pdf_text(round_sheets_pdf(round_=round_, entry_url=entry_url, blank=blank))
+            assert len(pages) == 3
+            for page in pages:
+                assert row_numbers(page) == list(range(1, deals + 1))
+
+    @pytest.mark.parametrize("deals", [1, 7, 28, 29, 36, 45, 60])
+    @pytest.mark.parametrize("level", [Level.DISTRICT, Level.NATIONAL])
+    def test_any_count_prints_every_row_once_at_a_height_to_write_in(self, deals, level):
+        round_ = federation_round(deals, level=level)
+        tables = list(round_.tables.order_by("number"))
+        play_deals(tables[0], deals, seed=2)
+        confirm(tables[0])
+        content = round_sheets_pdf(round_=round_, entry_url=entry_url)
+        pages = pdf_text(content)
+
+        # Each table's rows over its pages, in order, each once; its totals on its last page.
+        pages_of = {
+            table.number: [
+                index
+                for index, page in enumerate(pages)
+                if f"Round 1 · Table {table.number}" in page
+            ]
+            for table in tables
+        }
+        assert sorted(itertools.chain(*pages_of.values())) == list(range(len(pages)))
+        for indexes in pages_of.values():
+            numbers = [number for index in indexes for number in row_numbers(pages[index])]
+            assert numbers == list(range(1, deals + 1))
+            # One page up to 28 deals and more at some point after, as the table's size and the
+            # heading leave room; 60 always go on over a second page.
+            assert len(indexes) == 1 if deals <= 28 else len(indexes) == 2 if deals == 60 else True
+            for index in indexes[:-1]:
+                assert "Continued on the next page" in pages[index]
+                assert not re.search(r"^Total ", pages[index], re.MULTILINE)
+            for index in indexes[1:]:
+                assert "Score sheet, continued" in pages[index]
+        assert line_values(pages[pages_of[1][-1]], "Total") == engine_result(tables[0])[1]
+        footer = f"page {len(pages)}" + (f" of {len(pages)}" if level == Level.NATIONAL else "")
+        assert pages[-1].rstrip().endswith(footer)
+        # Nothing overlaps: the rows stay at least the smallest height apart, above the totals
+        # and the footer.
+        for index in range(len(pages)):
+            placed = text_baselines(content, index)
+            header = max(y for _x, y, text in placed if text.startswith("No."))
+            rows = sorted(
+                (y for x, y, text in placed if text.isdigit() and x < MARGIN + 20 and y < header),
+                reverse=True,
+            )
+            assert len(rows) == len(row_numbers(pages[index]))
+            gaps = [above - below for above, below in itertools.pairwise(rows)]
+            assert all(gap >= MIN_ROW - 0.01 for gap in gaps), (index, gaps)
+            assert rows[-1] > MARGIN
+            for _x, total, text in placed:
+                if text == "Total":
+                    assert rows[-1] > total + SUMMARY_ROW
+
+    def test_a_table_confirmed_when_time_was_called_prints_what_was_played(self, tmp_path):
+        round_ = federation_round(24, level=Level.DISTRICT)
+        table = round_.tables.order_by("number").first()
+        play_deals(table, 17, seed=4)
+        confirm_when_time_was_called(table)
+
+        content = round_sheets_pdf(round_=round_, entry_url=entry_url)
+        page = pdf_text(content)[0]
+
+        assert "Time called after deal 17." in page
+        settlement, totals = engine_result(table)
+        assert line_values(page, "Total") == totals
+        assert line_values(page, "End-of-round settlement (open personal pules)") == settlement
+        assert "Check: the totals add up to 0 ✓" in page
+        assert "Place points" in page
+        # The deals never reached stay visibly empty: each says so, and none has a result.
+        unplayed = re.findall(r"^(\d+) \d\. .+ not played$", page, re.MULTILINE)
+        assert [int(number) for number in unplayed] == list(range(18, 25))
+        assert row_numbers(page) == list(range(1, 25))
+        image = render_page(content, 0, tmp_path / "time-called.png")
+        assert image.size[1] > 1000
+
+    def test_a_table_still_short_without_time_called_is_in_play(self):
+        round_ = federation_round(24, level=Level.DISTRICT)
+        table = round_.tables.order_by("number").first()
+        play_deals(table, 17, seed=4)
+
+        page = pdf_text(round_sheets_pdf(round_=round_, entry_url=entry_url))[0]
+
+        assert "In play: 17 of 24 deals entered." in page
+        assert "Time called" not in page
+        assert "not played" not in page
+        assert not re.search(r"^Total [−\d]", page, re.MULTILINE)
+
+    def test_the_rounds_rules_are_printed_not_the_tournaments_later_options(self):
+        round_ = federation_round(24, level=Level.DISTRICT)
+        # Changed for the next round after this one was published: this one keeps its rules.
+        Tournament.objects.filter(pk=round_.tournament_id).update(
+            personal_pule_payment="N-1", small_zole=False, deals_per_round=18
+        )
+        round_ = Round.objects.select_related("tournament").get(pk=round_.pk)
+
+        four, _other, three = pdf_text(round_sheets_pdf(round_=round_, entry_url=entry_url))
+
+        for page in (four, three):
+            rules = " ".join(page[page.index("This round's rules:") :].split())
+            assert "When everyone passes: a common pule is written" in rules
+            assert "Mazā zole is played · A lost mazā zole costs: 6 to each other player" in rules
+            assert "A collected personal pule costs its owner: N points" in rules
+            assert "N − 1 points" not in rules
+            assert "24 deals" in page
+            assert row_numbers(page) == list(range(1, 25))
+        four_rules = " ".join(four.split())
+        assert "Everyone passing at a table of 4 writes: two common pules" in four_rules
+        assert "Place points at a table of 4: 6,4,2,0" in four_rules
+        assert "table of 4 writes" not in " ".join(three.split())
+        assert "Place points at a table of 3: 6,4,2" in " ".join(three.split())
+
+    def test_galdins_rules_say_how_galdins_is_scored_and_that_no_pules_are_written(self):
+        round_ = federation_round(24, level=Level.DISTRICT, all_pass="galdins")
+
+        page = " ".join(pdf_text(round_sheets_pdf(round_=round_, entry_url=entry_url))[0].split())
+
+        assert "When everyone passes: galdiņš is played" in page
+        assert "Galdiņš is scored: rondo: the most card points loses" in page
+        assert "personal pule costs" not in page
+        assert "Everyone passing plays galdiņš in this round: no pules are written." in page
+
+    def test_the_rules_are_printed_in_the_tournaments_language(self):
+        round_ = federation_round(24, level=Level.DISTRICT, language="lv")
+
+        page = " ".join(pdf_text(round_sheets_pdf(round_=round_, entry_url=entry_url))[0].split())
+
+        assert "Ja visi pasē: ieraksta kopējo puli" in page
+        assert "Noņemta personīgā pule tās īpašniekam maksā: N punktus" in page
+        assert "This round's rules" not in page
+
+
+class TestFederationSeatingList:
+    def test_tables_of_4_first_then_of_3_each_with_its_players(self):
+        round_ = federation_round(28)
+
+        text = "\n".join(pdf_text(round_seating_pdf(round_=round_)))
+
+        by_table = text[: text.index("Players A–Ž")]
+        alphabetical = text[text.index("Players A–Ž") :]
+        positions = [by_table.index(f"Table {number}") for number in (1, 2, 3)]
+        assert positions == sorted(positions)
+        for table in round_.tables.all():
+            seats = list(table.seats.select_related("entry__player").order_by("position"))
+            assert len(seats) == (3 if table.number == 3 else 4)
+            for seat in seats:
+                player = seat.entry.player
+                assert f"{seat.position} {player.full_name}" in by_table
+                assert f"{player.full_name} {player.licence_number} {table.number} " in (
+                    alphabetical.replace("\n", " ")
+                )
+
+
+class TestControlTotals:
+    def controls(self, tournament) -> list[tuple[str, str]]:
+        """(round and table, the rest of its control line) as printed."""
+        text = "\n".join(pdf_text(standings_protocol_pdf(tournament=tournament)))
+        section = text[text.index("Control totals by table") :]
+        return re.findall(r"(\d+ \d+) (−?\d+ [\d/]+ [✓✗])", section)
+
+    def test_every_table_is_checked_player_by_player_against_the_engine(self):
+        tournament = played_tournament(
+            players=10, rounds=1, level=Level.NATIONAL, slug="controls", language="en"
+        )
+        table = tournament.rounds.get().tables.order_by("number").first()
+        first, second = SeatResult.objects.filter(table_result__table=table).order_by(
+            "-place_points_twelfths"
+        )[:2]
+        assert first.place_points_twelfths != second.place_points_twelfths
+        # Swapped: the table's sum is still the scheme's, but two players hold the wrong points.
+        SeatResult.objects.filter(pk=first.pk).update(
+            place_points_twelfths=second.place_points_twelfths
+        )
+        SeatResult.objects.filter(pk=second.pk).update(
+            place_points_twelfths=first.place_points_twelfths
+        )
+
+        controls = dict(self.controls(tournament))
+
+        assert controls.pop(f"1 {table.number}") == "0 12 ✗"
+        assert controls and all(line.endswith("✓") for line in controls.values())
+
+    def test_a_shared_place_value_balances_what_the_engine_gives(self, monkeypatch):
+        """Under "6,4,2,0; 1-4=2" four tied players get 2 each, 8 in all: the check follows the
+        engine, not the sum of the scheme. (The engine's shared values come with the engine
+        branch: until then a stand-in gives the engine's answer for that scheme.)"""
+        tournament = make_named_tournament(
+            level=Level.NATIONAL, players=4, slug="shared", place_points_four="6,4,2,0"
+        )
+        round_ = publish_next_round(tournament)
+        table = round_.tables.get()
+        engine_results = document_selectors.round_results
+
+        def with_shared_value(round_number, totals, scheme=None):
+            results = engine_results(round_number, totals, scheme)
+            if len(set(totals.values())) == 1 and len(totals) == 4:  # "1-4=2"
+                return [replace(result, place_points=Fraction(2)) for result in results]
+            return results
+
+        monkeypatch.setattr(document_selectors, "round_results", with_shared_value)
+        confirmation = TableResult.objects.create(table=table, last_position=0, last_version_id=0)
+        SeatResult.objects.bulk_create(
+            SeatResult(
+                table_result=confirmation,
+                entry_id=int(key),
+                round_number=1,
+                game_points=0,
+                place_points_twelfths=2 * TWELFTHS,
+                place=1,
+            )
+            for key in seat_keys(table)
+        )
+
+        assert self.controls(tournament) == [(f"1 {table.number}", "0 8 ✓")]
+
+    @pytest.mark.skipif(
+        not shared_place_values_scored(), reason="the engine branch brings shared place values"
+    )
+    def test_a_shared_place_value_with_the_engines_own_scheme(self):
+        tournament = played_tournament(
+            players=8,
+            rounds=1,
+            level=Level.NATIONAL,
+            slug="shared-engine",
+            language="en",
+            place_points_four="6,4,2,0; 1-4=2",
+        )
+        table = tournament.rounds.get().tables.order_by("number").first()
+        SeatResult.objects.filter(table_result__table=table).update(
+            game_points=0, place_points_twelfths=2 * TWELFTHS, place=1
+        )
+
+        controls = dict(self.controls(tournament))
+
+        assert controls[f"1 {table.number}"] == "0 8 ✓"

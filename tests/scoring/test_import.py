@@ -4,6 +4,7 @@ and a bad archive refused with a clear message and nothing written."""
 from __future__ import annotations
 
 import copy
+import datetime
 import io
 import json
 from pathlib import Path
@@ -12,8 +13,10 @@ from typing import Any
 import pytest
 from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
+from django.utils import timezone
 
 from engine import Play, dealer_for
+from engine.contract import score_json
 from engine.rules import Game
 from scoring import services
 from scoring.archive import (
@@ -28,6 +31,8 @@ from scoring.selectors import tournament_standings
 from scoring.services import Writer
 from scoring.simulation import simulate_tournament
 from tests.factories import make_entries, make_organiser, make_tournament, make_user, seat_keys
+from tests.scoring.test_documents import confirm, confirm_when_time_was_called, play_deals
+from tests.scoring.test_standings_selectors import publish_next_round
 from tournaments import services as tournament_services
 from tournaments.models import (
     AuditEntry,
@@ -36,12 +41,14 @@ from tournaments.models import (
     Entry,
     Player,
     Round,
+    RoundStatus,
     Seat,
     SeatingMode,
     Table,
     TableToken,
     Tournament,
 )
+from tournaments.rule_set import round_rule_set, rule_set_options
 
 pytestmark = pytest.mark.django_db
 
@@ -421,6 +428,152 @@ class TestRoundTrip:
                 assert {version["version"] for version in table["versions"]} <= {1}
 
 
+RULES_BEFORE = {
+    "all_pass": "pule",
+    "small_zole": False,
+    "personal_pule_payment": "N-1",
+    "deals_per_round": 6,
+    "place_points_three": "6,4,2",
+}
+# Everything the next round changes (the federation's options are carried even where the
+# engine on this branch does not score them yet).
+RULES_AFTER = {
+    "all_pass": "galdins",
+    "galdins_scoring": "rondo",
+    "small_zole": True,
+    "small_zole_loss": 6,
+    "personal_pule_payment": "N",
+    "four_table_pass_pules": 2,
+    "deals_per_round": 9,
+    "place_points_three": "3,2,1",
+    "place_points_four": "3,2,1,1",
+}
+
+
+def two_rule_sets() -> Tournament:
+    """Round 1 played and closed with one rule set; the options changed between the rounds;
+    round 2 played with the other, on a timed clock whose time was called at one table."""
+    tournament = make_tournament(slug="divi", language="en", rounds_planned=2, **RULES_BEFORE)
+    make_entries(tournament, 10)
+    round_1 = publish_next_round(tournament)
+    for table in round_1.tables.all():
+        play_deals(table, 6, seed=table.number)
+        confirm(table)
+    services.round_close(round_=round_1, writer=Writer())
+    tournament_services.tournament_settings_save(tournament=tournament, values=RULES_AFTER, by=None)
+    round_2 = publish_next_round(Tournament.objects.get(pk=tournament.pk), seed=2)
+    Round.objects.filter(pk=round_2.pk).update(
+        clock_started_at=timezone.now() - datetime.timedelta(minutes=50),
+        time_limit=50,
+        time_called_at=timezone.now(),
+    )
+    short, *others = round_2.tables.order_by("number")
+    play_deals(short, 4, seed=9)
+    confirm_when_time_was_called(short)
+    for table in others:
+        play_deals(table, 9, seed=table.number + 10)
+        confirm(table)
+    return Tournament.objects.get(pk=tournament.pk)
+
+
+class TestRulesOfEachRound:
+    def test_each_round_keeps_its_own_rules_and_every_sheet_rescores(self, tmp_path):
+        tournament = two_rule_sets()
+        stored = {round_.number: round_.rule_set for round_ in tournament.rounds.all()}
+        assert stored[1] != stored[2]
+        before = export(tournament.slug)
+        standings_before = [
+            (row.name, row.rank, row.place_points, row.game_points)
+            for row in tournament_standings(tournament=tournament).rows
+        ]
+
+        for round_ in before["rounds"]:
+            assert round_["rule_set"] == stored[round_["number"]]
+            options = round_["rule_set"]
+            for table in round_["tables"]:
+                rules = table["sheet"]["rules"]
+                assert {"all_pass", "small_zole", "personal_pule_payment"} <= set(rules)
+                assert rules == {name: options[name] for name in rules}
+                rescored = score_json(table["sheet"])
+                assert rescored["totals"] == table["totals"]
+        round_2 = before["rounds"][1]
+        assert round_2["time_limit"] == 50 and round_2["time_called_at"]
+        assert [table["time_called"] for table in round_2["tables"]] == [True, False, False]
+        assert len(round_2["tables"][0]["sheet"]["deals"]) == 4
+        empty_the_database()
+
+        assert import_file(write(tmp_path, before)) == "divi"
+        imported = Tournament.objects.get(slug="divi")
+        assert {round_.number: round_.rule_set for round_ in imported.rounds.all()} == stored
+        assert comparable(export("divi")) == comparable(before)
+        assert [
+            (row.name, row.rank, row.place_points, row.game_points)
+            for row in tournament_standings(tournament=imported).rows
+        ] == standings_before
+        short = TableResult.objects.get(table__round__tournament=imported, time_called=True)
+        assert (short.table.round.number, short.table.number) == (2, 1)
+        round_2 = imported.rounds.get(number=2)
+        assert round_2.time_limit == 50 and round_2.clock_started_at and round_2.time_called_at
+
+    def test_an_archive_of_the_previous_version_imports_with_the_tournaments_options(
+        self, tmp_path
+    ):
+        tournament = full_tournament()
+        archive = export(tournament.slug)
+        old = copy.deepcopy(archive)
+        old["version"] = 2
+        for name in (
+            "table_size",
+            "round_time_limit",
+            "galdins_scoring",
+            "small_zole_loss",
+            "four_table_pass_pules",
+        ):
+            del old["tournament"][name]
+        for round_ in old["rounds"]:
+            for key in ("rule_set", "clock_started_at", "time_limit", "time_called_at"):
+                del round_[key]
+            for table in round_["tables"]:
+                del table["time_called"]
+
+        slug = import_file(write(tmp_path, old), "--slug", "vecaks")
+
+        imported = Tournament.objects.get(slug=slug)
+        for round_ in imported.rounds.order_by("number"):
+            expected = {} if round_.status == RoundStatus.DRAFT else rule_set_options(imported)
+            assert round_.rule_set == expected, round_.number
+        again = export(slug)
+        for round_, original in zip(again["rounds"], archive["rounds"], strict=True):
+            for table, table_before in zip(round_["tables"], original["tables"], strict=True):
+                assert table["sheet"] == table_before["sheet"]
+                assert table["totals"] == table_before["totals"]
+                assert table["time_called"] is False
+
+    def test_a_round_in_play_goes_on_with_its_own_rules(self, tmp_path):
+        tournament = full_tournament()
+        round_3 = tournament.rounds.get(number=3)
+        assert round_3.status == RoundStatus.IN_PLAY
+        # The options differ from round 3's (a change for round 5, say, made in the database).
+        Tournament.objects.filter(pk=tournament.pk).update(deals_per_round=DEALS + 3)
+        archive = export(tournament.slug)
+        assert archive["rounds"][2]["rule_set"]["deals_per_round"] == DEALS
+
+        slug = import_file(write(tmp_path, archive), "--slug", "spele")
+
+        imported = Round.objects.get(tournament__slug=slug, number=3)
+        assert imported.rule_set == round_3.rule_set
+        assert round_rule_set(imported).deals_per_round == DEALS
+        # Its table in play is completed with the round's deals, not the tournament's count.
+        table = imported.tables.get(number=2)
+        token = table.tokens.get(revoked_at__isnull=True)
+        for position in range(3, DEALS + 1):
+            play_deal(table, position, Writer(token=token))
+        services.table_confirm(
+            table=table, writer=Writer(token=token), confirmer=table.seats.first().entry
+        )
+        assert TableResult.objects.filter(table=table).exists()
+
+
 class TestBadArchives:
     @pytest.fixture
     def archive(self) -> dict[str, Any]:
@@ -497,6 +650,96 @@ class TestBadArchives:
 
     def test_a_missing_file(self, tmp_path):
         self.refused(tmp_path / "nav.json", "cannot read .*nav.json")
+
+    @pytest.mark.parametrize(
+        "change, message",
+        [
+            (
+                lambda a: a["tournament"].update(galdins_scoring="cits"),
+                "tournament: galdins_scoring: Value 'cits' is not a valid choice",
+            ),
+            (lambda a: a["tournament"].update(table_size=5), "tournament: table_size"),
+            (lambda a: a["tournament"].update(small_zole_loss=8), "tournament: small_zole_loss"),
+            (
+                lambda a: a["tournament"].update(four_table_pass_pules=3),
+                "tournament: four_table_pass_pules",
+            ),
+            (lambda a: a["tournament"].update(all_pass="visi"), "tournament: all_pass"),
+            (
+                lambda a: a["tournament"].update(deals_per_round=61),
+                "tournament: deals_per_round must be 1-60, got 61",
+            ),
+            (
+                lambda a: a["tournament"].update(round_time_limit=0),
+                "tournament: round_time_limit must be 1-600 minutes, got 0",
+            ),
+            (
+                lambda a: a["tournament"].update(round_time_limit="50"),
+                "tournament: round_time_limit must be a whole number",
+            ),
+            (
+                lambda a: a["rounds"][0]["rule_set"].update(galdins_scoring="cits"),
+                "round 1: rule_set: galdins_scoring: Value 'cits' is not a valid choice",
+            ),
+            (
+                lambda a: a["rounds"][0]["rule_set"].update(krāsa="zaļa"),
+                'round 1: rule_set: unknown option "krāsa"',
+            ),
+            (
+                lambda a: a["rounds"][0]["rule_set"].update(deals_per_round=0),
+                "round 1: rule_set: deals_per_round must be 1-60, got 0",
+            ),
+            (
+                lambda a: a["rounds"][0]["rule_set"].update(place_points_three="6;4"),
+                "round 1: rule_set: place points for a table of 3",
+            ),
+            (lambda a: a["rounds"][0].update(rule_set=[]), "round 1: rule_set must be a JSON"),
+            (lambda a: a["rounds"][0].pop("rule_set"), "round 1: rule_set is missing"),
+            (lambda a: a["rounds"][0].update(time_limit=601), "round 1: time_limit must be"),
+            (
+                lambda a: a["rounds"][0]["tables"][0].update(time_called="jā"),
+                "round 1, table 1: time_called must be true or false",
+            ),
+        ],
+    )
+    def test_an_unknown_option_is_refused_by_name(self, archive, tmp_path, change, message):
+        change(archive)
+        self.refused(write(tmp_path, archive), message, "--slug", "opcijas")
+
+    @pytest.mark.parametrize(
+        "option, value, message",
+        [
+            ("all_pass", "galdins", "the sheet's rules are not the rules round 1 is played with"),
+            ("small_zole", True, "the sheet's rules are not the rules round 1 is played with"),
+            ("deals_per_round", DEALS - 1, f"{DEALS} deals, more than the {DEALS - 1} of round 1"),
+            (
+                "deals_per_round",
+                DEALS + 1,
+                f"confirmed with {DEALS} of {DEALS + 1} deals and time not called",
+            ),
+            ("place_points_three", "3,2,1", "the results are not the engine's results"),
+        ],
+    )
+    def test_a_tampered_rule_set_fails_at_the_table_it_breaks(
+        self, archive, tmp_path, option, value, message
+    ):
+        archive["rounds"][0]["rule_set"][option] = value
+        self.refused(write(tmp_path, archive), f"round 1, table 1: .*{message}", "--slug", "cits")
+
+    def test_time_called_lets_a_table_be_confirmed_short_and_only_then(self, archive, tmp_path):
+        archive["rounds"][0]["rule_set"]["deals_per_round"] = DEALS + 1
+        table = archive["rounds"][0]["tables"][0]
+        table["time_called"] = True
+        other = archive["rounds"][0]["tables"][1]
+        other["time_called"] = True
+
+        slug = import_file(write(tmp_path, archive), "--slug", "isa")
+
+        assert set(
+            TableResult.objects.filter(table__round__tournament__slug=slug).values_list(
+                "time_called", flat=True
+            )
+        ) == {True}
 
     @pytest.mark.parametrize(
         "change, message",

@@ -1,5 +1,6 @@
 """`manage.py simulate_tournament`: a complete tournament through the same services as real use."""
 
+import dataclasses
 import io
 import random
 import unicodedata
@@ -7,7 +8,11 @@ import unicodedata
 import pytest
 from django.core.management import CommandError, call_command
 
-from engine import PenaltyPule, Rules, dealer_for, score_sheet, validate_entry
+from engine import Galdins, PenaltyPule, Rules, SheetError, dealer_for, score_sheet, validate_entry
+from engine.presets import PRESETS
+from engine.rules import Game
+from engine.seating import MODES as SEATING_MODES
+from scoring import simulation
 from scoring.management.commands import simulate_tournament as command_module
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.sheets import table_sheet
@@ -15,11 +20,19 @@ from scoring.simulation import (
     SURNAMES,
     feminine_surname,
     simulate_tournament,
+    simulated_options,
     simulated_players,
     table_plan,
 )
 from tournaments.models import AuditEntry, Player, RoundStatus, Seat, Table, Tournament
-from tournaments.rule_set import round_rule_set
+from tournaments.rule_set import (
+    RULE_SET_FIELDS,
+    preset_options,
+    round_rule_set,
+    rule_set_from_options,
+    rule_set_options,
+)
+from tournaments.services import ServiceError
 
 # With this seed, 9 players and 2 rounds of 6 deals, the referees mistype 2 deals (then correct
 # them) and give 1 penalty pule: a table's plan depends on the seed, round and table only.
@@ -253,3 +266,164 @@ class TestTablePlan:
                 if entry is not None:
                     validate_entry(entry, players=players, dealer=dealer, rules=rules)
         assert plan.confirmer in players
+
+
+# -- Rule-set presets -----------------------------------------------------------------------------
+
+
+def engine_cannot_deal(preset: str) -> str | None:
+    """Why the engine cannot play a preset's deals yet (None when it can): galdiņš with pules
+    and the rondo card draw come with the engine branch."""
+    rules = PRESETS[preset].rules
+    if not (rules.allows(Game.PASS) or rules.allows(Game.GALDINS)):
+        return f"the engine does not play all_pass {rules.all_pass} yet"
+    if rules.galdins_scoring == "rondo" and "draw_loser" not in {
+        field.name for field in dataclasses.fields(Galdins)
+    }:
+        return "the engine has no rondo card draw (draw_loser) yet"
+    return None
+
+
+def engine_cannot_play(preset: str) -> str | None:
+    """Why the engine cannot play a whole tournament of a preset yet (None when it can): also
+    its shared place values and its seating mode."""
+    options = preset_options(preset)
+    try:
+        rule_set_from_options(options)
+    except SheetError as error:
+        return f"the engine does not read {preset}'s options yet: {error}"
+    if options["later_rounds_seating"] not in SEATING_MODES:
+        return f"the engine does not seat {options['later_rounds_seating']} yet"
+    return engine_cannot_deal(preset)
+
+
+class TestPresets:
+    @pytest.mark.parametrize("preset", list(PRESETS))
+    def test_every_option_of_the_preset_and_only_the_given_ones_over_it(self, preset):
+        assert simulated_options(preset) == preset_options(preset)
+        given = simulated_options(preset, deals=17, all_pass="galdins", small_zole=False)
+        assert given == {
+            **preset_options(preset),
+            "deals_per_round": 17,
+            "all_pass": "galdins",
+            "small_zole": False,
+        }
+        assert set(RULE_SET_FIELDS) <= set(given)
+
+    def test_an_unknown_preset_is_refused(self):
+        with pytest.raises(ServiceError, match='unknown preset "fifa"'):
+            simulated_options("fifa")
+
+    @pytest.mark.django_db
+    def test_classic_is_the_default_and_any_deal_count_is_played(self):
+        lines, _ = simulate("--players", "9", "--rounds", "2", "--deals", "28", "--seed", "3")
+        tournament = Tournament.objects.get(slug=lines[-1])
+        assert "28 deals a round (168 deals, preset classic)" in lines[0]
+        for name, value in preset_options("classic").items():
+            if name != "deals_per_round":
+                assert getattr(tournament, name) == value, name
+        for round_ in tournament.rounds.all():
+            assert round_.rule_set == rule_set_options(tournament)
+            for table in round_.tables.all():
+                kinds = list(current_kinds(table))
+                assert len([kind for kind in kinds if kind != "penalty"]) == 28
+
+    @pytest.mark.django_db
+    def test_a_federation_preset_is_carried_into_every_round(self, monkeypatch):
+        """lzf-rondo's options land in the tournament and in every round's rule set. The engine
+        on this branch carries but does not yet play three of them (shared place values, ranked
+        seating, galdiņš with pules): those three are swapped for ones it plays, so that the
+        whole run goes through; the rest are the preset's own."""
+        federation = preset_options("lzf-rondo")
+        playable = {
+            **federation,
+            "all_pass": "galdins",
+            "place_points_four": "6,4,2,0",
+            "later_rounds_seating": "swiss",
+        }
+        monkeypatch.setattr(simulation, "preset_options", lambda name: playable)
+
+        lines, _ = simulate(
+            "--preset", "lzf-rondo", "--players", "11", "--rounds", "2", "--seed", "5"
+        )
+
+        tournament = Tournament.objects.get(slug=lines[-1])
+        carried = {
+            name: federation[name]
+            for name in (
+                "galdins_scoring",
+                "small_zole",
+                "small_zole_loss",
+                "personal_pule_payment",
+                "four_table_pass_pules",
+                "deals_per_round",
+                "table_size",
+            )
+        }
+        assert carried["deals_per_round"] == 28 and carried["table_size"] == 4
+        for name, value in carried.items():
+            assert getattr(tournament, name) == value, name
+        rounds = list(tournament.rounds.order_by("number"))
+        assert [round_.status for round_ in rounds] == [RoundStatus.CLOSED] * 2
+        for round_ in rounds:
+            assert {name: round_.rule_set[name] for name in carried} == carried
+            for table in round_.tables.all():
+                kinds = list(current_kinds(table))
+                assert "pass" not in kinds
+                assert len([kind for kind in kinds if kind != "penalty"]) == 28
+        games = set(DealResult.objects.values_list("game", flat=True))
+        assert "maza_zole" in games
+
+    @pytest.mark.django_db
+    @pytest.mark.parametrize("preset", ["lzf", "lzf-rondo"])
+    def test_a_federation_preset_is_played_through(self, preset):
+        if reason := engine_cannot_play(preset):
+            pytest.skip(reason)
+        lines, _ = simulate(
+            "--preset", preset, "--players", "11", "--rounds", "2", "--deals", "8", "--seed", "5"
+        )
+        tournament = Tournament.objects.get(slug=lines[-1])
+        expected = {**preset_options(preset), "deals_per_round": 8}
+        for round_ in tournament.rounds.all():
+            assert round_.status == RoundStatus.CLOSED
+            assert round_.rule_set == {name: expected[name] for name in RULE_SET_FIELDS}
+            rules = round_rule_set(round_).rules
+            for table in round_.tables.all():
+                seats = list(table.seats.order_by("position"))
+                sheet = score_sheet(
+                    table_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
+                )
+                assert sheet.deals_played == 8
+        kinds = set(DealResult.objects.values_list("kind", flat=True))
+        assert ("galdins" in kinds) == (preset == "lzf-rondo")
+        assert ("pass" in kinds) == (preset == "lzf")
+
+    @pytest.mark.parametrize("preset", list(PRESETS))
+    @pytest.mark.parametrize("size", [3, 4])
+    def test_every_planned_entry_is_valid_under_the_presets_rules(self, preset, size):
+        if reason := engine_cannot_deal(preset):
+            pytest.skip(reason)
+        rules = PRESETS[preset].rules
+        players = ["a", "b", "c", "d"][:size]
+        plan = table_plan(
+            random.Random(preset), players=players, first_dealer="a", deals=3000, rules=rules
+        )
+        deals = [planned for planned in plan.entries if not isinstance(planned.entry, PenaltyPule)]
+        for index, planned in enumerate(deals):
+            dealer = dealer_for(players, "a", index)
+            for entry in (planned.entry, planned.mistyped):
+                if entry is not None:
+                    validate_entry(entry, players=players, dealer=dealer, rules=rules)
+        everyone_passed = {type(planned.entry).__name__ for planned in deals} & {"Pass", "Galdins"}
+        assert everyone_passed == ({"Pass"} if rules.allows(Game.PASS) else {"Galdins"})
+        if rules.allows(Game.GALDINS) and rules.galdins_scoring == "rondo":
+            # Two tied on the most card points drew a card: the plan names who drew it.
+            assert any(getattr(planned.entry, "draw_loser", None) for planned in deals)
+
+
+def current_kinds(table):
+    """The kinds of a table's current entries (the newest version of each position)."""
+    newest = {}
+    for result in table.deal_results.order_by("position", "version"):
+        newest[result.position] = result.kind
+    return (kind for kind in newest.values() if kind != "void")

@@ -10,8 +10,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from engine.presets import PRESETS
 from scoring.simulation import Progress, simulate_tournament
-from tournaments.models import AllPass, Tournament
+from tournaments.models import AllPass, Table, Tournament
 from tournaments.services import ServiceError
 
 PROGRESS_INTERVAL_SECONDS = 2.0
@@ -26,7 +27,17 @@ class Command(BaseCommand):
     def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("--players", type=int, required=True, help="number of players")
         parser.add_argument("--rounds", type=int, required=True, help="number of rounds")
-        parser.add_argument("--deals", type=int, default=24, help="deals per round (default 24)")
+        parser.add_argument(
+            "--preset",
+            choices=list(PRESETS),
+            default="classic",
+            help="the rule-set preset every option comes from (default classic)",
+        )
+        parser.add_argument(
+            "--deals",
+            type=int,
+            help="deals per round, 1-60 (default: the preset's, 24 in classic, 28 in lzf)",
+        )
         parser.add_argument(
             "--seed", type=int, help="the same seed gives the same tournament (default: random)"
         )
@@ -35,10 +46,14 @@ class Command(BaseCommand):
         parser.add_argument(
             "--all-pass",
             choices=[choice.value for choice in AllPass],
-            default=AllPass.PULE.value,
-            help="when everyone passes: a common pule (default) or galdiņš",
+            help="when everyone passes: a common pule, galdiņš, or both (default: the preset's)",
         )
-        parser.add_argument("--small-zole", action="store_true", help="mazā zole is played")
+        parser.add_argument(
+            "--small-zole",
+            action="store_true",
+            default=None,
+            help="mazā zole is played (default: as the preset says)",
+        )
         parser.add_argument(
             "--skip-existing",
             action="store_true",
@@ -70,6 +85,7 @@ class Command(BaseCommand):
             tournament = simulate_tournament(
                 players=options["players"],
                 rounds=options["rounds"],
+                preset=options["preset"],
                 deals=options["deals"],
                 seed=seed,
                 slug=slug,
@@ -82,12 +98,13 @@ class Command(BaseCommand):
         except ServiceError as error:
             raise CommandError(str(error)) from None
         if options["verbosity"] > 0:
-            deals = options["players"] // 3 * options["rounds"] * options["deals"]
+            per_round = tournament.deals_per_round
+            deals = Table.objects.filter(round__tournament=tournament).count() * per_round
             self.stdout.write(
                 self.style.SUCCESS(
                     f"Simulated {tournament.name}: {options['players']} players, "
-                    f"{options['rounds']} rounds, {options['deals']} deals a round "
-                    f"({deals} deals) in {time.monotonic() - started:.1f} s."
+                    f"{options['rounds']} rounds, {per_round} deals a round ({deals} deals, "
+                    f"preset {options['preset']}) in {time.monotonic() - started:.1f} s."
                 )
             )
         self.stdout.write(tournament.slug)
