@@ -587,9 +587,13 @@ def _remap_scores(scores: object, key_of: Callable[[str], str]) -> object:
 
 
 def _remap_galdins(galdins: object, key_of: Callable[[str], str]) -> object:
+    """A stored galdiņš: tricks and points by entry id, and the entry id of who drew the card."""
     if not isinstance(galdins, dict):
         return galdins
-    return {part: _remap_scores(scores, key_of) for part, scores in galdins.items()}
+    return {
+        part: key_of(str(value)) if part == "draw_loser" else _remap_scores(value, key_of)
+        for part, value in galdins.items()
+    }
 
 
 def _remap_detail(action: str, detail: dict[str, Any], key_of: Callable[[str], str]) -> dict:
@@ -1212,8 +1216,10 @@ class _Checker:
 
     @staticmethod
     def _check_galdins(galdins: object, seated: set[str], where: str) -> None:
-        if not isinstance(galdins, dict) or set(galdins) != {"tricks", "points"}:
+        if not isinstance(galdins, dict) or set(galdins) - {"draw_loser"} != {"tricks", "points"}:
             raise ArchiveError(f"{where}: galdins must have tricks and points")
+        if "draw_loser" in galdins and galdins["draw_loser"] not in seated:
+            raise ArchiveError(f"{where}: galdins draw_loser must be a player at the table")
         for part, high in (("tricks", TRICKS_PER_DEAL), ("points", TOTAL_POINTS)):
             scores = galdins[part]
             if not isinstance(scores, dict) or not set(scores) <= seated:
