@@ -80,7 +80,9 @@ def round_rule_set(round_: Round) -> RuleSet:
     return rule_set_from_options(round_options(round_))
 
 
-def rule_set_words(options: Mapping[str, Any], *, table_size: int) -> tuple[str, ...]:
+def rule_set_words(
+    options: Mapping[str, Any], *, table_size: int, place_points: bool = True
+) -> tuple[str, ...]:
     """A round's rules in words for a table of `table_size`, one phrase per option that matters
     there ("When everyone passes: a common pule is written"), in the active language: each
     option as the settings form labels it and its choice. Whether galdiņš and pules are
@@ -104,8 +106,8 @@ def rule_set_words(options: Mapping[str, Any], *, table_size: int) -> tuple[str,
         phrases.append(said("personal_pule_payment"))
         if table_size == 4:
             phrases.append(said("four_table_pass_pules"))
-    place_points = "place_points_four" if table_size == 4 else "place_points_three"
-    phrases.append(said(place_points))
+    if place_points:
+        phrases.append(said("place_points_four" if table_size == 4 else "place_points_three"))
     return tuple(phrases)
 
 

@@ -39,7 +39,7 @@ from tournaments.role_forms import (
     RoleRemoveForm,
     TableRefereesForm,
 )
-from tournaments.rule_set import preset_options
+from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
 from tournaments.tables import PlayerTable
 from zole_site.security import client_ip
 
@@ -174,6 +174,9 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "rounds": selectors.round_list(tournament=tournament),
             "entry_count": tournament.entries.count(),
+            "rules_in_words": rule_set_words(
+                rule_set_options(tournament), table_size=4, place_points=False
+            ),
         },
     )
 

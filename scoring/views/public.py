@@ -21,6 +21,7 @@ from scoring.tables import (
     export_response,
 )
 from tournaments.models import Tournament
+from tournaments.rule_set import rule_set_options, rule_set_words
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -59,6 +60,10 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "tournament": tournament,
                 "progress": selectors.tournament_progress(tournament=tournament),
                 "entry_count": selectors.entry_count(tournament=tournament),
+                # The rules of the next rounds (each round keeps its own: its sheets say them).
+                "rules_in_words": rule_set_words(
+                    rule_set_options(tournament), table_size=4, place_points=False
+                ),
             },
         ),
     )
