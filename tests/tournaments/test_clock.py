@@ -363,3 +363,19 @@ class TestThePages:
         client.force_login(organiser)
         page = client.get(round_page(timed_round)).content.decode()
         assert reverse("public:display", args=[timed_round.tournament.slug]) in page
+
+
+class TestTheAuditLog:
+    def test_clock_entries_read_as_words_and_local_times(self, client, timed_round, organiser):
+        services.round_clock_start(round_=timed_round, by=organiser)
+        services.round_time_call(round_=timed_round, by=organiser)
+        client.force_login(organiser)
+        url = reverse("tournaments:audit", args=[timed_round.tournament.slug])
+        html = client.get(url).content.decode()
+        assert "round clock started" in html and "time called" in html
+        for label in ("Time limit (minutes)", "Clock started at", "Time runs out at"):
+            assert label in html
+        assert "<dt>time limit</dt>" not in html and "<dt>started at</dt>" not in html
+        # 10:00 UTC is 12:00 in Riga (the site's time zone), written the reader's way
+        assert "12/05/2026 12:00 p.m." in html or "12/05/2026 noon" in html
+        assert START.isoformat() not in html
