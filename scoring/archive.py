@@ -68,7 +68,9 @@ from tournaments.services import ServiceError
 ARCHIVE_FORMAT = "zole-tournament-archive"
 # 1: settings, players, entries, rounds, tables with the current sheet and the confirmed results.
 # 2: also every deal version, confirmers, check-ins, seating warnings and flags, the accounts'
-#    roles and the audit log.
+#    roles and the audit log. Timed rounds added, read when present (an archive written before
+#    has none): each round's clock (clock_started_at, time_limit, time_called_at) and each
+#    table's time_called (confirmed with fewer deals than planned, when time was up).
 ARCHIVE_VERSION = 2
 READABLE_VERSIONS = (1, 2)
 # Not settings: the row's id and creation time. (The roles, many-to-many relations to accounts,
@@ -181,6 +183,9 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         warnings,
         generated,
         published,
+        clock_started,
+        time_limit,
+        time_called,
         entry_id,
     ) in tournament.rounds.order_by("number", "check_ins__entry_id").values_list(
         "pk",
@@ -191,6 +196,9 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         "warnings",
         "generated_at",
         "published_at",
+        "clock_started_at",
+        "time_limit",
+        "time_called_at",
         "check_ins__entry_id",
     ):
         round_ = rounds.setdefault(
@@ -203,6 +211,10 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "warnings": warnings,
                 "generated_at": _value(generated),
                 "published_at": _value(published),
+                # The round clock of a timed round (tournaments/clock.py).
+                "clock_started_at": _value(clock_started),
+                "time_limit": time_limit,
+                "time_called_at": _value(time_called),
                 "check_ins": [],
                 "tables": [],
             },
@@ -250,6 +262,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         confirmed_at,
         user,
         by_entry,
+        time_called,
         entry_id,
         game_points,
         twelfths,
@@ -259,6 +272,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         "confirmed_at",
         "confirmed_by__username",
         "confirmed_by_entry_id",
+        "time_called",
         "seats__entry_id",
         "seats__game_points",
         "seats__place_points_twelfths",
@@ -268,6 +282,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             "confirmed_at": _value(confirmed_at),
             "confirmed_by": user,
             "confirmed_by_entry": by_entry,
+            "time_called": time_called,
         }
         if entry_id is not None:
             seat_results_of[table_id][entry_id] = (game_points, twelfths, place)
@@ -316,6 +331,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "confirmed_at": confirmation["confirmed_at"] if confirmation else None,
                 "confirmed_by": confirmation["confirmed_by"] if confirmation else None,
                 "confirmed_by_entry": confirmation["confirmed_by_entry"] if confirmation else None,
+                # Confirmed with fewer deals than planned, because the round's time was up.
+                "time_called": confirmation["time_called"] if confirmation else False,
                 "sheet": sheet_to_json(sheet, names),
                 # The confirmed totals, by the sheet's names: what re-scoring the sheet gives.
                 "totals": {
@@ -580,6 +597,7 @@ class _Confirmation:
     confirmed_by: str | None
     confirmed_by_entry: int | None  # the archive's entry id
     results: list[Any]  # engine RoundResults, players by the archive's entry id (text)
+    time_called: bool = False  # confirmed short: the round's time was up
 
 
 @dataclass
@@ -607,6 +625,10 @@ class _Round:
     published_at: datetime.datetime | None
     check_ins: list[int]
     tables: list[_Table] = field(default_factory=list)
+    # The round clock; absent from archives written before timed rounds.
+    clock_started_at: datetime.datetime | None = None
+    time_limit: int | None = None
+    time_called_at: datetime.datetime | None = None
 
 
 @dataclass
@@ -918,7 +940,23 @@ class _Checker:
             check_ins=self._entry_ids(
                 self._since_2("check_ins", [], data, where), f"{where}: check_ins"
             ),
+            clock_started_at=_moment(data, "clock_started_at", where)
+            if "clock_started_at" in data
+            else None,
+            time_limit=_whole(data, "time_limit", where, low=1, high=SMALL, null=True)
+            if "time_limit" in data
+            else None,
+            time_called_at=_moment(data, "time_called_at", where)
+            if "time_called_at" in data
+            else None,
         )
+        if (round_.clock_started_at is None) != (round_.time_limit is None) or (
+            round_.time_called_at is not None and round_.clock_started_at is None
+        ):
+            raise ArchiveError(
+                f"{where}: a round clock needs its start and its limit, and time is called "
+                "only on a started clock"
+            )
         _clean(
             Round(
                 number=number,
@@ -1010,9 +1048,19 @@ class _Checker:
         self._versions(data, table, entries, where)
         if confirmed:
             table.confirmation = self._confirmation(data, table, scored.totals, key, round_, where)
-            if scored.deals_played != deals_per_round:
+            # Absent from archives written before timed rounds: every table was then full.
+            time_called = data.get("time_called", False)
+            if not isinstance(time_called, bool):
+                raise ArchiveError(f"{where}: time_called must be true or false")
+            table.confirmation.time_called = time_called
+            short_by_time = time_called and 1 <= scored.deals_played < deals_per_round
+            if scored.deals_played != deals_per_round and not short_by_time:
                 raise ArchiveError(
                     f"{where}: confirmed with {scored.deals_played} of {deals_per_round} deals"
+                )
+            if time_called and round_.clock_started_at is None:
+                raise ArchiveError(
+                    f"{where}: confirmed when time was up, but the round had no clock"
                 )
         elif _get(data, "totals", where) is not None or _get(data, "results", where) is not None:
             raise ArchiveError(f"{where}: an unconfirmed table has totals")
@@ -1270,6 +1318,9 @@ def _write(plan: _Plan, on_account_created: Callable[[str], None] | None) -> Tou
             warnings=round_.warnings,
             generated_at=round_.generated_at,
             published_at=round_.published_at,
+            clock_started_at=round_.clock_started_at,
+            time_limit=round_.time_limit,
+            time_called_at=round_.time_called_at,
         )
         for round_ in plan.rounds
     )
@@ -1371,6 +1422,7 @@ def _write(plan: _Plan, on_account_created: Callable[[str], None] | None) -> Tou
                 if table.confirmation.confirmed_by_entry is not None
                 else None,
                 last_position=len(current_results(table.versions)),
+                time_called=table.confirmation.time_called,
                 last_version_id=max((result.pk for result in table.versions), default=0),
             )
             for saved, _round, table in confirmed

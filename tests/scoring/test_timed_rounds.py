@@ -7,6 +7,7 @@ out when a test moves it on."""
 from __future__ import annotations
 
 import itertools
+import json
 
 import pytest
 from django.urls import reverse
@@ -374,3 +375,61 @@ class TestTheOrganisersTableLinks:
         html = client.get(url).content.decode()
         assert "time called after deal 3" in html
         assert "Reset the clock" not in html  # a table confirmed short keeps the clock
+
+
+class TestTheArchive:
+    """A timed tournament moves to another database with its clock and its short tables."""
+
+    def played(self, table, organiser, clock) -> dict:
+        from scoring.archive import tournament_archive
+
+        three_deals(table)
+        start_clock(table, organiser)
+        clock.advance(minutes=30)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        confirm(table)
+        return json.loads(json.dumps(tournament_archive(table.round.tournament)))
+
+    def test_it_keeps_the_clock_and_the_short_confirmation(self, table, organiser, clock):
+        from scoring.archive import tournament_import
+
+        archive = self.played(table, organiser, clock)
+        round_one = archive["rounds"][0]
+        assert round_one["time_limit"] == 50 and round_one["time_called_at"] is not None
+        exported = {t["number"]: t["time_called"] for t in round_one["tables"]}
+        assert exported == {1: True, 2: False}
+
+        imported = tournament_import(archive, slug="laiks-2")
+
+        round_ = imported.rounds.get(number=1)
+        original = Round.objects.get(pk=table.round_id)
+        assert (round_.clock_started_at, round_.time_limit, round_.time_called_at) == (
+            original.clock_started_at,
+            original.time_limit,
+            original.time_called_at,
+        )
+        short = TableResult.objects.get(table__round=round_, table__number=1)
+        assert short.time_called and short.last_position == 3
+        assert tournament_standings(tournament=imported).rows[0].game_points == (
+            tournament_standings(tournament=table.round.tournament).rows[0].game_points
+        )
+
+    def test_a_short_table_without_time_called_is_refused(self, table, organiser, clock):
+        from scoring.archive import ArchiveError, tournament_import
+
+        archive = self.played(table, organiser, clock)
+        archive["rounds"][0]["tables"][0]["time_called"] = False
+        with pytest.raises(ArchiveError, match="confirmed with 3 of 6 deals"):
+            tournament_import(archive, slug="laiks-3")
+        del archive["rounds"][0]["tables"][0]["time_called"]  # an archive from before the clock
+        with pytest.raises(ArchiveError, match="confirmed with 3 of 6 deals"):
+            tournament_import(archive, slug="laiks-3")
+        assert not Round.objects.filter(tournament__slug="laiks-3").exists()
+
+    def test_time_called_on_a_round_without_a_clock_is_refused(self, table, organiser, clock):
+        from scoring.archive import ArchiveError, tournament_import
+
+        archive = self.played(table, organiser, clock)
+        archive["rounds"][0].update(clock_started_at=None, time_limit=None, time_called_at=None)
+        with pytest.raises(ArchiveError, match="the round had no clock"):
+            tournament_import(archive, slug="laiks-4")
