@@ -60,7 +60,14 @@ from typing import Any, TypeVar  # noqa: E402
 
 from engine.contract import score_json, sheet_from_json, sheet_to_json  # noqa: E402
 from engine.deals import PenaltyPule  # noqa: E402
-from engine.rules import AllPass, Game, PersonalPulePayment, Rules  # noqa: E402
+from engine.rules import (  # noqa: E402
+    FOUR_TABLE_PASS_PULES,
+    AllPass,
+    GaldinsScoring,
+    Game,
+    PersonalPulePayment,
+    Rules,
+)
 from engine.sheet import ScoredSheet, Sheet, score_sheet  # noqa: E402
 from engine.simulate import random_sheet  # noqa: E402
 
@@ -92,17 +99,20 @@ PLAYER_NAMES = (
 )
 T = TypeVar("T")
 
-# Every combination whose everyone-passing deal the engine plays (an option value the engine
-# only accepts so far, such as galdins_pule before the engine's rules branch, is left out).
+# Every everyone-passing rule with either galdiņš scoring, mazā zole on and off, each personal
+# pule payment, and both four-table pass rules (the federation's presets among them).
 RULE_SETS = tuple(
-    rules
-    for all_pass, small_zole, payment in itertools.product(
-        AllPass, (False, True), PersonalPulePayment
+    Rules(
+        all_pass=all_pass,
+        galdins_scoring=scoring,
+        small_zole=small_zole,
+        personal_pule_payment=payment,
+        four_table_pass_pules=pass_pules,
     )
-    if (
-        rules := Rules(all_pass=all_pass, small_zole=small_zole, personal_pule_payment=payment)
-    ).allows(Game.PASS)
-    or rules.allows(Game.GALDINS)
+    for all_pass, scoring, small_zole, payment, pass_pules in itertools.product(
+        AllPass, GaldinsScoring, (False, True), PersonalPulePayment, FOUR_TABLE_PASS_PULES
+    )
+    if scoring is GaldinsScoring.TRICKS or all_pass is not AllPass.PULE
 )
 
 
@@ -168,7 +178,7 @@ def build_batch(sheet_count: int, seed: int) -> Batch:
         deals=entries - penalties,
         entries=entries,
         four_player_tables=sum(len(sheet.players) == 4 for sheet in sheets),
-        galdins_tables=sum(not sheet.rules.pules for sheet in sheets),
+        galdins_tables=sum(sheet.rules.allows(Game.GALDINS) for sheet in sheets),
         penalties=penalties,
     )
 
@@ -286,7 +296,7 @@ def run(sheet_count: int, seed: int, repeat: int) -> dict[str, Any]:
     print(
         f"  tables: {sheet_count - batch.four_player_tables:,} of 3 and "
         f"{batch.four_player_tables:,} of 4 players; {batch.galdins_tables:,} play galdins "
-        f"when all pass, the rest write pules"
+        f"when all pass (some also write pules), the rest write pules"
     )
     cores = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
     print(

@@ -49,6 +49,8 @@ def main() -> int:
         ("trivial page (/healthz)", "/healthz"),
         ("standings", "/t/bench/standings/"),
         ("standings, provisional", "/t/bench/standings/?provisional=1"),
+        ("hall display", "/t/bench/display/"),
+        ("hall display's clock", "/t/bench/display/clock/"),
         (f"round {last_round.number}", f"/t/bench/rounds/{last_round.number}/"),
         (f"round {last_round.number}, search", f"/t/bench/rounds/{last_round.number}/?q={surname}"),
         ("tournament list (/)", "/"),

@@ -1005,6 +1005,13 @@ class _Checker:
                 data, "time_limit", where, low=1, high=MAX_ROUND_MINUTES, null=True
             )
             round_.time_called_at = _moment(data, "time_called_at", where)
+            if (round_.clock_started_at is None) != (round_.time_limit is None) or (
+                round_.time_called_at is not None and round_.clock_started_at is None
+            ):
+                raise ArchiveError(
+                    f"{where}: a round clock needs its start and its limit, and time is called "
+                    "only on a started clock"
+                )
         _clean(
             Round(
                 number=number,

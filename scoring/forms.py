@@ -235,6 +235,10 @@ class ConfirmForm(forms.Form):
     referee, signed in, confirms as himself."""
 
     confirmer = forms.ChoiceField(widget=forms.RadioSelect, label=_("Who confirms?"))
+    # The deals on the sheet the confirmer checked: a deal entered or removed meanwhile from
+    # another device makes the confirmation a conflict (above all when time is up and the table
+    # is confirmed with the deals it has played).
+    deals = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
 
     def __init__(
         self, *args: object, players: Sequence[SheetPlayer], needs_confirmer: bool, **kwargs: object

@@ -24,9 +24,10 @@ from engine import SheetError, score_sheet
 from engine.standings import RoundResult, Standing, TeamStanding, rank_standings, round_results
 from engine.standings import team_standings as engine_team_standings
 from scoring.models import TWELFTHS, DealResult, SeatResult
-from scoring.sheets import table_sheet
+from scoring.sheets import current_results, deals_played, table_sheet
 from tournaments.models import Entry, Player, Round, RoundStatus, Seat, Table, Tournament
 from tournaments.rule_set import RuleSet, round_rule_set
+from zole_site.engine_text import display_name_key
 
 # Draft rounds are the organiser's work in progress: the public never sees them.
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY, RoundStatus.CLOSED)
@@ -507,6 +508,7 @@ class TableLine:
     number: int
     confirmed: bool
     seats: list[SeatLine]
+    time_called_after: int | None = None  # confirmed short when time was up: the deals played
 
     @property
     def is_match(self) -> bool:
@@ -529,9 +531,10 @@ class RoundTables:
 
 
 def round_tables(*, round_: Round, query: str = "") -> RoundTables:
-    """A public round's tables, players in seat order, with each confirmed table's results,
-    and the tables of the players whose name matches `query` (searched in Python over the
-    loaded seats, case and diacritics ignored). Three queries."""
+    """A public round's tables, players in seat order, with each confirmed table's results
+    (and the deals played by a table confirmed when time was up), and the tables of the players
+    whose name matches `query` (searched in Python over the loaded seats, case and diacritics
+    ignored). Four queries."""
     tables = (
         Table.objects.filter(round=round_)
         .prefetch_related(
@@ -553,6 +556,7 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
         .order_by()
     }
     confirmed_tables = {table_id for table_id, _entry_id in results}
+    time_called_after = _deals_of_short_tables(round_)
     needle = fold_name(query)
     lines = []
     for table in tables:
@@ -577,9 +581,104 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
                 )
             )
         lines.append(
-            TableLine(number=table.number, confirmed=table.pk in confirmed_tables, seats=seats)
+            TableLine(
+                number=table.number,
+                confirmed=table.pk in confirmed_tables,
+                seats=seats,
+                time_called_after=time_called_after.get(table.pk),
+            )
         )
     return RoundTables(tables=lines, query=query, matches=[line for line in lines if line.is_match])
+
+
+def _deals_of_short_tables(round_: Round) -> dict[int, int]:
+    """The deals played at each table of the round confirmed short (time was up), by table id.
+    One query, usually of no row."""
+    versions: dict[int, list[DealResult]] = defaultdict(list)
+    for result in (
+        DealResult.objects.filter(table__round=round_, table__result__time_called=True)
+        .only("id", "table_id", "position", "version", "kind")
+        .order_by("table_id", "position", "version")
+    ):
+        versions[result.table_id].append(result)
+    return {
+        table_id: deals_played(current_results(results)) for table_id, results in versions.items()
+    }
+
+
+# -- Hall display --------------------------------------------------------------------------------
+
+# The standings rows the hall display shows: the top of the table, in large type.
+DISPLAY_STANDINGS_ROWS = 30
+
+
+def display_round(*, tournament: Tournament) -> Round | None:
+    """The round the hall display shows: the latest published or in-play round, else the latest
+    closed one; None before any is published. One query; the round comes with `tournament`."""
+    rounds = list(
+        Round.objects.filter(tournament=tournament, status__in=PUBLIC_STATUSES).order_by("-number")
+    )
+    live = [round_ for round_ in rounds if round_.status in LIVE_STATUSES]
+    chosen = live[0] if live else (rounds[0] if rounds else None)
+    if chosen is not None:
+        chosen.tournament = tournament
+    return chosen
+
+
+@dataclass(frozen=True)
+class DisplayPlayer:
+    """A line of the alphabetical list: a player and his table."""
+
+    name: str
+    club: str
+    table_number: int
+
+
+@dataclass(frozen=True)
+class HallDisplay:
+    tournament: Tournament
+    round: Round | None
+    tables: list[TableLine]  # the round's tables in number order
+    players: list[DisplayPlayer]  # the round's players in the language's alphabetical order
+    standings: list[StandingRow]  # the top of the standings
+    standings_count: int  # every ranked player
+    progress: TournamentProgress
+
+    @property
+    def round_is_finished(self) -> bool:
+        return self.round is not None and self.round.status == RoundStatus.CLOSED
+
+    @property
+    def confirmed_count(self) -> int:
+        return sum(table.confirmed for table in self.tables)
+
+
+def hall_display(*, tournament: Tournament) -> HallDisplay:
+    """Everything the hall display shows but the clock: the current round's seating by table
+    and by name, and the top of the standings (confirmed results). Eight queries, whatever the
+    size of the tournament."""
+    round_ = display_round(tournament=tournament)
+    tables = round_tables(round_=round_).tables if round_ is not None else []
+    players = sorted(
+        (
+            DisplayPlayer(name=seat.name, club=seat.club, table_number=table.number)
+            for table in tables
+            for seat in table.seats
+        ),
+        key=lambda player: (display_name_key(player.name), player.table_number),
+    )
+    standings = tournament_standings(tournament=tournament)
+    # Before any table is confirmed every player stands at 0: nothing worth a screen yet.
+    ranked = standings.rows if any(row.rounds for row in standings.rows) else []
+    return HallDisplay(
+        tournament=tournament,
+        round=round_,
+        tables=tables,
+        players=players,
+        standings=ranked[:DISPLAY_STANDINGS_ROWS],
+        standings_count=len(ranked),
+        progress=standings.progress,
+    )
 
 
 # -- Player page ---------------------------------------------------------------------------------

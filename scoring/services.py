@@ -18,7 +18,8 @@ from engine.standings import round_results
 from ranking.services import ranking_round_closed, rating_apply_table, rating_remove_table
 from scoring.cache import tournament_changed
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
-from scoring.sheets import current_results, result_fields, sheet_entry, table_sheet
+from scoring.sheets import current_results, deals_played, result_fields, sheet_entry, table_sheet
+from tournaments.clock import time_is_up
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
 from tournaments.rule_set import RuleSet, round_rule_set
 from tournaments.services import ServiceError, audit
@@ -69,7 +70,7 @@ class TableState:
     @property
     def deals_played(self) -> int:
         """Entries that used a deal: penalties use none."""
-        return sum(result.kind != EntryKind.PENALTY for result in self.current)
+        return deals_played(self.current)
 
     @property
     def rule_set(self) -> RuleSet:
@@ -284,9 +285,20 @@ def deal_correct(
 
 
 @transaction.atomic
-def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = None) -> TableResult:
+def table_confirm(
+    *,
+    table: Table,
+    writer: Writer,
+    confirmer: Entry | None = None,
+    deals_seen: int | None = None,
+) -> TableResult:
     """A second person confirms the table's round: another player at the table (through the
-    table's link) or the chief referee. The confirmed table is locked; the standings read it."""
+    table's link) or the chief referee. The confirmed table is locked; the standings read it.
+
+    A table confirms once every planned deal is in; in a timed round whose time is up
+    (`tournaments.clock`), also with the deals it has played (at least one): the result is then
+    marked `time_called` and its sheet is closed and settled as usual. `deals_seen`, when given,
+    is the number of deals the confirmer checked: a sheet changed meanwhile is a conflict."""
     state = _lock_table(table)
     _require_open(state)
     tournament = state.round.tournament
@@ -294,18 +306,17 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
     seated = {seat.entry_id for seat in state.seats}
     if not is_chief and (confirmer is None or confirmer.pk not in seated):
         raise ServiceError(_("a player at this table, or the chief referee, confirms the table"))
-    if state.deals_played != state.deals_per_round:
-        raise ServiceError(
+    if deals_seen is not None and deals_seen != state.deals_played:
+        raise ConflictError(
             _(
-                "table %(number)d has %(played)d of %(total)d deals: enter them all before "
-                "confirming"
+                "table %(number)d has %(played)d deals now, not the %(seen)d you checked: "
+                "look at the sheet again before confirming"
             )
-            % {
-                "number": state.table.number,
-                "played": state.deals_played,
-                "total": state.deals_per_round,
-            }
+            % {"number": state.table.number, "played": state.deals_played, "seen": deals_seen}
         )
+    time_called = state.deals_played < state.deals_per_round
+    if time_called:
+        _require_time_up(state)
     closed = score_sheet(
         table_sheet(
             state.table,
@@ -320,6 +331,7 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
         confirmed_by=writer.account,
         confirmed_by_entry=confirmer,
         last_position=len(state.current),
+        time_called=time_called,
         last_version_id=max(result.pk for result in state.results),
     )
     SeatResult.objects.bulk_create(
@@ -345,8 +357,37 @@ def table_confirm(*, table: Table, writer: Writer, confirmer: Entry | None = Non
         confirmed_by=confirmer.player.full_name if confirmer else None,
         totals=closed.totals,
         via=writer.via,
+        **({"time_called": True, "deals": state.deals_played} if time_called else {}),
     )
     return result
+
+
+def _require_time_up(state: TableState) -> None:
+    """A table short of its planned deals confirms only once the round's time is up, and after
+    one deal at least. The round row is locked (after the table's, as a deal's first entry
+    does): a clock reset waits for this confirmation and then sees it, or this one sees the
+    reset."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=state.round.pk)
+    if not time_is_up(round_):
+        raise ServiceError(
+            _(
+                "table %(number)d has %(played)d of %(total)d deals: enter them all before "
+                "confirming"
+            )
+            % {
+                "number": state.table.number,
+                "played": state.deals_played,
+                "total": state.deals_per_round,
+            }
+        )
+    if state.deals_played < 1:
+        raise ServiceError(
+            _(
+                "time is up, but table %(number)d has no deal yet: a table is confirmed after "
+                "one deal at least"
+            )
+            % {"number": state.table.number}
+        )
 
 
 @transaction.atomic

@@ -17,7 +17,8 @@ from django.utils.translation import gettext_lazy as _
 
 from engine import Rules, ScoredDeal, SheetError, dealer_for, score_sheet
 from scoring.models import DealResult, EntryKind, TableResult
-from scoring.sheets import current_results, table_sheet
+from scoring.sheets import current_results, deals_played, sheet_is_closed, table_sheet
+from tournaments.clock import RoundClock, round_clock
 from tournaments.models import (
     Entry,
     Round,
@@ -123,9 +124,11 @@ class TableSheetView:
     deals_played: int
     next_dealer: SheetPlayer
     open_common_pules: int | None
-    settlement: tuple[int, ...] | None  # per player in seat order, once all deals are in
-    totals: tuple[int, ...] | None  # after the settlement, once all deals are in
+    settlement: tuple[int, ...] | None  # per player in seat order, once the sheet is closed
+    totals: tuple[int, ...] | None  # after the settlement, once the sheet is closed
     result: TableResult | None  # the confirmation
+    clock: RoundClock  # the round's clock (timed rounds), as it stood when the sheet was read
+    is_closed: bool  # all planned deals are in, or the table was confirmed when time was up
     error: str | None = None  # the stored entries do not score under the round's rules
 
     @property
@@ -151,7 +154,33 @@ class TableSheetView:
 
     @property
     def is_complete(self) -> bool:
+        """Every planned deal is in."""
         return self.deals_played >= self.deals_per_round
+
+    @property
+    def can_confirm_short(self) -> bool:
+        """Time is up in a timed round: the table may be confirmed with the deals it has
+        played, one at least (scoring.services.table_confirm decides it again)."""
+        return (
+            self.accepts_entries
+            and not self.is_complete
+            and self.clock.is_up
+            and self.deals_played >= 1
+        )
+
+    @property
+    def can_confirm(self) -> bool:
+        return self.accepts_entries and (self.is_complete or self.can_confirm_short)
+
+    @property
+    def time_called_after(self) -> int | None:
+        """The deals played, when the table was confirmed short because time was up."""
+        return self.deals_played if self.result is not None and self.result.time_called else None
+
+    @property
+    def shows_clock(self) -> bool:
+        """The referee sees the round clock while the table is being played in a timed round."""
+        return self.clock.is_timed and self.accepts_entries
 
     @property
     def is_confirmed(self) -> bool:
@@ -290,13 +319,17 @@ def table_sheet_view(*, table_id: int) -> TableSheetView:
     rule_set = round_rule_set(table.round)
     rules = rule_set.rules
     current = current_results(results)
-    deals_entered = sum(1 for result in current if result.kind != EntryKind.PENALTY)
-    # The end-of-round settlement belongs on the sheet once every deal is in.
-    complete = deals_entered >= rule_set.deals_per_round
+    deals_entered = deals_played(current)
+    # The end-of-round settlement belongs on the sheet once its round is over for the table.
+    closed = sheet_is_closed(
+        deals_played=deals_entered,
+        deals_per_round=rule_set.deals_per_round,
+        confirmation=confirmation,
+    )
     error: str | None = None
     try:
         scored = score_sheet(
-            table_sheet(table, seats=seats, results=results, rules=rules, closed=complete)
+            table_sheet(table, seats=seats, results=results, rules=rules, closed=closed)
         )
     except SheetError as sheet_error:
         scored = None
@@ -337,9 +370,11 @@ def table_sheet_view(*, table_id: int) -> TableSheetView:
         deals_played=scored.deals_played if scored else deals_entered,
         next_dealer=by_key[next_dealer_key],
         open_common_pules=scored.open_common_pules if scored else None,
-        settlement=tuple(scored.settlement[key] for key in keys) if scored and complete else None,
-        totals=tuple(scored.totals[key] for key in keys) if scored and complete else None,
+        settlement=tuple(scored.settlement[key] for key in keys) if scored and closed else None,
+        totals=tuple(scored.totals[key] for key in keys) if scored and closed else None,
         result=confirmation,
+        clock=round_clock(table.round),
+        is_closed=closed,
         error=error,
     )
 
@@ -354,6 +389,11 @@ class TableLink:
     deals_entered: int
     deals_per_round: int
     is_confirmed: bool
+    time_called: bool = False  # confirmed with fewer deals because time was up
+
+    @property
+    def time_called_after(self) -> int | None:
+        return self.deals_entered if self.time_called else None
 
 
 def round_table_links(*, round_: Round) -> list[TableLink]:
@@ -383,14 +423,16 @@ def round_table_links(*, round_: Round) -> list[TableLink]:
     links = []
     for table in tables:
         current = current_results(versions[table.pk])
+        # Loaded by select_related: an unconfirmed table has none (the lookup raises).
+        confirmation: TableResult | None = getattr(table, "result", None)
         links.append(
             TableLink(
                 table=table,
                 token=table.active_tokens[0].token if table.active_tokens else None,
-                deals_entered=sum(1 for result in current if result.kind != EntryKind.PENALTY),
+                deals_entered=deals_played(current),
                 deals_per_round=deals_per_round,
-                # Loaded by select_related: a missing result raises, so hasattr reads False.
-                is_confirmed=hasattr(table, "result"),
+                is_confirmed=confirmation is not None,
+                time_called=confirmation is not None and confirmation.time_called,
             )
         )
     return links

@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import Entry as SheetEntry
 from engine.rules import Game
-from scoring.models import DealResult, EntryKind
+from scoring.models import DealResult, EntryKind, TableResult
 from tournaments.models import Seat, Table
 
 
@@ -24,6 +24,22 @@ def current_results(results: Iterable[DealResult]) -> list[DealResult]:
     return [
         newest[position] for position in sorted(newest) if newest[position].kind != EntryKind.VOID
     ]
+
+
+def deals_played(current: Iterable[DealResult]) -> int:
+    """The deals among a sheet's current entries (`current_results`): a penalty uses none."""
+    return sum(1 for result in current if result.kind != EntryKind.PENALTY)
+
+
+def sheet_is_closed(
+    *, deals_played: int, deals_per_round: int, confirmation: TableResult | None
+) -> bool:
+    """The table's round is over, so the end-of-round settlement applies: every planned deal
+    is in, or the table was confirmed with fewer because the round's time was up (RULES.md:
+    its sheet is closed and settled as usual)."""
+    return deals_played >= deals_per_round or (
+        confirmation is not None and confirmation.time_called
+    )
 
 
 def sheet_entry(result: DealResult) -> SheetEntry:

@@ -43,7 +43,7 @@ ROLES = (
 )
 STAFF = frozenset({"staff"})
 ORGANISERS = frozenset({"organiser", "staff"})
-SHEET_PRINTERS = ORGANISERS | {"chief_referee"}
+SHEET_PRINTERS = ORGANISERS | {"chief_referee"}  # also the round clock's keepers
 TABLE_WRITERS = SHEET_PRINTERS | {"referee_of_this_table"}
 ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
 EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
@@ -226,6 +226,11 @@ def season_edit_form(world: World) -> dict[str, object]:
     )
 
 
+def time_round_1(world: World) -> None:
+    """The tournament times its rounds: round 1's clock can be started."""
+    Tournament.objects.filter(pk=world.tournament.pk).update(round_time_limit=50)
+
+
 def drop_round_2(world: World) -> None:
     """The draft round 2 would stop a new round from being prepared."""
     world.round_2.delete()
@@ -317,6 +322,9 @@ SPECS: dict[str, ViewSpec] = {
         has_page=False,
     ),
     "tournaments:audit": ViewSpec(ORGANISERS, slug),
+    "tournaments:clock": ViewSpec(
+        SHEET_PRINTERS, round_1, lambda w: {"action": "start"}, has_page=False, prepare=time_round_1
+    ),
     "scoring:round_close": ViewSpec(
         ORGANISERS, round_1, lambda w: {}, has_page=False, prepare=confirm_round_1
     ),

@@ -138,6 +138,7 @@ class TestServedFromTheCache:
             "/t/kesa-kauss/standings/?_export=xlsx",
             "/t/kesa-kauss/standings.pdf",
             "/t/kesa-kauss/rounds/1/seating.pdf",
+            "/t/kesa-kauss/display/",
         ],
     )
     def test_every_public_page_of_a_tournament_is_cached(

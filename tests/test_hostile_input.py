@@ -253,6 +253,7 @@ def public_pages(world: World) -> list[str]:
         reverse("public:player", args=[world.players[0].pk]),
         reverse("public:player", args=[world.players[7].pk]),
         reverse("scoring:token_sheet", args=[world.token.token]),
+        reverse("public:display", args=[slug]),
     ]
 
 
@@ -271,6 +272,13 @@ class TestNamesAreHarmless:
             reverse("public:standings", args=[world.tournament.slug]), HTTP_HX_REQUEST="true"
         )
         assert_escaped(response, "standings (htmx)")
+        assert ESCAPED_SCRIPT in response.content.decode()
+
+    def test_the_htmx_part_of_the_hall_display_is_escaped(self, world):
+        response = hostile_client().get(
+            reverse("public:display", args=[world.tournament.slug]), HTTP_HX_REQUEST="true"
+        )
+        assert_escaped(response, "display (htmx)")
         assert ESCAPED_SCRIPT in response.content.decode()
 
     def test_the_pdfs_print_them_as_plain_text(self, world):

@@ -173,10 +173,14 @@ def world(db):
     from django.contrib.auth.models import User
 
     from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
+    from tournaments.services import round_clock_start
 
-    tournament = played_tournament(players=9, rounds=2, slug="kauss", rounds_planned=3)
+    tournament = played_tournament(
+        players=9, rounds=2, slug="kauss", rounds_planned=3, round_time_limit=50
+    )
     round_three = publish_next_round(tournament, seed=11)
     staff = User.objects.create(username="staff", is_staff=True)
+    round_clock_start(round_=round_three, by=staff)  # the clock's words on every page
     table = round_three.tables.order_by("number").first()
     token = table.tokens.filter(revoked_at__isnull=True).first().token
     player_id = tournament.entries.order_by("pk").first().player_id
@@ -190,6 +194,12 @@ def world(db):
         reverse("ranking:rating"),
         reverse("scoring:token_sheet", args=[token]),
         reverse("login"),
+        reverse("public:display", args=["kauss"]),
+    ]
+    # Parts of pages that htmx fetches alone: no <html> of their own.
+    fragments = [
+        reverse("public:display_clock", args=["kauss"]),
+        reverse("public:round_clock", args=["kauss", 3]),
     ]
     organiser = [
         reverse("tournaments:dashboard"),
@@ -208,7 +218,7 @@ def world(db):
         reverse("scoring:table_sheet", args=[table.pk]),
         reverse("ranking:qualification", args=["kauss"]),
     ]
-    return {"staff": staff, "public": public, "organiser": organiser}
+    return {"staff": staff, "public": public, "organiser": organiser, "fragments": fragments}
 
 
 def english_left_over(text: str, language: str) -> list[str]:
@@ -244,6 +254,21 @@ class TestEveryPageInEveryLanguage:
             assert f'<html lang="{language}">' in html, url
             if language != "en":
                 assert english_left_over(visible_text(html), language) == [], url
+
+    @pytest.mark.parametrize("language", TRANSLATED)
+    def test_the_parts_htmx_fetches(self, world, language):
+        browser = Client()
+        browser.cookies[settings.LANGUAGE_COOKIE_NAME] = language
+        for url in world["fragments"]:
+            response = browser.get(url)
+            assert (url, response.status_code) == (url, 200)
+            text = visible_text(response.content.decode())
+            assert english_left_over(text, language) == [], url
+            with translation.override(language):
+                assert (
+                    translation.gettext("Time left") in text
+                    or translation.gettext("Round %(number)s: time left") % {"number": 3} in text
+                ), url
 
     @pytest.mark.parametrize("language", LANGUAGES)
     def test_organiser_pages(self, world, language):

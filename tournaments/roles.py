@@ -4,6 +4,7 @@ The roles (DESIGN.md):
 - federation staff (`user.is_staff`) organise every tournament and keep the player register;
 - a tournament's organisers run that tournament (entries, rounds, links, roles, audit log);
 - its chief referees (galvenais tiesnesis) write, confirm and alone unlock any of its tables;
+- its organisers and chief referees keep the round clock (start it, call time, reset it);
 - its table referees write the tables an organiser assigned them to;
 - whoever holds a table's private link (/r/<token>/) writes that table: the link is not an
   account, so scoring.views.entry checks it, not this module;
@@ -83,6 +84,11 @@ def can_write_table(user: AnyUser | None, table: Table) -> bool:
 
 def can_print_sheets(user: AnyUser | None, tournament: Tournament) -> bool:
     """A round's score sheets carry the tables' private links: organisers and chief referees."""
+    return is_organiser(user, tournament) or is_chief_referee(user, tournament)
+
+
+def can_run_clock(user: AnyUser | None, tournament: Tournament) -> bool:
+    """Start, reset and call time on a round's clock: organisers and chief referees."""
     return is_organiser(user, tournament) or is_chief_referee(user, tournament)
 
 

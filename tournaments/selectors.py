@@ -8,6 +8,9 @@ from fractions import Fraction
 
 from django.contrib.auth.models import User
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.utils import timezone
+from django.utils.dateparse import parse_datetime
+from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -384,7 +387,18 @@ FACT_LABELS: dict[str, Promise] = {
     "detail": _("Detail"),
     "invited": _("Invited (no: invitation withdrawn)"),
     "whole_season": _("For every final of the season"),
+    "time_limit": _("Time limit (minutes)"),
+    "started_at": _("Clock started at"),
+    "ends_at": _("Time runs out at"),
+    "time_called_at": _("Time called at"),
+    "seconds_left": _("Seconds left"),
+    "time_was_up": _("Time was up"),
+    "time_called": _("Confirmed when time was up"),
+    "deals": _("Deals played"),
 }
+
+# Keys whose value is a moment (ISO text in the log): shown in local time, the reader's way.
+MOMENT_KEYS = frozenset({"started_at", "ends_at", "time_called_at"})
 
 # A key whose label depends on the action: (action, key) → label.
 ACTION_FACT_LABELS: dict[tuple[str, str], Promise] = {
@@ -470,6 +484,11 @@ class AuditPresenter:
             return str(Role(value).label) if value in Role.values else str(value)
         if key == "via" and isinstance(value, str) and value in VIA_WORDS:
             return str(VIA_WORDS[value])
+        if key in MOMENT_KEYS and isinstance(value, str):
+            moment = parse_datetime(value)
+            if moment is not None and timezone.is_aware(moment):
+                return date_format(timezone.localtime(moment), "SHORT_DATETIME_FORMAT")
+            return value
         if key == "swapped" and isinstance(value, list):
             return " ↔ ".join(str(name) for name in value)
         if key == "totals" and isinstance(value, dict):

@@ -26,6 +26,7 @@ urlpatterns = [
     path("t/<slug:slug>/rounds/<int:number>/swap/", views.round_swap, name="swap"),
     path("t/<slug:slug>/rounds/<int:number>/publish/", views.round_publish, name="publish"),
     path("t/<slug:slug>/rounds/<int:number>/referees/", views.round_referees, name="referees"),
+    path("t/<slug:slug>/rounds/<int:number>/clock/", views.round_clock_action, name="clock"),
     path("t/<slug:slug>/people/", views.tournament_roles, name="roles"),
     path("t/<slug:slug>/people/remove/", views.tournament_role_remove, name="role_remove"),
     path("t/<slug:slug>/audit/", views.audit_log, name="audit"),

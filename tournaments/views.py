@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from functools import wraps
 
 from django.contrib import messages
@@ -11,7 +12,8 @@ from django.core.exceptions import PermissionDenied
 from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
-from django.utils.functional import SimpleLazyObject
+from django.urls import reverse
+from django.utils.functional import Promise, SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
@@ -20,6 +22,7 @@ from django_tables2 import RequestConfig
 from engine.presets import PRESETS
 from scoring.sheet_view import round_table_links
 from tournaments import roles, selectors, services
+from tournaments.clock import RoundClock, round_clock
 from tournaments.forms import (
     CheckInForm,
     ClubForm,
@@ -32,7 +35,7 @@ from tournaments.forms import (
     TournamentForm,
     WithdrawForm,
 )
-from tournaments.models import Entry, Player, Role, Round, RoundStatus, Tournament
+from tournaments.models import Entry, Player, Role, Round, RoundStatus, Table, Tournament
 from tournaments.role_forms import (
     AuditFilterForm,
     RoleAddForm,
@@ -86,11 +89,41 @@ def role_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     return wrapped
 
 
+@dataclass(frozen=True)
+class RefereeRound:
+    """A round in play with the tables the account may referee, and its clock: a chief
+    referee (or an organiser) starts it, calls time and resets it from the dashboard."""
+
+    round: Round
+    tables: list[Table]
+    clock: RoundClock
+    keeps_clock: bool
+
+
+def referee_rounds(user: object, tables: list[Table]) -> list[RefereeRound]:
+    """The tables grouped by round, in the order given; the role check runs once a tournament."""
+    grouped: dict[int, list[Table]] = {}
+    for table in tables:
+        grouped.setdefault(table.round_id, []).append(table)
+    keepers: dict[int, bool] = {}
+    rounds = []
+    for round_tables in grouped.values():
+        round_ = round_tables[0].round
+        tournament = round_.tournament
+        if tournament.pk not in keepers:
+            keepers[tournament.pk] = roles.can_run_clock(user, tournament)
+        rounds.append(
+            RefereeRound(round_, round_tables, round_clock(round_), keepers[tournament.pk])
+        )
+    return rounds
+
+
 @role_required
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The signed-in start page: the tournaments one organises, the tables one referees."""
     is_staff = roles.is_federation_staff(request.user)
+    tables = selectors.refereed_tables(user=request.user)
     return render(
         request,
         "tournaments/dashboard.html",
@@ -99,7 +132,8 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "tournaments": selectors.tournament_list()
             if is_staff
             else selectors.organised_tournaments(user=request.user),
-            "tables": selectors.refereed_tables(user=request.user),
+            "tables": tables,
+            "referee_rounds": referee_rounds(request.user, tables),
         },
     )
 
@@ -260,6 +294,8 @@ def _round(slug: str, number: int) -> Round:
 @require_safe
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = _round(slug, number)
+    table_links = round_table_links(round_=round_)
+    clock = round_clock(round_)
     return render(
         request,
         "tournaments/round_detail.html",
@@ -275,9 +311,75 @@ def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             "confirmation": services.regenerate_confirmation(round_),
             "is_draft": round_.status == RoundStatus.DRAFT,
             "is_published": round_.status == RoundStatus.PUBLISHED,
-            "table_links": round_table_links(round_=round_),
+            "table_links": table_links,
+            "clock": clock,
+            # A clock started by mistake is reset, unless a table was confirmed short by it.
+            "clock_can_reset": clock.can_reset
+            and not any(link.time_called for link in table_links),
         },
     )
+
+
+# --- The round clock -----------------------------------------------------------------------------
+
+CLOCK_ACTIONS: dict[str, tuple[Callable[..., Round], Promise]] = {
+    "start": (
+        services.round_clock_start,
+        gettext_lazy("The clock of round %(number)d is running."),
+    ),
+    "call": (
+        services.round_time_call,
+        gettext_lazy(
+            "Time is called in round %(number)d: each table finishes the deal under way and "
+            "confirms."
+        ),
+    ),
+    "reset": (
+        services.round_clock_reset,
+        gettext_lazy("The clock of round %(number)d is stopped and back to not started."),
+    ),
+}
+
+
+def clock_keeper_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """Views of a round's clock: its tournament's organisers and chief referees
+    (tournaments.roles.can_run_clock). Visitors are sent to sign in, other accounts get 403,
+    before the method is looked at. The view receives the round, with its tournament."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+        round_ = _round(slug, number)
+        if not roles.can_run_clock(request.user, round_.tournament):
+            raise PermissionDenied(
+                _("Only the tournament's organisers and chief referees keep the round clock.")
+            )
+        return view(request, round_=round_)
+
+    return wrapped
+
+
+@clock_keeper_required
+@require_POST
+def round_clock_action(request: HttpRequest, round_: Round) -> HttpResponse:
+    """Start the round's clock, call time or reset it (the form's `action`); back to the round
+    page (an organiser) or the dashboard (a chief referee) with what happened."""
+    action = CLOCK_ACTIONS.get(request.POST.get("action", ""))
+    if action is None:
+        messages.error(request, _("That request is not understood: reload the page."))
+    else:
+        service, done = action
+        try:
+            service(round_=round_, by=request.user, ip_address=client_ip(request))
+        except services.ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, str(done) % {"number": round_.number})
+    tournament = round_.tournament
+    if roles.is_organiser(request.user, tournament):
+        url = reverse("tournaments:round", args=[tournament.slug, round_.number])
+        return redirect(f"{url}#round-clock")
+    return redirect(f"{reverse('tournaments:dashboard')}#round-{round_.pk}")
 
 
 @organiser_required

@@ -45,13 +45,15 @@ from scoring.documents.sheets import (
     SheetPlayer,
     pule_letters,
 )
-from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
+from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standings_order
 from scoring.sheet_view import GAME_WORDS, sheet_players
 from scoring.sheets import (
     current_results,
+    deals_played,
     seat_keys,
     sheet_entry,
+    sheet_is_closed,
     table_sheet,
 )
 from tournaments.models import Entry, Round, RoundStatus, Seat, Table, TableToken, Tournament
@@ -172,14 +174,14 @@ def _score_sheet(
             status=_("Blank sheet: write each deal on its row."),
         )
 
-    deals_entered = sum(1 for result in current if result.kind != EntryKind.PENALTY)
+    deals_entered = deals_played(current)
     by_key = {named.key: named.short_name for named in names}
     confirmation: TableResult | None = getattr(table, "result", None)
-    # Confirmed short: the round's time was up, the table's round ends with the deals played.
-    time_called = (
-        confirmation is not None and confirmation.time_called and deals_entered < deals_per_round
+    # Settled once every deal is in, or once confirmed with fewer when time was up.
+    complete = sheet_is_closed(
+        deals_played=deals_entered, deals_per_round=deals_per_round, confirmation=confirmation
     )
-    complete = deals_entered >= deals_per_round or time_called
+    time_called = complete and deals_entered < deals_per_round
     status = _confirmation_status(confirmation, deals_entered, deals_per_round)
     try:
         scored = score_sheet(
@@ -267,12 +269,18 @@ def _confirmation_status(
             who = user.get_full_name() or user.get_username()
         else:
             who = _("the table")
-        return _("Confirmed by %(who)s, %(when)s.") % {
+        confirmed = _("Confirmed by %(who)s, %(when)s.") % {
             "who": who,
             "when": date_format(
                 timezone.localtime(confirmation.confirmed_at), "SHORT_DATETIME_FORMAT"
             ),
         }
+        if confirmation.time_called:
+            ended = _("Time was up: the table's round ended after deal %(number)d.") % {
+                "number": deals_entered
+            }
+            return f"{confirmed} {ended}"
+        return confirmed
     if deals_entered >= deals_per_round:
         return _("All %(count)d deals entered; not confirmed yet.") % {"count": deals_per_round}
     return _("In play: %(entered)d of %(count)d deals entered.") % {

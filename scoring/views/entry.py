@@ -215,8 +215,13 @@ def default_forms(
             else None
         ),
         "confirm_form": (
-            ConfirmForm(prefix="confirm", players=sheet.players, needs_confirmer=not is_chief)
-            if open_ and sheet.is_complete and correcting is None
+            ConfirmForm(
+                prefix="confirm",
+                players=sheet.players,
+                needs_confirmer=not is_chief,
+                initial={"deals": sheet.deals_played},
+            )
+            if sheet.can_confirm and correcting is None
             else None
         ),
         "unlock_form": (
@@ -462,7 +467,10 @@ def post_confirm(page: SheetPage) -> HttpResponse:
             table=sheet.table,
             writer=page.writer,
             confirmer=confirmer.entry if confirmer is not None else None,
+            deals_seen=form.cleaned_data.get("deals"),
         )
+    except ConflictError as error:
+        return page.refreshed().render(error=str(error), status=409)
     except ServiceError as error:
         form.add_error(None, str(error))
         return page.render({"confirm_form": form})

@@ -7,6 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
@@ -20,6 +21,7 @@ from scoring.tables import (
     TeamStandingsTable,
     export_response,
 )
+from tournaments.clock import round_clock
 from tournaments.models import Tournament
 from tournaments.rule_set import rule_set_options, rule_set_words
 
@@ -165,6 +167,72 @@ def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
     return response
+
+
+# -- The hall display and the round clock --------------------------------------------------------
+
+
+@require_safe
+def display(request: HttpRequest, slug: str) -> HttpResponse:
+    """The hall display: a projector or TV at the venue shows the current round's seating, the
+    round clock and the top of the standings; htmx refreshes its live part, from the cache."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return cached_public_page(
+        request,
+        tournament_id=tournament.pk,
+        params=frozenset(),
+        render=lambda: _display(request, tournament),
+    )
+
+
+def _display(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    hall = selectors.hall_display(tournament=tournament)
+    context = {
+        "tournament": tournament,
+        "hall": hall,
+        # The clock as it stood when the page was rendered: the fallback without JavaScript.
+        # With it, htmx fetches the clock at once and every 20 s (display_clock: never cached).
+        "clock": round_clock(hall.round) if hall.round is not None else None,
+    }
+    template = "public/_display_live.html" if request.htmx else "public/display.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@never_cache
+@require_safe
+def display_clock(request: HttpRequest, slug: str) -> HttpResponse:
+    """The hall display's clock, the current round's: fresh from the database on every request
+    (a cached copy would count down from an older time), three small queries."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = selectors.display_round(tournament=tournament)
+    return render(
+        request,
+        "scoring/_round_clock.html",
+        {
+            "clock": round_clock(round_) if round_ is not None else None,
+            "variant": "display",
+            "sync_url": request.path,
+        },
+    )
+
+
+@never_cache
+@require_safe
+def round_clock_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One round's clock, as the referee's sheet shows it: it fetches it every 20 s, so time
+    called by the chief referee reaches every table without a reload. Never cached."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = selectors.public_round(tournament=tournament, number=number)
+    if round_ is None:
+        raise Http404(_("This round is not published."))
+    round_.tournament = tournament
+    return render(
+        request,
+        "scoring/_round_clock.html",
+        {"clock": round_clock(round_), "variant": "sheet", "sync_url": request.path},
+    )
 
 
 # -- Player page and its chart -------------------------------------------------------------------

@@ -30,8 +30,9 @@ pytestmark = pytest.mark.django_db
 # confirmed results; provisional adds the unconfirmed tables, their seats and their deals.
 STANDINGS_QUERIES = 4
 STANDINGS_PROVISIONAL_QUERIES = 7
-# Round: tournament, round, rounds for the progress line, tables, seats with players, results.
-ROUND_QUERIES = 6
+# Round: tournament, round, rounds for the progress line, tables, seats with players, results,
+# the deals of the tables confirmed when time was up (timed rounds).
+ROUND_QUERIES = 7
 
 
 def standings_url(tournament, **params) -> str:
