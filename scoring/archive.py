@@ -1105,6 +1105,8 @@ class _Checker:
             raise ArchiveError(f"{where}: time_called must be true or false")
         if time_called and not confirmed:
             raise ArchiveError(f"{where}: only a confirmed table has time_called")
+        if time_called and round_.clock_started_at is None:
+            raise ArchiveError(f"{where}: time_called, but the round had no clock")
 
         def key(name: str) -> str:
             return str(names[name])

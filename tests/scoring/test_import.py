@@ -728,6 +728,11 @@ class TestBadArchives:
 
     def test_time_called_lets_a_table_be_confirmed_short_and_only_then(self, archive, tmp_path):
         archive["rounds"][0]["rule_set"]["deals_per_round"] = DEALS + 1
+        archive["rounds"][0].update(
+            clock_started_at="2026-12-05T10:00:00+00:00",
+            time_limit=50,
+            time_called_at="2026-12-05T10:40:00+00:00",
+        )
         table = archive["rounds"][0]["tables"][0]
         table["time_called"] = True
         other = archive["rounds"][0]["tables"][1]
