@@ -26,7 +26,7 @@ from engine import (
     seat_players,
     table_sizes,
 )
-from engine.designs import DESIGNS, stored_design
+from engine.seating.designs import DESIGNS, stored_design
 
 MODES = ("random", "swiss", "mix")
 DESIGN_ROUNDS = {9: 4, 12: 4, 15: 7, 18: 8, 21: 10}
