@@ -9,8 +9,9 @@ from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 
 from engine.errors import SheetError, gettext_noop, shown
+from engine.seating.sizes import checked_table_size
 
-MODES = ("random", "swiss", "mix")
+MODES = ("random", "swiss", "mix", "ranked")
 # A plan of more rounds than any tournament has (organisers plan at most 30): beyond it, a
 # mistyped or hostile number would search for hours instead of being refused.
 MAX_PLAN_ROUNDS = 100
@@ -175,7 +176,9 @@ def _check_fixed_tables(players: Sequence[SeatingPlayer], sizes: Sequence[int]) 
         )
 
 
-def _check_options(mode: object, seed: object, avoid_same_club: object, rounds: object) -> None:
+def _check_options(
+    mode: object, seed: object, avoid_same_club: object, rounds: object, table_size: object
+) -> None:
     if mode not in MODES:
         raise SheetError(f"mode must be one of {', '.join(MODES)}, got {shown(mode)}", field="mode")
     if isinstance(seed, bool) or not isinstance(seed, int):
@@ -194,6 +197,7 @@ def _check_options(mode: object, seed: object, avoid_same_club: object, rounds: 
             f"rounds: at most {MAX_PLAN_ROUNDS} rounds are planned at once, got {shown(rounds)}",
             field="rounds",
         )
+    checked_table_size(table_size)
     if rounds > 1 and mode != "mix":
         raise SheetError(
             f"rounds: only mode mix plans more than one round at once, got {rounds} rounds "

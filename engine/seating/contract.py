@@ -9,7 +9,9 @@ from engine.errors import SheetError, shown
 from engine.seating.checks import SeatingPlayer
 from engine.seating.seat import seat_players
 
-SEAT_FIELDS = frozenset({"mode", "seed", "avoid_same_club", "rounds", "players", "history"})
+SEAT_FIELDS = frozenset(
+    {"mode", "seed", "table_size", "avoid_same_club", "rounds", "players", "history"}
+)
 PLAYER_FIELDS = frozenset({"id", "club", "score", "fixed_table"})
 
 
@@ -55,6 +57,7 @@ def seat_json(data: object) -> dict[str, Any]:
         avoid_same_club=data.get("avoid_same_club", False),
         rounds=data.get("rounds", 1),
         history=history,
+        table_size=data.get("table_size", 3),
     )
     return {
         "rounds": [[list(table.players) for table in tables] for tables in plan.rounds],

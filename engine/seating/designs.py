@@ -21,6 +21,9 @@ them (each round the players with the fewest turns at a table of 4, groups of 4 
 
 Points are the letters a-z, then A-Z, then 0-9; each round lists its tables (tables of 4 first),
 separated by spaces.
+
+With tables of 4, 16 players meet no one twice for 5 rounds: the lines of the affine plane of
+order 4, AG(2, 4), computed below from the field GF(4) (each direction of lines is a round).
 """
 
 from __future__ import annotations
@@ -216,9 +219,37 @@ DESIGNS: dict[int, tuple[str, ...]] = {
 }
 
 
-def stored_design(player_count: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
-    """The stored schedule for `player_count` players (rounds of tables of point numbers 0..N-1),
-    or None when there is none."""
+def _gf4_product(first: int, second: int) -> int:
+    """The product in GF(4) = GF(2)[w] / (w² + w + 1), an element a + b·w written as the bits
+    ab (0, 1, 2 = w, 3 = w + 1); the sum is the exclusive or."""
+    product = 0
+    for bit in range(2):
+        if second >> bit & 1:
+            product ^= first << bit
+    return product ^ 0b111 if product & 0b100 else product  # w² = w + 1
+
+
+def affine_plane_of_order_4() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """AG(2, 4): the 16 points (x, y) of GF(4)², numbered 4x + y, and its 20 lines, in 5
+    parallel classes: for each slope m the lines y = m·x + b, then the lines x = c. Two points lie
+    on exactly one line, so its classes as rounds seat 16 players at tables of 4 without any
+    repeat."""
+    field = range(4)
+    slopes = tuple(
+        tuple(tuple(4 * x + (_gf4_product(slope, x) ^ b) for x in field) for b in field)
+        for slope in field
+    )
+    vertical = (tuple(tuple(4 * c + y for y in field) for c in field),)
+    return slopes + vertical
+
+
+def stored_design(
+    player_count: int, table_size: int = 3
+) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """The stored schedule for `player_count` players at tables of `table_size` (rounds of
+    tables of point numbers 0..N-1), or None when there is none."""
+    if table_size == 4:
+        return affine_plane_of_order_4() if player_count == 16 else None
     rounds = DESIGNS.get(player_count)
     if rounds is None:
         return None

@@ -1,5 +1,6 @@
 """Flags and explanations: why a table is as it is (repeated meetings, club mates, fixed tables,
-turns at a table of 4), and how often each pair has met."""
+turns at an odd table: a table of 4 among tables of 3, or of 3 among tables of 4), and how often
+each pair has met."""
 
 from __future__ import annotations
 
@@ -10,20 +11,22 @@ from typing import Any
 
 from engine.errors import gettext_noop
 from engine.seating.checks import _checked_history
+from engine.seating.sizes import checked_table_size, is_odd_table, odd_size
 
 REPEAT_MEETING = "repeat_meeting"
 SAME_CLUB = "same_club"
 FIXED_TABLE = "fixed_table"
-FOUR_TABLE = "four_table"
+FOUR_TABLE = "four_table"  # a table of 4 when tables are of 3
+THREE_TABLE = "three_table"  # a table of 3 when tables are of 4
 
 
 @dataclass(frozen=True, slots=True)
 class TableFlag:
-    """Why a table is as it is: code is "repeat_meeting", "same_club", "fixed_table" or
-    "four_table"; detail is the English text shown to the organiser (and printed by the command
-    line). `template` and `params` give it for translation (`engine.errors`): detail is
-    ``template % params``, where a param may also be a list of parts, each a dict with its own
-    "template" and "params", shown joined by "; ". Flags compare by code and detail."""
+    """Why a table is as it is: code is "repeat_meeting", "same_club", "fixed_table",
+    "four_table" or "three_table"; detail is the English text shown to the organiser (and printed
+    by the command line). `template` and `params` give it for translation (`engine.errors`):
+    detail is ``template % params``, where a param may also be a list of parts, each a dict with
+    its own "template" and "params", shown joined by "; ". Flags compare by code and detail."""
 
     code: str
     detail: str
@@ -68,12 +71,12 @@ def meeting_counts(history: Iterable[Iterable[Iterable[str]]]) -> dict[frozenset
     return counts
 
 
-def _four_table_turns(history: Sequence[Sequence[Sequence[str]]]) -> dict[str, int]:
-    """How often each player has sat at a table of 4 (or more) in `history`."""
+def _odd_table_turns(history: Sequence[Sequence[Sequence[str]]], table_size: int) -> dict[str, int]:
+    """How often each player has sat at an odd table in `history` (`sizes.is_odd_table`)."""
     turns: dict[str, int] = {}
     for tables in history:
         for table in tables:
-            if len(table) >= 4:
+            if is_odd_table(len(table), table_size):
                 for player in table:
                     turns[player] = turns.get(player, 0) + 1
     return turns
@@ -87,6 +90,13 @@ def _club_key(club: str | None) -> str | None:
     return key or None
 
 
+# The flag of an odd table, by the usual table size.
+ODD_TABLE_FLAGS = {
+    3: (FOUR_TABLE, gettext_noop("table of 4: %(turns)s")),
+    4: (THREE_TABLE, gettext_noop("table of 3: %(turns)s")),
+}
+
+
 def _table_flags(
     players: Sequence[str],
     *,
@@ -96,7 +106,8 @@ def _table_flags(
     clubs: Mapping[str, str | None],
     fixed_tables: Mapping[str, int | None],
     avoid_same_club: bool,
-    four_turns: Mapping[str, int],
+    odd_turns: Mapping[str, int],
+    table_size: int,
     names: Mapping[str, str] | None = None,
 ) -> tuple[TableFlag, ...]:
     def name(player: str) -> str:
@@ -162,10 +173,10 @@ def _table_flags(
                 table=number,
             )
         flags.append(flag)
-    if len(players) == 4:
+    if len(players) == odd_size(table_size):
         by_turn: dict[int, list[str]] = {}
         for player in players:
-            by_turn.setdefault(four_turns.get(player, 0) + 1, []).append(name(player))
+            by_turn.setdefault(odd_turns.get(player, 0) + 1, []).append(name(player))
         turns = [
             {
                 "template": gettext_noop("turn %(turn)s for %(players)s"),
@@ -173,7 +184,8 @@ def _table_flags(
             }
             for turn in sorted(by_turn)
         ]
-        flags.append(TableFlag.of(FOUR_TABLE, gettext_noop("table of 4: %(turns)s"), turns=turns))
+        code, template = ODD_TABLE_FLAGS[table_size]
+        flags.append(TableFlag.of(code, template, turns=turns))
     return tuple(flags)
 
 
@@ -186,10 +198,13 @@ def explain_table(
     fixed_tables: Mapping[str, int | None],
     avoid_same_club: bool,
     names: Mapping[str, str] | None = None,
+    table_size: int = 3,
 ) -> tuple[TableFlag, ...]:
     """The flags of one table (seat order kept): every repeated meeting counted over `history`
     (the rounds before this one), club mates together when `avoid_same_club`, fixed tables (kept
-    or broken), and the 4-table turn of each player at a table of 4."""
+    or broken), and at an odd table (of 4 when `table_size` is 3, of 3 when it is 4) each
+    player's turn at one."""
+    table_size = checked_table_size(table_size)
     players = tuple(players_at_table)
     checked = _checked_history(history)
     counts = meeting_counts(checked)
@@ -207,6 +222,7 @@ def explain_table(
         clubs=clubs,
         fixed_tables=fixed_tables,
         avoid_same_club=avoid_same_club,
-        four_turns=_four_table_turns(checked),
+        odd_turns=_odd_table_turns(checked, table_size),
+        table_size=table_size,
         names=names,
     )

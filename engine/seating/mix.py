@@ -1,5 +1,5 @@
 """Mix: as few repeated table-mates as possible. A whole schedule is planned at once: a stored
-design where one fits (`engine.seating.designs`), the tables of 4 of every round planned ahead,
+design where one fits (`engine.seating.designs`), the odd tables of every round planned ahead,
 whole rounds without a repeat found by backtracking for small fields, then one search over all
 the planned rounds together."""
 
@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import itertools
 import random
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.seating.designs import stored_design
 from engine.seating.planning import EXACT_NODES, _plan_round
@@ -76,12 +76,13 @@ def _design_rounds(
     return rounds, best_cost == 0
 
 
-def _four_groups(
-    schedule: _Schedule, fours: int, rounds: int, rng: random.Random
+def _odd_groups(
+    schedule: _Schedule, odd_tables: int, rounds: int, rng: random.Random
 ) -> list[list[list[int]]]:
-    """The tables of 4 of the next `rounds` rounds, planned ahead: in each round the players due
-    a turn, grouped so that no two of them have met before (in history or at an earlier table of
-    4) where that can be had."""
+    """The odd tables of the next `rounds` rounds, planned ahead: in each round the players due
+    a turn, grouped so that no two of them have met before (in history or at an earlier odd
+    table) where that can be had."""
+    odd = schedule.odd
     count = schedule.n
     meet = schedule.meet
     turns = list(schedule.turns_before(len(schedule.tables)))
@@ -94,28 +95,28 @@ def _four_groups(
 
     planned = []
     for _ in range(rounds):
-        level = _level(turns, 4 * fours)
+        level = _level(turns, odd * odd_tables)
         best: tuple[int, list[list[int]]] | None = None
         for _attempt in range(24):
             order = [player for player in range(count) if turns[player] <= level]
             rng.shuffle(order)
             order.sort(key=turns.__getitem__)
-            groups: list[list[int]] = [[] for _ in range(fours)]
+            groups: list[list[int]] = [[] for _ in range(odd_tables)]
             left = []
             for player in order:
-                fresh = [g for g in groups if len(g) < 4 and not clashes(player, g)]
+                fresh = [g for g in groups if len(g) < odd and not clashes(player, g)]
                 if fresh:
                     min(fresh, key=len).append(player)
                 elif turns[player] < level:
-                    open_groups = [g for g in groups if len(g) < 4]
+                    open_groups = [g for g in groups if len(g) < odd]
                     min(open_groups, key=lambda g: clashes(player, g)).append(player)
                 else:
                     left.append(player)
-                if all(len(g) == 4 for g in groups):
+                if all(len(g) == odd for g in groups):
                     break
             cost = 0
             for player in left:
-                open_groups = [g for g in groups if len(g) < 4]
+                open_groups = [g for g in groups if len(g) < odd]
                 if not open_groups:
                     break
                 group = min(open_groups, key=lambda g: clashes(player, g))
@@ -138,10 +139,26 @@ def _four_groups(
     return planned
 
 
-def _triangle_factor(
-    players: Sequence[int], fresh: Callable[[int, int], bool], rng: random.Random
+def _fresh_mates(
+    candidates: Sequence[int], need: int, near: Mapping[int, set[int]], rng: random.Random
+) -> Iterator[list[int]]:
+    """Every group of `need` candidates who are all `near` each other, one at a time, in random
+    order (there are too many groups of 3 mates among 90 players to list them first)."""
+    if need == 0:
+        yield []
+        return
+    order = list(candidates)
+    rng.shuffle(order)
+    for at, first in enumerate(order):
+        others = [player for player in order[at + 1 :] if player in near[first]]
+        for more in _fresh_mates(others, need - 1, near, rng):
+            yield [first, *more]
+
+
+def _fresh_factor(
+    players: Sequence[int], size: int, fresh: Callable[[int, int], bool], rng: random.Random
 ) -> list[list[int]] | None:
-    """Tables of 3 for `players` in which every pair is `fresh`, by backtracking (the player
+    """Tables of `size` for `players` in which every pair is `fresh`, by backtracking (the player
     with the fewest possible table-mates first); None if none is found within EXACT_NODES."""
     ordered = sorted(players)
     near = {p: {q for q in ordered if q != p and fresh(p, q)} for p in ordered}
@@ -159,20 +176,12 @@ def _triangle_factor(
         chosen, fewest = -1, -1
         for player in sorted(unseated):
             mates = len(near[player] & unseated)
-            if mates < 2:
+            if mates < size - 1:
                 return False
             if fewest < 0 or mates < fewest:
                 chosen, fewest = player, mates
-        mates = sorted(near[chosen] & unseated)
-        options = [
-            (first, second)
-            for at, first in enumerate(mates)
-            for second in mates[at + 1 :]
-            if second in near[first]
-        ]
-        rng.shuffle(options)
-        for first, second in options:
-            table = [chosen, first, second]
+        for mates in _fresh_mates(sorted(near[chosen] & unseated), size - 1, near, rng):
+            table = [chosen, *mates]
             unseated.difference_update(table)
             tables.append(table)
             if search():
@@ -186,48 +195,54 @@ def _triangle_factor(
     return tables if search() else None
 
 
-def _fresh_fours(
-    players: Sequence[int], groups: int, fresh: Callable[[int, int], bool], rng: random.Random
+def _fresh_split(
+    players: Sequence[int],
+    size: int,
+    groups: int,
+    fresh: Callable[[int, int], bool],
+    rng: random.Random,
 ) -> list[list[int]] | None:
-    """`players` split into `groups` tables of 4 (at most 2) in which every pair is fresh."""
+    """`players` split into `groups` tables of `size` in which every pair is fresh, every split
+    tried (they are the few players of the odd tables: at most 3 tables)."""
     if groups == 0:
         return []
     ordered = sorted(players)
     if groups == 1:
-        candidates = [ordered]
-    else:
-        head, rest = ordered[0], ordered[1:]
-        candidates = []
-        for mates in itertools.combinations(rest, 3):
-            first = [head, *mates]
-            candidates.append(first + [p for p in rest if p not in mates])
-        rng.shuffle(candidates)
-    for candidate in candidates:
-        split = [candidate[i : i + 4] for i in range(0, len(candidate), 4)]
-        if all(
-            fresh(a, b) for table in split for at, a in enumerate(table) for b in table[at + 1 :]
-        ):
-            return split
+        fits = all(fresh(a, b) for at, a in enumerate(ordered) for b in ordered[at + 1 :])
+        return [ordered] if fits else None
+    head, rest = ordered[0], ordered[1:]
+    firsts = [[head, *mates] for mates in itertools.combinations(rest, size - 1)]
+    rng.shuffle(firsts)
+    for first in firsts:
+        if not all(fresh(a, b) for at, a in enumerate(first) for b in first[at + 1 :]):
+            continue
+        others = _fresh_split([p for p in rest if p not in first], size, groups - 1, fresh, rng)
+        if others is not None:
+            return [first, *others]
     return None
 
 
 def _fresh_round(
     schedule: _Schedule,
-    fours: Sequence[Sequence[int]],
+    odd_tables: Sequence[Sequence[int]],
     fresh: Callable[[int, int], bool],
     rng: random.Random,
 ) -> list[list[int]] | None:
-    """A round without any repeat or club clash: the players of the given tables of 4 at tables
-    of 4 (regrouped among themselves), everyone else at tables of 3; None if none is found."""
-    at_four = sorted(player for table in fours for player in table)
-    groups = _fresh_fours(at_four, len(at_four) // 4, fresh, rng)
+    """A round without any repeat or club clash: the players of the given odd tables at odd
+    tables (regrouped among themselves), everyone else at tables of the usual size, tables of 4
+    first; None if none is found."""
+    odd = schedule.odd
+    at_odd = sorted(player for table in odd_tables for player in table)
+    groups = _fresh_split(at_odd, odd, len(at_odd) // odd, fresh, rng)
     if groups is None:
         return None
-    taken = set(at_four)
-    threes = _triangle_factor([p for p in range(schedule.n) if p not in taken], fresh, rng)
-    if threes is None:
+    taken = set(at_odd)
+    usual = _fresh_factor(
+        [p for p in range(schedule.n) if p not in taken], schedule.usual, fresh, rng
+    )
+    if usual is None:
         return None
-    return groups + threes
+    return sorted(groups + usual, key=len, reverse=True)
 
 
 def _plan_mix(
@@ -235,7 +250,7 @@ def _plan_mix(
 ) -> None:
     """A whole schedule: a stored design where one fits, then round by round with repairs, then
     one search over all the planned rounds together."""
-    design = stored_design(schedule.n)
+    design = stored_design(schedule.n, setting.table_size)
     if (
         design is not None
         and rounds > 1
@@ -249,26 +264,26 @@ def _plan_mix(
         if clean:
             schedule.first_free = len(schedule.tables)
     left = rounds - (len(schedule.tables) - schedule.history_rounds)
-    fours = setting.sizes.count(4)
+    odd_tables = setting.sizes.count(setting.odd)
     planned: list[list[list[int]]] | None = None
-    if left > 1 and fours and not setting.fixed_at:
-        planned = _four_groups(schedule, fours, left, rng)
+    if left > 1 and odd_tables and not setting.fixed_at:
+        planned = _odd_groups(schedule, odd_tables, left, rng)
         for groups in planned:
             schedule.reserve(groups)
-        schedule.fours_locked = True
+        schedule.odd_locked = True
     exact = schedule.n <= EXACT_PLAYERS and not setting.fixed_at
     for offset in range(left):
         groups = planned[offset] if planned is not None else None
         if groups is not None:
             schedule.release(groups)
         tables = None
-        if exact and (groups is not None or not fours):
+        if exact and (groups is not None or not odd_tables):
             tables = _fresh_round(schedule, groups or [], schedule.fresh_pair(None), rng)
         if tables is not None:
             schedule.add_round(tables)
         else:
             _plan_round(schedule, setting, rng, groups)
-    schedule.fours_locked = False
+    schedule.odd_locked = False
     if len(schedule.tables) - schedule.first_free > 1:
         if exact:
             _refresh_rounds(schedule, rng)
@@ -281,7 +296,7 @@ def _plan_mix(
 def _reseat(schedule: _Schedule, redo: Sequence[int], rng: random.Random) -> bool:
     """Seat the rounds `redo` anew, one after the other, each without any repeat or club clash
     against every other round (the ones seated anew before it included), keeping who sits at
-    tables of 4. Changes nothing and answers False if one of them cannot be seated so."""
+    odd tables. Changes nothing and answers False if one of them cannot be seated so."""
     count, club = schedule.n, schedule.club
     meet = list(schedule.meet)
     for round_index in redo:
@@ -296,8 +311,8 @@ def _reseat(schedule: _Schedule, redo: Sequence[int], rng: random.Random) -> boo
 
     seated = {}
     for round_index in redo:
-        fours = [table for table in schedule.tables[round_index] if len(table) == 4]
-        tables = _fresh_round(schedule, fours, fresh, rng)
+        odd_tables = [table for table in schedule.tables[round_index] if len(table) == schedule.odd]
+        tables = _fresh_round(schedule, odd_tables, fresh, rng)
         if tables is None:
             return False
         seated[round_index] = tables

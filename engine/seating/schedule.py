@@ -1,10 +1,12 @@
 """The search core: the working state of a schedule (rounds of tables of player indices, meeting
-counts, 4-table turns), its costs and its swaps. The tabu search that drives it is in
+counts, turns at the odd tables), its costs and its swaps. The tabu search that drives it is in
 `engine.seating.search`."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+
+from engine.seating.sizes import odd_size
 
 REPEAT_COST = 1_000  # a pair meeting for the (m+1)-th time costs m² of these
 CLUB_COST = 1_000_000_000  # two club mates at one table: more than any number of repeats
@@ -13,7 +15,8 @@ CLUB_COST = 1_000_000_000  # two club mates at one table: more than any number o
 
 class _Schedule:
     """The working state: rounds of tables of player indices, with the meeting counts over
-    history and every round held, and the cumulative 4-table turns after each round.
+    history and every round held, and the cumulative turns at an odd table after each round (the
+    tables of `odd` players: 4 among tables of the `usual` 3, 3 among tables of 4).
 
     Rounds before `first_free` are not changed by the search (the last history round, kept for
     the cost of meeting in consecutive rounds, and stored design rounds)."""
@@ -27,6 +30,7 @@ class _Schedule:
         fixed: list[bool],
         base_meet: list[int],
         turns: list[int],
+        table_size: int,
     ) -> None:
         self.n = count
         self.club = club  # club index per player, -1 without one or when clubs do not matter
@@ -36,37 +40,39 @@ class _Schedule:
         self.fixed = fixed
         self.base_meet = base_meet  # meetings in history, flat n × n
         self.meet = list(base_meet)  # ... and in every round held here but the history round
-        self.turns = turns  # 4-table turns over history
+        self.turns = turns  # odd-table turns over history
+        self.usual = table_size
+        self.odd = odd_size(table_size)
         self.tables: list[list[list[int]]] = []
         self.table_of: list[list[int]] = []
-        self.four_after: list[list[int]] = []
+        self.odd_after: list[list[int]] = []
         self.history_rounds = 0  # 1 when the last history round leads the rounds
         self.first_free = 0
-        self.reserved: list[list[int]] = []  # tables of 4 planned for rounds not yet added
-        self.fours_locked = False  # while later rounds' tables of 4 are planned: no turn moves
+        self.reserved: list[list[int]] = []  # odd tables planned for rounds not yet added
+        self.odd_locked = False  # while later rounds' odd tables are planned: no turn moves
         self.bad: set[tuple[int, int]] = set()
 
     # rounds
 
     def turns_before(self, round_index: int) -> list[int]:
-        return self.four_after[round_index - 1] if round_index > 0 else self.turns
+        return self.odd_after[round_index - 1] if round_index > 0 else self.turns
 
     def add_history_round(self, tables: list[list[int]]) -> None:
         self.tables.append(tables)
         self.table_of.append(self._table_of(tables))
-        self.four_after.append(self.turns)
+        self.odd_after.append(self.turns)
         self.history_rounds = self.first_free = 1
 
     def add_round(self, tables: list[list[int]]) -> None:
         after = list(self.turns_before(len(self.tables)))
         for table in tables:
             self._count_meetings(table, 1)
-            if len(table) == 4:
+            if len(table) == self.odd:
                 for player in table:
                     after[player] += 1
         self.tables.append(tables)
         self.table_of.append(self._table_of(tables))
-        self.four_after.append(after)
+        self.odd_after.append(after)
 
     def _table_of(self, tables: list[list[int]]) -> list[int]:
         where = [-1] * self.n
@@ -95,7 +101,7 @@ class _Schedule:
                 meet[second * n + first] += step
 
     def rebuild(self) -> None:
-        """Meeting counts and 4-table turns from scratch (after restoring a snapshot)."""
+        """Meeting counts and odd-table turns from scratch (after restoring a snapshot)."""
         self.meet = list(self.base_meet)
         for round_index in range(self.history_rounds, len(self.tables)):
             for table in self.tables[round_index]:
@@ -105,10 +111,10 @@ class _Schedule:
         for round_index in range(self.history_rounds, len(self.tables)):
             after = list(self.turns_before(round_index))
             for table in self.tables[round_index]:
-                if len(table) == 4:
+                if len(table) == self.odd:
                     for player in table:
                         after[player] += 1
-            self.four_after[round_index] = after
+            self.odd_after[round_index] = after
             self.table_of[round_index] = self._table_of(self.tables[round_index])
 
     def replace_round(self, round_index: int, tables: list[list[int]]) -> None:
@@ -195,52 +201,52 @@ class _Schedule:
         return delta
 
     def fair_swap(self, round_index: int, first: int, second: int) -> bool:
-        """A swap between a table of 4 and a table of 3 keeps the 4-table rotation fair when the
-        one leaving the table of 4 has, after every round from this one on, more turns than the
+        """A swap between an odd table and a table of the usual size keeps the rotation fair when
+        the one leaving the odd table has, after every round from this one on, more turns than the
         one taking his place."""
         where = self.table_of[round_index]
         tables = self.tables[round_index]
         size_a, size_b = len(tables[where[first]]), len(tables[where[second]])
         if size_a == size_b:
             return True
-        if self.fours_locked:
+        if self.odd_locked:
             return False
-        leaving, joining = (first, second) if size_a == 4 else (second, first)
+        leaving, joining = (first, second) if size_a == self.odd else (second, first)
         return all(
-            self.four_after[later][leaving] > self.four_after[later][joining]
+            self.odd_after[later][leaving] > self.odd_after[later][joining]
             for later in range(round_index, len(self.tables))
         )
 
     def exchange_round(self, round_index: int, first: int, second: int) -> int | None:
-        """For an unfair swap between a table of 4 and a table of 3: the nearest other free round
+        """For an unfair swap between an odd table and a usual one: the nearest other free round
         where the two sit the other way round, such that swapping them in both rounds (they
-        exchange their turns at a table of 4) keeps the rotation fair; None if there is none."""
+        exchange their turns at an odd table) keeps the rotation fair; None if there is none."""
         where = self.table_of[round_index]
         tables = self.tables[round_index]
-        if len(tables[where[first]]) == 4:
+        if len(tables[where[first]]) == self.odd:
             leaving, joining = first, second
         else:
             leaving, joining = second, first
         later = round_index
         while later + 1 < len(self.tables):
-            if self.four_after[later][leaving] <= self.four_after[later][joining]:
+            if self.odd_after[later][leaving] <= self.odd_after[later][joining]:
                 break
             later += 1
             where_later, tables_later = self.table_of[later], self.tables[later]
             if (
-                len(tables_later[where_later[joining]]) == 4
-                and len(tables_later[where_later[leaving]]) == 3
+                len(tables_later[where_later[joining]]) == self.odd
+                and len(tables_later[where_later[leaving]]) != self.odd
             ):
                 return later
         earlier = round_index
         while earlier - 1 >= self.first_free:
             earlier -= 1
-            if self.four_after[earlier][joining] <= self.four_after[earlier][leaving]:
+            if self.odd_after[earlier][joining] <= self.odd_after[earlier][leaving]:
                 break
             where_earlier, tables_earlier = self.table_of[earlier], self.tables[earlier]
             if (
-                len(tables_earlier[where_earlier[joining]]) == 4
-                and len(tables_earlier[where_earlier[leaving]]) == 3
+                len(tables_earlier[where_earlier[joining]]) == self.odd
+                and len(tables_earlier[where_earlier[leaving]]) != self.odd
             ):
                 return earlier
         return None
@@ -288,10 +294,10 @@ class _Schedule:
         size_a, size_b = len(tables[number_a]), len(tables[number_b])
         changed = self._exchange(round_index, first, second)
         if size_a != size_b:
-            leaving, joining = (first, second) if size_a == 4 else (second, first)
+            leaving, joining = (first, second) if size_a == self.odd else (second, first)
             for later in range(round_index, len(self.tables)):
-                self.four_after[later][leaving] -= 1
-                self.four_after[later][joining] += 1
+                self.odd_after[later][leaving] -= 1
+                self.odd_after[later][joining] += 1
         self._refresh(round_index, number_a)
         self._refresh(round_index, number_b)
         # The changed pairs change the cost of the tables where they meet in other rounds.

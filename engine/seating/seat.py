@@ -26,9 +26,9 @@ from engine.seating.flags import (
 )
 from engine.seating.mix import _plan_mix
 from engine.seating.planning import _plan_round
-from engine.seating.rounds import _Setting
+from engine.seating.rounds import _ranked_round, _Setting
 from engine.seating.schedule import _Schedule
-from engine.seating.sizes import table_sizes
+from engine.seating.sizes import is_odd_table, table_sizes
 
 
 @dataclass(frozen=True, slots=True)
@@ -41,7 +41,8 @@ class SeatedTable:
 @dataclass(frozen=True, slots=True)
 class SeatingPlan:
     rounds: tuple[tuple[SeatedTable, ...], ...]  # each round's tables in table-number order
-    warnings: tuple[str, ...]  # every repeat and club clash it could not avoid, unfair 4-tables
+    # every repeat and club clash it could not avoid, fixed tables not kept, unfair odd tables
+    warnings: tuple[str, ...]
     seed: int
 
 
@@ -50,6 +51,8 @@ def _plan(
 ) -> None:
     if setting.mode == "mix":
         _plan_mix(schedule, setting, rounds, rng, history=history)
+    elif setting.mode == "ranked":
+        schedule.add_round(_ranked_round(schedule, setting))  # the rule, repeats and all
     else:
         _plan_round(schedule, setting, rng)
 
@@ -62,13 +65,15 @@ def seat_players(
     avoid_same_club: bool = False,
     rounds: int = 1,
     history: Iterable[Iterable[Iterable[str]]] = (),
+    table_size: int = 3,
 ) -> SeatingPlan:
     """Seat `players` for the next round (or, in mode mix, the next `rounds` rounds), given the
     earlier rounds in `history` (each a sequence of tables of player ids; players no longer
-    present are ignored). The same input and seed always give the same plan."""
-    _check_options(mode, seed, avoid_same_club, rounds)
+    present are ignored), at tables of `table_size` (3 or 4) with the fewest tables of the other
+    size (`table_sizes`). The same input and seed always give the same plan."""
+    _check_options(mode, seed, avoid_same_club, rounds, table_size)
     ordered = sorted(_checked_players(players), key=lambda player: player.id)
-    sizes = table_sizes(len(ordered))
+    sizes = table_sizes(len(ordered), table_size)
     _check_fixed_tables(ordered, sizes)
     past = _checked_history(history)
     # The same seed round after round must not draw the same round again: the round counts too.
@@ -84,7 +89,7 @@ def seat_players(
             if key is not None:
                 club[position] = club_keys.setdefault(key, len(club_keys))
     rank = None
-    if mode == "swiss":
+    if mode in ("swiss", "ranked"):
         order = list(range(count))
         rng.shuffle(order)  # equal scores: the seed decides
         order.sort(key=lambda position: -ordered[position].score)
@@ -105,7 +110,7 @@ def seat_players(
                 for second in present[at + 1 :]:
                     base_meet[first * count + second] += 1
                     base_meet[second * count + first] += 1
-            if len(table) >= 4:
+            if is_odd_table(len(table), table_size):
                 for player in present:
                     turns[player] += 1
     schedule = _Schedule(
@@ -115,25 +120,29 @@ def seat_players(
         fixed=[player.fixed_table is not None for player in ordered],
         base_meet=base_meet,
         turns=turns,
+        table_size=table_size,
     )
     if past:
         schedule.add_history_round(
             [[index[player] for player in table if player in index] for table in past[-1]]
         )
-    setting = _Setting(mode=mode, sizes=sizes, fixed_at=fixed_at)
+    setting = _Setting(mode=mode, sizes=sizes, fixed_at=fixed_at, table_size=table_size)
     _plan(schedule, setting, rounds, rng, history=bool(past))
-    return _assemble(schedule, ordered, past, avoid_same_club, rng, seed)
+    return _assemble(schedule, setting, ordered, past, avoid_same_club, rng, seed)
 
 
 def _assemble(
     schedule: _Schedule,
+    setting: _Setting,
     ordered: Sequence[SeatingPlayer],
     past: Sequence[Sequence[Sequence[str]]],
     avoid_same_club: bool,
     rng: random.Random,
     seed: int,
 ) -> SeatingPlan:
-    """The plan with seat orders (drawn), flags and warnings."""
+    """The plan with seat orders (drawn), flags and warnings. Mode ranked seats by the rule
+    alone: it warns of no unfair turn at an odd table."""
+    odd = setting.odd
     count = len(ordered)
     ids = [player.id for player in ordered]
     index = {player_id: position for position, player_id in enumerate(ids)}
@@ -162,7 +171,8 @@ def _assemble(
                 clubs=clubs,
                 fixed_tables=fixed_tables,
                 avoid_same_club=avoid_same_club,
-                four_turns={ids[player]: turns[player] for player in seats},
+                odd_turns={ids[player]: turns[player] for player in seats},
+                table_size=setting.table_size,
                 names=names,
             )
             seated.append(SeatedTable(number=number, players=players, flags=flags))
@@ -172,16 +182,22 @@ def _assemble(
                 if flag.code in (REPEAT_MEETING, SAME_CLUB)
                 or (flag.code == FIXED_TABLE and "must" in flag.detail)
             ]
-        warnings += _unfair_fours(
-            tables, turns, ids, round_number, labels=[names[player_id] for player_id in ids]
-        )
+        if setting.mode != "ranked":
+            warnings += _unfair_odd_tables(
+                tables,
+                turns,
+                ids,
+                round_number,
+                odd,
+                labels=[names[player_id] for player_id in ids],
+            )
         planned_rounds.append(tuple(seated))
         for table in tables:
             for at, first in enumerate(table):
                 for second in table[at + 1 :]:
                     met[first * count + second] += 1
                     met[second * count + first] += 1
-            if len(table) == 4:
+            if len(table) == odd:
                 for player in table:
                     turns[player] += 1
         last = [-1] * count
@@ -191,26 +207,27 @@ def _assemble(
     return SeatingPlan(rounds=tuple(planned_rounds), warnings=tuple(warnings), seed=seed)
 
 
-def _unfair_fours(
+def _unfair_odd_tables(
     tables: Sequence[Sequence[int]],
     turns: Sequence[int],
     ids: Sequence[str],
     round_number: int,
+    odd: int,
     *,
     labels: Sequence[str],
 ) -> list[str]:
-    """A warning for each player at a table of 4 while someone with fewer turns sits at a table
-    of 3 (only fixed tables can force it)."""
-    at_three = [player for table in tables if len(table) == 3 for player in table]
-    if not at_three:
+    """A warning for each player at an odd table (of `odd` players) while someone with fewer
+    turns sits at a table of the usual size (only fixed tables can force it)."""
+    at_usual = [player for table in tables if len(table) != odd for player in table]
+    if not at_usual:
         return []
-    fewest = min(at_three, key=lambda player: (turns[player], ids[player]))
+    fewest = min(at_usual, key=lambda player: (turns[player], ids[player]))
     return [
-        f"round {round_number}: {labels[player]} sits at a table of 4 for the "
+        f"round {round_number}: {labels[player]} sits at a table of {odd} for the "
         f"{ordinal(turns[player] + 1)} time while {labels[fewest]} has sat at one "
         f"{_plural(turns[fewest], 'time')}"
         for table in tables
-        if len(table) == 4
+        if len(table) == odd
         for player in table
         if turns[player] > turns[fewest]
     ]
