@@ -22,9 +22,10 @@ Tables of 4 (``table_size=4``, the federation's rating events):
 
 5. mix, whole schedules of 7 rounds for N from 20 to 100: repeated pairs. Each player meets 3
    new people a round, so 7 rounds without a repeat need N >= 22 (20 players: at least 20
-   repeated pairs); below the densest fields the search finds none.
-6. mix for 16 players: rounds before the first repeated pair (target 5, the affine plane of
-   order 4).
+   repeated pairs); 24 players have 6 rounds of a stored design before any repeat, 28 players 9
+   (the unital), from 32 players on the search finds schedules without one.
+6. mix for 16, 20, 24 and 28 players: rounds before the first repeated pair (targets 5, 5, 6
+   and 9, the stored designs; 16: the affine plane of order 4).
 7. swiss over 10 rounds with random results, N = 100, 300 and 600: repeated pairs and the mean
    extra rank spread.
 8. one round for 600 players in each mode (random, swiss, mix, ranked), with 9 earlier rounds as
@@ -73,7 +74,7 @@ QUICK_SWISS_FIELDS = (45, 100)
 SPEED_MODES = ("random", "swiss", "mix", "ranked")
 FOURS_MIX_FIELDS = (20, 24, 28, 32, 40, 100)
 FOURS_MIX_ROUNDS = 7
-FOURS_DESIGN_TARGETS = {16: 5}
+FOURS_DESIGN_TARGETS = {16: 5, 20: 5, 24: 6, 28: 9}  # 16: the affine plane of order 4
 FOURS_SWISS_FIELDS = (100, 300, 600)
 QUICK_FOURS_MIX_FIELDS = (28, 40)
 QUICK_FOURS_SWISS_FIELDS = (100,)
@@ -363,7 +364,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     print_mix(fours_mix)
 
     fours_designs = bench_designs(FOURS_DESIGN_TARGETS, table_size=4)
-    print("\nmix, 16 players: rounds before the first repeated pair (the affine plane of order 4)")
+    print("\nmix, small fields: rounds before the first repeated pair (the stored designs)")
     print_designs(fours_designs)
 
     fours_swiss_fields = QUICK_FOURS_SWISS_FIELDS if args.quick else FOURS_SWISS_FIELDS

@@ -11,7 +11,7 @@ Four modes:
   (a search over all its rounds; up to 90 players also whole rounds seated anew without a repeat).
   For 9, 12, 15, 18 and 21 players, and between 31 and 44 with tables of 4, a schedule without
   history starts from a stored one (`engine.seating.designs`), which no search finds as reliably;
-  so does a field of 16 at tables of 4 (the affine plane of order 4);
+  so do fields of 16, 20, 24 and 28 at tables of 4 (16: the affine plane of order 4);
 - ``ranked``: the federation's rule, "the best four sit at table 1, the next four at table 2, and
   so on": the standings cut into consecutive tables in table-number order, nothing repaired
   (repeats and club mates are only flagged).

@@ -1,6 +1,6 @@
 """Tables of 4 (`table_size=4`) in modes random, swiss and mix: the fewest tables of 3, taken in
 turns as the tables of 4 are among tables of 3; 16 players meet no one twice for 5 rounds (the
-affine plane of order 4, a stored design)."""
+affine plane of order 4), and the stored designs for 20, 24 and 28 players."""
 
 from __future__ import annotations
 
@@ -10,10 +10,17 @@ from collections import Counter
 import pytest
 
 from engine import SeatingPlayer, explain_table, seat_players, table_sizes
-from engine.seating.designs import _gf4_product, affine_plane_of_order_4, stored_design
+from engine.seating.designs import (
+    FOURS_DESIGNS,
+    _gf4_product,
+    affine_plane_of_order_4,
+    stored_design,
+)
 from tests.engine.test_seating import check_plan
 
 REPAIRING_MODES = ("random", "swiss", "mix")
+# Rounds without a repeat in the stored designs at tables of 4 (designs.py says where from).
+FOURS_DESIGN_ROUNDS = {16: 5, 20: 5, 24: 6, 28: 9}
 
 
 def field(count: int) -> list[SeatingPlayer]:
@@ -70,6 +77,35 @@ def test_the_affine_plane_seats_16_players_5_rounds_without_a_repeat_and_every_p
         for table in tables:
             met.update(frozenset(pair) for pair in itertools.combinations(table, 2))
     assert len(met) == 16 * 15 // 2 and set(met.values()) == {1}
+
+
+@pytest.mark.parametrize(("count", "rounds"), sorted(FOURS_DESIGN_ROUNDS.items()))
+def test_each_stored_design_for_tables_of_4_has_no_repeated_pair(count, rounds):
+    design = stored_design(count, 4)
+    assert design is not None and len(design) == rounds
+    met: Counter[frozenset[int]] = Counter()
+    for tables in design:
+        assert sorted(point for table in tables for point in table) == list(range(count))
+        assert [len(table) for table in tables] == list(table_sizes(count, 4))
+        for table in tables:
+            met.update(frozenset(pair) for pair in itertools.combinations(table, 2))
+    assert set(met.values()) == {1}
+    if count in (16, 28):  # the affine plane and the unital: every pair meets, once
+        assert len(met) == count * (count - 1) // 2
+
+
+def test_the_stored_designs_for_tables_of_4_are_all_listed():
+    assert sorted({16, *FOURS_DESIGNS}) == sorted(FOURS_DESIGN_ROUNDS)
+
+
+@pytest.mark.parametrize(("count", "rounds"), sorted(FOURS_DESIGN_ROUNDS.items()))
+def test_mix_plans_as_many_rounds_at_tables_of_4_as_the_designs(count, rounds):
+    players = field(count)
+    plan = seat_players(players, mode="mix", seed=6, rounds=rounds, table_size=4)
+    check_plan(
+        plan, players, history=[], avoid_same_club=False, rounds=rounds, table_size=4, mode="mix"
+    )
+    assert not plan.warnings
 
 
 def test_the_stored_designs_for_tables_of_3_are_not_used_at_tables_of_4():
