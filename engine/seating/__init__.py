@@ -27,7 +27,7 @@ apart) costs far more than any repeat; a pair meeting for the (m+1)-th time cost
 they also meet in the round before or after; in ``swiss`` a rank of spread costs far less than any
 repeat. Whatever could not be avoided is flagged on its table and listed in the plan's warnings.
 
-The modules, each one idea (imports point down this list, never up):
+The modules, each one idea; each imports only modules above it in this list:
 
 - `sizes`: how many tables of 3 and of 4 (`table_sizes`), which of them are the odd ones;
 - `checks`: the input (`SeatingPlayer`, history, fixed tables, options) and its refusals;
