@@ -20,6 +20,7 @@ from engine.seating.flags import (
     SAME_CLUB,
     TableFlag,
     _club_key,
+    _odd_table_turns,
     _plural,
     _table_flags,
     ordinal,
@@ -28,7 +29,7 @@ from engine.seating.mix import _plan_mix
 from engine.seating.planning import _plan_round
 from engine.seating.rounds import _ranked_round, _Setting
 from engine.seating.schedule import _Schedule
-from engine.seating.sizes import is_odd_table, table_sizes
+from engine.seating.sizes import table_sizes
 
 
 @dataclass(frozen=True, slots=True)
@@ -102,7 +103,6 @@ def seat_players(
             fixed_at.setdefault(player.fixed_table - 1, []).append(position)
 
     base_meet = [0] * (count * count)
-    turns = [0] * count
     for tables in past:
         for table in tables:
             present = [index[player] for player in table if player in index]
@@ -110,9 +110,8 @@ def seat_players(
                 for second in present[at + 1 :]:
                     base_meet[first * count + second] += 1
                     base_meet[second * count + first] += 1
-            if is_odd_table(len(table), table_size):
-                for player in present:
-                    turns[player] += 1
+    odd_turns = _odd_table_turns(past, table_size)
+    turns = [odd_turns.get(player.id, 0) for player in ordered]
     schedule = _Schedule(
         count,
         club=club,
