@@ -132,7 +132,9 @@ def main(argv: Sequence[str] | None = None) -> int:
         "file", nargs="?", default="-", help="a table's results in JSON; - or none: stdin"
     )
     seat = commands.add_parser(
-        "seat", help="seat the players of the next round(s): modes random, swiss and mix"
+        "seat",
+        help="seat the players of the next round(s): modes random, swiss, mix and ranked, "
+        "tables of 3 or 4 (table_size)",
     )
     seat.add_argument(
         "file", nargs="?", default="-", help="a seating request in JSON; - or none: stdin"

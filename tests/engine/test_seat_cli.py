@@ -64,6 +64,44 @@ def test_optional_keys_default_to_one_random_round():
     assert seat(request(7, seed=0, mode="random")).stdout == completed.stdout
 
 
+def test_ranked_at_tables_of_4_cuts_the_standings_in_table_number_order():
+    payload = {
+        "mode": "ranked",
+        "seed": 7,
+        "table_size": 4,
+        "players": [{"id": f"p{n}", "score": 30 - n} for n in range(1, 12)],
+        "history": [[["p1", "p2", "p3", "p4"], ["p5", "p6", "p7", "p8"], ["p9", "p10", "p11"]]],
+    }
+    completed = seat(payload)
+    assert completed.returncode == 0, completed.stderr
+    result = json.loads(completed.stdout)
+    (tables,) = result["rounds"]
+    assert [sorted(table, key=lambda p: int(p[1:])) for table in tables] == [
+        ["p1", "p2", "p3", "p4"],
+        ["p5", "p6", "p7", "p8"],
+        ["p9", "p10", "p11"],
+    ]
+    # The rule repairs nothing: each pair meets again, and each repeat is warned about.
+    assert len(result["warnings"]) == 6 + 6 + 3
+    assert all("meet again" in warning for warning in result["warnings"])
+
+
+@pytest.mark.parametrize("mode", ["random", "swiss", "mix"])
+def test_every_mode_seats_tables_of_4_with_the_tables_of_3_listed_last(mode):
+    completed = seat(request(14, mode=mode, table_size=4, seed=3))
+    assert completed.returncode == 0, completed.stderr
+    result = json.loads(completed.stdout)
+    (tables,) = result["rounds"]
+    assert sorted(player for table in tables for player in table) == sorted(
+        f"p{number}" for number in range(1, 15)
+    )
+    if mode == "swiss":  # numbered from the top of the standings: sizes in any order
+        assert sorted(len(table) for table in tables) == [3, 3, 4, 4]
+    else:
+        assert [len(table) for table in tables] == [4, 4, 3, 3]
+    assert result["warnings"] == []
+
+
 def test_latvian_letters_stay_letters_in_the_output(tmp_path):
     names = ["Jānis", "Pēteris", "Ģirts", "Ņikita", "Žanis", "Čaklais"]
     payload = {"players": [{"id": name, "club": "Rīga"} for name in names], "avoid_same_club": True}
@@ -91,7 +129,11 @@ def test_latvian_letters_stay_letters_in_the_output(tmp_path):
         ({"mode": "mix"}, "players is missing"),
         ({"players": [{"club": "Rīga"}]}, "players: entry 1: id is missing"),
         (request(6, mode="swiss", rounds=3), "rounds: only mode mix plans more than one round"),
-        (request(6, mode="best"), 'mode must be one of random, swiss, mix, got "best"'),
+        (request(6, mode="best"), 'mode must be one of random, swiss, mix, ranked, got "best"'),
+        (request(8, table_size=5), "table_size must be 3 or 4, got 5"),
+        (request(8, table_size="4"), 'table_size must be 3 or 4, got "4"'),
+        (request(8, table_size=None), "table_size must be 3 or 4, got null"),
+        (request(5, table_size=4), "players: 5 players cannot be seated at tables of 3 and 4"),
         (
             {"players": [{"id": f"p{n}", "fixed_table": 9 if n == 1 else None} for n in range(6)]},
             'players: "p1" has fixed_table 9, but the tables are numbered 1-2',

@@ -2,10 +2,14 @@
 checkers, the stored designs, and the rules one by one.
 
 `check_plan` is written here, apart from the engine, and verifies every plan the engine makes in
-thousands of random tournaments: each player seated exactly once per round, tables of 3 and 4
-only, exactly N mod 3 tables of 4, fixed tables honoured, every repeated meeting and every club
-clash flagged on its table and listed in the warnings (and nothing else flagged as such), club
-mates kept apart where that is provably possible, and the tables of 4 rotated fairly."""
+thousands of random tournaments, at tables of 3 and of 4, in every mode: each player seated
+exactly once per round; tables of 3 and 4 only, as many of each as the table size asks (N mod 3
+tables of 4 among tables of 3; among tables of 4, N mod 4 = 1: 3 tables of 3, 2: 2, 3: 1); fixed
+tables honoured; every repeated meeting and every club clash flagged on its table and listed in
+the warnings (and nothing else flagged as such); club mates kept apart where that is provably
+possible; the odd tables (the tables of the other size) rotated fairly, every player sitting at
+one flagged with his turn, and any unfair turn (only fixed tables can force one) warned about;
+in mode ranked, the standings cut in table-number order."""
 
 from __future__ import annotations
 
@@ -26,10 +30,20 @@ from engine import (
     seat_players,
     table_sizes,
 )
-from engine.designs import DESIGNS, stored_design
+from engine.seating.designs import DESIGNS, stored_design
 
-MODES = ("random", "swiss", "mix")
+MODES = ("random", "swiss", "mix", "ranked")
 DESIGN_ROUNDS = {9: 4, 12: 4, 15: 7, 18: 8, 21: 10}
+ODD_FLAG = {3: "four_table", 4: "three_table"}  # the flag of a table of the other size
+
+
+def expected_sizes(count: int, table_size: int) -> list[int]:
+    """The table sizes of SEATING.md, worked out here (not by `table_sizes`), largest first."""
+    if table_size == 3:
+        fours = count % 3
+        return [4] * fours + [3] * ((count - 4 * fours) // 3)
+    threes = {0: 0, 1: 3, 2: 2, 3: 1}[count % 4]
+    return [4] * ((count - 3 * threes) // 4) + [3] * threes
 
 
 def check_plan(
@@ -39,29 +53,41 @@ def check_plan(
     history: Sequence[Sequence[Sequence[str]]],
     avoid_same_club: bool,
     rounds: int,
+    table_size: int = 3,
+    mode: str = "random",
 ) -> None:
     """Every constraint of a plan, checked without the engine's help."""
     ids = [player.id for player in players]
     fixed = {player.id: player.fixed_table for player in players if player.fixed_table}
     club = {player.id: player.club for player in players}
+    score = {player.id: player.score for player in players}
+    odd = 4 if table_size == 3 else 3
     met: Counter[frozenset[str]] = Counter()
+    turns: Counter[str] = Counter()  # turns at an odd table, counted over history
     for tables in history:
         for table in tables:
             met.update(frozenset(pair) for pair in itertools.combinations(table, 2))
+            if (len(table) > 3) == (table_size == 3):
+                turns.update(table)
     assert len(plan.rounds) == rounds
     for offset, tables in enumerate(plan.rounds):
         round_number = len(history) + offset + 1
         assert [table.number for table in tables] == list(range(1, len(tables) + 1))
         seated = [player for table in tables for player in table.players]
         assert sorted(seated) == sorted(ids), "each player exactly once"
-        assert {len(table.players) for table in tables} <= {3, 4}
-        assert sum(len(table.players) == 4 for table in tables) == len(ids) % 3
+        sizes = [len(table.players) for table in tables]
+        assert sorted(sizes, reverse=True) == expected_sizes(len(ids), table_size)
         for table in tables:
             for player in table.players:
                 if player in fixed:
                     assert fixed[player] == table.number, f"{player} is fixed to {fixed[player]}"
             codes = [flag.code for flag in table.flags]
-            assert codes.count("four_table") == (len(table.players) == 4)
+            assert codes.count(ODD_FLAG[table_size]) == (len(table.players) == odd)
+            assert codes.count(ODD_FLAG[7 - table_size]) == 0
+            if len(table.players) == odd:
+                (turn_flag,) = [f for f in table.flags if f.code == ODD_FLAG[table_size]]
+                for player in table.players:
+                    assert f"turn {turns[player] + 1} for " in turn_flag.detail
             # Every repeated pair is flagged, with how often they meet, and warned about.
             repeats = [flag.detail for flag in table.flags if flag.code == "repeat_meeting"]
             expected = [
@@ -87,11 +113,58 @@ def check_plan(
             assert clashes == (expected if avoid_same_club else [])
             for detail in clashes:
                 assert f"round {round_number}, table {table.number}: {detail}" in plan.warnings
+        check_odd_turns(plan, tables, turns, round_number, odd=odd, mode=mode, fixed=bool(fixed))
+        if mode == "ranked" and not fixed:
+            # The rule: table 1 holds the best, each table no better than the one before it, the
+            # tables of 4 first (among tables of 4 the tables of 3 last).
+            for before, after in itertools.pairwise(tables):
+                assert min(score[p] for p in before.players) >= max(score[p] for p in after.players)
+            assert sizes == sorted(sizes, reverse=True)
         for table in tables:
             met.update(frozenset(pair) for pair in itertools.combinations(table.players, 2))
+            if len(table.players) == odd:
+                turns.update(table.players)
 
 
-def random_players(rng: random.Random, count: int, *, fixed: bool) -> list[SeatingPlayer]:
+def check_odd_turns(
+    plan: SeatingPlan,
+    tables: Sequence,
+    turns: Counter[str],
+    round_number: int,
+    *,
+    odd: int,
+    mode: str,
+    fixed: bool,
+) -> None:
+    """Nobody sits at an odd table while someone with fewer turns at one sits at a table of the
+    usual size; where fixed tables force it, each such player is warned about (in every mode but
+    ranked, which seats by the standings alone)."""
+    at_usual = [p for table in tables if len(table.players) != odd for p in table.players]
+    fewest = min((turns[p] for p in at_usual), default=None)
+    unfair = {
+        p
+        for table in tables
+        if len(table.players) == odd
+        for p in table.players
+        if fewest is not None and turns[p] > fewest
+    }
+    warned = {
+        warning.split(": ", 1)[1].split(" sits at a table of ")[0]
+        for warning in plan.warnings
+        if warning.startswith(f"round {round_number}: ")
+        and f" sits at a table of {odd} for the " in warning
+    }
+    if mode == "ranked":
+        assert warned == set()
+        return
+    if not fixed:
+        assert unfair == set(), "the odd tables rotate fairly"
+    assert warned == unfair
+
+
+def random_players(
+    rng: random.Random, count: int, *, fixed: bool, table_size: int = 3
+) -> list[SeatingPlayer]:
     clubs = [f"Klubs {letter}" for letter in "ĀBČDĒ"[: rng.randint(0, 5)]]
     players = [
         SeatingPlayer(
@@ -102,7 +175,7 @@ def random_players(rng: random.Random, count: int, *, fixed: bool) -> list[Seati
         for number in rng.sample(range(1000), count)
     ]
     if fixed and rng.random() < 0.5:
-        tables = len(table_sizes(count))
+        tables = len(expected_sizes(count, table_size))
         for at in rng.sample(range(count), rng.randint(1, min(2, count))):
             players[at] = SeatingPlayer(
                 id=players[at].id,
@@ -114,18 +187,20 @@ def random_players(rng: random.Random, count: int, *, fixed: bool) -> list[Seati
 
 
 def play_tournament(seed: int) -> None:
-    """A random tournament: random field, clubs, fixed tables, modes per round, late entries and
-    withdrawals; every plan checked."""
+    """A random tournament: random field, table size, clubs, fixed tables, modes per round, late
+    entries and withdrawals; every plan checked."""
     rng = random.Random(seed)
     count = rng.choice(
         [3, 4, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 25, 31, 40]
     )
-    players = random_players(rng, count, fixed=True)
+    table_size = rng.choice([3, 4])
+    odd = 4 if table_size == 3 else 3
+    players = random_players(rng, count, fixed=True, table_size=table_size)
     avoid = rng.random() < 0.6
     history: list[list[list[str]]] = []
     turns: Counter[str] = Counter()
     all_along = {player.id for player in players}
-    any_fixed = False
+    any_fixed = any_ranked = False
     for _ in range(rng.randint(1, 4)):
         mode = rng.choice(MODES)
         rounds = rng.randint(1, 2) if mode == "mix" else 1
@@ -136,16 +211,26 @@ def play_tournament(seed: int) -> None:
             avoid_same_club=avoid,
             rounds=rounds,
             history=history,
+            table_size=table_size,
         )
-        check_plan(plan, players, history=history, avoid_same_club=avoid, rounds=rounds)
+        check_plan(
+            plan,
+            players,
+            history=history,
+            avoid_same_club=avoid,
+            rounds=rounds,
+            table_size=table_size,
+            mode=mode,
+        )
         any_fixed = any_fixed or any(player.fixed_table for player in players)
-        tables_count = len(table_sizes(len(players)))
+        any_ranked = any_ranked or mode == "ranked"
+        tables_count = len(expected_sizes(len(players), table_size))
         clubs = Counter(player.club for player in players if player.club)
         if (
             not history
             and rounds == 1
             and avoid
-            and mode != "swiss"
+            and mode in ("random", "mix")
             and not any(player.fixed_table for player in players)
             and max(clubs.values(), default=0) <= tables_count
         ):
@@ -154,11 +239,11 @@ def play_tournament(seed: int) -> None:
         for tables in plan.rounds:
             history.append([list(table.players) for table in tables])
             for table in tables:
-                if len(table.players) == 4:
+                if len(table.players) == odd:
                     turns.update(table.players)
-            if not any_fixed and all_along:
+            if not any_fixed and not any_ranked and all_along:
                 present = [turns[player] for player in all_along]
-                assert max(present) - min(present) <= 1, "tables of 4 rotate fairly"
+                assert max(present) - min(present) <= 1, "the odd tables rotate fairly"
         # Now and then a withdrawal or a late entry.
         if rng.random() < 0.3 and len(players) > 6:
             gone = players.pop(rng.randrange(len(players)))
@@ -168,9 +253,10 @@ def play_tournament(seed: int) -> None:
             players.append(newcomer)
         if len(players) == 5:
             players.append(SeatingPlayer(id=f"extra{len(history)}"))
+        tables_now = len(expected_sizes(len(players), table_size))
         players = [
             player
-            if player.fixed_table is None or player.fixed_table <= len(table_sizes(len(players)))
+            if player.fixed_table is None or player.fixed_table <= tables_now
             else SeatingPlayer(id=player.id, club=player.club, score=player.score)
             for player in players
         ]
@@ -184,14 +270,15 @@ def play_tournament(seed: int) -> None:
             )
             for p in players
         ]
-        if sum(1 for p in players if p.fixed_table) and _too_many_fixed(players):
+        if sum(1 for p in players if p.fixed_table) and _too_many_fixed(players, table_size):
             players = [SeatingPlayer(id=p.id, club=p.club, score=p.score) for p in players]
 
 
-def _too_many_fixed(players: Sequence[SeatingPlayer]) -> bool:
+def _too_many_fixed(players: Sequence[SeatingPlayer], table_size: int) -> bool:
     at = Counter(player.fixed_table for player in players if player.fixed_table)
-    fours = len(players) % 3
-    return any(count > 4 or (count == 4 and not fours) for count in at.values())
+    fours = expected_sizes(len(players), table_size).count(4)
+    full = sum(count == 4 for count in at.values())
+    return any(count > 4 for count in at.values()) or full > fours
 
 
 TOURNAMENTS = 1000  # about 2,500 plans, each checked
@@ -325,7 +412,9 @@ def test_bad_players_are_refused_by_name(players, message):
 @pytest.mark.parametrize(
     ("options", "message"),
     [
-        ({"mode": "chess"}, 'mode must be one of random, swiss, mix, got "chess"'),
+        ({"mode": "chess"}, 'mode must be one of random, swiss, mix, ranked, got "chess"'),
+        ({"mode": "ranked", "rounds": 2}, "rounds: only mode mix plans more than one round"),
+        ({"table_size": 5}, "table_size must be 3 or 4, got 5"),
         ({"mode": "swiss", "rounds": 2}, "rounds: only mode mix plans more than one round at once"),
         ({"rounds": 0}, "rounds must be a whole number of at least 1, got 0"),
         ({"seed": "7"}, 'seed must be a whole number, got "7"'),
@@ -339,15 +428,15 @@ def test_bad_options_are_refused(options, message):
     assert str(caught.value).startswith(message)
 
 
+@pytest.mark.parametrize("table_size", [3, 4])
 @pytest.mark.parametrize("mode", MODES)
-def test_the_same_seed_gives_the_same_plan(mode):
+def test_the_same_seed_gives_the_same_plan(mode, table_size):
     rng = random.Random(11)
-    players = random_players(rng, 40, fixed=False)
-    history = [[list(t.players) for t in seat_players(players, seed=1).rounds[0]]]
-    first = seat_players(players, mode=mode, seed=42, history=history, avoid_same_club=True)
-    again = seat_players(
-        list(reversed(players)), mode=mode, seed=42, history=history, avoid_same_club=True
-    )
+    players = random_players(rng, 41, fixed=False)
+    options = {"avoid_same_club": True, "table_size": table_size}
+    history = [[list(t.players) for t in seat_players(players, seed=1, **options).rounds[0]]]
+    first = seat_players(players, mode=mode, seed=42, history=history, **options)
+    again = seat_players(list(reversed(players)), mode=mode, seed=42, history=history, **options)
     assert first == again
     assert first.seed == 42
 
@@ -401,13 +490,15 @@ def test_club_names_compare_as_people_read_them():
     assert len(plan.warnings) == 1
 
 
-def test_a_fixed_player_sits_at_his_table_in_every_mode():
+@pytest.mark.parametrize("table_size", [3, 4])
+def test_a_fixed_player_sits_at_his_table_in_every_mode(table_size):
     for mode in MODES:
         players = [
             SeatingPlayer(id=f"p{n}", score=float(n), fixed_table=4 if n == 0 else None)
-            for n in range(16)
+            for n in range(17)
         ]
-        plan = seat_players(players, mode=mode, seed=2, rounds=3 if mode == "mix" else 1)
+        rounds = 3 if mode == "mix" else 1
+        plan = seat_players(players, mode=mode, seed=2, rounds=rounds, table_size=table_size)
         for tables in plan.rounds:
             assert "p0" in tables[3].players
             assert TableFlag("fixed_table", "p0 sits at table 4 as fixed") in tables[3].flags
@@ -432,12 +523,12 @@ def test_mix_continues_a_schedule_from_history_without_repeats():
     assert not later.warnings
 
 
-def test_600_players_are_seated_in_every_mode_without_repeats():
+def test_600_players_are_seated_in_every_repairing_mode_without_repeats():
     players = [SeatingPlayer(id=f"p{n}", score=float(n % 50)) for n in range(600)]
     history: list[list[list[str]]] = []
-    for mode in MODES:
+    for mode in ("random", "swiss", "mix"):  # ranked repairs nothing: the rule seats alone
         plan = seat_players(players, mode=mode, seed=1, history=history)
-        check_plan(plan, players, history=history, avoid_same_club=False, rounds=1)
+        check_plan(plan, players, history=history, avoid_same_club=False, rounds=1, mode=mode)
         assert not plan.warnings
         history.append([list(t.players) for t in plan.rounds[0]])
 

@@ -21,6 +21,17 @@ them (each round the players with the fewest turns at a table of 4, groups of 4 
 
 Points are the letters a-z, then A-Z, then 0-9; each round lists its tables (tables of 4 first),
 separated by spaces.
+
+With tables of 4 (`FOURS_DESIGNS`, and the affine plane computed below):
+
+- 16: the affine plane of order 4, AG(2, 4), from the field GF(4): each direction of lines is a
+  round, 5 rounds in which every pair meets exactly once;
+- 20 (5 rounds) and 24 (6 rounds): found by simulated annealing (a C program, swaps within a
+  round at a low fixed temperature), which found neither 6 rounds for 20 nor 7 for 24 (by
+  counting alone, 20 players can have at most 6: each meets 3 new a round);
+- 28: the Hermitian unital of order 3 (the 28 points of x⁴ + y⁴ + z⁴ = 0 in the projective
+  plane over GF(9), and its 63 lines through 4 of them), resolved into 9 rounds by an exact-cover
+  search: every pair meets exactly once. Search alone plans about 7 rounds with a few repeats.
 """
 
 from __future__ import annotations
@@ -216,10 +227,68 @@ DESIGNS: dict[int, tuple[str, ...]] = {
 }
 
 
-def stored_design(player_count: int) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
-    """The stored schedule for `player_count` players (rounds of tables of point numbers 0..N-1),
-    or None when there is none."""
-    rounds = DESIGNS.get(player_count)
+FOURS_DESIGNS: dict[int, tuple[str, ...]] = {
+    20: (
+        "acei blnr dfmt gkqs hjop",
+        "amps bfhq cglo dikr ejnt",
+        "agrt bijs cfkp dnoq ehlm",
+        "adjl bkmo chst epqr fgin",
+        "ahkn bdgp cjmr efos ilqt",
+    ),
+    24: (
+        "aepq bhnr cdim flos gjkv tuwx",
+        "abcl dght eiju fkrw mqsv nopx",
+        "afmt bisx chku djnq eovw glpr",
+        "agin bfuv cert dpsw hjmo klqx",
+        "advx begm cfjp hilw knst oqru",
+        "ajrs bdko cgqw efhx iptv lmnu",
+    ),
+    28: (
+        "abcd efgh ijkl mnop qrst uvAB wxyz",
+        "aejp bhqy cmux dktB forv glwA insz",
+        "agry bkvz cotA deln fjsu hpxB imqw",
+        "alsB bnuw cerz dhio fkxA gpqv jmty",
+        "aftw birB cgkn dpuy emsv hjzA loqx",
+        "ahkm bpsA clvy dfqz eowB gitu jnrx",
+        "aivx bgjo chsw dmrA ekqu fnyB lptz",
+        "aouz bflm cjqB dgsx eiyA hntv kprw",
+        "anqA betx cfip djvw gmzB hlru kosy",
+    ),
+}
+
+
+def _gf4_product(first: int, second: int) -> int:
+    """The product in GF(4) = GF(2)[w] / (w² + w + 1), an element a + b·w written as the bits
+    ab (0, 1, 2 = w, 3 = w + 1); the sum is the exclusive or."""
+    product = 0
+    for bit in range(2):
+        if second >> bit & 1:
+            product ^= first << bit
+    return product ^ 0b111 if product & 0b100 else product  # w² = w + 1
+
+
+def affine_plane_of_order_4() -> tuple[tuple[tuple[int, ...], ...], ...]:
+    """AG(2, 4): the 16 points (x, y) of GF(4)², numbered 4x + y, and its 20 lines, in 5
+    parallel classes: for each slope m the lines y = m·x + b, then the lines x = c. Two points lie
+    on exactly one line, so its classes as rounds seat 16 players at tables of 4 without any
+    repeat."""
+    field = range(4)
+    slopes = tuple(
+        tuple(tuple(4 * x + (_gf4_product(slope, x) ^ b) for x in field) for b in field)
+        for slope in field
+    )
+    vertical = (tuple(tuple(4 * c + y for y in field) for c in field),)
+    return slopes + vertical
+
+
+def stored_design(
+    player_count: int, table_size: int = 3
+) -> tuple[tuple[tuple[int, ...], ...], ...] | None:
+    """The stored schedule for `player_count` players at tables of `table_size` (rounds of
+    tables of point numbers 0..N-1), or None when there is none."""
+    if table_size == 4 and player_count == 16:
+        return affine_plane_of_order_4()
+    rounds = (FOURS_DESIGNS if table_size == 4 else DESIGNS).get(player_count)
     if rounds is None:
         return None
     return tuple(
