@@ -40,7 +40,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import RULE_SET_FIELDS, round_rule_set, rule_set_options
-from zole_site.engine_text import error_text, flag_dict, table_warning_text
+from zole_site.engine_text import error_text, flag_dict, is_warning, table_warning_text
 
 # (club name, city)
 DEMO_CLUBS: list[tuple[str, str]] = [
@@ -359,8 +359,7 @@ def round_generate_seating(
         f"table {table.number}: {flag.detail}"
         for table in tables
         for flag in table.flags
-        if flag.code in selectors.WARNING_FLAGS
-        or (flag.code == "fixed_table" and not flag.detail.endswith("as fixed"))
+        if is_warning(flag_dict(flag))
     ]
     previous_tables = selectors.round_seating(round_=round_) if was_published else []
     round_.tables.all().delete()
@@ -461,6 +460,7 @@ def _mix_round(
                 fixed_tables={player: by_id[player].fixed_table for player in seats},
                 avoid_same_club=tournament.avoid_same_club,
                 names={player: by_id[player].name or player for player in seats},
+                table_size=table_size,
             ),
         )
         for table_number, seats in enumerate(planned_tables, start=1)
@@ -482,6 +482,7 @@ def _explain(round_: Round, table: Table) -> list[dict[str, object]]:
         fixed_tables={str(seat.entry_id): seat.entry.fixed_table for seat in seats},
         avoid_same_club=round_.tournament.avoid_same_club,
         names={str(seat.entry_id): seat.entry.player.full_name for seat in seats},
+        table_size=round_rule_set(round_).table_size,
     )
     return [flag_dict(flag) for flag in flags]
 
@@ -525,7 +526,8 @@ def round_swap_players(
     for table in {places[0][0].pk: places[0][0], places[1][0].pk: places[1][0]}.values():
         table.flags = _explain(round_, table)
         table.save(update_fields=["flags"])
-        changed = [flag for flag in table.flags if flag["code"] != "four_table"]
+        # What the swap costs: a repeat, a club clash, a fixed table no longer honoured.
+        changed = [flag for flag in table.flags if is_warning(flag)]
         warnings += [f"table {table.number}: {flag['detail']}" for flag in changed]
         shown += [table_warning_text(table.number, flag) for flag in changed]
     audit(

@@ -10,8 +10,6 @@ import io
 import itertools
 import random
 import re
-from dataclasses import replace
-from fractions import Fraction
 
 import pypdfium2
 import pytest
@@ -22,10 +20,7 @@ from reportlab.graphics.barcode import qrencoder
 
 from engine import (
     PenaltyPule,
-    PlaceScheme,
-    SheetError,
     dealer_for,
-    place_points,
     round_results,
     score_sheet,
 )
@@ -33,7 +28,6 @@ from engine.simulate import random_deal
 from scoring import selectors as scoring_selectors
 from scoring import services
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
-from scoring.documents import selectors as document_selectors
 from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR
 from scoring.documents.layout import MARGIN
 from scoring.documents.qr import codewords
@@ -728,15 +722,6 @@ def text_baselines(content: bytes, index: int) -> list[tuple[float, float, str]]
     return placed
 
 
-def shared_place_values_scored() -> bool:
-    """Whether the engine gives a scheme's shared place values ("1-4=2") yet."""
-    try:
-        scheme = PlaceScheme.from_text("6,4,2", "6,4,2,0; 1-4=2")
-    except SheetError:
-        return False
-    return set(place_points(dict.fromkeys("abcd", 0), scheme).values()) == {2}
-
-
 class TestFederationSheets:
     @pytest.mark.parametrize("language", ["en", "lv", "ru"])
     @pytest.mark.parametrize("deals", [24, 28])
@@ -935,42 +920,6 @@ class TestControlTotals:
         assert controls.pop(f"1 {table.number}") == "0 12 ✗"
         assert controls and all(line.endswith("✓") for line in controls.values())
 
-    def test_a_shared_place_value_balances_what_the_engine_gives(self, monkeypatch):
-        """Under "6,4,2,0; 1-4=2" four tied players get 2 each, 8 in all: the check follows the
-        engine, not the sum of the scheme. (The engine's shared values come with the engine
-        branch: until then a stand-in gives the engine's answer for that scheme.)"""
-        tournament = make_named_tournament(
-            level=Level.NATIONAL, players=4, slug="shared", place_points_four="6,4,2,0"
-        )
-        round_ = publish_next_round(tournament)
-        table = round_.tables.get()
-        engine_results = document_selectors.round_results
-
-        def with_shared_value(round_number, totals, scheme=None):
-            results = engine_results(round_number, totals, scheme)
-            if len(set(totals.values())) == 1 and len(totals) == 4:  # "1-4=2"
-                return [replace(result, place_points=Fraction(2)) for result in results]
-            return results
-
-        monkeypatch.setattr(document_selectors, "round_results", with_shared_value)
-        confirmation = TableResult.objects.create(table=table, last_position=0, last_version_id=0)
-        SeatResult.objects.bulk_create(
-            SeatResult(
-                table_result=confirmation,
-                entry_id=int(key),
-                round_number=1,
-                game_points=0,
-                place_points_twelfths=2 * TWELFTHS,
-                place=1,
-            )
-            for key in seat_keys(table)
-        )
-
-        assert self.controls(tournament) == [(f"1 {table.number}", "0 8 ✓")]
-
-    @pytest.mark.skipif(
-        not shared_place_values_scored(), reason="the engine branch brings shared place values"
-    )
     def test_a_shared_place_value_with_the_engines_own_scheme(self):
         tournament = played_tournament(
             players=8,

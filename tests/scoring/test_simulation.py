@@ -1,6 +1,5 @@
 """`manage.py simulate_tournament`: a complete tournament through the same services as real use."""
 
-import dataclasses
 import io
 import random
 import unicodedata
@@ -8,10 +7,9 @@ import unicodedata
 import pytest
 from django.core.management import CommandError, call_command
 
-from engine import Galdins, PenaltyPule, Rules, SheetError, dealer_for, score_sheet, validate_entry
+from engine import PenaltyPule, Rules, dealer_for, score_sheet, validate_entry
 from engine.presets import PRESETS
 from engine.rules import Game
-from engine.seating import MODES as SEATING_MODES
 from scoring import simulation
 from scoring.management.commands import simulate_tournament as command_module
 from scoring.models import DealResult, SeatResult, TableResult
@@ -29,7 +27,6 @@ from tournaments.rule_set import (
     RULE_SET_FIELDS,
     preset_options,
     round_rule_set,
-    rule_set_from_options,
     rule_set_options,
 )
 from tournaments.services import ServiceError
@@ -271,32 +268,6 @@ class TestTablePlan:
 # -- Rule-set presets -----------------------------------------------------------------------------
 
 
-def engine_cannot_deal(preset: str) -> str | None:
-    """Why the engine cannot play a preset's deals yet (None when it can): galdiņš with pules
-    and the rondo card draw come with the engine branch."""
-    rules = PRESETS[preset].rules
-    if not (rules.allows(Game.PASS) or rules.allows(Game.GALDINS)):
-        return f"the engine does not play all_pass {rules.all_pass} yet"
-    if rules.galdins_scoring == "rondo" and "draw_loser" not in {
-        field.name for field in dataclasses.fields(Galdins)
-    }:
-        return "the engine has no rondo card draw (draw_loser) yet"
-    return None
-
-
-def engine_cannot_play(preset: str) -> str | None:
-    """Why the engine cannot play a whole tournament of a preset yet (None when it can): also
-    its shared place values and its seating mode."""
-    options = preset_options(preset)
-    try:
-        rule_set_from_options(options)
-    except SheetError as error:
-        return f"the engine does not read {preset}'s options yet: {error}"
-    if options["later_rounds_seating"] not in SEATING_MODES:
-        return f"the engine does not seat {options['later_rounds_seating']} yet"
-    return engine_cannot_deal(preset)
-
-
 class TestPresets:
     @pytest.mark.parametrize("preset", list(PRESETS))
     def test_every_option_of_the_preset_and_only_the_given_ones_over_it(self, preset):
@@ -377,8 +348,6 @@ class TestPresets:
     @pytest.mark.django_db
     @pytest.mark.parametrize("preset", ["lzf", "lzf-rondo"])
     def test_a_federation_preset_is_played_through(self, preset):
-        if reason := engine_cannot_play(preset):
-            pytest.skip(reason)
         lines, _ = simulate(
             "--preset", preset, "--players", "11", "--rounds", "2", "--deals", "8", "--seed", "5"
         )
@@ -401,8 +370,6 @@ class TestPresets:
     @pytest.mark.parametrize("preset", list(PRESETS))
     @pytest.mark.parametrize("size", [3, 4])
     def test_every_planned_entry_is_valid_under_the_presets_rules(self, preset, size):
-        if reason := engine_cannot_deal(preset):
-            pytest.skip(reason)
         rules = PRESETS[preset].rules
         players = ["a", "b", "c", "d"][:size]
         plan = table_plan(
