@@ -8,85 +8,18 @@ Screenshots go to $E2E_SCREENSHOTS (a directory) when set, else to the test's tm
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
-from django.utils import translation
 
 from scoring.models import DealResult, TableResult
 from tests.factories import make_organiser, make_published_round, make_tournament, make_user
 from tournaments.models import Round, TableToken
 
-from .conftest import assert_fits_the_phone
+from .conftest import assert_fits_the_phone, enter_lielais, no_violations, sign_in, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 PLAYERS = 60  # twenty tables of three: the display's list of names is longer than the screen
 HALL = {"width": 1920, "height": 1080}
-
-RECORD_VIOLATIONS = """
-window.__violations = [];
-document.addEventListener("securitypolicyviolation", (event) => {
-  window.__violations.push(event.violatedDirective + " " + (event.blockedURI || "inline"));
-});
-"""
-
-
-def t(message: str, plural: str | None = None, count: int = 1, **params: object) -> str:
-    """The Latvian of a catalogue text, refused if it is not translated."""
-    with translation.override("lv"):
-        text = (
-            translation.ngettext(message, plural, count) if plural else translation.gettext(message)
-        )
-    assert text not in (message, plural), f"{message!r} is not translated to Latvian"
-    return text % params if params else text
-
-
-@pytest.fixture
-def shots(tmp_path) -> Path:
-    directory = Path(os.environ.get("E2E_SCREENSHOTS") or tmp_path)
-    directory.mkdir(parents=True, exist_ok=True)
-    return directory
-
-
-@pytest.fixture
-def open_page(browser):
-    """`open_page(width, height)`: a Latvian browser page that records policy violations."""
-    contexts = []
-
-    def open_one(width: int = 360, height: int = 740):
-        context = browser.new_context(viewport={"width": width, "height": height}, locale="lv-LV")
-        context.add_init_script(RECORD_VIOLATIONS)
-        contexts.append(context)
-        page = context.new_page()
-        page.set_default_timeout(15_000)
-        return page
-
-    yield open_one
-    for context in contexts:
-        context.close()
-
-
-def sign_in(page, live_server, username: str, next_url: str) -> None:
-    page.goto(f"{live_server.url}/accounts/login/?next={next_url}")
-    page.fill("#id_username", username)
-    page.fill("#id_password", "zole-pass-123")
-    page.click("form.stacked button[type=submit]")
-    page.wait_for_url(f"{live_server.url}{next_url}")
-
-
-def no_violations(page) -> None:
-    assert page.evaluate("window.__violations") == [], page.url
-
-
-def enter_lielais(page, declarer: str, points: int = 75, tricks: int = 5) -> None:
-    page.check("input[name='deal-game'][value='lielais']")
-    page.check(f"input[name='deal-declarer'][value='{declarer}']")
-    page.fill("input[name='deal-points']", str(points))
-    page.fill("input[name='deal-tricks']", str(tricks))
-    page.click(f"button:has-text('{t('Save the deal')}')")
-    page.wait_for_load_state()
 
 
 def test_a_timed_round_from_the_clock_to_a_short_table_and_the_hall_display(
