@@ -110,11 +110,35 @@ class TestTableLinks:
 
         refused = client.get("/r/guess-next/", REMOTE_ADDR=ATTACKER)
         assert refused.status_code == 429
+        assert refused["Retry-After"] == str(WINDOW)
         assert "ask the organiser" in refused.content.decode()
-        # A guess that happens to be right is refused as well: that is what stops guessing.
-        assert client.get(f"/r/{token}/", REMOTE_ADDR=ATTACKER).status_code == 429
         # The referees at the tables, on other addresses, enter deals as before.
         assert client.get(f"/r/{token}/", REMOTE_ADDR=NEIGHBOUR).status_code == 200
+
+    def test_a_working_link_is_served_to_an_address_that_used_up_its_failures(
+        self, client: Client, token: str
+    ):
+        # A venue's players share one public address: stale links and typos from some phones
+        # must not lock the tables of everyone else (a 256-bit link is not guessed anyway).
+        for number in range(ALLOWED + 2):
+            client.get(f"/r/guess-{number}/", REMOTE_ADDR=ATTACKER)
+        assert client.get("/r/guess-next/", REMOTE_ADDR=ATTACKER).status_code == 429
+
+        page = client.get(f"/r/{token}/", REMOTE_ADDR=ATTACKER)
+        assert page.status_code == 200
+        entered = client.post(
+            f"/r/{token}/",
+            {
+                "action": "deal",
+                "deal-position": 1,
+                "deal-client_key": "venue-1",
+                "deal-game": "pass",
+            },
+            REMOTE_ADDR=ATTACKER,
+        )
+        assert entered.status_code == 302
+        # Unknown links from that address are still refused until the window ends.
+        assert client.get("/r/guess-later/", REMOTE_ADDR=ATTACKER).status_code == 429
 
     def test_a_withdrawn_link_counts_as_a_failure(self, client: Client, token: str):
         table = TableToken.objects.get(token=token).table

@@ -238,11 +238,13 @@ def default_forms(
 @require_http_methods(["GET", "HEAD", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
-    refusal = TABLE_LINK_FAILURES.refusal(request)  # an address that keeps guessing links
-    if refusal is not None:
-        return refusal
     table_token = TableToken.objects.filter(token=token, revoked_at__isnull=True).first()
     if table_token is None:
+        # Only an unknown link is refused to an address that keeps failing: a venue shares
+        # one address, and a valid link is served whatever the other phones did.
+        refusal = TABLE_LINK_FAILURES.refusal(request)
+        if refusal is not None:
+            return refusal
         TABLE_LINK_FAILURES.record_failure(request)
         raise Http404  # the same plain 404 for an unknown and a revoked link: no hint
     return sheet_page(
