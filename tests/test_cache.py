@@ -29,6 +29,7 @@ from scoring.services import Writer
 from tests.factories import make_entries, make_organiser, make_tournament, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, Tournament
+from zole_site.models import FailureCount
 from zole_site.ratelimit import LOGIN_FAILURES
 
 pytestmark = pytest.mark.django_db
@@ -400,6 +401,7 @@ class TestOnRedis:
                 "KEY_PREFIX": "zole-test",
             }
         }
+        settings.RATE_LIMIT_STORE = "cache"  # as zole_site/settings.py sets it with REDIS_URL
         cache.clear()
 
     def test_pages_are_served_from_redis_and_a_confirmation_invalidates_them(
@@ -429,3 +431,4 @@ class TestOnRedis:
         LOGIN_FAILURES.record_failure(request)
 
         assert LOGIN_FAILURES.refusal(request).status_code == 429
+        assert not FailureCount.objects.exists()

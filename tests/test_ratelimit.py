@@ -1,21 +1,33 @@
 """Repeated failures from one address get 429 (zole_site.ratelimit): bad sign-ins and unknown
-or withdrawn table links. Good requests from other addresses go on as before."""
+or withdrawn table links. Good requests from other addresses go on as before.
+
+Every behaviour runs on both stores: the database (the default: every gunicorn worker and
+server reads one count) and the cache (with REDIS_URL, shared the same way; the local memory
+cache stands in for Redis here)."""
 
 from __future__ import annotations
 
+import datetime
+import threading
 import time
+from collections.abc import Callable
 from types import SimpleNamespace
 
 import pytest
 from django.core.cache import cache
 from django.core.cache.backends import locmem
+from django.db import connection
+from django.db.models import F
 from django.test import Client, RequestFactory
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import make_organiser, make_published_round
 from tournaments import services as tournament_services
 from tournaments.models import TableToken
-from zole_site.ratelimit import LOGIN_FAILURES, client_address
+from zole_site import ratelimit
+from zole_site.models import FailureCount
+from zole_site.ratelimit import LOGIN_FAILURES, TABLE_LINK_FAILURES, client_address
 
 pytestmark = pytest.mark.django_db
 
@@ -39,17 +51,35 @@ def small_limits(settings) -> None:
     cache.clear()
 
 
+@pytest.fixture(params=["database", "cache"])
+def store(request, settings) -> str:
+    settings.RATE_LIMIT_STORE = request.param
+    return request.param
+
+
+@pytest.fixture
+def jump_past_the_window(settings, monkeypatch) -> Callable[[], None]:
+    """Time moves past the window: the database's windows end, the cache's entries expire."""
+
+    def jump() -> None:
+        if settings.RATE_LIMIT_STORE == "database":
+            FailureCount.objects.update(
+                expires_at=F("expires_at") - datetime.timedelta(seconds=WINDOW + 1)
+            )
+        else:
+            later = time.time() + WINDOW + 1
+            monkeypatch.setattr(locmem, "time", SimpleNamespace(time=lambda: later))
+
+    return jump
+
+
 def sign_in(client: Client, password: str, address: str = ATTACKER, username: str = "rita"):
     return client.post(
         reverse("login"), {"username": username, "password": password}, REMOTE_ADDR=address
     )
 
 
-def jump_past_the_window(monkeypatch) -> None:
-    later = time.time() + WINDOW + 1
-    monkeypatch.setattr(locmem, "time", SimpleNamespace(time=lambda: later))
-
-
+@pytest.mark.usefixtures("store")
 class TestSignIn:
     def test_too_many_bad_passwords_get_429_even_with_the_right_one(self, client: Client):
         make_organiser(username="rita")
@@ -80,13 +110,13 @@ class TestSignIn:
         for _ in range(ALLOWED + 2):
             assert sign_in(Client(), "zole-pass-123").status_code == 302
 
-    def test_the_address_may_try_again_after_the_window(self, client: Client, monkeypatch):
+    def test_the_address_may_try_again_after_the_window(self, client: Client, jump_past_the_window):
         make_organiser(username="rita")
         for _ in range(ALLOWED):
             sign_in(client, "guess")
         assert sign_in(client, "zole-pass-123").status_code == 429
 
-        jump_past_the_window(monkeypatch)
+        jump_past_the_window()
 
         assert sign_in(client, "zole-pass-123").status_code == 302
 
@@ -97,6 +127,7 @@ class TestSignIn:
         assert response["Location"] == reverse("login") + "?next=/admin/"
 
 
+@pytest.mark.usefixtures("store")
 class TestTableLinks:
     @pytest.fixture
     def token(self) -> str:
@@ -178,7 +209,9 @@ class TestClientAddress:
         assert first == second == "2001:db8:1:2::/64"
         assert client_address(self.request("2001:db8:1:3::10")) != first
 
-    def test_an_unreachable_cache_lets_requests_through(self, monkeypatch):
+    def test_an_unreachable_cache_lets_requests_through(self, settings, monkeypatch):
+        settings.RATE_LIMIT_STORE = "cache"
+
         def unavailable(*args, **kwargs):
             raise ConnectionError("redis is down")
 
@@ -188,3 +221,118 @@ class TestClientAddress:
         request = self.request(ATTACKER)
         LOGIN_FAILURES.record_failure(request)
         assert LOGIN_FAILURES.refusal(request) is None
+
+
+class TestSharedCount:
+    """The count every worker and server reads: the database, unless a shared cache is set."""
+
+    def request(self, address: str = ATTACKER):
+        return RequestFactory().post("/accounts/login/", REMOTE_ADDR=address)
+
+    def test_two_workers_with_their_own_local_memory_share_the_count(
+        self, settings, client: Client, monkeypatch
+    ):
+        # No REDIS_URL: each gunicorn worker has its own local memory cache. Two caches stand
+        # for two workers, taking the requests in turn; the limit holds across them.
+        settings.RATE_LIMIT_STORE = "database"
+        make_organiser(username="rita")
+        workers = [locmem.LocMemCache(f"worker-{number}", {}) for number in (1, 2)]
+        for attempt in range(ALLOWED):
+            monkeypatch.setattr(ratelimit, "cache", workers[attempt % 2])
+            assert sign_in(client, "guess").status_code == 200
+
+        for worker in workers:
+            monkeypatch.setattr(ratelimit, "cache", worker)
+            assert sign_in(client, "zole-pass-123").status_code == 429
+
+    def test_without_a_shared_cache_the_settings_count_in_the_database(self, settings):
+        # zole_site/settings.py: REDIS_URL unset → the database.
+        from zole_site import settings as site_settings
+
+        assert (site_settings.RATE_LIMIT_STORE == "database") is (not site_settings.REDIS_URL)
+
+    def test_one_row_per_scope_and_address_counted_in_place(self, settings):
+        settings.RATE_LIMIT_STORE = "database"
+        for _ in range(5):
+            LOGIN_FAILURES.record_failure(self.request())
+        TABLE_LINK_FAILURES.record_failure(self.request())
+        LOGIN_FAILURES.record_failure(self.request(NEIGHBOUR))
+
+        rows = FailureCount.objects.order_by("scope", "address").values_list(
+            "scope", "address", "count"
+        )
+        assert list(rows) == [
+            ("login", ATTACKER, 5),
+            ("login", NEIGHBOUR, 1),
+            ("table-link", ATTACKER, 1),
+        ]
+        window = FailureCount.objects.get(scope="login", address=ATTACKER)
+        assert window.expires_at - timezone.now() <= datetime.timedelta(seconds=WINDOW)
+
+    def test_a_new_window_starts_at_the_first_failure_after_the_last_one_ended(
+        self, settings, jump_past_the_window
+    ):
+        settings.RATE_LIMIT_STORE = "database"
+        for _ in range(ALLOWED):
+            LOGIN_FAILURES.record_failure(self.request())
+        assert LOGIN_FAILURES.refusal(self.request()).status_code == 429
+        jump_past_the_window()
+        assert LOGIN_FAILURES.refusal(self.request()) is None
+
+        LOGIN_FAILURES.record_failure(self.request())
+
+        assert FailureCount.objects.get(scope="login", address=ATTACKER).count == 1
+        assert LOGIN_FAILURES.refusal(self.request()) is None
+
+    def test_windows_that_ended_are_deleted(self, settings):
+        settings.RATE_LIMIT_STORE = "database"
+        ended = timezone.now() - datetime.timedelta(seconds=1)
+        FailureCount.objects.create(
+            scope="login", address="198.51.100.1", count=9, expires_at=ended
+        )
+        FailureCount.objects.create(scope="table-link", address=ATTACKER, count=2, expires_at=ended)
+
+        LOGIN_FAILURES.record_failure(self.request())
+
+        assert list(FailureCount.objects.values_list("scope", "address", "count")) == [
+            ("login", ATTACKER, 1)
+        ]
+
+    def test_with_a_shared_cache_the_database_is_not_written(self, settings):
+        settings.RATE_LIMIT_STORE = "cache"
+        for _ in range(ALLOWED):
+            LOGIN_FAILURES.record_failure(self.request())
+
+        assert LOGIN_FAILURES.refusal(self.request()).status_code == 429
+        assert not FailureCount.objects.exists()
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="concurrent writers: this run is on SQLite"
+)
+@pytest.mark.django_db(transaction=True)
+def test_workers_failing_at_once_lose_no_failure(settings):
+    """Eight connections (workers) record failures of one address at the same moment, the
+    first ones racing to start the window: every failure is counted once."""
+    settings.RATE_LIMIT_STORE = "database"
+    workers, failures_each = 8, 5
+    start = threading.Barrier(workers)
+
+    def worker() -> None:
+        try:
+            start.wait()
+            for _ in range(failures_each):
+                LOGIN_FAILURES.record_failure(
+                    RequestFactory().post("/accounts/login/", REMOTE_ADDR=ATTACKER)
+                )
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    counted = FailureCount.objects.get(scope="login", address=ATTACKER).count
+    assert counted == workers * failures_each

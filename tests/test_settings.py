@@ -94,7 +94,7 @@ print(json.dumps({
     **{name: getattr(settings, name) for name in (
         "DEBUG", "ALLOWED_HOSTS", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE",
         "SESSION_COOKIE_HTTPONLY", "SECURE_SSL_REDIRECT", "SECURE_HSTS_SECONDS",
-        "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD",
+        "SECURE_HSTS_INCLUDE_SUBDOMAINS", "SECURE_HSTS_PRELOAD", "RATE_LIMIT_STORE",
     )},
 }))
 """
@@ -148,6 +148,7 @@ class TestProductionSettings:
         assert values["SECURE_HSTS_INCLUDE_SUBDOMAINS"] is values["SECURE_HSTS_PRELOAD"] is True
         # Django's own Redis backend when REDIS_URL is set (no connection is made to read it).
         assert values["cache"] == "RedisCache"
+        assert values["RATE_LIMIT_STORE"] == "cache"  # the rate limits count in Redis too
         assert values["staticfiles"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
         # A file-based SQLite database: WAL, a 20 s busy timeout, writers queue at BEGIN.
         assert values["pragmas"] == {"journal_mode": "wal", "busy_timeout": 20_000}
@@ -157,7 +158,10 @@ class TestProductionSettings:
         completed = run(["-c", READ_SETTINGS], production_env(tmp_path))
         assert completed.returncode == 0, completed.stderr
 
-        assert json.loads(completed.stdout)["cache"] == "LocMemCache"
+        values = json.loads(completed.stdout)
+        assert values["cache"] == "LocMemCache"
+        # Local memory is per process: the rate limits count in the database instead.
+        assert values["RATE_LIMIT_STORE"] == "database"
 
 
 @pytest.mark.django_db

@@ -1,12 +1,15 @@
-"""A small failure counter in Django's cache: after too many failed attempts from one client
-address (bad passwords, unknown table links), the page answers 429 for a while.
+"""A small failure counter: after too many failed attempts from one client address (bad
+passwords, unknown table links), the page answers 429 for a while.
 
 Only failures count, so a venue of referees behind one address is never slowed by its own
-good requests. The count lives in the cache: per process with the local memory cache (each
-gunicorn worker then allows the number on its own), shared by every server with Redis."""
+good requests. The count must be one for every gunicorn worker and server, or each would allow
+the limit on its own: it lives in the database (`FailureCount`, one row per scope and address,
+incremented in place), or in the cache when that cache is shared (Redis: settings.REDIS_URL,
+settings.RATE_LIMIT_STORE)."""
 
 from __future__ import annotations
 
+import datetime
 import ipaddress
 import logging
 from dataclasses import dataclass
@@ -15,11 +18,15 @@ from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
 from django.contrib.auth.views import LoginView
 from django.core.cache import cache
+from django.db import IntegrityError, transaction
+from django.db.models import F
 from django.http import HttpRequest, HttpResponse
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
+from zole_site.models import FailureCount
 from zole_site.security import client_ip, refused
 
 logger = logging.getLogger(__name__)
@@ -54,15 +61,12 @@ class FailureLimit:
     def seconds(self) -> int:
         return settings.RATE_LIMITS[self.scope]["seconds"]
 
-    def _key(self, request: HttpRequest) -> str:
-        return f"ratelimit:{self.scope}:{client_address(request)}"
-
     def refusal(self, request: HttpRequest) -> HttpResponse | None:
         """A 429 page when the address has used up its failures, else None."""
         try:
-            count = cache.get(self._key(request), 0)
-        except Exception:  # an unreachable cache must not lock everyone out
-            logger.warning("rate limit %s: cache unavailable", self.scope, exc_info=True)
+            count = _store().count(self, client_address(request))
+        except Exception:  # an unreachable store must not lock everyone out
+            logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
             return None
         if count < self.failures:
             return None
@@ -77,16 +81,69 @@ class FailureLimit:
         return response
 
     def record_failure(self, request: HttpRequest) -> None:
-        key = self._key(request)
         try:
-            # The window starts at the first failure: add() sets the expiry, incr() keeps it.
-            cache.add(key, 0, timeout=self.seconds)
-            try:
-                cache.incr(key)
-            except ValueError:  # expired between the two calls
-                cache.set(key, 1, timeout=self.seconds)
+            _store().add_failure(self, client_address(request))
         except Exception:
-            logger.warning("rate limit %s: cache unavailable", self.scope, exc_info=True)
+            logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
+
+
+class CacheStore:
+    """The count in Django's cache: shared by every process only when the cache is (Redis)."""
+
+    @staticmethod
+    def _key(limit: FailureLimit, address: str) -> str:
+        return f"ratelimit:{limit.scope}:{address}"
+
+    def count(self, limit: FailureLimit, address: str) -> int:
+        return cache.get(self._key(limit, address), 0)
+
+    def add_failure(self, limit: FailureLimit, address: str) -> None:
+        key = self._key(limit, address)
+        # The window starts at the first failure: add() sets the expiry, incr() keeps it.
+        cache.add(key, 0, timeout=limit.seconds)
+        try:
+            cache.incr(key)
+        except ValueError:  # expired between the two calls
+            cache.set(key, 1, timeout=limit.seconds)
+
+
+class DatabaseStore:
+    """The count in the database, one row per scope and address: every worker and server
+    reads the same one. A failure is one UPDATE ... SET count = count + 1, atomic whatever
+    runs beside it; the first failure of a window deletes the windows that have ended."""
+
+    def count(self, limit: FailureLimit, address: str) -> int:
+        counts = FailureCount.objects.filter(
+            scope=limit.scope, address=address, expires_at__gt=timezone.now()
+        ).values_list("count", flat=True)
+        return next(iter(counts), 0)
+
+    def add_failure(self, limit: FailureLimit, address: str) -> None:
+        now = timezone.now()
+        window = FailureCount.objects.filter(scope=limit.scope, address=address)
+        # Savepoints: a failed statement leaves a caller's transaction usable (PostgreSQL).
+        with transaction.atomic():
+            if window.filter(expires_at__gt=now).update(count=F("count") + 1):
+                return
+            FailureCount.objects.filter(expires_at__lte=now).delete()  # this address's too
+        try:
+            with transaction.atomic():
+                FailureCount.objects.create(
+                    scope=limit.scope,
+                    address=address,
+                    count=1,
+                    expires_at=now + datetime.timedelta(seconds=limit.seconds),
+                )
+        except IntegrityError:  # another worker started the window meanwhile
+            with transaction.atomic():
+                window.update(count=F("count") + 1)
+
+
+STORES = {"cache": CacheStore(), "database": DatabaseStore()}
+
+
+def _store() -> CacheStore | DatabaseStore:
+    return STORES[settings.RATE_LIMIT_STORE]
 
 
 # Lazy: translated when shown (refusal()), in the language of that request.

@@ -72,6 +72,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "ranking",
+    "zole_site",  # the rate limits' failure count
 ]
 
 MIDDLEWARE = [
@@ -261,6 +262,10 @@ REQUEST_BODY_MAX_BYTES = 2_621_440
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 
+# Where the rate limits count failures (zole_site.ratelimit): in the shared cache when there is
+# one (Redis), otherwise in the database. The local memory cache is per process, so it would let
+# each gunicorn worker allow the limit on its own.
+RATE_LIMIT_STORE = "cache" if REDIS_URL else "database"
 # Failures allowed per client address and window before the page answers 429 (zole_site.ratelimit).
 RATE_LIMITS = {
     "login": {"failures": env_int("LOGIN_FAILURES_ALLOWED", 10), "seconds": 15 * 60},
