@@ -1,6 +1,7 @@
 """Top-level URL configuration."""
 
 from django.contrib import admin
+from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
@@ -18,9 +19,21 @@ urlpatterns = [
     path("", include("scoring.public_urls")),
     # The season ranking, the rating list and the qualification list of a final.
     path("ranking/", include("ranking.urls")),
-    # Before django.contrib.auth's own: the same sign-in page, with failed attempts limited.
+    # django.contrib.auth's pages without the password reset, which needs mail (none is
+    # configured): staff set a forgotten password (the admin's user page, `manage.py
+    # create_organiser --reset`, `manage.py changepassword`). Sign-in limits failed attempts.
     path("accounts/login/", RateLimitedLoginView.as_view(), name="login"),
-    path("accounts/", include("django.contrib.auth.urls")),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path(
+        "accounts/password_change/",
+        auth_views.PasswordChangeView.as_view(),
+        name="password_change",
+    ),
+    path(
+        "accounts/password_change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     # The admin signs in on that page too, so its failed attempts count the same.
     path("admin/login/", RedirectView.as_view(pattern_name="login", query_string=True)),
     path("admin/", admin.site.urls),

@@ -4,10 +4,12 @@ sees, and signing in and out."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
-from django.urls import reverse
+from django.urls import NoReverseMatch, reverse
 
 from scoring.models import DealResult
 from tests.factories import make_published_round, make_tournament, make_user
@@ -386,3 +388,55 @@ class TestSignInAndOut:
         assert response.status_code == 302
         after = browser.get(reverse("tournaments:dashboard"))
         assert after.status_code == 302 and after.url.startswith(reverse("login"))
+
+
+class TestPasswordPages:
+    """No mail is configured, so there is no "forgot your password" by mail: staff set a new
+    password (the admin's user page, `manage.py create_organiser --reset`, `changepassword`).
+    Signing in, out and changing one's own password stay."""
+
+    RESET_PAGES = (
+        "/accounts/password_reset/",
+        "/accounts/password_reset/done/",
+        "/accounts/reset/MQ/set-password/",
+        "/accounts/reset/done/",
+    )
+
+    def test_the_reset_pages_are_gone(self, client):
+        make_user(username="tiesnesis")
+        for path in self.RESET_PAGES:
+            assert client.get(path).status_code == 404, path
+            assert client.post(path, {"email": "tiesnesis@example.lv"}).status_code == 404, path
+        for name in ("password_reset", "password_reset_done", "password_reset_complete"):
+            with pytest.raises(NoReverseMatch):
+                reverse(name)
+
+    def test_no_page_links_to_them(self, client):
+        staff = make_user(username="tiesnesis", is_staff=True)
+        pages = [reverse("login"), "/admin/login/?next=/admin/"]
+        html = "".join(client.get(path, follow=True).content.decode() for path in pages)
+        client.force_login(staff)
+        for path in ("/admin/", reverse("password_change"), reverse("tournaments:dashboard")):
+            html += client.get(path).content.decode()
+        assert "password_reset" not in html and "/reset/" not in html
+        templates = Path(__file__).resolve().parents[2] / "templates"
+        for template in templates.rglob("*.html"):
+            assert "password_reset" not in template.read_text(), template
+
+    def test_an_account_changes_its_own_password(self, client):
+        user = make_user(username="tiesnesis")
+        client.force_login(user)
+        assert client.get(reverse("password_change")).status_code == 200
+        response = client.post(
+            reverse("password_change"),
+            {
+                "old_password": "zole-pass-123",
+                "new_password1": "jauna-parole-456",
+                "new_password2": "jauna-parole-456",
+            },
+        )
+        assert response.status_code == 302
+        assert response.url == reverse("password_change_done")
+        assert client.get(response.url).status_code == 200
+        user.refresh_from_db()
+        assert user.check_password("jauna-parole-456")
