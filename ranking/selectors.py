@@ -29,7 +29,7 @@ from engine.ranking import (
 )
 from engine.rating import Rating
 from ranking.models import Invitation, Placing, PlayerRating, RatingChange, Season
-from scoring.selectors import rank_label
+from scoring.selectors import has_public_result, rank_label
 from tournaments.models import Club, Level, Player, Tournament
 from zole_site.engine_text import display_name_key
 
@@ -395,8 +395,10 @@ def qualification(*, tournament: Tournament, season: Season) -> Qualification:
     for invitation in invitations:
         reasons.setdefault(str(invitation.player_id), invitation.reason)
     chosen = qualifiers(ranked, places=season.qualifiers, invited=list(reasons))
-    players = Player.objects.select_related("club").in_bulk(
-        [int(qualifier.player) for qualifier in chosen]
+    players = (
+        Player.objects.select_related("club")
+        .annotate(has_page=has_public_result())
+        .in_bulk([int(qualifier.player) for qualifier in chosen])
     )
     registered = set(
         tournament.entries.filter(player_id__in=players).values_list("player_id", flat=True)
@@ -428,6 +430,7 @@ def final_invitations(*, season: Season, final: Tournament) -> list[Invitation]:
         Invitation.objects.filter(season=season)
         .filter(Q(tournament__isnull=True) | Q(tournament=final))
         .select_related("player__club")
+        .annotate(player_has_page=has_public_result("player_id"))
         .order_by("-tournament", "pk")
     )
 

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from django.db.models import Count, Prefetch
+from django.db.models import Count, Exists, OuterRef, Prefetch
 from django.utils import timezone
 from django.utils.formats import number_format
 
@@ -31,6 +31,20 @@ from zole_site.engine_text import display_name_key
 
 # Draft rounds are the organiser's work in progress: the public never sees them.
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY, RoundStatus.CLOSED)
+
+
+def has_public_result(player: str = "pk") -> Exists:
+    """Whether the player (the outer query's field `player`, a Player id) has a public result:
+    a confirmed table in a published, in-play or closed round. Only such a player has a public
+    page: the register itself (every player, ids in sequence) is not public."""
+    return Exists(
+        SeatResult.objects.filter(
+            entry__player=OuterRef(player),
+            table_result__table__round__status__in=PUBLIC_STATUSES,
+        )
+    )
+
+
 # Rounds whose tables may still change: live pages refresh while one exists.
 LIVE_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
 
@@ -259,6 +273,7 @@ class StandingRow:
     game_points: int
     wins: int
     rounds: dict[int, RoundCell]
+    has_page: bool = False  # the player has a public page (has_public_result)
 
     @property
     def provisional(self) -> bool:
@@ -372,7 +387,9 @@ def tournament_standings(
     progress = tournament_progress(tournament=tournament)
     entries = {
         str(entry.pk): entry
-        for entry in Entry.objects.filter(tournament=tournament).select_related("player__club")
+        for entry in Entry.objects.filter(tournament=tournament)
+        .select_related("player__club")
+        .annotate(has_page=has_public_result("player_id"))
     }
     results = _confirmed_results(tournament)
     confirmed_keys = {(result.player, result.round_number) for result in results}
@@ -444,6 +461,7 @@ def _standing_row(
         place_points=standing.place_points,
         game_points=standing.game_points,
         wins=standing.wins,
+        has_page=entry.has_page,
         rounds={
             result.round_number: RoundCell(
                 game_points=result.game_points,
@@ -497,6 +515,7 @@ class SeatLine:
     place_points: Fraction | None = None
     place: int | None = None
     is_match: bool = False  # the name matches the page's search
+    has_page: bool = False  # the player has a public page (has_public_result)
 
     @property
     def place_points_text(self) -> str:
@@ -540,7 +559,9 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
         .prefetch_related(
             Prefetch(
                 "seats",
-                queryset=Seat.objects.select_related("entry__player__club").order_by("position"),
+                queryset=Seat.objects.select_related("entry__player__club")
+                .annotate(has_page=has_public_result("entry__player_id"))
+                .order_by("position"),
             )
         )
         .order_by("number")
@@ -578,6 +599,7 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
                     place_points=place_points,
                     place=place,
                     is_match=bool(needle) and needle in fold_name(player.full_name),
+                    has_page=seat.has_page,
                 )
             )
         lines.append(
@@ -719,7 +741,9 @@ class PlayerTournament:
 
 
 def public_player(*, player_id: int) -> Player | None:
-    return Player.objects.select_related("club").filter(pk=player_id).first()
+    """The player of a public page: None for an unknown id and for a player with no public
+    result alike (has_public_result), so the page does not tell them apart."""
+    return Player.objects.select_related("club").filter(has_public_result(), pk=player_id).first()
 
 
 def player_history(*, player: Player) -> list[PlayerTournament]:

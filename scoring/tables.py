@@ -86,7 +86,10 @@ class RoundColumn(tables.Column):
         return format_html("{} · {}", value.game_points, value.place_points_text)
 
 
-def _player_url(record: dict[str, Any]) -> str:
+def _player_url(record: dict[str, Any]) -> str | None:
+    """The player's page, if he has one (a public result): otherwise his name is not a link."""
+    if not record["has_page"]:
+        return None
     return reverse("public:player", args=[record["player_id"]])
 
 
@@ -177,6 +180,7 @@ def standing_record(row: StandingRow, round_numbers: Iterable[int]) -> dict[str,
         "name": row.name,
         "name_key": display_name_key(row.name),
         "player_id": row.player_id,
+        "has_page": row.has_page,
         "club": row.club,
         "club_key": display_name_key(row.club),
         "team": row.team,

@@ -5,6 +5,7 @@ request changes nothing."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.core.cache import cache
@@ -279,6 +280,24 @@ def test_the_organiser_finds_and_invites_a_player_then_registers_him(client, sea
     registered = set(Entry.objects.filter(tournament=tournament).values_list("player", flat=True))
     assert champion.pk in registered
     assert registered == {row.player.pk for row in rows}
+
+
+def test_an_invited_player_who_never_played_is_named_not_linked(client, season, final):
+    # His public page does not exist (scoring.selectors.has_public_result): no link to a 404.
+    tournament, organiser = final
+    champion = unranked_player()
+    services.invitation_create(
+        season=season, final=tournament, player=champion, whole_season=False, reason="", by=None
+    )
+    client.force_login(organiser)
+    html = client.get(qualification_url(tournament, season)).content.decode()
+
+    assert html.count("Titula Turētāja") >= 2  # the qualifiers and the invitations
+    assert reverse("public:player", args=[champion.pk]) not in html
+    linked = set(re.findall(r'href="(/players/\d+/)"', html))
+    assert len(linked) == season.qualifiers
+    for url in linked:
+        assert client.get(url).status_code == 200, url
 
 
 def test_a_withdrawn_invitation_leaves_the_qualification_list(client, season, final):

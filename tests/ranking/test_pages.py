@@ -16,8 +16,15 @@ from ranking import services
 from ranking.models import Invitation, Placing, PlayerRating
 from ranking.services import QUALIFIERS_REGISTERED
 from ranking.synthetic import build_played_tournaments
-from tests.factories import make_player, make_tournament, make_user
+from tests.factories import (
+    make_player,
+    make_published_round,
+    make_tournament,
+    make_user,
+    seat_keys,
+)
 from tests.ranking.conftest import make_season
+from tests.scoring.test_standings_selectors import confirm_with_totals
 from tournaments.models import AuditEntry, Club, Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -154,11 +161,20 @@ def test_the_player_page_shows_ranking_points_per_event_and_a_rating_chart(clien
     assert "<script" not in body.split('id="rating"')[1].split("</section>")[0]
 
 
-def test_a_player_without_results_has_a_page_too(client, played):
-    player = make_player()
+def test_a_player_with_a_result_not_rated_yet_has_a_page_without_a_rating(client, played):
+    # A confirmed table written without the rating hook (as an import does), not rated yet.
+    round_ = make_published_round(players=6)
+    table = round_.tables.order_by("number").first()
+    confirm_with_totals(table, dict.fromkeys(seat_keys(table), 0))
+    player = table.seats.first().entry.player
     response = client.get(reverse("public:player", args=[player.pk]))
     assert response.status_code == 200
     assert "No rated tables yet." in response.content.decode()
+
+
+def test_a_player_without_results_has_no_page(client, played):
+    # The register is not public (tests/scoring/test_public_pages.py, TestPlayerPrivacy).
+    assert client.get(reverse("public:player", args=[make_player().pk])).status_code == 404
 
 
 # --- Queries: fixed, whatever the size -----------------------------------------------------------

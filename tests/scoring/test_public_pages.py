@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 
 import pytest
 from django.db import connection
@@ -13,7 +14,13 @@ from django.urls import reverse
 
 from scoring import services
 from scoring.models import SeatResult, TableResult
-from tests.factories import make_entries, make_tournament, seat_keys
+from tests.factories import (
+    make_entries,
+    make_player,
+    make_published_round,
+    make_tournament,
+    seat_keys,
+)
 from tests.scoring.test_standings_selectors import (
     confirm_with_totals,
     lielais,
@@ -331,6 +338,90 @@ class TestPlayerPage:
 
     def test_an_unknown_player_is_404(self, client: Client):
         assert client.get(reverse("public:player", args=[999_999])).status_code == 404
+
+
+class TestPlayerPrivacy:
+    """A player's page exists only once he has a public result: a confirmed table in a
+    published, in-play or closed round. The register (ids are sequential) is not public: a
+    player who never played, an inactive one, one only registered or seated at a table not yet
+    confirmed gets the same plain 404 as an id that does not exist."""
+
+    def assert_plain_404(self, client: Client, player: Player) -> None:
+        url, unknown_url = (reverse("public:player", args=[pk]) for pk in (player.pk, 999_999))
+        response, unknown = client.get(url), client.get(unknown_url)
+        assert response.status_code == unknown.status_code == 404
+        # Nothing tells them apart (but the address itself, in the language links).
+        html = response.content.decode()
+        assert html.replace(url, "") == unknown.content.decode().replace(unknown_url, "")
+        assert "Page not found" in html and player.full_name not in html
+
+    def test_players_without_a_public_result_are_not_found(self, client: Client, settings):
+        settings.DEBUG = False
+        never_played = make_player(full_name="Reģistrā Vienīgi")
+        inactive = make_player(full_name="Neaktīvs Spēlētājs", is_active=False)
+        tournament = make_tournament(slug="nakamais")
+        registered = make_entries(tournament, 1)[0].player
+        seated_round = make_published_round(players=6)
+        seated = seated_round.tables.first().seats.first().entry.player
+
+        for player in (never_played, inactive, registered, seated):
+            self.assert_plain_404(client, player)
+
+    def test_a_confirmed_table_in_a_round_in_play_makes_the_page(self, client: Client):
+        round_ = make_published_round(players=6)
+        table, other = round_.tables.order_by("number")
+        confirm_with_totals(table, dict.fromkeys(seat_keys(table), 0))
+
+        for seat in table.seats.all():
+            assert (
+                client.get(reverse("public:player", args=[seat.entry.player_id])).status_code == 200
+            )
+        for seat in other.seats.all():
+            assert (
+                client.get(reverse("public:player", args=[seat.entry.player_id])).status_code == 404
+            )
+
+    def test_an_inactive_player_with_results_keeps_his_page(self, client: Client, small_tournament):
+        player = rename_a_player(small_tournament, "Bijušais Spēlētājs")
+        Player.objects.filter(pk=player.pk).update(is_active=False)
+
+        assert client.get(reverse("public:player", args=[player.pk])).status_code == 200
+
+    def test_every_public_link_to_a_player_opens(self, client: Client, small_tournament):
+        # A round in play: one table confirmed, the others not; some players only registered.
+        live = played_tournament(players=9, rounds=1, slug="dzivais")
+        make_entries(live, 3)
+        round_two = publish_next_round(live, seed=5)
+        confirmed = round_two.tables.order_by("number").first()
+        confirm_with_totals(confirmed, dict.fromkeys(seat_keys(confirmed), 0))
+        fresh = make_tournament(slug="svaigs")
+        make_entries(fresh, 6)
+        fresh_round = publish_next_round(fresh, seed=3)
+        pages = [
+            reverse("home"),
+            reverse("ranking:season"),
+            reverse("ranking:rating"),
+        ]
+        for tournament in (small_tournament, live, fresh):
+            pages += [
+                reverse("public:tournament", args=[tournament.slug]),
+                standings_url(tournament),
+                standings_url(tournament, provisional=1),
+                *(round_url(tournament, r.number) for r in tournament.rounds.all()),
+            ]
+        linked: set[str] = set()
+        for page in pages:
+            html = client.get(page).content.decode()
+            linked |= set(re.findall(r'href="(/players/\d+/)"', html))
+
+        assert linked  # the pages do link players
+        for url in sorted(linked):
+            assert client.get(url).status_code == 200, url
+        # The players of the fresh round and of round 2's unconfirmed tables are named, unlinked.
+        fresh_names = client.get(round_url(fresh, fresh_round.number)).content.decode()
+        fresh_player = fresh_round.tables.first().seats.first().entry.player
+        assert fresh_player.full_name in fresh_names
+        assert reverse("public:player", args=[fresh_player.pk]) not in fresh_names
 
 
 class TestQueryCounts:
