@@ -44,6 +44,10 @@ ROLES = (
 STAFF = frozenset({"staff"})
 ORGANISERS = frozenset({"organiser", "staff"})
 SHEET_PRINTERS = ORGANISERS | {"chief_referee"}  # also the round clock's keepers
+# Chief referees are appointed and removed by staff and the chief referees, never by the
+# organisers (separation of duties: the chief referee alone unlocks a confirmed table).
+CHIEF_APPOINTERS = STAFF | {"chief_referee"}
+PEOPLE_PAGE = ORGANISERS | CHIEF_APPOINTERS  # organisers appoint the table referees
 TABLE_WRITERS = SHEET_PRINTERS | {"referee_of_this_table"}
 ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
 EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
@@ -243,6 +247,12 @@ class ViewSpec:
     post: Callable[[World], dict[str, object]] | None = None  # None: a page that only reads
     has_page: bool = True  # answers GET (a POST-only view answers 405)
     prepare: Callable[[World], None] | None = None
+    # The POST of an allowed role that may write something else than `post` (by role).
+    post_as: dict[str, Callable[[World], dict[str, object]]] = field(default_factory=dict)
+
+    def body(self, world: World, role: str) -> dict[str, object]:
+        post = self.post_as.get(role, self.post)
+        return post(world) if post is not None else {}
 
 
 def slug(world: World) -> list[object]:
@@ -313,13 +323,18 @@ SPECS: dict[str, ViewSpec] = {
         ORGANISERS, round_1, lambda w: {f"table_{w.table.pk}": [w.spare_referee.pk]}
     ),
     "tournaments:roles": ViewSpec(
-        ORGANISERS, slug, lambda w: {"username": "newcomer", "role": "referee"}
+        PEOPLE_PAGE,
+        slug,
+        lambda w: {"username": "newcomer", "role": "referee"},
+        post_as={"chief_referee": lambda w: {"username": "newcomer", "role": "chief_referee"}},
     ),
     "tournaments:role_remove": ViewSpec(
-        ORGANISERS,
+        PEOPLE_PAGE,
         slug,
         lambda w: {"user": w.chief.pk, "role": "chief_referee"},
         has_page=False,
+        # He removes table referees; removing a chief referee: test_organisers_never_...
+        post_as={"organiser": lambda w: {"user": w.spare_referee.pk, "role": "referee"}},
     ),
     "tournaments:audit": ViewSpec(ORGANISERS, slug),
     "tournaments:clock": ViewSpec(
@@ -414,9 +429,9 @@ def test_every_role_is_refused_or_served(name, world, client):
     if spec.prepare is not None:
         spec.prepare(world)
     url = reverse(name, args=spec.args(world))
-    body = spec.post(world) if spec.post is not None else {}
     problems: list[str] = []
     for role in ROLES:
+        body = spec.body(world, role)
         user = world.users[role]
         if user is None:
             client.logout()
@@ -452,3 +467,27 @@ def test_the_matrix_covers_every_role_on_every_view():
     assert len(SPECS) * len(ROLES) == len(discovered_views()) * 10
     refused = sum(len(set(ROLES) - spec.allowed) for spec in SPECS.values())
     assert refused > len(SPECS) * 5  # most cells of the matrix are refusals
+
+
+def test_organisers_never_appoint_or_remove_a_chief_referee(world, client):
+    """Separation of duties: an organiser who could make himself (or a friend) chief referee,
+    or remove the one he has, could unlock confirmed tables. Staff and chief referees do it."""
+    organiser = world.users["organiser"]
+    client.force_login(organiser)
+    people = reverse("tournaments:roles", args=[world.tournament.slug])
+    remove = reverse("tournaments:role_remove", args=[world.tournament.slug])
+    before = snapshot()
+
+    for username in (organiser.username, world.newcomer.username):
+        response = client.post(people, {"username": username, "role": "chief_referee"})
+        assert response.status_code == 200 and response.context["form"].errors["role"]
+    assert client.post(remove, {"user": world.chief.pk, "role": "chief_referee"}).status_code == 403
+
+    assert not changed_tables(before, snapshot())
+    for role in CHIEF_APPOINTERS:
+        client.force_login(world.users[role])
+        with transaction.atomic():
+            response = client.post(people, {"username": "newcomer", "role": "chief_referee"})
+            assert response.status_code == 302, role
+            assert world.tournament.chief_referees.filter(pk=world.newcomer.pk).exists(), role
+            transaction.set_rollback(True)

@@ -2,8 +2,10 @@
 
 The roles (DESIGN.md):
 - federation staff (`user.is_staff`) organise every tournament and keep the player register;
-- a tournament's organisers run that tournament (entries, rounds, links, roles, audit log);
+- a tournament's organisers run that tournament (entries, rounds, links, table referees, audit
+  log);
 - its chief referees (galvenais tiesnesis) write, confirm and alone unlock any of its tables;
+  staff and the chief referees appoint them, never the organisers (can_manage_role);
 - its organisers and chief referees keep the round clock (start it, call time, reset it);
 - its table referees write the tables an organiser assigned them to;
 - whoever holds a table's private link (/r/<token>/) writes that table: the link is not an
@@ -93,11 +95,24 @@ def can_run_clock(user: AnyUser | None, tournament: Tournament) -> bool:
 
 
 def can_manage_role(user: AnyUser | None, tournament: Tournament, role: str) -> bool:
-    """Organisers give their tournament its chief referees and referees; only federation staff
-    appoint organisers (an organiser cannot make more organisers, or remove the others)."""
+    """Who gives and takes away each role of a tournament (never to himself: role_grant).
+
+    - organisers: federation staff only (an organiser cannot make more, or remove the others);
+    - chief referees: federation staff and the tournament's chief referees. Separation of
+      duties: the chief referee alone unlocks a confirmed table, so the organisers, who run the
+      tournament, neither appoint one (themselves, or a friend) nor remove one who stands in
+      their way; a chief referee may step down;
+    - table referees: the tournament's organisers."""
     if role == Role.ORGANISER:
         return is_federation_staff(user)
+    if role == Role.CHIEF_REFEREE:
+        return is_federation_staff(user) or is_chief_referee(user, tournament)
     return is_organiser(user, tournament)
+
+
+def manageable_roles(user: AnyUser | None, tournament: Tournament) -> list[str]:
+    """The roles of the tournament the account gives and takes away; none: not his page."""
+    return [role for role in Role.values if can_manage_role(user, tournament, role)]
 
 
 def has_any_role(user: AnyUser | None) -> bool:
@@ -136,8 +151,13 @@ def role_grant(
     by: User | None,
     ip_address: str | None = None,
 ) -> bool:
-    """Give `user` the role in the tournament; False (and no audit entry) if he already has it."""
+    """Give `user` the role in the tournament; False (and no audit entry) if he already has it.
+    Nobody gives a role to himself: every role is given by a second person."""
     relation = _relation(tournament, role)
+    if by is not None and by.pk == user.pk:
+        raise ServiceError(
+            _("nobody gives a role to himself: another person who may give it has to")
+        )
     if not user.is_active:
         raise ServiceError(_("the account %(username)s is disabled") % {"username": user.username})
     if relation.filter(pk=user.pk).exists():

@@ -225,6 +225,16 @@ def organised_tournaments(*, user: User) -> QuerySet[Tournament]:
     return tournament_list().filter(organisers=user)
 
 
+def chief_refereed_tournaments(*, user: User) -> QuerySet[Tournament]:
+    """The tournaments the account is a chief referee of but does not organise (an organiser
+    reaches them from his tournament list)."""
+    return (
+        Tournament.objects.filter(chief_referees=user)
+        .exclude(organisers=user)
+        .order_by("-starts_on", "name")
+    )
+
+
 def refereed_tables(*, user: User) -> list[Table]:
     """The tables of rounds in play the account may write as a referee: those assigned to him,
     and every table of the tournaments whose chief referee he is, in one query."""

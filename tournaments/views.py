@@ -74,6 +74,22 @@ def organiser_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
     return wrapped
 
 
+def role_manager_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """A tournament's people page: whoever gives or takes away one of its roles (federation
+    staff, its organisers, its chief referees: tournaments.roles.manageable_roles)."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        if not roles.manageable_roles(request.user, lazy_tournament(kwargs["slug"])):
+            raise PermissionDenied(
+                _("Only the tournament's organisers and chief referees may do this.")
+            )
+        return view(request, *args, **kwargs)
+
+    return wrapped
+
+
 def role_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Any account with a role somewhere (organiser, chief referee, table referee, staff)."""
 
@@ -134,6 +150,10 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             else selectors.organised_tournaments(user=request.user),
             "tables": tables,
             "referee_rounds": referee_rounds(request.user, tables),
+            # Chief referees appoint chief referees: the people page of their tournaments.
+            "chief_tournaments": []
+            if is_staff
+            else selectors.chief_refereed_tournaments(user=request.user),
         },
     )
 
@@ -575,16 +595,14 @@ def _role_message(role: str, outcome: str, user) -> str:
     return str(ROLE_MESSAGES[role][outcome]) % {"name": user.username}
 
 
-def _manageable_roles(request: HttpRequest, tournament: Tournament) -> list[str]:
-    return [role for role in Role.values if roles.can_manage_role(request.user, tournament, role)]
-
-
-@organiser_required
+@role_manager_required
 @require_http_methods(["GET", "HEAD", "POST"])
 def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
-    """Who organises and referees the tournament; an organiser adds people by username."""
+    """Who organises and referees the tournament; whoever may give a role adds people to it by
+    username (tournaments.roles.can_manage_role: organisers the table referees, staff and the
+    chief referees the chief referees)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    manageable = _manageable_roles(request, tournament)
+    manageable = roles.manageable_roles(request.user, tournament)
     form = RoleAddForm(request.POST or None, roles=manageable, initial={"role": Role.REFEREE})
     if request.method == "POST" and form.is_valid():
         user, role = form.cleaned_data["username"], form.cleaned_data["role"]
@@ -610,6 +628,7 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "form": form,
+            "is_organiser": roles.is_organiser(request.user, tournament),
             "people": [
                 (Role(role), holders, role in manageable)
                 for role, holders in selectors.tournament_people(tournament=tournament).items()
@@ -618,7 +637,16 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-@organiser_required
+ROLE_REMOVAL_REFUSALS = {
+    Role.ORGANISER: gettext_lazy("Only federation staff appoint and remove organisers."),
+    Role.CHIEF_REFEREE: gettext_lazy(
+        "Only federation staff and the chief referees appoint and remove chief referees."
+    ),
+    Role.REFEREE: gettext_lazy("Only the tournament's organisers appoint and remove referees."),
+}
+
+
+@role_manager_required
 @require_POST
 def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -628,7 +656,7 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("tournaments:roles", slug=slug)
     user, role = form.cleaned_data["user"], form.cleaned_data["role"]
     if not roles.can_manage_role(request.user, tournament, role):
-        raise PermissionDenied(_("Only federation staff appoint and remove organisers."))
+        raise PermissionDenied(ROLE_REMOVAL_REFUSALS[role])
     removed = roles.role_revoke(
         tournament=tournament, user=user, role=role, by=request.user, ip_address=client_ip(request)
     )
@@ -636,6 +664,8 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, _role_message(role, "revoked", user))
     else:
         messages.info(request, _role_message(role, "absent", user))
+    if not roles.manageable_roles(request.user, tournament):  # a chief referee stepped down
+        return redirect("tournaments:dashboard" if roles.has_any_role(request.user) else "home")
     return redirect("tournaments:roles", slug=slug)
 
 

@@ -91,14 +91,25 @@ class TestChecks:
         for user in (elsewhere, account("plain"), AnonymousUser()):
             assert not roles.can_write_table(user, this), user
 
-    def test_only_staff_manage_organisers_and_organisers_manage_referees(self, tournament):
+    def test_who_gives_and_takes_each_role(self, tournament):
         organiser, staff = account("organiser"), account("staff", is_staff=True)
+        chief, elsewhere = account("chief"), account("chief-elsewhere")
         tournament.organisers.add(organiser)
-        assert not roles.can_manage_role(organiser, tournament, Role.ORGANISER)
-        assert roles.can_manage_role(organiser, tournament, Role.CHIEF_REFEREE)
-        assert roles.can_manage_role(organiser, tournament, Role.REFEREE)
-        assert roles.can_manage_role(staff, tournament, Role.ORGANISER)
-        assert not roles.can_manage_role(account("plain"), tournament, Role.REFEREE)
+        tournament.chief_referees.add(chief)
+        make_tournament().chief_referees.add(elsewhere)
+        # Separation of duties: the chief referee unlocks confirmed tables, so the organisers
+        # neither appoint nor remove him; staff and the chief referees themselves do.
+        assert roles.manageable_roles(staff, tournament) == [
+            Role.ORGANISER,
+            Role.CHIEF_REFEREE,
+            Role.REFEREE,
+        ]
+        assert roles.manageable_roles(organiser, tournament) == [Role.REFEREE]
+        assert roles.manageable_roles(chief, tournament) == [Role.CHIEF_REFEREE]
+        for user in (elsewhere, account("plain"), AnonymousUser()):
+            assert roles.manageable_roles(user, tournament) == []
+        assert roles.can_manage_role(chief, tournament, Role.CHIEF_REFEREE)
+        assert not roles.can_manage_role(organiser, tournament, Role.CHIEF_REFEREE)
 
     def test_any_role_opens_the_dashboard(self, tournament, tables):
         plain, referee = account("plain"), account("referee")
@@ -123,6 +134,29 @@ class TestRoleWrites:
             "::1",
             {"role": "referee", "username": "referee"},
         )
+
+    def test_nobody_gives_himself_a_role(self, tournament):
+        staff, organiser = account("staff", is_staff=True), account("organiser")
+        tournament.organisers.add(organiser)
+        for user, role in (
+            (organiser, Role.CHIEF_REFEREE),
+            (organiser, Role.REFEREE),
+            (staff, Role.CHIEF_REFEREE),
+            (staff, Role.ORGANISER),
+        ):
+            with pytest.raises(ServiceError, match="nobody gives a role to himself"):
+                roles.role_grant(tournament=tournament, user=user, role=role, by=user)
+        assert not tournament.chief_referees.exists() and not tournament.referees.exists()
+        assert list(tournament.organisers.all()) == [organiser]
+        assert not AuditEntry.objects.filter(action="role.granted").exists()
+
+    def test_a_chief_referee_may_step_down(self, tournament):
+        chief = account("chief")
+        tournament.chief_referees.add(chief)
+        assert roles.role_revoke(
+            tournament=tournament, user=chief, role=Role.CHIEF_REFEREE, by=chief
+        )
+        assert not tournament.chief_referees.exists()
 
     def test_a_disabled_account_gets_no_role(self, tournament):
         with pytest.raises(ServiceError, match="disabled"):
@@ -187,10 +221,10 @@ class TestPeoplePage:
         client.force_login(organiser)
         page = client.get(self.url(tournament))
         assert page.status_code == 200
-        # An organiser is not offered the organiser role: only staff appoint organisers.
+        # An organiser is offered the table referees only: staff appoint organisers, staff and
+        # the chief referees appoint chief referees.
         assert [value for value, _label in page.context["form"].fields["role"].choices] == [
-            "chief_referee",
-            "referee",
+            "referee"
         ]
         response = client.post(
             self.url(tournament), {"username": " jānis.tiesnesis ", "role": "referee"}
@@ -227,6 +261,83 @@ class TestPeoplePage:
         client.force_login(account("staff", is_staff=True))
         assert client.post(remove, body).status_code == 302
         assert list(tournament.organisers.all()) == [organiser]
+
+    def test_an_organiser_cannot_make_himself_chief_referee_and_unlock(
+        self, client, tournament, tables
+    ):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        account("friend")
+        client.force_login(organiser)
+        for username in ("organiser", "friend"):
+            response = client.post(
+                self.url(tournament), {"username": username, "role": "chief_referee"}
+            )
+            assert response.status_code == 200 and response.context["form"].errors["role"]
+        assert not tournament.chief_referees.exists()
+        assert not roles.is_chief_referee(organiser, tournament)
+        assert not AuditEntry.objects.filter(action="role.granted").exists()
+
+    def test_an_organiser_cannot_remove_the_chief_referee(self, client, tournament):
+        organiser, chief = account("organiser"), account("chief")
+        tournament.organisers.add(organiser)
+        tournament.chief_referees.add(chief)
+        client.force_login(organiser)
+        html = client.get(self.url(tournament)).content.decode()
+        assert f'name="user" value="{chief.pk}"' not in html  # no remove button offered
+        # The page says who appoints each role, and which lists are not his to change.
+        chiefs = html.split('id="role-chief_referee"')[1].split("</section>")[0]
+        referees = html.split('id="role-referee"')[1].split("</section>")[0]
+        assert "federation staff and the chief referees, never by the organisers" in chiefs
+        assert "You cannot change this list." in chiefs
+        assert "Appointed and removed by the organisers." in referees
+        assert "You cannot change this list." not in referees
+        remove = reverse("tournaments:role_remove", args=[tournament.slug])
+        response = client.post(remove, {"user": chief.pk, "role": "chief_referee"})
+        assert response.status_code == 403
+        assert list(tournament.chief_referees.all()) == [chief]
+
+    def test_the_chief_referee_appoints_another_and_may_step_down(self, client, tournament):
+        chief = account("chief")
+        tournament.chief_referees.add(chief)
+        account("palīgs")
+        client.force_login(chief)
+        page = client.get(self.url(tournament))
+        assert page.status_code == 200
+        assert [value for value, _label in page.context["form"].fields["role"].choices] == [
+            "chief_referee"
+        ]
+        html = page.content.decode()
+        # The tournament's organiser pages are not his: no link that answers 403.
+        assert f'href="{reverse("tournaments:detail", args=[tournament.slug])}"' not in html
+        added = client.post(self.url(tournament), {"username": "palīgs", "role": "chief_referee"})
+        assert added.status_code == 302
+        referee = client.post(self.url(tournament), {"username": "palīgs", "role": "referee"})
+        assert referee.status_code == 200 and referee.context["form"].errors["role"]
+        assert sorted(tournament.chief_referees.values_list("username", flat=True)) == [
+            "chief",
+            "palīgs",
+        ]
+        remove = reverse("tournaments:role_remove", args=[tournament.slug])
+        assert client.post(remove, {"user": chief.pk, "role": "chief_referee"}).status_code == 302
+        assert list(tournament.chief_referees.values_list("username", flat=True)) == ["palīgs"]
+        assert client.get(self.url(tournament)).status_code == 403  # no role left here
+
+    def test_staff_cannot_appoint_themselves_either(self, client, tournament):
+        staff = account("staff", is_staff=True)
+        client.force_login(staff)
+        response = client.post(self.url(tournament), {"username": "staff", "role": "chief_referee"})
+        assert response.status_code == 200
+        assert "nobody gives a role to himself" in response.content.decode()
+        assert not tournament.chief_referees.exists()
+
+    def test_a_chief_referee_of_another_tournament_is_refused(self, client, tournament):
+        elsewhere = account("chief-elsewhere")
+        make_tournament().chief_referees.add(elsewhere)
+        client.force_login(elsewhere)
+        assert client.get(self.url(tournament)).status_code == 403
+        response = client.post(self.url(tournament), {"username": "x", "role": "chief_referee"})
+        assert response.status_code == 403
 
     def test_a_bad_removal_changes_nothing(self, client, tournament):
         chief = account("chief")
@@ -314,6 +425,15 @@ class TestDashboard:
         response = client.get(reverse("tournaments:dashboard"))
         assert [table.pk for table in response.context["tables"]] == [t.pk for t in tables]
         assert reverse("scoring:table_sheet", args=[tables[1].pk]) in response.content.decode()
+
+    def test_a_chief_referee_finds_the_people_page_of_his_tournament(self, client, tournament):
+        chief = account("chief")
+        tournament.chief_referees.add(chief)
+        make_tournament(name="Cits turnīrs")
+        client.force_login(chief)
+        html = client.get(reverse("tournaments:dashboard")).content.decode()
+        assert reverse("tournaments:roles", args=[tournament.slug]) in html
+        assert "Cits turnīrs" not in html
 
     def test_an_account_without_a_role_is_told_so(self, client):
         client.force_login(account("plain"))
