@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services
@@ -235,6 +236,10 @@ def default_forms(
 # --- The two doors ------------------------------------------------------------------------------
 
 
+# The sheet is never kept by the browser (Cache-Control: no-store, which also keeps it out of the
+# back-forward cache): back after saving, a kept page would offer a deal already saved, its form
+# filled from memory (static/js/entry-form.js covers a browser that keeps it all the same).
+@never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
@@ -274,6 +279,7 @@ def table_role_required(
     return decorator
 
 
+@never_cache
 @table_role_required(
     roles.can_write_table,
     gettext_lazy(

@@ -2,6 +2,7 @@
 confirmation and unlock, and the organiser's entry links."""
 
 import itertools
+import re
 
 import pytest
 from django.template.loader import render_to_string
@@ -216,6 +217,39 @@ class TestTheLink:
                 response = client.get(url)
             assert response.status_code == 200
         assert len(response.context["sheet"].rows) == 24
+
+
+class TestTheBrowserNeverFillsTheForms:
+    """Back after saving a deal: the browser must not bring the page back from its memory, nor
+    fill the next deal's form with what was typed for the last one (Chromium restores radio
+    buttons by position: another declarer)."""
+
+    def test_no_browser_keeps_the_sheet(self, client, table_of_three):
+        url = url_of(table_of_three)
+        shown = client.get(url)
+        refused = client.post(url, deal_data(1, "tap-1", game="lielais"))  # no declarer
+        saved = client.post(url, deal_data(1, "tap-2", game="pass"))
+        for response in (shown, refused, saved):
+            assert "no-store" in response["Cache-Control"], response.status_code
+
+    @pytest.mark.parametrize("path", ["", "?correct=1"])
+    def test_every_entry_form_and_input_is_never_filled_by_the_browser(
+        self, client, table_of_four, path
+    ):
+        play_round_with(table_of_four.round, all_pass="galdins")
+        record(table_of_four, lielais(seat_keys(table_of_four)[1]), 1)
+        page = client.get(url_of(table_of_four) + path).content.decode()
+        section = page[page.index('id="entry-form"') :]
+        forms = re.findall(r"<form\b[^>]*>", section)
+        inputs = [
+            tag for tag in re.findall(r"<input\b[^>]*>", section) if 'type="hidden"' not in tag
+        ]
+        assert forms and len(inputs) >= 10
+        for tag in forms + inputs:
+            assert 'autocomplete="off"' in tag, tag
+        # A page the browser restores from its back-forward cache all the same is reset and
+        # read again (static/js/entry-form.js).
+        assert 'src="/static/js/entry-form.js"' in page
 
 
 class TestEnteringDeals:
