@@ -110,8 +110,9 @@ class SheetPage:
         return page.render(error=message % {"number": number}, status=409)
 
     def done(self, message: str) -> HttpResponse:
+        """Saved: back to the sheet at its entry forms, the message and the last rows in view."""
         messages.success(self.request, message)
-        return redirect(self.url)
+        return redirect(f"{self.url}#entry-form")
 
     def write(
         self,
