@@ -23,7 +23,7 @@ from scoring.tables import (
     export_response,
 )
 from tournaments.clock import round_clock
-from tournaments.models import Tournament
+from tournaments.models import Table, Tournament
 from tournaments.rule_set import rule_set_options, rule_set_words
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
@@ -121,7 +121,10 @@ def _table_detail(
     )
     if table_id is None:  # no such table, still in play, or a draft round: the plain 404
         raise Http404
-    sheet = table_sheet_view(table_id=table_id)
+    try:
+        sheet = table_sheet_view(table_id=table_id)
+    except Table.DoesNotExist:  # the round was re-seated since the lookup above
+        raise Http404 from None
     return render(
         request,
         "public/table_detail.html",

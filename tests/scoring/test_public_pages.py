@@ -270,6 +270,15 @@ class TestTablePage:
             assert response.status_code == 404, url
             assert response.content.decode().replace(url, "URL") == not_found, url
 
+    def test_a_table_re_seated_between_the_lookup_and_the_sheet_is_the_plain_404(
+        self, client: Client, confirmed_table, monkeypatch
+    ):
+        tournament = confirmed_table.round.tournament
+        monkeypatch.setattr(
+            "scoring.selectors.public_table_id", lambda **_lookup: confirmed_table.pk + 1000
+        )
+        assert client.get(table_url(tournament, 1, 1)).status_code == 404
+
     def test_a_table_confirmed_when_time_was_called_says_after_which_deal(
         self, client: Client, monkeypatch
     ):
