@@ -24,12 +24,27 @@ from scoring.sheet_view import GAME_WORDS, SheetPlayer, SheetRow
 
 CLIENT_KEY_PATTERN = r"[A-Za-z0-9-]{1,64}"
 REASON_MAX_LENGTH = 200  # DealResult.reason
-NUMBER_ATTRS = {"inputmode": "numeric", "autocomplete": "off"}
+# The browser never fills an entry form from its memory: back after saving a deal, Chromium would
+# restore the radio buttons by their position in the page, so the next deal's form came up with
+# another declarer chosen (the templates put autocomplete="off" on the <form> tags too).
+NO_BROWSER_MEMORY = {"autocomplete": "off"}
+NUMBER_ATTRS = {"inputmode": "numeric", **NO_BROWSER_MEMORY}
 
 
 def game_choices(rules: Rules) -> list[tuple[str, str]]:
     """The games this tournament's rule set allows, in the sheet's order."""
     return [(game.value, GAME_WORDS[game.value]) for game in Game if rules.allows(game)]
+
+
+def choice_buttons() -> forms.RadioSelect:
+    return forms.RadioSelect(attrs=NO_BROWSER_MEMORY)
+
+
+def reason_field(label: object) -> forms.CharField:
+    """Why an entry is corrected or removed, a table unlocked: required, stripped."""
+    return forms.CharField(
+        max_length=REASON_MAX_LENGTH, label=label, widget=forms.TextInput(attrs=NO_BROWSER_MEMORY)
+    )
 
 
 def player_choices(players: Sequence[SheetPlayer]) -> list[tuple[str, str]]:
@@ -70,9 +85,7 @@ class SubmissionForm(forms.Form):
         self.is_correction = correction
         if correction:
             self.fields["base_version"] = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
-            self.fields["reason"] = forms.CharField(
-                max_length=REASON_MAX_LENGTH, label=_("Why is it corrected?")
-            )
+            self.fields["reason"] = reason_field(_("Why is it corrected?"))
 
     @cached_property
     def client_key_value(self) -> str:
@@ -88,8 +101,8 @@ class SubmissionForm(forms.Form):
 class DealForm(SubmissionForm):
     """A deal: the game, and the declarer's tricks and points (galdiņš: every playing player's)."""
 
-    game = forms.ChoiceField(widget=forms.RadioSelect, label=_("Game"))
-    declarer = forms.ChoiceField(required=False, widget=forms.RadioSelect, label=_("Declarer"))
+    game = forms.ChoiceField(widget=choice_buttons(), label=_("Game"))
+    declarer = forms.ChoiceField(required=False, widget=choice_buttons(), label=_("Declarer"))
     points = points_field(label=_("Points (acis)"))
     tricks = tricks_field(label=_("Tricks (stiķi)"))
 
@@ -118,7 +131,7 @@ class DealForm(SubmissionForm):
             # A rondo galdiņš where two tie for the most card points: who drew the card.
             self.fields["draw_loser"] = forms.ChoiceField(
                 required=False,
-                widget=forms.RadioSelect,
+                widget=choice_buttons(),
                 label=_("Who drew the card (pays the larger half)?"),
                 choices=player_choices(self.playing),
             )
@@ -209,7 +222,7 @@ class DealForm(SubmissionForm):
 class PenaltyForm(SubmissionForm):
     """A personal pule given by the referee as a penalty (a late player)."""
 
-    player = forms.ChoiceField(widget=forms.RadioSelect, label=_("Player"))
+    player = forms.ChoiceField(widget=choice_buttons(), label=_("Player"))
 
     def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -234,7 +247,7 @@ class ConfirmForm(forms.Form):
     """A second person confirms the table: a player at the table picks his own name; the chief
     referee, signed in, confirms as himself."""
 
-    confirmer = forms.ChoiceField(widget=forms.RadioSelect, label=_("Who confirms?"))
+    confirmer = forms.ChoiceField(widget=choice_buttons(), label=_("Who confirms?"))
     # The deals on the sheet the confirmer checked: a deal entered or removed meanwhile from
     # another device makes the confirmation a conflict (above all when time is up and the table
     # is confirmed with the deals it has played).
@@ -252,7 +265,7 @@ class ConfirmForm(forms.Form):
 
 class UnlockForm(forms.Form):
     # Required, and stripped by the field: a blank reason is refused before the service.
-    reason = forms.CharField(max_length=REASON_MAX_LENGTH, label=_("Why is it unlocked?"))
+    reason = reason_field(_("Why is it unlocked?"))
 
 
 def correction_initial(row: SheetRow) -> dict[str, object]:

@@ -11,6 +11,11 @@ urlpatterns = [
     path("", public.tournament_list, name="tournaments"),
     path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
     path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/",
+        public.table_detail,
+        name="table",
+    ),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
     # The hall display (a projector at the venue) and the round clock it and the referees fetch.
     path("t/<slug:slug>/display/", public.display, name="display"),

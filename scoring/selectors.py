@@ -241,6 +241,22 @@ def public_round(*, tournament: Tournament, number: int) -> Round | None:
     return tournament.rounds.filter(number=number, status__in=PUBLIC_STATUSES).first()
 
 
+def public_table_id(*, tournament: Tournament, round_number: int, table_number: int) -> int | None:
+    """The table whose sheet the public may read deal by deal: a confirmed table of a round the
+    public sees; None for a table in play, a draft round, or no such table. One query."""
+    return (
+        Table.objects.filter(
+            round__tournament=tournament,
+            round__number=round_number,
+            round__status__in=PUBLIC_STATUSES,
+            number=table_number,
+            result__isnull=False,
+        )
+        .values_list("pk", flat=True)
+        .first()
+    )
+
+
 # -- Standings -----------------------------------------------------------------------------------
 
 

@@ -53,6 +53,7 @@ class SheetPlayer:
     seat: int  # 1-based, in seat order
     name: str
     short_name: str  # for a phone: "Jānis B."
+    initials: str  # the column heading on a phone: "JB"
 
 
 @dataclass(frozen=True)
@@ -231,6 +232,11 @@ def short_name(full_name: str) -> str:
     return " ".join([words[0], *rest])
 
 
+def initials(full_name: str) -> str:
+    """The first letter of each name: "Jānis Bērziņš" → "JB"; digits are kept whole."""
+    return "".join(word if not word[0].isalpha() else word[0].upper() for word in full_name.split())
+
+
 def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
     names = [seat.entry.player.full_name for seat in seats]
     shorts = [short_name(name) for name in names]
@@ -239,6 +245,12 @@ def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
         short if shorts.count(short) == 1 else name
         for name, short in zip(names, shorts, strict=True)
     ]
+    letters = [initials(name) for name in names]
+    # Two "JB" at one table: their seat numbers tell them apart ("JB 1", "JB 3").
+    letters = [
+        mark if letters.count(mark) == 1 else f"{mark} {seat}"
+        for seat, mark in enumerate(letters, 1)
+    ]
     return tuple(
         SheetPlayer(
             key=str(seat.entry_id),
@@ -246,8 +258,11 @@ def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
             seat=index,
             name=name,
             short_name=short,
+            initials=mark,
         )
-        for index, (seat, name, short) in enumerate(zip(seats, names, shorts, strict=True), 1)
+        for index, (seat, name, short, mark) in enumerate(
+            zip(seats, names, shorts, letters, strict=True), 1
+        )
     )
 
 

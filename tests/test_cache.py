@@ -134,6 +134,7 @@ class TestServedFromTheCache:
             "/t/kesa-kauss/",
             "/t/kesa-kauss/rounds/1/",
             "/t/kesa-kauss/rounds/1/?q=a",
+            "/t/kesa-kauss/rounds/1/tables/1/",
             "/t/kesa-kauss/standings/?provisional=1",
             "/t/kesa-kauss/standings/?_export=csv",
             "/t/kesa-kauss/standings/?_export=xlsx",
@@ -290,6 +291,23 @@ class TestWritesInvalidate:
             )
 
         assert confirmed(client, tournament) == set()
+
+    def test_an_unlocked_tables_sheet_is_no_longer_public(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks
+    ):
+        tournament, _round, tables = round_in_play
+        chief = make_organiser()
+        tournament.chief_referees.add(chief)
+        url = reverse("public:table", args=[tournament.slug, 1, 1])
+        assert client.get(url).status_code == 200
+        assert client.get(url).context is None  # from the cache
+
+        with django_capture_on_commit_callbacks(execute=True):
+            services.table_unlock(
+                table=tables[0], writer=Writer(user=chief), reason="wrong points in deal 3"
+            )
+
+        assert client.get(url).status_code == 404
 
     def test_a_correction_invalidates_the_provisional_standings(
         self, client: Client, round_in_play, django_capture_on_commit_callbacks

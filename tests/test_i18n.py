@@ -188,6 +188,7 @@ def world(db):
         reverse("home"),
         reverse("public:tournament", args=["kauss"]),
         reverse("public:round", args=["kauss", 1]),
+        reverse("public:table", args=["kauss", 1, 1]),
         reverse("public:standings", args=["kauss"]),
         reverse("public:player", args=[player_id]),
         reverse("ranking:season"),

@@ -24,6 +24,7 @@ from django.urls import reverse
 from django.utils.functional import Promise
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
 from scoring import services
@@ -109,8 +110,9 @@ class SheetPage:
         return page.render(error=message % {"number": number}, status=409)
 
     def done(self, message: str) -> HttpResponse:
+        """Saved: back to the sheet at its entry forms, the message and the last rows in view."""
         messages.success(self.request, message)
-        return redirect(self.url)
+        return redirect(f"{self.url}#entry-form")
 
     def write(
         self,
@@ -235,6 +237,10 @@ def default_forms(
 # --- The two doors ------------------------------------------------------------------------------
 
 
+# The sheet is never kept by the browser (Cache-Control: no-store, which also keeps it out of the
+# back-forward cache): back after saving, a kept page would offer a deal already saved, its form
+# filled from memory (static/js/entry-form.js covers a browser that keeps it all the same).
+@never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
@@ -276,6 +282,7 @@ def table_role_required(
     return decorator
 
 
+@never_cache
 @table_role_required(
     roles.can_write_table,
     gettext_lazy(

@@ -15,6 +15,7 @@ from ranking.views import player_page_context
 from scoring import selectors
 from scoring.cache import cached_public_page
 from scoring.charts import cumulative_chart
+from scoring.sheet_view import table_sheet_view
 from scoring.tables import (
     EXPORT_FORMATS,
     StandingsTable,
@@ -22,7 +23,7 @@ from scoring.tables import (
     export_response,
 )
 from tournaments.clock import round_clock
-from tournaments.models import Tournament
+from tournaments.models import Table, Tournament
 from tournaments.rule_set import rule_set_options, rule_set_words
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
@@ -97,6 +98,37 @@ def _round_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
             "round_tables": selectors.round_tables(round_=round_, query=query),
             "query": query,
         },
+    )
+
+
+@require_safe
+def table_detail(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
+    """A confirmed table's sheet, deal by deal, read-only: the players check what was entered."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return cached_public_page(
+        request,
+        tournament_id=tournament.pk,
+        params=frozenset(),
+        render=lambda: _table_detail(request, tournament, number, table_number),
+    )
+
+
+def _table_detail(
+    request: HttpRequest, tournament: Tournament, number: int, table_number: int
+) -> HttpResponse:
+    table_id = selectors.public_table_id(
+        tournament=tournament, round_number=number, table_number=table_number
+    )
+    if table_id is None:  # no such table, still in play, or a draft round: the plain 404
+        raise Http404
+    try:
+        sheet = table_sheet_view(table_id=table_id)
+    except Table.DoesNotExist:  # the round was re-seated since the lookup above
+        raise Http404 from None
+    return render(
+        request,
+        "public/table_detail.html",
+        {"tournament": tournament, "round": sheet.round, "table": sheet.table, "sheet": sheet},
     )
 
 

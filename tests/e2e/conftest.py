@@ -66,10 +66,82 @@ def phone(phone_in) -> object:
     return phone_in("en-GB")
 
 
+# Every element whose content is wider than its box (spilling out, clipped or scrolled) or that
+# reaches past the screen's edges, outside a wide table's intentional scroller (.table-scroll).
+OVERFLOWING_ELEMENTS = """
+() => {
+  const screen = document.documentElement.clientWidth;
+  const name = (element) => element.tagName.toLowerCase()
+    + (element.id ? "#" + element.id : "")
+    + (typeof element.className === "string" && element.className.trim()
+       ? "." + element.className.trim().split(/\\s+/).join(".") : "");
+  const found = [];
+  for (const element of document.body.querySelectorAll("*")) {
+    if (element.parentElement.closest(".table-scroll")) continue;  // inside a scroller
+    const style = getComputedStyle(element);
+    if (style.display === "none" || style.visibility === "hidden") continue;
+    const box = element.getBoundingClientRect();
+    if (box.width === 0 && box.height === 0) continue;
+    if (box.left < -1 || box.right > screen + 1) {
+      found.push(`${name(element)} spans ${Math.round(box.left)}..${Math.round(box.right)}px`);
+    } else if (
+      !element.matches(".table-scroll")
+      && element.clientWidth > 0
+      && element.scrollWidth > element.clientWidth + 1
+    ) {
+      found.push(
+        `${name(element)} holds ${element.scrollWidth}px in ${element.clientWidth}px`
+      );
+    }
+  }
+  return found;
+}
+"""
+
+# Each wide table scrolled to its far end inside its .table-scroll: the first cell of every row
+# must still be on screen (a sticky first column), or the reader loses whose row it is.
+FIRST_COLUMNS_HIDDEN_BY_SCROLLING = """
+() => {
+  const hidden = [];
+  for (const scroller of document.querySelectorAll(".table-scroll")) {
+    if (scroller.scrollWidth <= scroller.clientWidth + 1) continue;  // fits: nothing scrolls
+    const before = scroller.scrollLeft;
+    scroller.scrollLeft = scroller.scrollWidth;
+    const box = scroller.getBoundingClientRect();
+    for (const row of scroller.querySelectorAll("tr")) {
+      const cell = row.firstElementChild;
+      if (!cell || cell.colSpan > 1) continue;  // a row of one message scrolls with the table
+      const rect = cell.getBoundingClientRect();
+      if (rect.left < box.left - 1 || rect.left > box.right - Math.min(rect.width, box.width) + 1) {
+        const table = scroller.querySelector("table");
+        hidden.push(`${table ? table.className : "?"}: "${cell.innerText.trim()}" at `
+          + `${Math.round(rect.left)}px, box ${Math.round(box.left)}..${Math.round(box.right)}`);
+        break;  // one row says it for the table
+      }
+    }
+    scroller.scrollLeft = before;
+  }
+  return hidden;
+}
+"""
+
+
 def assert_fits_the_phone(page) -> None:
-    """Nothing makes the page scroll sideways on a 360 px phone (wide tables scroll inside)."""
+    """Nothing makes the page scroll sideways on a 360 px phone, and nothing spills out of its
+    box or past the screen's edge; a wide table scrolls inside its .table-scroll, keeping its
+    first column (the player, the round) in view."""
     overflow = page.evaluate("document.documentElement.scrollWidth")
     assert overflow <= PHONE["width"], f"{page.url} is {overflow}px wide"
+    overflowing = page.evaluate(OVERFLOWING_ELEMENTS)
+    assert not overflowing, f"{page.url} overflows sideways: " + "; ".join(overflowing[:8])
+    hidden = page.evaluate(FIRST_COLUMNS_HIDDEN_BY_SCROLLING)
+    assert not hidden, f"{page.url}: a table's first column scrolls away: " + "; ".join(hidden)
+
+
+def assert_does_not_scroll_sideways(page, selector: str) -> None:
+    """The element (a table's .table-scroll) fits the phone: it needs no sideways swipe."""
+    held, box = page.locator(selector).evaluate("box => [box.scrollWidth, box.clientWidth]")
+    assert held <= box + 1, f"{page.url}: {selector} holds {held}px in {box}px"
 
 
 # --- Pages in Latvian, the site's own language ------------------------------------------------

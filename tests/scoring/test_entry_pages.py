@@ -2,6 +2,7 @@
 confirmation and unlock, and the organiser's entry links."""
 
 import itertools
+import re
 
 import pytest
 from django.template.loader import render_to_string
@@ -13,7 +14,7 @@ from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
-from scoring.sheet_view import round_table_links, short_name
+from scoring.sheet_view import initials, round_table_links, short_name
 from tests.factories import (
     make_entries,
     make_organiser,
@@ -109,7 +110,7 @@ class TestTheLink:
         page = response.content.decode()
         for name in names:
             assert name in page
-        for short in ("Ģirts Š.", "Ērika Ž.", "Ņikita Ļ."):  # the column headings on a phone
+        for short in (">ĢŠ<", ">ĒŽ<", ">ŅĻ<"):  # the column headings on a phone
             assert short in page
         assert table_of_three.round.tournament.name in page
         assert 'class="table-scroll' in page  # the sheet scrolls sideways inside its wrapper
@@ -128,6 +129,22 @@ class TestTheLink:
             seat.entry.player.save()
         players = client.get(url_of(table_of_three)).context["sheet"].players
         assert [player.short_name for player in players] == [*names[:2], "Līga L."]
+
+    def test_on_a_phone_initials_head_the_columns_and_seats_tell_twins_apart(
+        self, client, table_of_four
+    ):
+        assert initials("Konstantīns Šķēle-Vītoliņš") == "KŠ"
+        assert initials("ēriks bērziņš") == "ĒB"
+        names = ["Jānis Bērziņš", "Ģirts Šteins", "Juris Balodis", "Ņikita Ļebedevs"]
+        seats = table_of_four.seats.select_related("entry__player").order_by("position")
+        for seat, name in zip(seats, names, strict=True):
+            seat.entry.player.full_name = name
+            seat.entry.player.save()
+        response = client.get(url_of(table_of_four))
+        players = response.context["sheet"].players
+        assert [player.initials for player in players] == ["JB 1", "ĢŠ", "JB 3", "ŅĻ"]
+        page = response.content.decode()
+        assert '<abbr class="entry-name-short" title="Ņikita Ļebedevs">ŅĻ</abbr>' in page
 
     def test_the_sheet_shows_scores_running_totals_pules_and_the_dealer(
         self, client, table_of_three
@@ -218,6 +235,39 @@ class TestTheLink:
         assert len(response.context["sheet"].rows) == 24
 
 
+class TestTheBrowserNeverFillsTheForms:
+    """Back after saving a deal: the browser must not bring the page back from its memory, nor
+    fill the next deal's form with what was typed for the last one (Chromium restores radio
+    buttons by position: another declarer)."""
+
+    def test_no_browser_keeps_the_sheet(self, client, table_of_three):
+        url = url_of(table_of_three)
+        shown = client.get(url)
+        refused = client.post(url, deal_data(1, "tap-1", game="lielais"))  # no declarer
+        saved = client.post(url, deal_data(1, "tap-2", game="pass"))
+        for response in (shown, refused, saved):
+            assert "no-store" in response["Cache-Control"], response.status_code
+
+    @pytest.mark.parametrize("path", ["", "?correct=1"])
+    def test_every_entry_form_and_input_is_never_filled_by_the_browser(
+        self, client, table_of_four, path
+    ):
+        play_round_with(table_of_four.round, all_pass="galdins")
+        record(table_of_four, lielais(seat_keys(table_of_four)[1]), 1)
+        page = client.get(url_of(table_of_four) + path).content.decode()
+        section = page[page.index('id="entry-form"') :]
+        forms = re.findall(r"<form\b[^>]*>", section)
+        inputs = [
+            tag for tag in re.findall(r"<input\b[^>]*>", section) if 'type="hidden"' not in tag
+        ]
+        assert forms and len(inputs) >= 10
+        for tag in forms + inputs:
+            assert 'autocomplete="off"' in tag, tag
+        # A page the browser restores from its back-forward cache all the same is reset and
+        # read again (static/js/entry-form.js).
+        assert 'src="/static/js/entry-form.js"' in page
+
+
 class TestEnteringDeals:
     def test_entering_a_lielais_stores_it_and_redirects(self, client, table_of_three):
         _a, b, _c = seat_keys(table_of_three)
@@ -225,7 +275,7 @@ class TestEnteringDeals:
         response = client.post(
             url, deal_data(1, "tap-1", game="lielais", declarer=b, points=75, tricks=5)
         )
-        assert response.status_code == 302 and response.url == url
+        assert response.status_code == 302 and response.url == f"{url}#entry-form"
         stored = DealResult.objects.get()
         assert (stored.game, stored.player_id, stored.points, stored.tricks) == (
             "lielais",

@@ -12,13 +12,17 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from engine import PenaltyPule, dealer_for
 from scoring import services
 from scoring.models import SeatResult, TableResult
+from tests.clock import fix_the_clock
 from tests.factories import (
     make_entries,
+    make_organiser,
     make_player,
     make_published_round,
     make_tournament,
+    play_round_with,
     seat_keys,
 )
 from tests.scoring.test_standings_selectors import (
@@ -40,6 +44,9 @@ STANDINGS_PROVISIONAL_QUERIES = 7
 # Round: tournament, round, rounds for the progress line, tables, seats with players, results,
 # the deals of the tables confirmed when time was up (timed rounds).
 ROUND_QUERIES = 7
+# A confirmed table's sheet: tournament, the table (confirmed, in a public round), the table with
+# its round, tournament and confirmation, its seats with the players, every version of its deals.
+TABLE_QUERIES = 5
 
 
 def standings_url(tournament, **params) -> str:
@@ -165,6 +172,154 @@ class TestRoundPage:
         assert client.get(round_url(tournament, 1)).status_code == 404
         assert client.get(round_url(tournament, 7)).status_code == 404
         assert client.get(standings_url(tournament, round=1)).status_code == 404
+
+
+def table_url(tournament, round_number: int, table_number: int) -> str:
+    return reverse("public:table", args=[tournament.slug, round_number, table_number])
+
+
+def play_and_confirm(table, deals: int) -> None:
+    """`deals` won lielais through the services (a penalty pule after the first), then a player
+    at the table confirms; the round plays `deals` deals."""
+    play_round_with(table.round, deals_per_round=deals)
+    players = seat_keys(table)
+    first_dealer = players[table.first_dealer_position - 1]
+    position = 0
+    for index in range(deals):
+        dealer = dealer_for(players, first_dealer, index)
+        declarer = next(player for player in players if player != dealer)
+        position += 1
+        services.deal_record(
+            table=table,
+            entry=lielais(declarer),
+            position=position,
+            client_key=f"public-{table.pk}-{position}",
+            writer=services.Writer(),
+        )
+        if index == 0:
+            position += 1
+            services.deal_record(
+                table=table,
+                entry=PenaltyPule(players[0]),
+                position=position,
+                client_key=f"public-{table.pk}-{position}",
+                writer=services.Writer(),
+            )
+    confirmer = table.seats.order_by("position").first().entry
+    services.table_confirm(table=table, writer=services.Writer(), confirmer=confirmer)
+
+
+@pytest.fixture
+def confirmed_table():
+    """Table 1 of round 1 (two tables of 3), its 6 deals entered and confirmed; table 2 in play."""
+    tournament = make_tournament(slug="galda-kauss", name="Galda kauss")
+    make_entries(tournament, 6)
+    round_ = publish_next_round(tournament)
+    table = round_.tables.get(number=1)
+    play_and_confirm(table, 6)
+    return table
+
+
+class TestTablePage:
+    """A confirmed table's sheet, deal by deal, for everyone: the referee's sheet without its
+    forms and its private link."""
+
+    def test_a_confirmed_table_shows_every_deal_read_only(self, client: Client, confirmed_table):
+        tournament = confirmed_table.round.tournament
+        link = confirmed_table.tokens.filter(revoked_at__isnull=True).get().token
+
+        response = client.get(table_url(tournament, 1, 1))
+
+        assert response.status_code == 200
+        sheet = response.context["sheet"]
+        assert sheet.table == confirmed_table and sheet.is_confirmed
+        assert [row.number for row in sheet.rows] == [1, None, 2, 3, 4, 5, 6]
+        html = response.content.decode()
+        assert html.count('class="entry-row') == 7
+        assert 'class="entry-settlement"' in html and 'class="entry-totals"' in html
+        for seat in confirmed_table.seats.select_related("entry__player"):
+            assert seat.entry.player.full_name in html
+        # Read-only: no form, no correction link, never the table's private link.
+        assert "<form" not in html.split('<main class="site-main">')[1]
+        assert "?correct=" not in html and link not in html
+        assert reverse("scoring:token_sheet", args=[link]) not in html
+
+    def test_the_round_page_links_each_confirmed_table_to_its_sheet(
+        self, client: Client, confirmed_table
+    ):
+        tournament = confirmed_table.round.tournament
+        html = client.get(round_url(tournament, 1)).content.decode()
+        assert f'href="{table_url(tournament, 1, 1)}"' in html
+        assert table_url(tournament, 1, 2) not in html  # table 2 is still in play
+
+    def test_a_table_in_play_a_draft_round_or_no_such_table_is_the_plain_404(
+        self, client: Client, confirmed_table
+    ):
+        tournament = confirmed_table.round.tournament
+        draft = tournament_services.round_create(tournament=tournament)
+        tournament_services.round_generate_seating(round_=draft, seed=2, by=None)
+        other = make_tournament(slug="cits-kauss")
+        # The same page as any unknown address (but for its own address, in the language links).
+        not_found = client.get("/no-such-page/").content.decode().replace("/no-such-page/", "URL")
+        for url in (
+            table_url(tournament, 1, 2),  # in play
+            table_url(tournament, 2, 1),  # a draft round's table
+            table_url(tournament, 1, 3),
+            table_url(tournament, 9, 1),
+            table_url(other, 1, 1),
+            "/t/no-such-tournament/rounds/1/tables/1/",
+        ):
+            response = client.get(url)
+            assert response.status_code == 404, url
+            assert response.content.decode().replace(url, "URL") == not_found, url
+
+    def test_a_table_re_seated_between_the_lookup_and_the_sheet_is_the_plain_404(
+        self, client: Client, confirmed_table, monkeypatch
+    ):
+        tournament = confirmed_table.round.tournament
+        monkeypatch.setattr(
+            "scoring.selectors.public_table_id", lambda **_lookup: confirmed_table.pk + 1000
+        )
+        assert client.get(table_url(tournament, 1, 1)).status_code == 404
+
+    def test_a_table_confirmed_when_time_was_called_says_after_which_deal(
+        self, client: Client, monkeypatch
+    ):
+        clock = fix_the_clock(monkeypatch)
+        tournament = make_tournament(slug="laika-galds", round_time_limit=50)
+        make_entries(tournament, 6)
+        table = publish_next_round(tournament).tables.get(number=1)
+        players = seat_keys(table)
+        for position in (1, 2):
+            services.deal_record(
+                table=table,
+                entry=lielais(players[position]),
+                position=position,
+                client_key=f"short-{position}",
+                writer=services.Writer(),
+            )
+        tournament_services.round_clock_start(round_=table.round, by=make_organiser())
+        clock.advance(minutes=50)
+        confirmer = table.seats.order_by("position").first().entry
+        services.table_confirm(table=table, writer=services.Writer(), confirmer=confirmer)
+
+        response = client.get(table_url(tournament, 1, 1))
+
+        assert response.context["sheet"].time_called_after == 2
+        assert "time called after deal 2" in response.content.decode()
+
+    def test_the_same_queries_for_1_and_24_deals(self, client: Client):
+        counts = []
+        for deals in (1, 24):
+            tournament = make_tournament(slug=f"galds-{deals}")
+            make_entries(tournament, 6)
+            table = publish_next_round(tournament).tables.get(number=1)
+            play_and_confirm(table, deals)
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(table_url(tournament, 1, 1))
+            assert len(response.context["sheet"].rows) == deals + 1
+            counts.append(len(queries))
+        assert counts == [TABLE_QUERIES, TABLE_QUERIES]
 
 
 class TestStandingsPage:
@@ -496,6 +651,7 @@ class TestHead:
             reverse("healthz"),
             reverse("public:tournament", args=[small_tournament.slug]),
             round_url(small_tournament, 1),
+            table_url(small_tournament, 1, 1),
             standings_url(small_tournament),
             reverse("public:player", args=[player_id]),
             reverse("public:round_seating_pdf", args=[small_tournament.slug, 1]),
