@@ -82,6 +82,7 @@ class RankingRow:
     game_points: int
     counted: int  # results counted (at most best K)
     events: int  # tournaments played in the season
+    has_page: bool = False  # the player has a public page (has_public_result)
 
 
 @dataclass(frozen=True)
@@ -93,32 +94,37 @@ class SeasonRanking:
 
 def _season_results(
     season: Season, *, player: Player | None = None
-) -> tuple[list[EventResult], dict[str, tuple[str, int | None, str]], set[str]]:
-    """The season's results with their points, each player's (name, club id, club name), and the
-    tournaments. One query."""
+) -> tuple[list[EventResult], dict[str, tuple[str, int | None, str, bool]], set[str]]:
+    """The season's results with their points, each player's (name, club id, club name, whether
+    he has a public page), and the tournaments. One query."""
     table = season.table
     placings = Placing.objects.filter(
         tournament__starts_on__gte=season.starts_on, tournament__starts_on__lte=season.ends_on
     )
     if player is not None:
         placings = placings.filter(player=player)
-    rows = placings.values_list(
-        "player_id",
-        "player__full_name",
-        "player__club_id",
-        "player__club__name",
-        "tournament__slug",
-        "tournament__starts_on",
-        "tournament__level",
-        "place",
-        "game_points",
-    ).order_by()
+    rows = (
+        placings.annotate(has_page=has_public_result("player_id"))
+        .values_list(
+            "player_id",
+            "player__full_name",
+            "player__club_id",
+            "player__club__name",
+            "tournament__slug",
+            "tournament__starts_on",
+            "tournament__level",
+            "place",
+            "game_points",
+            "has_page",
+        )
+        .order_by()
+    )
     results = []
-    people: dict[str, tuple[str, int | None, str]] = {}
+    people: dict[str, tuple[str, int | None, str, bool]] = {}
     events = set()
-    for player_id, name, club_id, club, slug, starts_on, level, place, game_points in rows:
+    for player_id, name, club_id, club, slug, starts_on, level, place, game_points, page in rows:
         key = str(player_id)
-        people[key] = (name, club_id, club or "")
+        people[key] = (name, club_id, club or "", page)
         events.add(slug)
         results.append(
             event_result(
@@ -139,12 +145,12 @@ def season_standings(*, season: Season, club_id: int | None = None) -> SeasonRan
     ranks of the whole ranking even when only one club's players are listed. One query."""
     results, people, events = _season_results(season)
     ranked = season_ranking(
-        results, best_k=season.best_k, names={key: name for key, (name, _c, _n) in people.items()}
+        results, best_k=season.best_k, names={key: name for key, (name, *_rest) in people.items()}
     )
     shared = Counter(row.rank for row in ranked)
     rows = []
     for position, row in enumerate(ranked, start=1):
-        name, row_club_id, club = people[row.player]
+        name, row_club_id, club, has_page = people[row.player]
         if club_id is not None and row_club_id != club_id:
             continue
         rows.append(
@@ -162,6 +168,7 @@ def season_standings(*, season: Season, club_id: int | None = None) -> SeasonRan
                 game_points=row.game_points,
                 counted=len(row.counted),
                 events=row.events,
+                has_page=has_page,
             )
         )
     return SeasonRanking(season=season, rows=rows, tournaments=len(events))
@@ -181,20 +188,21 @@ class RatingRow:
     sigma: float
     ordinal: float
     tables: int
+    has_page: bool = False  # the player has a public page (has_public_result)
 
 
 def rating_list(*, club_id: int | None = None) -> list[RatingRow]:
     """Every rated player by his conservative rating (mu − 3·sigma), highest first; equal
     ratings share a rank and are listed by name. One query."""
-    ratings = PlayerRating.objects.values_list(
+    ratings = PlayerRating.objects.annotate(has_page=has_public_result("player_id")).values_list(
         "player_id", "player__full_name", "player__club_id", "player__club__name",
-        "mu", "sigma", "ordinal", "tables",
+        "mu", "sigma", "ordinal", "tables", "has_page",
     ).order_by()  # fmt: skip
     ordered = sorted(ratings, key=lambda row: (-row[6], name_key(row[1])))
     rows = []
     rank = 0
     for position, row in enumerate(ordered, start=1):
-        player_id, name, row_club_id, club, mu, sigma, ordinal, tables = row
+        player_id, name, row_club_id, club, mu, sigma, ordinal, tables, has_page = row
         if position == 1 or ordinal != ordered[position - 2][6]:
             rank = position
         if club_id is not None and row_club_id != club_id:
@@ -210,6 +218,7 @@ def rating_list(*, club_id: int | None = None) -> list[RatingRow]:
                 sigma=sigma,
                 ordinal=ordinal,
                 tables=tables,
+                has_page=has_page,
             )
         )
     return rows
@@ -386,7 +395,7 @@ def qualification(*, tournament: Tournament, season: Season) -> Qualification:
     registered or not. 4 queries."""
     results, people, _events = _season_results(season)
     ranked: list[RankedPlayer] = season_ranking(
-        results, best_k=season.best_k, names={key: name for key, (name, _c, _n) in people.items()}
+        results, best_k=season.best_k, names={key: name for key, (name, *_rest) in people.items()}
     )
     invitations = list(
         Invitation.objects.filter(season=season, tournament__isnull=True).order_by("pk")

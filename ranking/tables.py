@@ -7,15 +7,11 @@ from collections.abc import Iterable
 from typing import Any
 
 import django_tables2 as tables
-from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from ranking.selectors import RankingRow, RatingRow, name_key
-
-
-def _player_url(record: dict[str, Any]) -> str:
-    return reverse("public:player", args=[record["player_id"]])
+from scoring.tables import player_url
 
 
 def _row_class(record: dict[str, Any]) -> str:
@@ -34,7 +30,7 @@ class DecimalColumn(tables.Column):
 
 class SeasonRankingTable(tables.Table):
     rank = tables.Column(verbose_name=_("Rank"), accessor="rank_label", order_by=("position",))
-    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=_player_url)
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=player_url)
     club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
     points = tables.Column(verbose_name=_("Ranking points"), order_by=("points", "-position"))
     wins = tables.Column(verbose_name=_("Wins"), order_by=("wins", "-position"))
@@ -61,6 +57,7 @@ class SeasonRankingTable(tables.Table):
                     "rank_label": row.rank_label,
                     "shared": row.shared,
                     "player_id": row.player_id,
+                    "has_page": row.has_page,
                     "name": row.name,
                     "name_key": name_key(row.name),
                     "club": row.club,
@@ -79,7 +76,7 @@ class SeasonRankingTable(tables.Table):
 
 class RatingTable(tables.Table):
     rank = tables.Column(verbose_name=_("Rank"), order_by=("position",))
-    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=_player_url)
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=player_url)
     club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
     ordinal = DecimalColumn(verbose_name=_("Rating (μ − 3σ)"), order_by=("ordinal", "-position"))
     mu = DecimalColumn(verbose_name=_("Skill μ"), order_by=("mu", "-position"))
@@ -99,6 +96,7 @@ class RatingTable(tables.Table):
                     "position": row.position,
                     "rank": row.rank,
                     "player_id": row.player_id,
+                    "has_page": row.has_page,
                     "name": row.name,
                     "name_key": name_key(row.name),
                     "club": row.club,

@@ -86,7 +86,7 @@ class RoundColumn(tables.Column):
         return format_html("{} · {}", value.game_points, value.place_points_text)
 
 
-def _player_url(record: dict[str, Any]) -> str | None:
+def player_url(record: dict[str, Any]) -> str | None:
     """The player's page, if he has one (a public result): otherwise his name is not a link."""
     if not record["has_page"]:
         return None
@@ -106,7 +106,7 @@ class StandingsTable(tables.Table):
     rank = tables.Column(
         verbose_name=_("Rank"), accessor="rank_label", order_by=("position",), orderable=True
     )
-    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=_player_url)
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=player_url)
     club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
     team = tables.Column(verbose_name=_("Team"), order_by=("team_key",), default="")
     place_points = PlacePointsColumn(

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from types import SimpleNamespace
 
 import pytest
+from django.contrib.auth.backends import ModelBackend
 from django.core.cache import cache
 from django.core.cache.backends import locmem
 from django.db import connection
@@ -119,6 +120,36 @@ class TestSignIn:
         jump_past_the_window()
 
         assert sign_in(client, "zole-pass-123").status_code == 302
+
+    def test_two_parallel_clients_get_no_more_tries_than_one(self, client: Client, monkeypatch):
+        # Each attempt takes its try before the password is checked (a slow hash): a second
+        # client of the address, arriving during the check, gets no extra try.
+        make_organiser(username="rita")
+        for _ in range(ALLOWED - 1):
+            sign_in(client, "guess")
+        checked, parallel = [], []
+        check_password = ModelBackend.authenticate
+
+        def slow_check(backend, request, **credentials):
+            checked.append(credentials.get("password"))
+            if len(checked) == 1:  # the other client's request arrives meanwhile
+                parallel.append(sign_in(Client(), "guess-2"))
+            return check_password(backend, request, **credentials)
+
+        monkeypatch.setattr(ModelBackend, "authenticate", slow_check)
+
+        assert sign_in(client, "guess-1").status_code == 200  # the last try, a failure
+        assert parallel[0].status_code == 429
+        assert checked == ["guess-1"]
+        assert sign_in(client, "zole-pass-123").status_code == 429
+
+    def test_a_good_sign_in_gives_its_try_back(self, client: Client):
+        make_organiser(username="rita")
+        for _ in range(ALLOWED - 1):
+            sign_in(client, "guess")
+        for _ in range(2):
+            assert sign_in(Client(), "zole-pass-123").status_code == 302
+        assert sign_in(client, "guess").status_code == 200  # the address's last try
 
     def test_the_admin_signs_in_on_the_same_limited_page(self, client: Client):
         response = client.get("/admin/login/?next=/admin/")
@@ -336,3 +367,33 @@ def test_workers_failing_at_once_lose_no_failure(settings):
 
     counted = FailureCount.objects.get(scope="login", address=ATTACKER).count
     assert counted == workers * failures_each
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="concurrent writers: this run is on SQLite"
+)
+@pytest.mark.django_db(transaction=True)
+def test_attempts_made_at_once_take_no_more_tries_than_allowed(settings):
+    """Eight connections (parallel clients of one address) begin an attempt at the same
+    moment: exactly the allowed number go on to a password check, the others get 429."""
+    settings.RATE_LIMIT_STORE = "database"
+    workers = 8
+    start = threading.Barrier(workers)
+    let_through: list[bool] = []
+
+    def worker() -> None:
+        try:
+            start.wait()
+            request = RequestFactory().post("/accounts/login/", REMOTE_ADDR=ATTACKER)
+            let_through.append(LOGIN_FAILURES.begin(request) is None)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker) for _ in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(let_through) == [False] * (workers - ALLOWED) + [True] * ALLOWED
+    assert FailureCount.objects.get(scope="login", address=ATTACKER).count == ALLOWED

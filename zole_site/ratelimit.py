@@ -9,6 +9,7 @@ settings.RATE_LIMIT_STORE)."""
 
 from __future__ import annotations
 
+import contextlib
 import datetime
 import ipaddress
 import logging
@@ -68,8 +69,36 @@ class FailureLimit:
         except Exception:  # an unreachable store must not lock everyone out
             logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
             return None
-        if count < self.failures:
+        return self._refused(request) if count >= self.failures else None
+
+    def begin(self, request: HttpRequest) -> HttpResponse | None:
+        """Take one of the address's tries before the attempt is checked, or a 429 page (and no
+        try taken) once they are used up. Counted first, in one atomic step, so that parallel
+        requests each take their own try: checking the count and recording the failure after
+        the (slow) password check let every request in flight pass. The try stays a failure
+        unless `succeeded` gives it back."""
+        address = client_address(request)
+        try:
+            count = _store().add_failure(self, address)
+        except Exception:  # an unreachable store must not lock everyone out
+            logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
             return None
+        if count <= self.failures:
+            return None
+        self._give_back(address)  # a refused attempt is not a try: the count stays at the limit
+        return self._refused(request)
+
+    def succeeded(self, request: HttpRequest) -> None:
+        """The attempt `begin` counted was good: it gives its try back."""
+        self._give_back(client_address(request))
+
+    def _give_back(self, address: str) -> None:
+        try:
+            _store().remove_failure(self, address)
+        except Exception:
+            logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
+
+    def _refused(self, request: HttpRequest) -> HttpResponse:
         minutes = -(-self.seconds // 60)
         response = refused(
             request,
@@ -97,14 +126,20 @@ class CacheStore:
     def count(self, limit: FailureLimit, address: str) -> int:
         return cache.get(self._key(limit, address), 0)
 
-    def add_failure(self, limit: FailureLimit, address: str) -> None:
+    def add_failure(self, limit: FailureLimit, address: str) -> int:
+        """Count one more failure; the count with it."""
         key = self._key(limit, address)
         # The window starts at the first failure: add() sets the expiry, incr() keeps it.
         cache.add(key, 0, timeout=limit.seconds)
         try:
-            cache.incr(key)
+            return cache.incr(key)
         except ValueError:  # expired between the two calls
             cache.set(key, 1, timeout=limit.seconds)
+            return 1
+
+    def remove_failure(self, limit: FailureLimit, address: str) -> None:
+        with contextlib.suppress(ValueError):  # the window ended: nothing to give back
+            cache.decr(self._key(limit, address))
 
 
 class DatabaseStore:
@@ -118,13 +153,15 @@ class DatabaseStore:
         ).values_list("count", flat=True)
         return next(iter(counts), 0)
 
-    def add_failure(self, limit: FailureLimit, address: str) -> None:
+    def add_failure(self, limit: FailureLimit, address: str) -> int:
+        """Count one more failure; the count with it (read under the row lock the UPDATE
+        holds until the end of its transaction, so no other worker's failure is in it)."""
         now = timezone.now()
         window = FailureCount.objects.filter(scope=limit.scope, address=address)
         # Savepoints: a failed statement leaves a caller's transaction usable (PostgreSQL).
         with transaction.atomic():
             if window.filter(expires_at__gt=now).update(count=F("count") + 1):
-                return
+                return window.values_list("count", flat=True).get()
             FailureCount.objects.filter(expires_at__lte=now).delete()  # this address's too
         try:
             with transaction.atomic():
@@ -134,9 +171,16 @@ class DatabaseStore:
                     count=1,
                     expires_at=now + datetime.timedelta(seconds=limit.seconds),
                 )
+                return 1
         except IntegrityError:  # another worker started the window meanwhile
             with transaction.atomic():
                 window.update(count=F("count") + 1)
+                return window.values_list("count", flat=True).get()
+
+    def remove_failure(self, limit: FailureLimit, address: str) -> None:
+        FailureCount.objects.filter(
+            scope=limit.scope, address=address, expires_at__gt=timezone.now(), count__gt=0
+        ).update(count=F("count") - 1)
 
 
 STORES = {"cache": CacheStore(), "database": DatabaseStore()}
@@ -175,11 +219,11 @@ class RateLimitedLoginView(LoginView):
     instead of another password check (the page itself still opens)."""
 
     def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
-        refusal = LOGIN_FAILURES.refusal(request)
+        refusal = LOGIN_FAILURES.begin(request)  # a failure until the password is right
         if refusal is not None:
             return refusal
         return super().post(request, *args, **kwargs)
 
-    def form_invalid(self, form: AuthenticationForm) -> HttpResponse:
-        LOGIN_FAILURES.record_failure(self.request)
-        return super().form_invalid(form)
+    def form_valid(self, form: AuthenticationForm) -> HttpResponse:
+        LOGIN_FAILURES.succeeded(self.request)
+        return super().form_valid(form)

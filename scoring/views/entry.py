@@ -248,10 +248,9 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     if table_token is None:
         # Only an unknown link is refused to an address that keeps failing: a venue shares
         # one address, and a valid link is served whatever the other phones did.
-        refusal = TABLE_LINK_FAILURES.refusal(request)
+        refusal = TABLE_LINK_FAILURES.begin(request)  # counted first: parallel guesses too
         if refusal is not None:
             return refusal
-        TABLE_LINK_FAILURES.record_failure(request)
         raise Http404  # the same plain 404 for an unknown and a revoked link: no hint
     return sheet_page(
         request,

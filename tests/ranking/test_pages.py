@@ -59,6 +59,25 @@ def test_the_season_ranking_lists_the_players_with_their_points(client, played):
     assert reverse("public:player", args=[top.pk]) in body
 
 
+def test_the_ranking_pages_link_only_to_player_pages_that_exist(client, played):
+    # A ranking or rating row of a player with no public result (the rows are derived data:
+    # written by hand, or left behind): his name is shown without a link to a 404.
+    tournament = Placing.objects.order_by("pk").first().tournament
+    hidden = make_player(full_name="Slēpts Spēlētājs")
+    Placing.objects.create(tournament=tournament, player=hidden, place=99, game_points=-50)
+    PlayerRating.objects.create(player=hidden, mu=20, sigma=8, ordinal=-4, tables=1)
+    from django.core.cache import cache
+
+    cache.clear()
+    hidden_page = reverse("public:player", args=[hidden.pk])
+    assert client.get(hidden_page).status_code == 404
+    for url in (reverse("ranking:season"), reverse("ranking:rating")):
+        body = client.get(url).content.decode()
+        assert "Slēpts Spēlētājs" in body, url
+        assert f'href="{hidden_page}"' not in body, url
+        assert f'href="{reverse("public:player", args=[leader().pk])}"' in body, url
+
+
 def test_a_club_filter_lists_that_clubs_players_with_their_overall_ranks(client, played):
     club = Club.objects.order_by("pk").first()
     response = client.get(reverse("ranking:season"), {"club": club.pk})
