@@ -504,6 +504,31 @@ class TestCorrections:
         response = client.get(url, {"correct": 1})
         assert response.context["correction_form"]["player"].value() == a
 
+    def test_a_fourth_penalty_pule_for_one_player_is_refused_with_the_engines_message(
+        self, client, table_of_three
+    ):
+        a, _b, _c = seat_keys(table_of_three)
+        url = url_of(table_of_three)
+
+        def give(position):
+            return client.post(
+                url,
+                {
+                    "action": "penalty",
+                    "penalty-position": position,
+                    "penalty-client_key": f"penalty-{position}",
+                    "penalty-player": a,
+                },
+            )
+
+        assert [give(position).status_code for position in (1, 2, 3)] == [302, 302, 302]
+        fourth = give(4)
+
+        assert fourth.status_code == 200
+        page = fourth.content.decode()
+        assert "already has 3 penalty pules: at most 3 per player per round" in page
+        assert DealResult.objects.filter(kind="penalty").count() == 3
+
 
 class TestConfirmation:
     def confirm_data(self, entry_id=None):
