@@ -331,7 +331,7 @@ SPECS: dict[str, ViewSpec] = {
     "scoring:token_sheet": ViewSpec(EVERYONE, lambda w: [w.token], pass_deal),
     "scoring:table_sheet": ViewSpec(TABLE_WRITERS, this_table, pass_deal),
     "scoring:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
-    "scoring:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
+    "scoring:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {"confirmed": "yes"}),
     "scoring:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),

@@ -142,6 +142,31 @@ def audit(
     )
 
 
+class TableGoneError(ServiceError):
+    """The table is no more: its round was seated again (its link was revoked with it)."""
+
+
+def table_gone_message() -> str:
+    return _("This round was re-seated: use the new link of your table.")
+
+
+def lock_round_and_table(table: Table) -> tuple[Round, Table]:
+    """The round's row, then the table's: the one order of every write that touches both
+    (seating, swaps, publishing, the clock and closing lock the round alone), so that two
+    writes never wait for each other in a circle. A table deleted meanwhile (its round was
+    seated again) is a `TableGoneError`."""
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .get(pk=table.round_id)
+    )
+    locked = Table.objects.select_for_update().filter(pk=table.pk).first()
+    if locked is None:
+        raise TableGoneError(table_gone_message())
+    locked.round = round_
+    return round_, locked
+
+
 class RuleSetLockedError(ServiceError):
     """The rule set cannot change while a round is played with it."""
 
@@ -362,6 +387,11 @@ def round_generate_seating(
         if is_warning(flag_dict(flag))
     ]
     previous_tables = selectors.round_seating(round_=round_) if was_published else []
+    # The old tables' links stay behind revoked and without a table: whoever still holds one
+    # is told that the round was re-seated.
+    TableToken.objects.filter(round=round_, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
     round_.tables.all().delete()
     created = Table.objects.bulk_create(
         Table(
@@ -546,7 +576,7 @@ def _issue_missing_links(round_: Round) -> None:
     """Every table of a public seating has its private entry link."""
     with_link = TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
     TableToken.objects.bulk_create(
-        TableToken(table=table)
+        TableToken(table=table, round=round_)
         for table in round_.tables.exclude(pk__in=with_link.values("table_id"))
     )
 
@@ -745,10 +775,11 @@ def table_token_issue(
     *, table: Table, by: User | None, ip_address: str | None = None
 ) -> TableToken:
     """A new private entry link for the table; the old one stops working."""
+    _round, table = lock_round_and_table(table)
     TableToken.objects.filter(table=table, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
-    token = TableToken.objects.create(table=table)
+    token = TableToken.objects.create(table=table, round_id=table.round_id)
     audit(
         action=AuditEntry.Action.TOKEN_ISSUED,
         by=by,
@@ -762,6 +793,7 @@ def table_token_issue(
 @transaction.atomic
 def table_token_revoke(*, table: Table, by: User | None, ip_address: str | None = None) -> int:
     """The table's entry link stops working (a lost phone, a leaked link)."""
+    _round, table = lock_round_and_table(table)
     revoked = TableToken.objects.filter(table=table, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
