@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, Max, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -175,7 +175,18 @@ def _audit_value(value: object) -> object:
     """A setting as the audit log's JSON keeps it (dates as ISO text)."""
     if isinstance(value, datetime.date):
         return value.isoformat()
+    if isinstance(value, models.Model):  # a club: its name, which the log keeps
+        return str(value)
     return value
+
+
+def _changes(instance: models.Model, values: dict[str, object]) -> tuple[dict, dict]:
+    """What `values` change on the instance: (before, after), as the audit log keeps them."""
+    changed = [name for name, value in values.items() if getattr(instance, name) != value]
+    return (
+        {name: _audit_value(getattr(instance, name)) for name in changed},
+        {name: _audit_value(values[name]) for name in changed},
+    )
 
 
 @transaction.atomic
@@ -234,9 +245,17 @@ def tournament_settings_save(
 
 @transaction.atomic
 def entries_register(
-    *, tournament: Tournament, players: Iterable[Player], first_round: int = 1
+    *,
+    tournament: Tournament,
+    players: Iterable[Player],
+    first_round: int = 1,
+    by: User | None = None,
+    ip_address: str | None = None,
+    action: str = AuditEntry.Action.ENTRIES_REGISTERED,
+    **detail: object,
 ) -> list[Entry]:
-    """Register players; a registration after round 1 has started is a late entry."""
+    """Register players; a registration after round 1 has started is a late entry. One audit
+    entry names them (`action` and `detail`: the ranking registers a final's qualifiers)."""
     existing = set(tournament.entries.values_list("player_id", flat=True))
     entries = [
         Entry(tournament=tournament, player=player, first_round=first_round)
@@ -244,12 +263,52 @@ def entries_register(
         if player.pk not in existing
     ]
     created = Entry.objects.bulk_create(entries)
+    if created:
+        audit(
+            action=action,
+            by=by,
+            tournament=tournament,
+            ip_address=ip_address,
+            **detail,
+            players=[entry.player.full_name for entry in created],
+            first_round=first_round,
+        )
     tournament_changed(tournament.pk)
     return created
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
+def entry_update(
+    *, entry: Entry, values: dict[str, object], by: User | None, ip_address: str | None = None
+) -> bool:
+    """Change an entry (team, fixed table, first round), with what changed in the audit log.
+    False (and no audit entry) when nothing changes."""
+    entry = (
+        Entry.objects.select_for_update().select_related("player", "tournament").get(pk=entry.pk)
+    )
+    before, after = _changes(entry, values)
+    if not after:
+        return False
+    for name, value in values.items():
+        setattr(entry, name, value)
+    entry.save(update_fields=list(values))
+    tournament_changed(entry.tournament_id)
+    audit(
+        action=AuditEntry.Action.ENTRY_CHANGED,
+        by=by,
+        tournament=entry.tournament,
+        ip_address=ip_address,
+        player=entry.player.full_name,
+        before=before,
+        after=after,
+    )
+    return True
+
+
+@transaction.atomic
+def entry_withdraw(
+    *, entry: Entry, after_round: int, by: User | None, ip_address: str | None = None
+) -> Entry:
     """The player leaves: not seated in any round after `after_round`; results so far stay."""
     entry.withdrawn_after_round = after_round
     entry.save(update_fields=["withdrawn_after_round"])
@@ -259,6 +318,7 @@ def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
         action=AuditEntry.Action.ENTRY_WITHDRAWN,
         by=by,
         tournament=entry.tournament,
+        ip_address=ip_address,
         player=entry.player.full_name,
         after_round=after_round,
     )
@@ -266,7 +326,50 @@ def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
 
 
 @transaction.atomic
-def round_create(*, tournament: Tournament) -> Round:
+def player_save(
+    *, player: Player, values: dict[str, object], by: User | None, ip_address: str | None = None
+) -> Player:
+    """Add a player to the register, or change one, with what changed in the audit log (the
+    register belongs to no tournament, and neither does its audit entry)."""
+    creating = player.pk is None
+    if not creating:
+        player = Player.objects.select_for_update().get(pk=player.pk)
+    before, after = _changes(player, values)
+    if creating:
+        before, after = {}, {name: _audit_value(value) for name, value in values.items()}
+    for name, value in values.items():
+        setattr(player, name, value)
+    player.save()
+    if after:
+        audit(
+            action=AuditEntry.Action.PLAYER_SAVED,
+            by=by,
+            ip_address=ip_address,
+            player=player.full_name,
+            created=creating,
+            before=before,
+            after=after,
+        )
+    return player
+
+
+@transaction.atomic
+def club_create(*, name: str, city: str, by: User | None, ip_address: str | None = None) -> Club:
+    club = Club.objects.create(name=name, city=city)
+    audit(
+        action=AuditEntry.Action.CLUB_ADDED,
+        by=by,
+        ip_address=ip_address,
+        club=club.name,
+        city=club.city,
+    )
+    return club
+
+
+@transaction.atomic
+def round_create(
+    *, tournament: Tournament, by: User | None = None, ip_address: str | None = None
+) -> Round:
     """The next round, as a draft, with the tournament's seating mode for it and every entry
     who plays that round checked in (the organiser then unchecks the absent)."""
     number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
@@ -292,6 +395,14 @@ def round_create(*, tournament: Tournament) -> Round:
     )
     CheckIn.objects.bulk_create(CheckIn(round=new_round, entry=entry) for entry in playing)
     tournament_changed(tournament.pk)
+    audit(
+        action=AuditEntry.Action.ROUND_CREATED,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        round=number,
+        mode=new_round.seating_mode,
+    )
     return new_round
 
 
@@ -304,17 +415,38 @@ def _require_draft_seating(round_: Round) -> None:
 
 
 @transaction.atomic
-def check_in_set(*, round_: Round, entries: Iterable[Entry]) -> int:
-    """Exactly these entries are present for the round; returns how many are checked in."""
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+def check_in_set(
+    *,
+    round_: Round,
+    entries: Iterable[Entry],
+    by: User | None = None,
+    ip_address: str | None = None,
+) -> int:
+    """Exactly these entries are present for the round; returns how many are checked in. Who
+    was checked in or out goes to the audit log."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(_("check-in changes only while the round is a draft"))
     chosen = {entry.pk for entry in entries if entry.tournament_id == round_.tournament_id}
-    CheckIn.objects.filter(round=round_).exclude(entry_id__in=chosen).delete()
     present = set(CheckIn.objects.filter(round=round_).values_list("entry_id", flat=True))
+    CheckIn.objects.filter(round=round_).exclude(entry_id__in=chosen).delete()
     CheckIn.objects.bulk_create(
         CheckIn(round=round_, entry_id=entry_id) for entry_id in chosen - present
     )
+    if chosen != present:
+        names = dict(
+            Entry.objects.filter(pk__in=chosen ^ present).values_list("pk", "player__full_name")
+        )
+        audit(
+            action=AuditEntry.Action.CHECK_IN_CHANGED,
+            by=by,
+            tournament=round_.tournament,
+            ip_address=ip_address,
+            round=round_.number,
+            checked_in=sorted(names[pk] for pk in chosen - present),
+            checked_out=sorted(names[pk] for pk in present - chosen),
+            present=len(chosen),
+        )
     return len(chosen)
 
 
