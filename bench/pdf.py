@@ -97,7 +97,9 @@ def federation_round(*, deals: int, seed: int):
         for index, table in enumerate(tables)
         for position in range(1, 5)
     )
-    TableToken.objects.bulk_create(TableToken(table=table) for table in tables)
+    TableToken.objects.bulk_create(
+        TableToken(table=table, round_id=table.round_id) for table in tables
+    )
     play_simulated_round(round_, seed=seed, fast=True)
     return Round.objects.select_related("tournament").get(pk=round_.pk)
 

@@ -353,16 +353,14 @@ def qualifiers_register(
     how many were registered. Inactive players are refused by the caller's list."""
     if not players:
         raise ServiceError(_("nobody to register: every qualifier is registered already"))
-    created = entries_register(tournament=tournament, players=players)
-    if created:
-        audit(
-            action=QUALIFIERS_REGISTERED,
-            by=by,
-            tournament=tournament,
-            ip_address=ip_address,
-            season=season.name,
-            players=[entry.player.full_name for entry in created],
-        )
+    created = entries_register(
+        tournament=tournament,
+        players=players,
+        by=by,
+        ip_address=ip_address,
+        action=QUALIFIERS_REGISTERED,
+        season=season.name,
+    )
     return len(created)
 
 

@@ -1466,7 +1466,7 @@ def _write(plan: _Plan, on_account_created: Callable[[str], None] | None) -> Tou
         token.table_id: token
         for token in TableToken.objects.bulk_create(
             (
-                TableToken(table=saved)
+                TableToken(table=saved, round_id=saved.round_id)
                 for saved, (_round_row, round_, _table) in zip(tables, placed, strict=True)
                 if round_.status != RoundStatus.DRAFT
             ),

@@ -25,6 +25,7 @@ round filter, export format and search) without knowing their keys; the orphans 
 from __future__ import annotations
 
 import hashlib
+import json
 import logging
 import secrets
 from collections.abc import Callable
@@ -101,10 +102,11 @@ def _cacheable_response(request: HttpRequest, response: HttpResponse) -> bool:
 
 
 def page_key(request: HttpRequest, *, tournament_id: int, generation: str) -> str:
-    query = "&".join(
-        f"{name}={value}" for name, values in sorted(request.GET.lists()) for value in values
-    )
-    digest = hashlib.sha256(f"{request.path}?{query}".encode()).hexdigest()[:32]
+    # JSON of the decoded pairs: a name or value holding "&" or "=" (sent escaped) can never
+    # spell the key of other parameters, as joining them unescaped would let it.
+    pairs = sorted((name, value) for name, values in request.GET.lists() for value in values)
+    query = json.dumps([request.path, pairs])
+    digest = hashlib.sha256(query.encode()).hexdigest()[:32]
     htmx = "htmx" if getattr(request, "htmx", False) else "page"
     language = translation.get_language() or settings.LANGUAGE_CODE
     return f"zole:page:{tournament_id}:{generation}:{language}:{htmx}:{digest}"

@@ -22,7 +22,7 @@ from scoring.sheets import current_results, deals_played, result_fields, sheet_e
 from tournaments.clock import time_is_up
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
 from tournaments.rule_set import RuleSet, round_rule_set
-from tournaments.services import ServiceError, audit
+from tournaments.services import ServiceError, audit, lock_round_and_table
 from zole_site.engine_text import error_text
 
 
@@ -85,10 +85,10 @@ class TableState:
 
 
 def _lock_table(table: Table) -> TableState:
-    table = Table.objects.select_for_update().select_related("round__tournament").get(pk=table.pk)
+    round_, table = lock_round_and_table(table)
     seats = list(table.seats.order_by("position"))
     results = list(table.deal_results.order_by("position", "version"))
-    return TableState(table, table.round, seats, results, current_results(results))
+    return TableState(table, round_, seats, results, current_results(results))
 
 
 def _require_open(state: TableState) -> None:
@@ -364,11 +364,9 @@ def table_confirm(
 
 def _require_time_up(state: TableState) -> None:
     """A table short of its planned deals confirms only once the round's time is up, and after
-    one deal at least. The round row is locked (after the table's, as a deal's first entry
-    does): a clock reset waits for this confirmation and then sees it, or this one sees the
-    reset."""
-    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=state.round.pk)
-    if not time_is_up(round_):
+    one deal at least. The round row is locked (`_lock_table`): a clock reset waits for this
+    confirmation and then sees it, or this one sees the reset."""
+    if not time_is_up(state.round):
         raise ServiceError(
             _(
                 "table %(number)d has %(played)d of %(total)d deals: enter them all before "

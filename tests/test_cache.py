@@ -177,6 +177,20 @@ class TestServedFromTheCache:
         assert again.status_code == 200
         assert again.context is not None  # rendered again: made-up queries never fill the cache
 
+    def test_an_escaped_ampersand_never_takes_the_key_of_two_parameters(
+        self, client: Client, round_in_play
+    ):
+        """`?_export=csv%26round%3D1` is one parameter whose value holds "&round=1": the page
+        it renders (HTML: no such export) must not be what `?_export=csv&round=1` gets."""
+        tournament, _round, _tables = round_in_play
+        poisoned = client.get(standings_url(tournament) + "?_export=csv%26round%3D1")
+        assert poisoned["Content-Type"].startswith("text/html")
+
+        export = client.get(standings_url(tournament) + "?_export=csv&round=1")
+
+        assert export.status_code == 200
+        assert export["Content-Type"].startswith("text/csv")
+
     def test_signed_in_users_always_see_the_database(self, client: Client, round_in_play):
         tournament, _round, tables = round_in_play
         client.get(standings_url(tournament))  # cached for the public

@@ -391,10 +391,22 @@ def new_table_token() -> str:
 
 
 class TableToken(models.Model):
-    """The private entry link of a table (/r/<token>/), revocable by the organiser."""
+    """The private entry link of a table (/r/<token>/), revocable by the organiser.
 
+    A link outlives its table: when a published round is seated again its tables go, and
+    their links stay behind revoked, with no table, so that whoever still holds one is told
+    the round was re-seated (a link nobody issued is only "not found")."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="table_tokens", verbose_name=_("round")
+    )
     table = models.ForeignKey(
-        Table, on_delete=models.CASCADE, related_name="tokens", verbose_name=_("table")
+        Table,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="tokens",
+        verbose_name=_("table"),
     )
     token = models.CharField(_("token"), max_length=64, unique=True, default=new_table_token)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -406,7 +418,7 @@ class TableToken(models.Model):
         verbose_name_plural = _("table links")
 
     def __str__(self) -> str:
-        return gettext("%(table)s · link") % {"table": self.table}
+        return gettext("%(table)s · link") % {"table": self.table or self.round}
 
 
 class Seat(models.Model):
@@ -444,7 +456,13 @@ class AuditEntry(models.Model):
         ROUND_SWAP = "round.swap", _("players swapped")
         ROUND_PUBLISHED = "round.published", _("round published")
         PLAYERS_IMPORTED = "players.imported", _("players imported")
+        PLAYER_SAVED = "player.saved", _("player added or changed")
+        CLUB_ADDED = "club.added", _("club added")
+        ENTRIES_REGISTERED = "entries.registered", _("players registered")
+        ENTRY_CHANGED = "entry.changed", _("entry changed")
         ENTRY_WITHDRAWN = "entry.withdrawn", _("entry withdrawn")
+        ROUND_CREATED = "round.created", _("round prepared")
+        CHECK_IN_CHANGED = "round.check_in", _("check-in changed")
         QUALIFIERS_REGISTERED = "entries.qualified", _("qualifiers registered from the ranking")
         RANKING_CHANGED = "ranking.changed", _("season or final invitation changed")
         DEAL_ENTERED = "deal.entered", _("deal entered")

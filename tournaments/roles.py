@@ -26,7 +26,7 @@ from django.utils.translation import gettext as _
 
 from tournaments import selectors
 from tournaments.models import AuditEntry, Role, Table, Tournament
-from tournaments.services import ServiceError, audit
+from tournaments.services import ServiceError, audit, lock_round_and_table
 
 AnyUser = AbstractBaseUser | AnonymousUser
 
@@ -219,6 +219,7 @@ def table_referees_set(
 ) -> bool:
     """Exactly these referee accounts are assigned to the table; each must be one of the
     tournament's referees. False (and no audit entry) when nothing changes."""
+    _round, table = lock_round_and_table(table)
     tournament = table.round.tournament
     wanted = {user.pk: user for user in referees}
     allowed = set(tournament.referees.filter(pk__in=wanted).values_list("pk", flat=True))

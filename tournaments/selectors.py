@@ -405,6 +405,13 @@ FACT_LABELS: dict[str, Promise] = {
     "time_was_up": _("Time was up"),
     "time_called": _("Confirmed when time was up"),
     "deals": _("Deals played"),
+    "first_round": _("First round"),
+    "checked_in": _("Checked in"),
+    "checked_out": _("No longer checked in"),
+    "present": _("Players present"),
+    "club": _("Club"),
+    "city": _("City"),
+    "created": _("Created"),
 }
 
 # Keys whose value is a moment (ISO text in the log): shown in local time, the reader's way.
@@ -413,6 +420,7 @@ MOMENT_KEYS = frozenset({"started_at", "ends_at", "time_called_at"})
 # A key whose label depends on the action: (action, key) → label.
 ACTION_FACT_LABELS: dict[tuple[str, str], Promise] = {
     (AuditEntry.Action.QUALIFIERS_REGISTERED.value, "players"): _("Players registered"),
+    (AuditEntry.Action.ENTRIES_REGISTERED.value, "players"): _("Players registered"),
 }
 
 # How a writer reached the sheet ("via"), in words.

@@ -8,7 +8,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db import transaction
+from django.db import models, transaction
 from django.db.models import Count, Max, Q
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -142,6 +142,31 @@ def audit(
     )
 
 
+class TableGoneError(ServiceError):
+    """The table is no more: its round was seated again (its link was revoked with it)."""
+
+
+def table_gone_message() -> str:
+    return _("This round was re-seated: use the new link of your table.")
+
+
+def lock_round_and_table(table: Table) -> tuple[Round, Table]:
+    """The round's row, then the table's: the one order of every write that touches both
+    (seating, swaps, publishing, the clock and closing lock the round alone), so that two
+    writes never wait for each other in a circle. A table deleted meanwhile (its round was
+    seated again) is a `TableGoneError`."""
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .get(pk=table.round_id)
+    )
+    locked = Table.objects.select_for_update().filter(pk=table.pk).first()
+    if locked is None:
+        raise TableGoneError(table_gone_message())
+    locked.round = round_
+    return round_, locked
+
+
 class RuleSetLockedError(ServiceError):
     """The rule set cannot change while a round is played with it."""
 
@@ -150,7 +175,18 @@ def _audit_value(value: object) -> object:
     """A setting as the audit log's JSON keeps it (dates as ISO text)."""
     if isinstance(value, datetime.date):
         return value.isoformat()
+    if isinstance(value, models.Model):  # a club: its name, which the log keeps
+        return str(value)
     return value
+
+
+def _changes(instance: models.Model, values: dict[str, object]) -> tuple[dict, dict]:
+    """What `values` change on the instance: (before, after), as the audit log keeps them."""
+    changed = [name for name, value in values.items() if getattr(instance, name) != value]
+    return (
+        {name: _audit_value(getattr(instance, name)) for name in changed},
+        {name: _audit_value(values[name]) for name in changed},
+    )
 
 
 @transaction.atomic
@@ -209,9 +245,17 @@ def tournament_settings_save(
 
 @transaction.atomic
 def entries_register(
-    *, tournament: Tournament, players: Iterable[Player], first_round: int = 1
+    *,
+    tournament: Tournament,
+    players: Iterable[Player],
+    first_round: int = 1,
+    by: User | None = None,
+    ip_address: str | None = None,
+    action: str = AuditEntry.Action.ENTRIES_REGISTERED,
+    **detail: object,
 ) -> list[Entry]:
-    """Register players; a registration after round 1 has started is a late entry."""
+    """Register players; a registration after round 1 has started is a late entry. One audit
+    entry names them (`action` and `detail`: the ranking registers a final's qualifiers)."""
     existing = set(tournament.entries.values_list("player_id", flat=True))
     entries = [
         Entry(tournament=tournament, player=player, first_round=first_round)
@@ -219,12 +263,52 @@ def entries_register(
         if player.pk not in existing
     ]
     created = Entry.objects.bulk_create(entries)
+    if created:
+        audit(
+            action=action,
+            by=by,
+            tournament=tournament,
+            ip_address=ip_address,
+            **detail,
+            players=[entry.player.full_name for entry in created],
+            first_round=first_round,
+        )
     tournament_changed(tournament.pk)
     return created
 
 
 @transaction.atomic
-def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
+def entry_update(
+    *, entry: Entry, values: dict[str, object], by: User | None, ip_address: str | None = None
+) -> bool:
+    """Change an entry (team, fixed table, first round), with what changed in the audit log.
+    False (and no audit entry) when nothing changes."""
+    entry = (
+        Entry.objects.select_for_update().select_related("player", "tournament").get(pk=entry.pk)
+    )
+    before, after = _changes(entry, values)
+    if not after:
+        return False
+    for name, value in values.items():
+        setattr(entry, name, value)
+    entry.save(update_fields=list(values))
+    tournament_changed(entry.tournament_id)
+    audit(
+        action=AuditEntry.Action.ENTRY_CHANGED,
+        by=by,
+        tournament=entry.tournament,
+        ip_address=ip_address,
+        player=entry.player.full_name,
+        before=before,
+        after=after,
+    )
+    return True
+
+
+@transaction.atomic
+def entry_withdraw(
+    *, entry: Entry, after_round: int, by: User | None, ip_address: str | None = None
+) -> Entry:
     """The player leaves: not seated in any round after `after_round`; results so far stay."""
     entry.withdrawn_after_round = after_round
     entry.save(update_fields=["withdrawn_after_round"])
@@ -234,6 +318,7 @@ def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
         action=AuditEntry.Action.ENTRY_WITHDRAWN,
         by=by,
         tournament=entry.tournament,
+        ip_address=ip_address,
         player=entry.player.full_name,
         after_round=after_round,
     )
@@ -241,7 +326,50 @@ def entry_withdraw(*, entry: Entry, after_round: int, by: User | None) -> Entry:
 
 
 @transaction.atomic
-def round_create(*, tournament: Tournament) -> Round:
+def player_save(
+    *, player: Player, values: dict[str, object], by: User | None, ip_address: str | None = None
+) -> Player:
+    """Add a player to the register, or change one, with what changed in the audit log (the
+    register belongs to no tournament, and neither does its audit entry)."""
+    creating = player.pk is None
+    if not creating:
+        player = Player.objects.select_for_update().get(pk=player.pk)
+    before, after = _changes(player, values)
+    if creating:
+        before, after = {}, {name: _audit_value(value) for name, value in values.items()}
+    for name, value in values.items():
+        setattr(player, name, value)
+    player.save()
+    if after:
+        audit(
+            action=AuditEntry.Action.PLAYER_SAVED,
+            by=by,
+            ip_address=ip_address,
+            player=player.full_name,
+            created=creating,
+            before=before,
+            after=after,
+        )
+    return player
+
+
+@transaction.atomic
+def club_create(*, name: str, city: str, by: User | None, ip_address: str | None = None) -> Club:
+    club = Club.objects.create(name=name, city=city)
+    audit(
+        action=AuditEntry.Action.CLUB_ADDED,
+        by=by,
+        ip_address=ip_address,
+        club=club.name,
+        city=club.city,
+    )
+    return club
+
+
+@transaction.atomic
+def round_create(
+    *, tournament: Tournament, by: User | None = None, ip_address: str | None = None
+) -> Round:
     """The next round, as a draft, with the tournament's seating mode for it and every entry
     who plays that round checked in (the organiser then unchecks the absent)."""
     number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
@@ -267,6 +395,14 @@ def round_create(*, tournament: Tournament) -> Round:
     )
     CheckIn.objects.bulk_create(CheckIn(round=new_round, entry=entry) for entry in playing)
     tournament_changed(tournament.pk)
+    audit(
+        action=AuditEntry.Action.ROUND_CREATED,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        round=number,
+        mode=new_round.seating_mode,
+    )
     return new_round
 
 
@@ -279,17 +415,38 @@ def _require_draft_seating(round_: Round) -> None:
 
 
 @transaction.atomic
-def check_in_set(*, round_: Round, entries: Iterable[Entry]) -> int:
-    """Exactly these entries are present for the round; returns how many are checked in."""
-    round_ = Round.objects.select_for_update().get(pk=round_.pk)
+def check_in_set(
+    *,
+    round_: Round,
+    entries: Iterable[Entry],
+    by: User | None = None,
+    ip_address: str | None = None,
+) -> int:
+    """Exactly these entries are present for the round; returns how many are checked in. Who
+    was checked in or out goes to the audit log."""
+    round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(_("check-in changes only while the round is a draft"))
     chosen = {entry.pk for entry in entries if entry.tournament_id == round_.tournament_id}
-    CheckIn.objects.filter(round=round_).exclude(entry_id__in=chosen).delete()
     present = set(CheckIn.objects.filter(round=round_).values_list("entry_id", flat=True))
+    CheckIn.objects.filter(round=round_).exclude(entry_id__in=chosen).delete()
     CheckIn.objects.bulk_create(
         CheckIn(round=round_, entry_id=entry_id) for entry_id in chosen - present
     )
+    if chosen != present:
+        names = dict(
+            Entry.objects.filter(pk__in=chosen ^ present).values_list("pk", "player__full_name")
+        )
+        audit(
+            action=AuditEntry.Action.CHECK_IN_CHANGED,
+            by=by,
+            tournament=round_.tournament,
+            ip_address=ip_address,
+            round=round_.number,
+            checked_in=sorted(names[pk] for pk in chosen - present),
+            checked_out=sorted(names[pk] for pk in present - chosen),
+            present=len(chosen),
+        )
     return len(chosen)
 
 
@@ -362,6 +519,11 @@ def round_generate_seating(
         if is_warning(flag_dict(flag))
     ]
     previous_tables = selectors.round_seating(round_=round_) if was_published else []
+    # The old tables' links stay behind revoked and without a table: whoever still holds one
+    # is told that the round was re-seated.
+    TableToken.objects.filter(round=round_, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
     round_.tables.all().delete()
     created = Table.objects.bulk_create(
         Table(
@@ -546,7 +708,7 @@ def _issue_missing_links(round_: Round) -> None:
     """Every table of a public seating has its private entry link."""
     with_link = TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
     TableToken.objects.bulk_create(
-        TableToken(table=table)
+        TableToken(table=table, round=round_)
         for table in round_.tables.exclude(pk__in=with_link.values("table_id"))
     )
 
@@ -745,10 +907,11 @@ def table_token_issue(
     *, table: Table, by: User | None, ip_address: str | None = None
 ) -> TableToken:
     """A new private entry link for the table; the old one stops working."""
+    _round, table = lock_round_and_table(table)
     TableToken.objects.filter(table=table, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )
-    token = TableToken.objects.create(table=table)
+    token = TableToken.objects.create(table=table, round_id=table.round_id)
     audit(
         action=AuditEntry.Action.TOKEN_ISSUED,
         by=by,
@@ -762,6 +925,7 @@ def table_token_issue(
 @transaction.atomic
 def table_token_revoke(*, table: Table, by: User | None, ip_address: str | None = None) -> int:
     """The table's entry link stops working (a lost phone, a leaked link)."""
+    _round, table = lock_round_and_table(table)
     revoked = TableToken.objects.filter(table=table, revoked_at__isnull=True).update(
         revoked_at=timezone.now()
     )

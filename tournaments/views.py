@@ -243,7 +243,11 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         first_round = selectors.next_round_number(tournament=tournament)
         created = services.entries_register(
-            tournament=tournament, players=form.cleaned_data["players"], first_round=first_round
+            tournament=tournament,
+            players=form.cleaned_data["players"],
+            first_round=first_round,
+            by=request.user,
+            ip_address=client_ip(request),
         )
         messages.success(
             request,
@@ -277,12 +281,20 @@ def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
         withdraw = WithdrawForm(request.POST, prefix="withdraw")
         if withdraw.is_valid():
             services.entry_withdraw(
-                entry=entry, after_round=withdraw.cleaned_data["after_round"], by=request.user
+                entry=entry,
+                after_round=withdraw.cleaned_data["after_round"],
+                by=request.user,
+                ip_address=client_ip(request),
             )
             messages.success(request, _("%(name)s withdrawn.") % {"name": entry.player.full_name})
             return redirect("tournaments:entries", slug=slug)
     elif request.method == "POST" and form.is_valid():
-        form.save()
+        services.entry_update(
+            entry=entry,
+            values={name: form.cleaned_data[name] for name in form._meta.fields},
+            by=request.user,
+            ip_address=client_ip(request),
+        )
         messages.success(request, _("Entry saved."))
         return redirect("tournaments:entries", slug=slug)
     return render(
@@ -297,7 +309,9 @@ def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
 def round_create(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     try:
-        new_round = services.round_create(tournament=tournament)
+        new_round = services.round_create(
+            tournament=tournament, by=request.user, ip_address=client_ip(request)
+        )
     except services.ServiceError as error:
         messages.error(request, str(error))
         return redirect("tournaments:detail", slug=slug)
@@ -409,7 +423,12 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
     form = CheckInForm(request.POST, round_=round_)
     if form.is_valid():
         try:
-            count = services.check_in_set(round_=round_, entries=form.cleaned_data["entries"])
+            count = services.check_in_set(
+                round_=round_,
+                entries=form.cleaned_data["entries"],
+                by=request.user,
+                ip_address=client_ip(request),
+            )
         except services.ServiceError as error:
             messages.error(request, str(error))
         else:
@@ -515,7 +534,12 @@ def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpRespo
     player = get_object_or_404(Player, pk=player_id) if player_id else None
     form = PlayerForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
-        form.save()
+        services.player_save(
+            player=player or Player(),
+            values={name: form.cleaned_data[name] for name in form._meta.fields},
+            by=request.user,
+            ip_address=client_ip(request),
+        )
         messages.success(request, _("Player saved."))
         return redirect("tournaments:players")
     return render(request, "tournaments/player_form.html", {"form": form, "player": player})
@@ -556,7 +580,12 @@ def player_import(request: HttpRequest) -> HttpResponse:
 def club_list(request: HttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
-        club = form.save()
+        club = services.club_create(
+            name=form.cleaned_data["name"],
+            city=form.cleaned_data["city"],
+            by=request.user,
+            ip_address=client_ip(request),
+        )
         messages.success(request, _("Club %(name)s added.") % {"name": club.name})
         return redirect("tournaments:clubs")
     return render(

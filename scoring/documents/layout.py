@@ -171,7 +171,12 @@ class Pen:
         return encoded
 
     def text_width(self, text: str, size: float, *, bold: bool = False) -> float:
-        return self._encode(text, bold)[1] * size
+        """Measured, not encoded: only drawn text is kept in the document's cache (a line
+        being wrapped or fitted is measured at many lengths that are never drawn)."""
+        encoded = self._encoded.get((bold, text))
+        if encoded is not None:
+            return encoded[1] * size
+        return self.fonts[bold].stringWidth(text, size)
 
     def fit(self, text: str, size: float, width: float, *, bold: bool = False) -> tuple[str, float]:
         """The text and size that fit `width`: set a little smaller first, then cut short."""
@@ -182,9 +187,18 @@ class Pen:
         if natural * smaller / size <= width:
             return text, smaller
         size = size * MIN_SHRINK
-        while text and self.text_width(text + ELLIPSIS, size, bold=bold) > width:
-            text = text[:-1]
-        return (text.rstrip() + ELLIPSIS) if text else "", size
+        # The longest prefix that fits with the ellipsis: each character measured once (the
+        # font's widths add up character by character: no kerning), not every prefix.
+        font = self.fonts[bold]
+        room = width / size - font.stringWidth(ELLIPSIS, 1)
+        used = 0.0
+        length = 0
+        for character in text:
+            used += font.stringWidth(character, 1)
+            if used > room:
+                break
+            length += 1
+        return (text[:length].rstrip() + ELLIPSIS) if length else "", size
 
     def text(
         self,
@@ -203,15 +217,19 @@ class Pen:
         if not text:
             return
         # The hot path of every document: a few thousand calls a page, so kept lean.
-        encoded = self._encoded.get((bold, text)) or self._encode(text, bold)
+        encoded = self._encoded.get((bold, text))
         if width is not None:
-            if encoded[1] * size > width:
+            natural = encoded[1] * size if encoded else self.text_width(text, size, bold=bold)
+            if natural > width:
+                # Only what is drawn is encoded and kept, never the long text it was cut from.
                 text, size = self.fit(text, size, width, bold=bold)
-                encoded = self._encode(text, bold)
+                encoded = None
             if align == "right":
                 x += width
             elif align == "center":
                 x += width / 2
+        if encoded is None:
+            encoded = self._encode(text, bold)
         chunks, unit_width = encoded
         if align == "right":
             x -= unit_width * size
@@ -255,7 +273,13 @@ class Pen:
         is placed."""
         wrapped: list[str] = []
         line = ""
-        for word in text.split():
+        words = text.split()
+        for index, word in enumerate(words):
+            if line and len(wrapped) == max_lines - 1:
+                # The last line takes the rest, cut short when drawn: measuring it word by
+                # word would measure a long text once per word.
+                line = " ".join([line, *words[index:]])
+                break
             candidate = f"{line} {word}".strip()
             too_wide = self.text_width(candidate, size, bold=bold) > width
             if line and too_wide and len(wrapped) < max_lines - 1:

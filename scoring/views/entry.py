@@ -41,7 +41,7 @@ from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView, table_shee
 from tournaments import roles
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
-from tournaments.services import ServiceError
+from tournaments.services import ServiceError, TableGoneError, table_gone_message
 from tournaments.views import organiser_required
 from zole_site.ratelimit import TABLE_LINK_FAILURES
 from zole_site.security import client_ip
@@ -135,6 +135,8 @@ class SheetPage:
             return self.conflict(conflict, position)
         except LockedError as error:
             return self.refreshed().render(error=str(error), status=409)
+        except TableGoneError:
+            raise
         except ServiceError as error:
             form.add_error(None, str(error))
             return self.render({form_name: form}, correcting=correcting)
@@ -244,20 +246,52 @@ def default_forms(
 @require_http_methods(["GET", "HEAD", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
-    table_token = TableToken.objects.filter(token=token, revoked_at__isnull=True).first()
+    table_token = TableToken.objects.select_related("round__tournament").filter(token=token).first()
     if table_token is None:
         # Only an unknown link is refused to an address that keeps failing: a venue shares
         # one address, and a valid link is served whatever the other phones did.
         refusal = TABLE_LINK_FAILURES.begin(request)  # counted first: parallel guesses too
         if refusal is not None:
             return refusal
-        raise Http404  # the same plain 404 for an unknown and a revoked link: no hint
+        raise Http404
+    # A link that was issued (32 random bytes: never guessed) and no longer works: its holder
+    # is told why, and that is no failed guess.
+    if table_token.table_id is None:
+        return link_gone(request, table_token, reseated=True)
+    if table_token.revoked_at is not None:
+        return link_gone(request, table_token, reseated=False)
     return sheet_page(
         request,
         table_id=table_token.table_id,
         token=table_token,
         url=reverse("scoring:token_sheet", args=[token]),
     )
+
+
+def link_gone(request: HttpRequest, token: TableToken | None, *, reseated: bool) -> HttpResponse:
+    """410: the link was replaced by a new one, or its table went when the round was seated
+    again. A plain page, never Django's list of addresses."""
+    if reseated:
+        title = _("This round was re-seated")
+        message = table_gone_message()
+        advice = _(
+            "The organiser seated the round again, so the tables and their links changed. Ask "
+            "the organiser for your table's new link, or scan the code on the new score sheet."
+        )
+    else:
+        title = _("This link was replaced")
+        message = _("This link was replaced: ask the organiser for the new one.")
+        advice = _(
+            "The organiser replaced this table's entry link (a lost phone, a leaked link). "
+            "Nothing entered through the old link is lost."
+        )
+    context = {
+        "title": title,
+        "message": message,
+        "advice": advice,
+        "tournament": token.round.tournament if token is not None else None,
+    }
+    return render(request, "scoring/link_gone.html", context, status=410)
 
 
 def table_role_required(
@@ -306,6 +340,8 @@ def sheet_page(
     try:
         sheet = table_sheet_view(table_id=table_id)
     except Table.DoesNotExist:
+        if token is not None:  # the round was seated again since the link was read
+            return link_gone(request, token, reseated=True)
         raise Http404 from None
     # Who may open the page is settled by its door (the link, or table_role_required); the
     # chief referee is offered more: confirming as himself, unlocking.
@@ -320,7 +356,10 @@ def sheet_page(
             )
         if action not in ("unlock", "confirm") and not sheet.accepts_entries:
             return page.render(error=closed_message(sheet), status=409)
-        return handler(page)
+        try:
+            return handler(page)
+        except TableGoneError:  # seated again while this request was on its way
+            return link_gone(request, token, reseated=True)
     return show(page)
 
 
@@ -479,6 +518,8 @@ def post_confirm(page: SheetPage) -> HttpResponse:
         )
     except ConflictError as error:
         return page.refreshed().render(error=str(error), status=409)
+    except TableGoneError:
+        raise
     except ServiceError as error:
         form.add_error(None, str(error))
         return page.render({"confirm_form": form})
@@ -495,6 +536,8 @@ def post_unlock(page: SheetPage) -> HttpResponse:
         services.table_unlock(
             table=page.sheet.table, writer=page.writer, reason=form.cleaned_data["reason"]
         )
+    except TableGoneError:
+        raise
     except ServiceError as error:
         form.add_error(None, str(error))
         return page.render({"unlock_form": form})
@@ -520,7 +563,7 @@ def _table(table_id: int) -> Table:
 
 def _round_page(table: Table) -> str:
     url = reverse("tournaments:round", args=[table.round.tournament.slug, table.round.number])
-    return f"{url}#table-links"
+    return f"{url}#entry-links"
 
 
 def _organises_table(user: object, table: Table) -> bool:
@@ -546,9 +589,13 @@ def table_link_new(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 @table_role_required(_organises_table, ONLY_ORGANISERS)
-@require_POST
+@require_http_methods(["GET", "HEAD", "POST"])
 def table_link_revoke(request: HttpRequest, table: Table) -> HttpResponse:
-    """The table's entry link stops working (a lost phone, a leaked link)."""
+    """The table's entry link stops working (a lost phone, a leaked link). The list's button
+    opens a page that asks first; only its form (`confirmed`) revokes, so a stray click or an
+    old form resent does not cut a referee off mid-round."""
+    if request.method != "POST" or not request.POST.get("confirmed"):
+        return render(request, "scoring/link_revoke.html", {"table": table})
     revoked = tournament_services.table_token_revoke(
         table=table, by=request.user, ip_address=client_ip(request)
     )

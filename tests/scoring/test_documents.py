@@ -17,6 +17,8 @@ import zxingcpp
 from django.urls import reverse
 from pypdf import PdfReader
 from reportlab.graphics.barcode import qrencoder
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfgen.canvas import Canvas
 
 from engine import (
     PenaltyPule,
@@ -28,8 +30,8 @@ from engine.simulate import random_deal
 from scoring import selectors as scoring_selectors
 from scoring import services
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
-from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR
-from scoring.documents.layout import MARGIN
+from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR, register_fonts
+from scoring.documents.layout import MARGIN, PORTRAIT, Pen
 from scoring.documents.qr import codewords
 from scoring.documents.sheets import MIN_ROW, SUMMARY_ROW
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
@@ -311,6 +313,70 @@ class TestScoreSheets:
             assert "Common" not in page
             assert "galdiņš" in page
             assert line_values(page, "Total") == engine_result(table)[1]
+
+
+class TestLongText:
+    """Fitting text to a column measures each character once: a sheet's cost grows with its
+    text, never with the square of it (500 penalty pules once took 47 s to print)."""
+
+    @pytest.fixture
+    def measured(self, monkeypatch) -> list[int]:
+        """The characters every width measurement of the document fonts is asked about."""
+        register_fonts()
+        characters: list[int] = []
+        font_class = type(pdfmetrics.getFont(REGULAR))
+        measure = font_class.stringWidth
+
+        def counting(font, text, size, *args, **kwargs):
+            characters.append(len(text))
+            return measure(font, text, size, *args, **kwargs)
+
+        monkeypatch.setattr(font_class, "stringWidth", counting)
+        return characters
+
+    def test_fitting_a_long_line_measures_each_character_a_bounded_number_of_times(self, measured):
+        pen = Pen(Canvas(io.BytesIO()), PORTRAIT)
+        text = "Jānis Bērziņš (before deal 5); " * 400
+
+        fitted, _size = pen.fit(text, 9, 200)
+
+        assert fitted.endswith("…") and len(fitted) < 100
+        assert sum(measured) <= 3 * len(text)
+        assert len(pen._encoded) <= 2  # what was drawn or measured whole, not every prefix
+
+    def test_wrapping_a_long_text_into_few_lines_is_linear(self, measured):
+        pen = Pen(Canvas(io.BytesIO()), PORTRAIT)
+        text = "Penalty pules: " + "; ".join(["Jānis B. (before deal 5)"] * 500)
+
+        pen.lines(text, 0, 500, 150, size=7, leading=8.5, max_lines=3)
+
+        assert sum(measured) <= 6 * len(text)
+        assert len(pen._encoded) <= 10
+
+    def test_a_sheet_with_very_long_names_costs_measurements_in_proportion(self, measured):
+        def measured_for(name_length: int) -> int:
+            tournament = make_named_tournament(players=3)
+            for index, entry in enumerate(tournament.entries.select_related("player")):
+                # Longer than the form allows: as an archive or the admin could store it.
+                entry.player.full_name = f"{'Ķ' * name_length}{index} Bērziņš{'ā' * name_length}"
+                entry.player.save()
+            round_ = publish_next_round(tournament)
+            table = round_.tables.get()
+            for position, player in enumerate(seat_keys(table) * 3, start=1):
+                services.deal_record(
+                    table=table,
+                    entry=PenaltyPule(player),
+                    position=position,
+                    client_key=next(keys),
+                    writer=REFEREE,
+                )
+            measured.clear()
+            round_sheets_pdf(round_=round_, entry_url=entry_url)
+            return sum(measured)
+
+        short, long = measured_for(1500), measured_for(3000)
+
+        assert long < 2.5 * short  # linear: twice the text, about twice the measuring
 
 
 class TestQrCodes:

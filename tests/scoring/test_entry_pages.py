@@ -187,21 +187,21 @@ class TestTheLink:
         assert [row.number for row in sheet.rows] == [None, None]
         assert sheet.rows[0].declarer.key == b and sheet.next_deal_number == 3
 
-    def test_an_unknown_or_revoked_link_is_a_plain_404(self, client, table_of_three):
+    def test_an_unknown_link_is_a_plain_404_and_a_revoked_one_says_it_was_replaced(
+        self, client, table_of_three
+    ):
+        """A link is 32 random bytes: telling its holder that it was replaced tells a guesser
+        nothing (issue 13, item 17: no silent 404 for the referee whose link went)."""
         url = url_of(table_of_three)
         unknown = client.get(reverse("scoring:token_sheet", args=["no-such-link"]))
         tournament_services.table_token_revoke(table=table_of_three, by=None)
         revoked = client.get(url)
-        assert unknown.status_code == revoked.status_code == 404
-        # No hint whether the link existed: the pages differ only where they name their own
-        # address (the language switcher's way back).
-        unknown_token = "no-such-link"
-        revoked_token = link_of_any(table_of_three).token
-        assert unknown.content.decode().replace(unknown_token, "TOKEN") == (
-            revoked.content.decode().replace(revoked_token, "TOKEN")
+        assert unknown.status_code == 404
+        assert "This link was replaced" not in unknown.content.decode()
+        assert revoked.status_code == 410
+        assert "This link was replaced: ask the organiser for the new one." in (
+            revoked.content.decode()
         )
-        assert client.post(url, deal_data(1, "k", game="pass")).status_code == 404
-        assert not DealResult.objects.exists()
 
     def test_a_link_of_a_draft_round_explains_that_the_round_is_not_published(self, client):
         tournament = make_tournament()
@@ -554,6 +554,31 @@ class TestCorrections:
         response = client.get(url, {"correct": 1})
         assert response.context["correction_form"]["player"].value() == a
 
+    def test_a_fourth_penalty_pule_for_one_player_is_refused_with_the_engines_message(
+        self, client, table_of_three
+    ):
+        a, _b, _c = seat_keys(table_of_three)
+        url = url_of(table_of_three)
+
+        def give(position):
+            return client.post(
+                url,
+                {
+                    "action": "penalty",
+                    "penalty-position": position,
+                    "penalty-client_key": f"penalty-{position}",
+                    "penalty-player": a,
+                },
+            )
+
+        assert [give(position).status_code for position in (1, 2, 3)] == [302, 302, 302]
+        fourth = give(4)
+
+        assert fourth.status_code == 200
+        page = fourth.content.decode()
+        assert "already has 3 penalty pules: at most 3 per player per round" in page
+        assert DealResult.objects.filter(kind="penalty").count() == 3
+
 
 class TestConfirmation:
     def confirm_data(self, entry_id=None):
@@ -691,13 +716,53 @@ class TestEntryLinks:
         assert response.url.startswith(
             reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
         )
-        assert client.get(old_url).status_code == 404
+        assert client.get(old_url).status_code == 410  # replaced: its holder is told so
         new_url = url_of(table_of_three)
         assert new_url != old_url and client.get(new_url).status_code == 200
         assert client.get(new_link).status_code == 405
-        client.post(revoke)
-        assert client.get(new_url).status_code == 404
+        client.post(revoke, {"confirmed": "yes"})
         assert not TableToken.objects.filter(table=table_of_three, revoked_at=None).exists()
+
+    def test_revoking_a_link_asks_first_on_a_page_of_its_own(self, client, table_of_three):
+        """No JavaScript confirm: the list's button opens a page that says what happens, and
+        only its form (a POST with `confirmed`) revokes. A bare POST gets the question too."""
+        url = url_of(table_of_three)
+        revoke = reverse("scoring:table_link_revoke", args=[table_of_three.pk])
+        client.force_login(make_organiser())
+        round_page = client.get(
+            reverse(
+                "tournaments:round",
+                args=[table_of_three.round.tournament.slug, table_of_three.round.number],
+            )
+        ).content.decode()
+        assert f'href="{revoke}"' in round_page
+
+        for question in (client.get(revoke), client.post(revoke)):
+            assert question.status_code == 200
+            page = question.content.decode()
+            assert "Revoke the entry link of table 1?" in page
+            assert f'action="{revoke}"' in page and 'name="confirmed"' in page
+            assert client.get(url).status_code == 200  # nothing revoked yet
+
+        done = client.post(revoke, {"confirmed": "yes"})
+        assert done.status_code == 302
+        assert not TableToken.objects.filter(table=table_of_three, revoked_at=None).exists()
+        assert AuditEntry.objects.filter(action=AuditEntry.Action.TOKEN_REVOKED).count() == 1
+
+    def test_the_holder_of_a_replaced_link_is_told_so_in_his_language(self, client, table_of_three):
+        url = url_of(table_of_three)
+        client.force_login(make_organiser())
+        client.post(reverse("scoring:table_link_new", args=[table_of_three.pk]))
+        client.logout()
+
+        for language, words in (("en", "This link was replaced"), ("lv", "Šī saite ir aizstāta")):
+            response = client.get(url, HTTP_ACCEPT_LANGUAGE=language)
+            assert response.status_code == 410
+            page = response.content.decode()
+            assert words in page
+            assert "URLconf" not in page and "urlpatterns" not in page
+        assert client.post(url, deal_data(1, "late", game="pass")).status_code == 410
+        assert not DealResult.objects.exists()
 
 
 def test_an_organiser_closes_a_round_only_when_every_table_is_confirmed(client):

@@ -15,7 +15,13 @@ from engine import PenaltyPule, Play
 from engine.rules import Game
 from scoring import services as scoring_services
 from scoring.services import Writer
-from tests.factories import make_published_round, make_tournament, play_round_with, seat_keys
+from tests.factories import (
+    make_player,
+    make_published_round,
+    make_tournament,
+    play_round_with,
+    seat_keys,
+)
 from tournaments import roles, selectors, services
 from tournaments.models import AuditEntry, Entry, Role, Table
 
@@ -146,6 +152,35 @@ class TestReading:
             "Role": "table referee",
             "Account": "tiesnesis",
         }
+
+    def test_registrations_check_ins_and_entry_changes_read_in_words(self, organiser_client):
+        """Issue 13, item 4: the organiser's own writes are in the log, named and readable."""
+        tournament = make_tournament(slug="writes")
+        organiser = User.objects.create(username="rita", first_name="Rita", last_name="Ozola")
+        tournament.organisers.add(organiser)
+        organiser_client.force_login(organiser)
+        registered = services.entries_register(
+            tournament=tournament,
+            players=[make_player() for _ in range(3)],
+            by=organiser,
+            ip_address="10.9.9.9",
+        )
+        round_ = services.round_create(tournament=tournament, by=organiser)
+        services.check_in_set(round_=round_, entries=registered[:2], by=organiser)
+        services.entry_update(entry=registered[0], values={"team": "Ogre"}, by=organiser)
+
+        rows = organiser_client.get(audit_url(tournament)).context["rows"]
+        by_action = {row.entry.action: row for row in rows}
+        names = [entry.player.full_name for entry in registered]
+        registration = by_action["entries.registered"]
+        assert registration.who == "Rita Ozola" and registration.where == "10.9.9.9"
+        assert dict(registration.facts)["Players registered"] == ", ".join(names)
+        assert by_action["round.created"].place == "round 1"
+        check_in = dict(by_action["round.check_in"].facts)
+        assert check_in["No longer checked in"] == registered[2].player.full_name
+        assert check_in["Players present"] == "2"
+        [change] = by_action["entry.changed"].changes
+        assert change.after == "team: Ogre"
 
     def test_the_page_shows_words_not_json(self, organiser_client, played):
         html = organiser_client.get(audit_url(played.tournament)).content.decode()
