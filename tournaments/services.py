@@ -1,6 +1,5 @@
 """Writes for the tournaments app (HackSoft style: views and commands call these)."""
 
-import csv
 import datetime
 import secrets
 import unicodedata
@@ -39,6 +38,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.player_csv import CsvPlayer, read_players
 from tournaments.rule_set import RULE_SET_FIELDS, round_rule_set, rule_set_options
 from zole_site.engine_text import error_text, flag_dict, is_warning, table_warning_text
 
@@ -779,7 +779,6 @@ def table_token_revoke(*, table: Table, by: User | None, ip_address: str | None 
 
 IMPORT_MAX_BYTES = 1_000_000
 IMPORT_MAX_LINES = 5_000
-IMPORT_HEADERS = {"name", "vārds", "club", "klubs", "licence", "license", "licence_number"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -794,7 +793,8 @@ class ImportRow:
 @dataclass(frozen=True, slots=True)
 class ImportPreview:
     rows: tuple[ImportRow, ...]
-    # "line 4: ...", in the language of the request — any error means nothing is imported
+    # "line 4: ...", in the language of the request, in the order of the lines — any error
+    # means nothing is imported
     errors: tuple[str, ...]
 
     @property
@@ -814,76 +814,100 @@ def _has_control_character(text: str) -> bool:
     return any(unicodedata.category(character) == "Cc" for character in text)
 
 
+def _licence_key(licence: str) -> str:
+    """Licence numbers compared as people read them: "lv-1" is "LV-1"."""
+    return licence.casefold()
+
+
+def _line_problem(
+    row: CsvPlayer,
+    *,
+    seen_licences: dict[str, int],
+    seen_names: dict[tuple[str, str], int],
+    register: dict[str, tuple[str, str]],
+) -> str | None:
+    """What is wrong with one player's line, or None."""
+    full_name, club, licence = row.full_name, row.club, row.licence_number
+    if any(_has_control_character(field) for field in (full_name, club, licence)):
+        # A NUL or other control character: binary data, not a list of players (and
+        # PostgreSQL cannot store a NUL).
+        return _("it has a control character (is the file a CSV of players?)")
+    if not full_name:
+        return _("the name is empty")
+    if len(full_name) > 120:
+        return _("the name is longer than %(count)d characters") % {"count": 120}
+    if len(club) > 120:
+        return _("the club is longer than %(count)d characters") % {"count": 120}
+    if len(licence) > 20:
+        return _("the licence number is longer than %(count)d characters") % {"count": 20}
+    if licence:
+        key = _licence_key(licence)
+        if key in seen_licences:
+            return _("licence %(licence)s is also on line %(line)d") % {
+                "licence": licence,
+                "line": seen_licences[key],
+            }
+        if key in register and register[key][1] != full_name:
+            return _("licence %(licence)s already belongs to %(name)s") % {
+                "licence": register[key][0],
+                "name": register[key][1],
+            }
+    else:
+        key = (full_name.casefold(), club.casefold())
+        if key in seen_names:
+            return (
+                _("%(name)s (%(club)s) is also on line %(line)d")
+                if club
+                else _("%(name)s is also on line %(line)d")
+            ) % {"name": full_name, "club": club, "line": seen_names[key]}
+    return None
+
+
 def players_import_preview(raw: bytes) -> ImportPreview:
-    """Read a CSV of players (name, club, licence) and say what importing it would do."""
+    """Read a CSV of players (name, club, licence) and say what importing it would do: each
+    line that is wrong is named with what is wrong (`player_csv` reads the file)."""
     if len(raw) > IMPORT_MAX_BYTES:
         return ImportPreview(
             (), (_("the file is larger than %(size)d kB") % {"size": IMPORT_MAX_BYTES // 1000},)
         )
     text = decode_upload(raw)
-    lines = text.splitlines()
-    if len(lines) > IMPORT_MAX_LINES:
+    if len(text.splitlines()) > IMPORT_MAX_LINES:
         return ImportPreview(
             (), (_("the file has more than %(count)d lines") % {"count": IMPORT_MAX_LINES},)
         )
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    rows: list[ImportRow] = []
-    errors: list[str] = []
-    licences_seen: dict[str, int] = {}
-    existing_licences = dict(
-        Player.objects.exclude(licence_number="").values_list("licence_number", "full_name")
-    )
+    players, problems = read_players(text)
+    register = {
+        _licence_key(licence): (licence, name)
+        for licence, name in Player.objects.exclude(licence_number="").values_list(
+            "licence_number", "full_name"
+        )
+    }
     existing_names = set(
         Player.objects.filter(licence_number="").values_list("full_name", "club__name")
     )
-    for number, fields in enumerate(csv.reader(lines, dialect), start=1):
-        fields = [field.strip() for field in fields]
-        if not any(fields):
-            continue
-        if number == 1 and fields[0].casefold() in IMPORT_HEADERS:
-            continue
-        if len(fields) > 3:
-            errors.append(
-                _("line %(line)d: expected name, club, licence; got %(count)d fields")
-                % {"line": number, "count": len(fields)}
-            )
-            continue
-        full_name, club, licence = [*fields, "", ""][:3]
-        problem = None
-        if any(_has_control_character(field) for field in (full_name, club, licence)):
-            # A NUL or other control character: binary data, not a list of players (and
-            # PostgreSQL cannot store a NUL).
-            problem = _("it has a control character (is the file a CSV of players?)")
-        elif not full_name:
-            problem = _("the name is empty")
-        elif len(full_name) > 120:
-            problem = _("the name is longer than %(count)d characters") % {"count": 120}
-        elif len(club) > 120:
-            problem = _("the club is longer than %(count)d characters") % {"count": 120}
-        elif len(licence) > 20:
-            problem = _("the licence number is longer than %(count)d characters") % {"count": 20}
-        elif licence and licence in licences_seen:
-            problem = _("licence %(licence)s is also on line %(line)d") % {
-                "licence": licence,
-                "line": licences_seen[licence],
-            }
-        elif licence and licence in existing_licences and existing_licences[licence] != full_name:
-            problem = _("licence %(licence)s already belongs to %(name)s") % {
-                "licence": licence,
-                "name": existing_licences[licence],
-            }
-        if problem:
-            errors.append(_("line %(line)d: %(problem)s") % {"line": number, "problem": problem})
-            continue
-        if licence:
-            licences_seen[licence] = number
-        existing = (
-            licence in existing_licences if licence else (full_name, club or None) in existing_names
+    rows: list[ImportRow] = []
+    seen_licences: dict[str, int] = {}
+    seen_names: dict[tuple[str, str], int] = {}
+    for row in players:
+        problem = _line_problem(
+            row, seen_licences=seen_licences, seen_names=seen_names, register=register
         )
-        rows.append(ImportRow(number, full_name, club, licence, existing))
+        if problem:
+            problems.append((row.line, problem))
+            continue
+        if row.licence_number:
+            seen_licences[_licence_key(row.licence_number)] = row.line
+            existing = _licence_key(row.licence_number) in register
+        else:
+            seen_names[(row.full_name.casefold(), row.club.casefold())] = row.line
+            existing = (row.full_name, row.club or None) in existing_names
+        rows.append(
+            ImportRow(row.line, row.full_name, row.club, row.licence_number, existing=existing)
+        )
+    errors = [
+        _("line %(line)d: %(problem)s") % {"line": line, "problem": problem}
+        for line, problem in sorted(problems, key=lambda problem: problem[0])
+    ]
     if not rows and not errors:
         errors.append(_("the file has no players"))
     return ImportPreview(tuple(rows), tuple(errors))
