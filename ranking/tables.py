@@ -11,7 +11,8 @@ from django.urls import reverse
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from ranking.selectors import RankingRow, RatingRow, name_key
+from ranking.selectors import RankingRow, RatingRow
+from zole_site.engine_text import display_name_key
 
 
 def _player_url(record: dict[str, Any]) -> str:
@@ -62,9 +63,9 @@ class SeasonRankingTable(tables.Table):
                     "shared": row.shared,
                     "player_id": row.player_id,
                     "name": row.name,
-                    "name_key": name_key(row.name),
+                    "name_key": display_name_key(row.name),
                     "club": row.club,
-                    "club_key": name_key(row.club),
+                    "club_key": display_name_key(row.club),
                     "points": row.points,
                     "wins": row.wins,
                     "game_points": row.game_points,
@@ -100,9 +101,9 @@ class RatingTable(tables.Table):
                     "rank": row.rank,
                     "player_id": row.player_id,
                     "name": row.name,
-                    "name_key": name_key(row.name),
+                    "name_key": display_name_key(row.name),
                     "club": row.club,
-                    "club_key": name_key(row.club),
+                    "club_key": display_name_key(row.club),
                     "ordinal": row.ordinal,
                     "mu": row.mu,
                     "sigma": row.sigma,

@@ -216,6 +216,14 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ("full_name", "club", "licence_number", "is_active")
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["club"]
+        field.choices = [
+            ("", field.empty_label),
+            *latvian_choices(field.queryset, name=lambda club: club.name),
+        ]
+
 
 class PlayerImportForm(forms.Form):
     file = forms.FileField(

@@ -183,7 +183,10 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
     }
 
 
-def player_list(*, query: str = "") -> QuerySet[Player]:
+def player_list(*, query: str = "") -> list[Player]:
+    """The register (or the players whose name, club or licence contains `query`) in the
+    reader's alphabetical order, each with `name_key` and `club_key` for sorting the table by
+    name or club: the database's collation sorts by character code (Juris before Jānis)."""
     players = Player.objects.select_related("club")
     if query:
         players = players.filter(
@@ -191,7 +194,15 @@ def player_list(*, query: str = "") -> QuerySet[Player]:
             | Q(club__name__icontains=query)
             | Q(licence_number__icontains=query)
         )
-    return players.order_by("full_name")
+    listed = list(players)
+    for player in listed:
+        player.name_key = display_name_key(player.full_name)
+        # No club sorts first; within a club, by name.
+        player.club_key = (
+            display_name_key(player.club.name if player.club else ""),
+            player.name_key,
+        )
+    return sorted(listed, key=lambda player: player.name_key)
 
 
 def club_list() -> list[Club]:
@@ -210,8 +221,9 @@ ROLE_HOLDERS = {
 
 
 def role_holders(*, tournament: Tournament, role: str) -> list[User]:
-    """The accounts holding one role in the tournament, by username."""
-    return list(getattr(tournament, ROLE_HOLDERS[role]).order_by("username"))
+    """The accounts holding one role in the tournament, by username in the reader's order."""
+    holders = getattr(tournament, ROLE_HOLDERS[role]).all()
+    return sorted(holders, key=lambda user: display_name_key(user.username))
 
 
 def tournament_people(*, tournament: Tournament) -> dict[str, list[User]]:
