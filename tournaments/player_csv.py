@@ -16,7 +16,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy, ngettext
+from django.utils.translation import gettext_lazy, ngettext, pgettext_lazy
 
 DELIMITERS = (",", ";", "\t")
 # How a delimiter is named in a message (a tab cannot be shown between quotes).
@@ -24,9 +24,9 @@ DELIMITER_NAMES = {",": '","', ";": '";"', "\t": gettext_lazy("a tab")}
 
 COLUMNS = ("full_name", "club", "licence_number")
 COLUMN_WORDS = {
-    "full_name": gettext_lazy("name"),
-    "club": gettext_lazy("club"),
-    "licence_number": gettext_lazy("licence"),
+    "full_name": pgettext_lazy("player list column", "name"),
+    "club": pgettext_lazy("player list column", "club"),
+    "licence_number": pgettext_lazy("player list column", "licence"),
 }
 
 

@@ -131,6 +131,53 @@ def checked_in(*, round_: Round) -> list[int]:
 
 
 @dataclass(frozen=True)
+class AttendanceDifference:
+    """Where a round's seating and its check-in disagree, each list in the reader's order."""
+
+    present_not_seated: list[Entry]
+    seated_not_present: list[Entry]
+
+    def __bool__(self) -> bool:
+        return bool(self.present_not_seated or self.seated_not_present)
+
+    def names(self) -> dict[str, list[str]]:
+        """The players by name (for the audit log)."""
+        return {
+            "present_not_seated": [entry.player.full_name for entry in self.present_not_seated],
+            "seated_not_present": [entry.player.full_name for entry in self.seated_not_present],
+        }
+
+
+def attendance_difference(
+    *, round_: Round, present: Iterable[int] | None = None, seated: Iterable[int] | None = None
+) -> AttendanceDifference:
+    """Who is checked in (or `present`: the entry ids ticked on screen) but not seated, and who
+    is seated (`seated`: the entry ids, when the caller has them) but not checked in. Nothing
+    differs before the round is seated. A query for each set not given, one more when they
+    differ."""
+    if seated is None:
+        seated = Seat.objects.filter(table__round=round_).values_list("entry_id", flat=True)
+    seated = set(seated)
+    if not seated:
+        return AttendanceDifference([], [])
+    present = set(checked_in(round_=round_) if present is None else present)
+    if present == seated:
+        return AttendanceDifference([], [])
+    differing = Entry.objects.filter(
+        tournament_id=round_.tournament_id, pk__in=seated ^ present
+    ).select_related("player")
+
+    def by_name(entries: Iterable[Entry]) -> list[Entry]:
+        return sorted(entries, key=lambda entry: display_name_key(entry.player.full_name))
+
+    differing = list(differing)
+    return AttendanceDifference(
+        present_not_seated=by_name(entry for entry in differing if entry.pk in present),
+        seated_not_present=by_name(entry for entry in differing if entry.pk in seated),
+    )
+
+
+@dataclass(frozen=True)
 class TableView:
     table: Table
     seats: list[Seat]
@@ -406,6 +453,8 @@ FACT_LABELS: dict[str, Promise] = {
     "seconds_left": _("Seconds left"),
     "time_was_up": _("Time was up"),
     "time_called": _("Confirmed when time was up"),
+    "present_not_seated": _("Present but not seated"),
+    "seated_not_present": _("Seated but not checked in"),
     "deals": _("Deals played"),
 }
 

@@ -307,13 +307,18 @@ def round_generate_seating(
     by: User | None,
     confirmation: str = "",
     ip_address: str | None = None,
+    present: Iterable[Entry] | None = None,
 ) -> Round:
     """Seat the checked-in players (engine.seating) and write the tables in bulk.
 
-    A draft round may be regenerated freely; a published one only with the typed confirmation,
-    and that leaves an audit entry."""
+    `present`: the players ticked on the organiser's screen; they are checked in first, in the
+    same transaction (a refused seating saves no check-in either). A draft round may be
+    regenerated freely; a published one only with the typed confirmation, and that leaves an
+    audit entry."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft_seating(round_)
+    if present is not None:
+        check_in_set(round_=round_, entries=present)
     was_published = round_.status == RoundStatus.PUBLISHED
     if was_published and confirmation.strip() != regenerate_confirmation(round_):
         raise ServiceError(
@@ -551,8 +556,51 @@ def _issue_missing_links(round_: Round) -> None:
     )
 
 
+class AttendanceMismatchError(ServiceError):
+    """The seated players are not the present ones: published only when the organiser confirms
+    (or after generating the seating again)."""
+
+    def __init__(self, round_: Round, difference: selectors.AttendanceDifference) -> None:
+        self.difference = difference
+        parts = []
+        if difference.present_not_seated:
+            parts.append(
+                _("present but not seated: %(names)s")
+                % {"names": _names(difference.present_not_seated)}
+            )
+        if difference.seated_not_present:
+            parts.append(
+                _("seated but not checked in: %(names)s")
+                % {"names": _names(difference.seated_not_present)}
+            )
+        super().__init__(
+            _(
+                "round %(number)d: the seating does not match the check-in (%(differences)s). "
+                "Generate the seating again, or confirm that it is published as it is."
+            )
+            % {"number": round_.number, "differences": "; ".join(parts)}
+        )
+
+
+def _names(entries: Iterable[Entry]) -> str:
+    return ", ".join(entry.player.full_name for entry in entries)
+
+
 @transaction.atomic
-def round_publish(*, round_: Round, by: User | None, ip_address: str | None = None) -> Round:
+def round_publish(
+    *,
+    round_: Round,
+    by: User | None,
+    ip_address: str | None = None,
+    present: Iterable[Entry] | None = None,
+    attendance_confirmed: bool = False,
+) -> Round:
+    """Publish the round's seating: every table gets its private entry link.
+
+    `present`: the players ticked on the organiser's screen, checked in first in the same
+    transaction. When the seated players are not the checked-in ones, publishing is refused
+    (AttendanceMismatchError, nothing saved) unless `attendance_confirmed`: then the audit entry
+    names who differs."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(
@@ -563,6 +611,11 @@ def round_publish(*, round_: Round, by: User | None, ip_address: str | None = No
         raise ServiceError(
             _("round %(number)d has no seating yet: generate it first") % {"number": round_.number}
         )
+    if present is not None:
+        check_in_set(round_=round_, entries=present)
+    difference = selectors.attendance_difference(round_=round_)
+    if difference and not attendance_confirmed:
+        raise AttendanceMismatchError(round_, difference)
     # The round is played with the options as they are now: later changes apply from the next.
     options = rule_set_options(round_.tournament)
     sizes = sorted(round_.tables.annotate(size=Count("seats")).values_list("size", flat=True))
@@ -586,6 +639,7 @@ def round_publish(*, round_: Round, by: User | None, ip_address: str | None = No
         tournament=round_.tournament,
         ip_address=ip_address,
         round=round_.number,
+        **(difference.names() if difference else {}),
     )
     return round_
 

@@ -293,20 +293,44 @@ def _round(slug: str, number: int) -> Round:
 @organiser_required
 @require_safe
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(slug, number)
+    return _round_page(request, _round(slug, number))
+
+
+def _round_page(
+    request: HttpRequest,
+    round_: Round,
+    *,
+    check_in_form: CheckInForm | None = None,
+    generate_form: GenerateSeatingForm | None = None,
+) -> HttpResponse:
+    """The round page; after a refused generation or publication, with the forms as they were
+    sent (the ticks on screen stay, and the differences are those of the ticks)."""
     table_links = round_table_links(round_=round_)
     clock = round_clock(round_)
+    tables = selectors.round_tables(round_=round_)
+    if check_in_form is None:
+        present = selectors.checked_in(round_=round_)
+        check_in_form = CheckInForm(round_=round_, initial={"entries": present})
+    elif check_in_form.is_valid():
+        present = [entry.pk for entry in check_in_form.cleaned_data["entries"]]
+    else:
+        present = None  # the saved check-in
+    attendance = selectors.attendance_difference(
+        round_=round_,
+        present=present,
+        seated=[seat.entry_id for view in tables for seat in view.seats],
+    )
     return render(
         request,
         "tournaments/round_detail.html",
         {
             "tournament": round_.tournament,
             "round": round_,
-            "tables": selectors.round_tables(round_=round_),
-            "check_in_form": CheckInForm(
-                round_=round_, initial={"entries": selectors.checked_in(round_=round_)}
-            ),
-            "generate_form": GenerateSeatingForm(initial={"mode": round_.seating_mode}),
+            "tables": tables,
+            "check_in_form": check_in_form,
+            "attendance": attendance,
+            "generate_form": generate_form
+            or GenerateSeatingForm(initial={"mode": round_.seating_mode}),
             "swap_form": SwapForm(round_=round_),
             "confirmation": services.regenerate_confirmation(round_),
             "is_draft": round_.status == RoundStatus.DRAFT,
@@ -403,14 +427,27 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return redirect("tournaments:round", slug=slug, number=number)
 
 
+def _attendance_on_screen(request: HttpRequest, round_: Round) -> CheckInForm | None:
+    """The check-in list as sent with the round's form (its `attendance` marker says the list
+    was on screen: no tick at all then means nobody is present); None without it."""
+    if "attendance" not in request.POST:
+        return None
+    return CheckInForm(request.POST, round_=round_)
+
+
 @organiser_required
 @require_POST
 def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Seat the players ticked on screen: the check-in is saved with the seating."""
     round_ = _round(slug, number)
     form = GenerateSeatingForm(request.POST)
+    attendance = _attendance_on_screen(request, round_)
     if not form.is_valid():
         messages.error(request, _("Choose a seating mode and a whole-number seed."))
-        return redirect("tournaments:round", slug=slug, number=number)
+        return _round_page(request, round_, check_in_form=attendance, generate_form=form)
+    if attendance is not None and not attendance.is_valid():
+        messages.error(request, _("Choose the players who are present."))
+        return _round_page(request, round_, check_in_form=attendance, generate_form=form)
     try:
         round_ = services.round_generate_seating(
             round_=round_,
@@ -419,13 +456,12 @@ def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse
             confirmation=form.cleaned_data["confirmation"],
             by=request.user,
             ip_address=client_ip(request),
+            present=attendance.cleaned_data["entries"] if attendance is not None else None,
         )
     except services.ServiceError as error:
         messages.error(request, str(error))
-    else:
-        messages.success(
-            request, _("Seating generated with seed %(seed)s.") % {"seed": round_.seed}
-        )
+        return _round_page(request, round_, check_in_form=attendance, generate_form=form)
+    messages.success(request, _("Seating generated with seed %(seed)s.") % {"seed": round_.seed})
     return redirect("tournaments:round", slug=slug, number=number)
 
 
@@ -457,11 +493,25 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @organiser_required
 @require_POST
 def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Publish with the check-in on screen (saved with it); refused while the seated players
+    are not the present ones, unless the organiser ticks that it is published as it is."""
     round_ = _round(slug, number)
+    attendance = _attendance_on_screen(request, round_)
+    if attendance is not None and not attendance.is_valid():
+        messages.error(request, _("Choose the players who are present."))
+        return _round_page(request, round_, check_in_form=attendance)
     try:
-        services.round_publish(round_=round_, by=request.user, ip_address=client_ip(request))
+        services.round_publish(
+            round_=round_,
+            by=request.user,
+            ip_address=client_ip(request),
+            present=attendance.cleaned_data["entries"] if attendance is not None else None,
+            attendance_confirmed=bool(request.POST.get("attendance_confirmed")),
+        )
     except services.ServiceError as error:
         messages.error(request, str(error))
+        if attendance is not None:
+            return _round_page(request, round_, check_in_form=attendance)
     else:
         messages.success(request, _("Round %(number)d published.") % {"number": number})
     return redirect("tournaments:round", slug=slug, number=number)

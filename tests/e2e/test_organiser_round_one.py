@@ -65,6 +65,17 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     assert_fits_the_phone(page)
     page.screenshot(path=str(tmp_path / "round.png"), full_page=True)
 
+    # The check-in trap: a player unticked on screen (not saved) is not published unnoticed.
+    late = page.locator("#id_entries input[type=checkbox]").first
+    late.uncheck()
+    page.click("button:has-text('Publish round 1')")
+    assert page.locator(".attendance-difference").is_visible()
+    assert page.locator("text=Seated but not checked in").first.is_visible()
+    assert Round.objects.get(number=1).status == "draft"
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(tmp_path / "attendance.png"), full_page=True)
+    # He was there after all: ticked again, the round publishes.
+    page.locator("#id_entries input[type=checkbox]").first.check()
     page.click("button:has-text('Publish round 1')")
     assert page.locator("text=Round 1 published.").is_visible()
     round_one = Round.objects.get(number=1)
