@@ -1,7 +1,6 @@
 """Reads for the tournaments app (HackSoft style: views call these, never the ORM directly)."""
 
 import datetime
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,6 +13,7 @@ from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from engine.names import search_key
 from engine.seating import meeting_counts
 from engine.standings import RoundResult, rank_standings
 from scoring.sheet_view import GAME_WORDS
@@ -309,13 +309,6 @@ def round_referee_assignments(*, round_: Round) -> list[tuple[Table, list[int]]]
 AUDIT_PAGE_SIZE = 50
 
 
-def folded(text: str) -> str:
-    """Text for a forgiving name search: case and diacritics folded ("Bērziņš" → "berzins"),
-    done in Python because SQLite folds neither outside ASCII."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
-
-
 def _strings(value: object) -> Iterator[str]:
     """Every string inside an audit entry's detail (names sit in lists of tables, pairs ...)."""
     if isinstance(value, str):
@@ -333,11 +326,11 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
     table where one of them sat, and the entries without a table that name one of them
     (a withdrawal, a swap, a regenerated seating). Those name players as they were written,
     so they are matched here, in Python; there are a handful per round."""
-    needle = folded(query)
+    needle = search_key(query)
     matched = {
-        entry_id: folded(name)
+        entry_id: search_key(name)
         for entry_id, name in tournament.entries.values_list("pk", "player__full_name")
-        if needle in folded(name)
+        if needle in search_key(name)
     }
     if not matched:
         return Q(pk__in=[])
@@ -346,7 +339,7 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
     mentioned = [
         pk
         for pk, detail in without_table.values_list("pk", "detail")
-        if any(folded(text) in names for text in _strings(detail))
+        if any(search_key(text) in names for text in _strings(detail))
     ]
     seated_at = Seat.objects.filter(entry_id__in=matched).values("table_id")
     return Q(table_id__in=seated_at) | Q(pk__in=mentioned)
