@@ -208,6 +208,8 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+# Files browsers ask for at the site's root (/favicon.ico), served as they are.
+WHITENOISE_ROOT = BASE_DIR / "site_root"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
