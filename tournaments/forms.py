@@ -234,6 +234,14 @@ class PlayerImportForm(forms.Form):
     text = forms.CharField(
         label=_("…or paste the lines"), required=False, widget=forms.Textarea(attrs={"rows": 6})
     )
+    tournament = forms.ModelChoiceField(
+        queryset=Tournament.objects.order_by("-starts_on", "name"),
+        to_field_name="slug",
+        required=False,
+        label=_("Register them in the tournament"),
+        empty_label=_("(only add them to the register)"),
+        help_text=_("Every player of the list, new or already in the register, is registered."),
+    )
 
     def raw(self) -> bytes:
         upload = self.cleaned_data.get("file")

@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.db.models import Count, Max, Q
+from django.db.models.functions import Upper
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -968,8 +969,18 @@ def players_import_preview(raw: bytes) -> ImportPreview:
 
 
 @transaction.atomic
-def players_import(*, raw: bytes, by: User | None, ip_address: str | None = None) -> list[Player]:
-    """Import every new player of the CSV, creating missing clubs; all or nothing."""
+def players_import(
+    *,
+    raw: bytes,
+    by: User | None,
+    ip_address: str | None = None,
+    tournament: Tournament | None = None,
+) -> list[Player]:
+    """Import every new player of the CSV, creating missing clubs; all or nothing.
+
+    With a `tournament`, every player of the list (new or already in the register) is also
+    registered in it, in the same transaction, and the audit entry says how many. Returns the
+    new players."""
     preview = players_import_preview(raw)
     if preview.errors:
         raise ServiceError(
@@ -983,11 +994,45 @@ def players_import(*, raw: bytes, by: User | None, ip_address: str | None = None
         Player(full_name=row.full_name, club=clubs.get(row.club), licence_number=row.licence_number)
         for row in preview.new_rows
     )
+    registration = {}
+    if tournament is not None:
+        registered = entries_register(
+            tournament=tournament,
+            players=_players_of_rows(preview.rows),
+            first_round=selectors.next_round_number(tournament=tournament),
+        )
+        registration = {"registered": len(registered)}
     audit(
         action=AuditEntry.Action.PLAYERS_IMPORTED,
         by=by,
+        tournament=tournament,
         ip_address=ip_address,
         imported=len(players),
         skipped=len(preview.rows) - len(players),
+        **registration,
     )
     return players
+
+
+def _players_of_rows(rows: Iterable[ImportRow]) -> list[Player]:
+    """The register's players named by import lines: by licence, or by name and club."""
+    rows = list(rows)
+    licences = {_licence_key(row.licence_number) for row in rows if row.licence_number}
+    names = {(row.full_name, row.club or None) for row in rows if not row.licence_number}
+    candidates = (
+        Player.objects.annotate(licence_upper=Upper("licence_number"))
+        .filter(
+            Q(licence_upper__in=[row.licence_number.upper() for row in rows if row.licence_number])
+            | Q(licence_number="", full_name__in=[name for name, _club in names])
+        )
+        .select_related("club")
+    )
+    return [
+        player
+        for player in candidates
+        if (player.licence_number and _licence_key(player.licence_number) in licences)
+        or (
+            not player.licence_number
+            and (player.full_name, player.club.name if player.club else None) in names
+        )
+    ]

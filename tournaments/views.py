@@ -555,14 +555,19 @@ def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpRespo
 @require_http_methods(["GET", "HEAD", "POST"])
 def player_import(request: HttpRequest) -> HttpResponse:
     """Step 1 uploads and previews; step 2 (confirm) imports the same text, all or nothing."""
-    form = PlayerImportForm(request.POST or None, request.FILES or None)
+    form = PlayerImportForm(
+        request.POST or None,
+        request.FILES or None,
+        initial={"tournament": request.GET.get("tournament")},
+    )
     preview = None
     if request.method == "POST" and form.is_valid():
         raw = form.raw()
+        tournament = form.cleaned_data["tournament"]
         if "confirm" in request.POST:
             try:
                 imported = services.players_import(
-                    raw=raw, by=request.user, ip_address=client_ip(request)
+                    raw=raw, by=request.user, ip_address=client_ip(request), tournament=tournament
                 )
             except services.ServiceError as error:
                 messages.error(request, str(error))
@@ -574,11 +579,19 @@ def player_import(request: HttpRequest) -> HttpResponse:
                     )
                     % {"count": len(imported)},
                 )
+                if tournament is not None:
+                    return redirect("tournaments:entries", slug=tournament.slug)
                 return redirect("tournaments:players")
         preview = services.players_import_preview(raw)
-        # The confirm step re-sends the same lines as text and they are checked again.
-        form = PlayerImportForm(initial={"text": services.decode_upload(raw)})
-    return render(request, "tournaments/player_import.html", {"form": form, "preview": preview})
+        # The confirm step re-sends the same lines (and tournament) and they are checked again.
+        form = PlayerImportForm(
+            initial={"text": services.decode_upload(raw), "tournament": tournament}
+        )
+    return render(
+        request,
+        "tournaments/player_import.html",
+        {"form": form, "preview": preview, "tournament": form.initial.get("tournament")},
+    )
 
 
 @organiser_required
