@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.functional import Promise, SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -38,6 +39,7 @@ from tournaments.forms import (
 from tournaments.models import Entry, Player, Role, Round, RoundStatus, Table, Tournament
 from tournaments.role_forms import (
     AuditFilterForm,
+    RefereeAccountForm,
     RoleAddForm,
     RoleRemoveForm,
     TableRefereesForm,
@@ -648,6 +650,8 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
     """Who organises and referees the tournament; an organiser adds people by username."""
     tournament = get_object_or_404(Tournament, slug=slug)
     manageable = _manageable_roles(request, tournament)
+    if request.method == "POST" and "account-username" in request.POST:
+        return _referee_account_create(request, tournament, manageable)
     form = RoleAddForm(request.POST or None, roles=manageable, initial={"role": Role.REFEREE})
     if request.method == "POST" and form.is_valid():
         user, role = form.cleaned_data["username"], form.cleaned_data["role"]
@@ -667,18 +671,59 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.info(request, _role_message(role, "already", user))
             return redirect("tournaments:roles", slug=slug)
+    return _roles_page(request, tournament, manageable, form=form)
+
+
+def _roles_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    manageable: list[str],
+    *,
+    form: RoleAddForm | None = None,
+    account_form: RefereeAccountForm | None = None,
+    new_account: roles.NewAccount | None = None,
+) -> HttpResponse:
     return render(
         request,
         "tournaments/roles.html",
         {
             "tournament": tournament,
-            "form": form,
+            "form": form or RoleAddForm(roles=manageable, initial={"role": Role.REFEREE}),
+            "account_form": account_form or RefereeAccountForm(prefix="account"),
+            "new_account": new_account,
             "people": [
                 (Role(role), holders, role in manageable)
                 for role, holders in selectors.tournament_people(tournament=tournament).items()
             ],
         },
     )
+
+
+def _referee_account_create(
+    request: HttpRequest, tournament: Tournament, manageable: list[str]
+) -> HttpResponse:
+    """A new referee account: the page answers directly (never stored, never cached) with the
+    password to hand over, shown this once."""
+    account_form = RefereeAccountForm(request.POST, prefix="account")
+    new_account = None
+    if account_form.is_valid():
+        try:
+            new_account = roles.referee_account_create(
+                tournament=tournament,
+                username=account_form.cleaned_data["username"],
+                full_name=account_form.cleaned_data["full_name"],
+                by=request.user,
+                ip_address=client_ip(request),
+            )
+        except services.ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            account_form = None
+    response = _roles_page(
+        request, tournament, manageable, account_form=account_form, new_account=new_account
+    )
+    add_never_cache_headers(response)
+    return response
 
 
 @organiser_required
