@@ -100,3 +100,46 @@ def name_sort_key(text: str, language: str | None) -> NameKey:
         tuple(_secondary(letter) for letter in folded),
         text,
     )
+
+
+# --- Searching ------------------------------------------------------------------------------------
+
+# Cyrillic as Latvian writes Russian names (Иванов → Ivanovs, Щербаков → Ščerbakovs), marks then
+# dropped like the Latvian ones: a visitor types Latin letters without marks.
+_CYRILLIC_TO_LATIN = {
+    **dict(zip("абвгдзиклмнопрстуфхцыэ", "abvgdziklmnoprstufhcie", strict=True)),
+    "е": "e", "ё": "jo", "ж": "z", "й": "j", "ч": "c", "ш": "s", "щ": "sc", "ъ": "", "ь": "",
+    "ю": "ju", "я": "ja", "і": "i", "ї": "ji", "є": "je", "ў": "u", "ґ": "g",
+}  # fmt: skip
+# After a vowel, е is written je (Сергеев → Sergejevs).
+_VOWELS = frozenset("aeiouj")
+# English spellings of the same letters (Zhukov, Shcherbakov, Yakovlev) read as the Latvian
+# ones. Each is replaced by a text that starts with its own first letter (or is one letter for
+# one letter), so a name typed halfway still matches.
+_LATIN_SPELLINGS = (("shch", "sc"), ("zh", "z"), ("ch", "c"), ("sh", "s"), ("y", "j"))
+
+
+def _latin(text: str) -> str:
+    letters: list[str] = []
+    for letter in text:
+        if letter == "е" and letters and letters[-1][-1:] in _VOWELS:
+            letters.append("je")
+        else:
+            letters.append(_CYRILLIC_TO_LATIN.get(letter, letter))
+    return "".join(letters)
+
+
+def search_key(text: str) -> str:
+    """A name as a forgiving search compares it: `search_key(typed) in search_key(name)`.
+
+    Case, spaces and Latvian marks are ignored ("berzins" finds "Bērziņš"), Cyrillic is read in
+    Latin letters ("ivanov" finds "Иванов", "иванов" finds "Ivanovs"), and a word's final s, the
+    Latvian masculine ending, is dropped ("Ivanovs" finds "Иванов")."""
+    latin = _latin(unicodedata.normalize("NFC", text.casefold()))
+    decomposed = unicodedata.normalize("NFKD", latin)
+    plain = "".join(letter for letter in decomposed if not unicodedata.combining(letter))
+    for spelling, letters in _LATIN_SPELLINGS:
+        plain = plain.replace(spelling, letters)
+    return " ".join(
+        word[:-1] if len(word) > 1 and word[-1] == "s" else word for word in plain.split()
+    )

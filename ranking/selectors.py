@@ -61,7 +61,8 @@ def season_by_id(seasons: Sequence[Season], season_id: int) -> Season | None:
 
 
 def club_list() -> list[Club]:
-    return list(Club.objects.order_by("name"))
+    """Every club, in the reader's alphabetical order (the database sorts by character code)."""
+    return sorted(Club.objects.all(), key=lambda club: display_name_key(club.name))
 
 
 # -- The season ranking --------------------------------------------------------------------------
@@ -434,13 +435,21 @@ def qualification(*, tournament: Tournament, season: Season) -> Qualification:
 
 def final_invitations(*, season: Season, final: Tournament) -> list[Invitation]:
     """The season's invitations to the final `final` (to every final of the season, then to
-    this one), with their players and clubs. One query."""
-    return list(
+    this one), each group in the reader's alphabetical order, with their players and clubs.
+    One query."""
+    invitations = (
         Invitation.objects.filter(season=season)
         .filter(Q(tournament__isnull=True) | Q(tournament=final))
         .select_related("player__club")
         .annotate(player_has_page=has_public_result("player_id"))
-        .order_by("-tournament", "pk")
+    )
+    return sorted(
+        invitations,
+        key=lambda invitation: (
+            invitation.tournament_id is not None,
+            display_name_key(invitation.player.full_name),
+            invitation.pk,
+        ),
     )
 
 

@@ -10,8 +10,9 @@ import django_tables2 as tables
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
-from ranking.selectors import RankingRow, RatingRow, name_key
+from ranking.selectors import RankingRow, RatingRow
 from scoring.tables import player_url
+from zole_site.engine_text import display_name_key
 
 
 def _row_class(record: dict[str, Any]) -> str:
@@ -59,9 +60,9 @@ class SeasonRankingTable(tables.Table):
                     "player_id": row.player_id,
                     "has_page": row.has_page,
                     "name": row.name,
-                    "name_key": name_key(row.name),
+                    "name_key": display_name_key(row.name),
                     "club": row.club,
-                    "club_key": name_key(row.club),
+                    "club_key": display_name_key(row.club),
                     "points": row.points,
                     "wins": row.wins,
                     "game_points": row.game_points,
@@ -98,9 +99,9 @@ class RatingTable(tables.Table):
                     "player_id": row.player_id,
                     "has_page": row.has_page,
                     "name": row.name,
-                    "name_key": name_key(row.name),
+                    "name_key": display_name_key(row.name),
                     "club": row.club,
-                    "club_key": name_key(row.club),
+                    "club_key": display_name_key(row.club),
                     "ordinal": row.ordinal,
                     "mu": row.mu,
                     "sigma": row.sigma,

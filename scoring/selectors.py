@@ -9,7 +9,6 @@ size of the tournament: rows are loaded in bulk and joined in Python.
 from __future__ import annotations
 
 import datetime
-import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -21,6 +20,7 @@ from django.utils import timezone
 from django.utils.formats import number_format
 
 from engine import SheetError, score_sheet
+from engine.names import search_key
 from engine.standings import RoundResult, Standing, TeamStanding, rank_standings, round_results
 from engine.standings import team_standings as engine_team_standings
 from scoring.models import TWELFTHS, DealResult, SeatResult
@@ -80,14 +80,6 @@ def points_number(value: Fraction | int | None) -> int | float | None:
         return None
     value = Fraction(value)
     return value.numerator if value.denominator == 1 else round(float(value), 2)
-
-
-def fold_name(text: str) -> str:
-    """A name for searching: case and diacritics removed, so "berzins" finds "Bērziņš"
-    (ē → e, ņ → n, š → s: the Latvian marks decompose to a base letter and a combining mark)."""
-    decomposed = unicodedata.normalize("NFKD", text.casefold())
-    stripped = "".join(char for char in decomposed if not unicodedata.combining(char))
-    return " ".join(stripped.split())
 
 
 def standings_order(tournament: Tournament) -> list[str]:
@@ -594,7 +586,7 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
     }
     confirmed_tables = {table_id for table_id, _entry_id in results}
     time_called_after = _deals_of_short_tables(round_)
-    needle = fold_name(query)
+    needle = search_key(query)
     lines = []
     for table in tables:
         seats = []
@@ -614,7 +606,7 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
                     game_points=game_points,
                     place_points=place_points,
                     place=place,
-                    is_match=bool(needle) and needle in fold_name(player.full_name),
+                    is_match=bool(needle) and needle in search_key(player.full_name),
                     has_page=seat.has_page,
                 )
             )

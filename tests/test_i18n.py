@@ -301,4 +301,50 @@ class TestEveryPageInEveryLanguage:
             with translation.override(language):
                 shown[language] = formats.date_format(starts_on, "SHORT_DATE_FORMAT")
             assert shown[language] in text, language
-        assert len(set(shown.values())) == 3  # 5.12.2026, 05.12.2026, 12/05/2026
+        assert len(set(shown.values())) == 3  # 5.12.2026, 05.12.2026, 5 Dec 2026
+
+
+class TestOneDateFormatPerLanguage:
+    """English dates read as month/day (12/01/2026) next to 1.1.2026 on the season page (issue
+    13, item 17): each language writes a date one way, and English spells the month."""
+
+    @pytest.mark.parametrize(
+        "name", ["DATE_FORMAT", "SHORT_DATE_FORMAT", "DATETIME_FORMAT", "SHORT_DATETIME_FORMAT"]
+    )
+    def test_english_dates_name_the_month(self, name):
+        import datetime
+
+        from django.utils import formats
+
+        with translation.override("en"):
+            written = formats.date_format(datetime.datetime(2026, 12, 1, 18, 30), name)
+        assert "Dec" in written and "12/01" not in written and "1" in written, written
+
+    def test_templates_use_the_languages_formats_not_their_own(self):
+        own = []
+        for template in (ROOT / "templates").rglob("*.html"):
+            text = template.read_text(encoding="utf-8")
+            for fmt in re.findall(r"""\|date:["']([^"']+)["']""", text):
+                if not re.fullmatch(r"[A-Z_]+_FORMAT|c", fmt):
+                    own.append(f"{template.relative_to(ROOT)}: {fmt}")
+        assert own == []
+
+
+class TestDistinctWords:
+    def test_latvian_names_the_season_ranking_and_the_standings_apart(self):
+        """ "Kopvērtējums" named both the season ranking and a tournament's standings."""
+        with translation.override("lv"):
+            standings = translation.gettext("Standings")
+            ranking = {
+                translation.gettext("Season ranking"),
+                translation.pgettext("navigation", "Season ranking"),
+                translation.gettext("Ranking points"),
+            }
+        assert standings == "Kopvērtējums"
+        assert not any("kopvērtēj" in text.lower() for text in ranking), ranking
+        ranking_texts = [
+            entry.msgstr
+            for entry in catalogue("lv")
+            if "ranking" in entry.msgid.lower() and not entry.obsolete and entry.msgstr
+        ]
+        assert [text for text in ranking_texts if "kopvērtēj" in text.lower()] == []

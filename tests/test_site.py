@@ -90,3 +90,12 @@ class TestErrorPages:
 
         html = get_template("500.html").render()
         assert "Server error" in html and "<html lang=" in html
+
+
+def test_the_favicon_is_served_at_the_site_root(client: Client):
+    """Browsers ask for /favicon.ico on every first visit: it was a 404 (issue 13, item 17)."""
+    response = client.get("/favicon.ico")
+    assert response.status_code == 200
+    assert response["Content-Type"] in ("image/x-icon", "image/vnd.microsoft.icon")
+    body = b"".join(response.streaming_content)
+    assert body[:4] == b"\x00\x00\x01\x00"  # an ICO file's header

@@ -216,6 +216,14 @@ class PlayerForm(forms.ModelForm):
         model = Player
         fields = ("full_name", "club", "licence_number", "is_active")
 
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["club"]
+        field.choices = [
+            ("", field.empty_label),
+            *latvian_choices(field.queryset, name=lambda club: club.name),
+        ]
+
 
 class PlayerImportForm(forms.Form):
     file = forms.FileField(
@@ -225,6 +233,14 @@ class PlayerImportForm(forms.Form):
     )
     text = forms.CharField(
         label=_("…or paste the lines"), required=False, widget=forms.Textarea(attrs={"rows": 6})
+    )
+    tournament = forms.ModelChoiceField(
+        queryset=Tournament.objects.order_by("-starts_on", "name"),
+        to_field_name="slug",
+        required=False,
+        label=_("Register them in the tournament"),
+        empty_label=_("(only add them to the register)"),
+        help_text=_("Every player of the list, new or already in the register, is registered."),
     )
 
     def raw(self) -> bytes:

@@ -7,6 +7,7 @@ from collections.abc import Sequence
 
 from django import forms
 from django.contrib.auth.models import User
+from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
 from tournaments.models import AuditEntry, Role, Table
@@ -41,6 +42,27 @@ class RoleAddForm(forms.Form):
                 params={"username": username},
             )
         return user
+
+
+class RefereeAccountForm(forms.Form):
+    """A new account for a table referee (no admin needed): a username and, optionally, the
+    person's name; the password is made up and shown once."""
+
+    username = forms.CharField(
+        max_length=150,
+        label=_("Username"),
+        validators=[UnicodeUsernameValidator()],
+        help_text=_("Letters, digits and . @ + - _ only."),
+    )
+    full_name = forms.CharField(max_length=150, required=False, label=_("Name"))
+
+    def clean_username(self) -> str:
+        username = self.cleaned_data["username"].strip()
+        if User.objects.filter(username__iexact=username).exists():
+            raise forms.ValidationError(
+                _("The username “%(username)s” is already taken."), params={"username": username}
+            )
+        return username
 
 
 class RoleRemoveForm(forms.Form):

@@ -1,7 +1,6 @@
 """Reads for the tournaments app (HackSoft style: views call these, never the ORM directly)."""
 
 import datetime
-import unicodedata
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from fractions import Fraction
@@ -14,6 +13,7 @@ from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from engine.names import search_key
 from engine.seating import meeting_counts
 from engine.standings import RoundResult, rank_standings
 from scoring.sheet_view import GAME_WORDS
@@ -131,6 +131,53 @@ def checked_in(*, round_: Round) -> list[int]:
 
 
 @dataclass(frozen=True)
+class AttendanceDifference:
+    """Where a round's seating and its check-in disagree, each list in the reader's order."""
+
+    present_not_seated: list[Entry]
+    seated_not_present: list[Entry]
+
+    def __bool__(self) -> bool:
+        return bool(self.present_not_seated or self.seated_not_present)
+
+    def names(self) -> dict[str, list[str]]:
+        """The players by name (for the audit log)."""
+        return {
+            "present_not_seated": [entry.player.full_name for entry in self.present_not_seated],
+            "seated_not_present": [entry.player.full_name for entry in self.seated_not_present],
+        }
+
+
+def attendance_difference(
+    *, round_: Round, present: Iterable[int] | None = None, seated: Iterable[int] | None = None
+) -> AttendanceDifference:
+    """Who is checked in (or `present`: the entry ids ticked on screen) but not seated, and who
+    is seated (`seated`: the entry ids, when the caller has them) but not checked in. Nothing
+    differs before the round is seated. A query for each set not given, one more when they
+    differ."""
+    if seated is None:
+        seated = Seat.objects.filter(table__round=round_).values_list("entry_id", flat=True)
+    seated = set(seated)
+    if not seated:
+        return AttendanceDifference([], [])
+    present = set(checked_in(round_=round_) if present is None else present)
+    if present == seated:
+        return AttendanceDifference([], [])
+    differing = Entry.objects.filter(
+        tournament_id=round_.tournament_id, pk__in=seated ^ present
+    ).select_related("player")
+
+    def by_name(entries: Iterable[Entry]) -> list[Entry]:
+        return sorted(entries, key=lambda entry: display_name_key(entry.player.full_name))
+
+    differing = list(differing)
+    return AttendanceDifference(
+        present_not_seated=by_name(entry for entry in differing if entry.pk in present),
+        seated_not_present=by_name(entry for entry in differing if entry.pk in seated),
+    )
+
+
+@dataclass(frozen=True)
 class TableView:
     table: Table
     seats: list[Seat]
@@ -183,7 +230,10 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
     }
 
 
-def player_list(*, query: str = "") -> QuerySet[Player]:
+def player_list(*, query: str = "") -> list[Player]:
+    """The register (or the players whose name, club or licence contains `query`) in the
+    reader's alphabetical order, each with `name_key` and `club_key` for sorting the table by
+    name or club: the database's collation sorts by character code (Juris before Jānis)."""
     players = Player.objects.select_related("club")
     if query:
         players = players.filter(
@@ -191,7 +241,15 @@ def player_list(*, query: str = "") -> QuerySet[Player]:
             | Q(club__name__icontains=query)
             | Q(licence_number__icontains=query)
         )
-    return players.order_by("full_name")
+    listed = list(players)
+    for player in listed:
+        player.name_key = display_name_key(player.full_name)
+        # No club sorts first; within a club, by name.
+        player.club_key = (
+            display_name_key(player.club.name if player.club else ""),
+            player.name_key,
+        )
+    return sorted(listed, key=lambda player: player.name_key)
 
 
 def club_list() -> list[Club]:
@@ -210,8 +268,9 @@ ROLE_HOLDERS = {
 
 
 def role_holders(*, tournament: Tournament, role: str) -> list[User]:
-    """The accounts holding one role in the tournament, by username."""
-    return list(getattr(tournament, ROLE_HOLDERS[role]).order_by("username"))
+    """The accounts holding one role in the tournament, by username in the reader's order."""
+    holders = getattr(tournament, ROLE_HOLDERS[role]).all()
+    return sorted(holders, key=lambda user: display_name_key(user.username))
 
 
 def tournament_people(*, tournament: Tournament) -> dict[str, list[User]]:
@@ -260,13 +319,6 @@ def round_referee_assignments(*, round_: Round) -> list[tuple[Table, list[int]]]
 AUDIT_PAGE_SIZE = 50
 
 
-def folded(text: str) -> str:
-    """Text for a forgiving name search: case and diacritics folded ("Bērziņš" → "berzins"),
-    done in Python because SQLite folds neither outside ASCII."""
-    decomposed = unicodedata.normalize("NFKD", text)
-    return "".join(char for char in decomposed if not unicodedata.combining(char)).casefold()
-
-
 def _strings(value: object) -> Iterator[str]:
     """Every string inside an audit entry's detail (names sit in lists of tables, pairs ...)."""
     if isinstance(value, str):
@@ -284,11 +336,11 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
     table where one of them sat, and the entries without a table that name one of them
     (a withdrawal, a swap, a regenerated seating). Those name players as they were written,
     so they are matched here, in Python; there are a handful per round."""
-    needle = folded(query)
+    needle = search_key(query)
     matched = {
-        entry_id: folded(name)
+        entry_id: search_key(name)
         for entry_id, name in tournament.entries.values_list("pk", "player__full_name")
-        if needle in folded(name)
+        if needle in search_key(name)
     }
     if not matched:
         return Q(pk__in=[])
@@ -297,7 +349,7 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
     mentioned = [
         pk
         for pk, detail in without_table.values_list("pk", "detail")
-        if any(folded(text) in names for text in _strings(detail))
+        if any(search_key(text) in names for text in _strings(detail))
     ]
     seated_at = Seat.objects.filter(entry_id__in=matched).values("table_id")
     return Q(table_id__in=seated_at) | Q(pk__in=mentioned)
@@ -404,6 +456,8 @@ FACT_LABELS: dict[str, Promise] = {
     "seconds_left": _("Seconds left"),
     "time_was_up": _("Time was up"),
     "time_called": _("Confirmed when time was up"),
+    "present_not_seated": _("Present but not seated"),
+    "seated_not_present": _("Seated but not checked in"),
     "deals": _("Deals played"),
     "first_round": _("First round"),
     "checked_in": _("Checked in"),

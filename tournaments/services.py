@@ -1,6 +1,5 @@
 """Writes for the tournaments app (HackSoft style: views and commands call these)."""
 
-import csv
 import datetime
 import secrets
 import unicodedata
@@ -10,6 +9,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.db.models import Count, Max, Q
+from django.db.models.functions import Upper
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -39,6 +39,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.player_csv import CsvPlayer, read_players
 from tournaments.rule_set import RULE_SET_FIELDS, round_rule_set, rule_set_options
 from zole_site.engine_text import error_text, flag_dict, is_warning, table_warning_text
 
@@ -464,13 +465,18 @@ def round_generate_seating(
     by: User | None,
     confirmation: str = "",
     ip_address: str | None = None,
+    present: Iterable[Entry] | None = None,
 ) -> Round:
     """Seat the checked-in players (engine.seating) and write the tables in bulk.
 
-    A draft round may be regenerated freely; a published one only with the typed confirmation,
-    and that leaves an audit entry."""
+    `present`: the players ticked on the organiser's screen; they are checked in first, in the
+    same transaction (a refused seating saves no check-in either). A draft round may be
+    regenerated freely; a published one only with the typed confirmation, and that leaves an
+    audit entry."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft_seating(round_)
+    if present is not None:
+        check_in_set(round_=round_, entries=present)
     was_published = round_.status == RoundStatus.PUBLISHED
     if was_published and confirmation.strip() != regenerate_confirmation(round_):
         raise ServiceError(
@@ -713,8 +719,51 @@ def _issue_missing_links(round_: Round) -> None:
     )
 
 
+class AttendanceMismatchError(ServiceError):
+    """The seated players are not the present ones: published only when the organiser confirms
+    (or after generating the seating again)."""
+
+    def __init__(self, round_: Round, difference: selectors.AttendanceDifference) -> None:
+        self.difference = difference
+        parts = []
+        if difference.present_not_seated:
+            parts.append(
+                _("present but not seated: %(names)s")
+                % {"names": _names(difference.present_not_seated)}
+            )
+        if difference.seated_not_present:
+            parts.append(
+                _("seated but not checked in: %(names)s")
+                % {"names": _names(difference.seated_not_present)}
+            )
+        super().__init__(
+            _(
+                "round %(number)d: the seating does not match the check-in (%(differences)s). "
+                "Generate the seating again, or confirm that it is published as it is."
+            )
+            % {"number": round_.number, "differences": "; ".join(parts)}
+        )
+
+
+def _names(entries: Iterable[Entry]) -> str:
+    return ", ".join(entry.player.full_name for entry in entries)
+
+
 @transaction.atomic
-def round_publish(*, round_: Round, by: User | None, ip_address: str | None = None) -> Round:
+def round_publish(
+    *,
+    round_: Round,
+    by: User | None,
+    ip_address: str | None = None,
+    present: Iterable[Entry] | None = None,
+    attendance_confirmed: bool = False,
+) -> Round:
+    """Publish the round's seating: every table gets its private entry link.
+
+    `present`: the players ticked on the organiser's screen, checked in first in the same
+    transaction. When the seated players are not the checked-in ones, publishing is refused
+    (AttendanceMismatchError, nothing saved) unless `attendance_confirmed`: then the audit entry
+    names who differs."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(
@@ -725,6 +774,11 @@ def round_publish(*, round_: Round, by: User | None, ip_address: str | None = No
         raise ServiceError(
             _("round %(number)d has no seating yet: generate it first") % {"number": round_.number}
         )
+    if present is not None:
+        check_in_set(round_=round_, entries=present)
+    difference = selectors.attendance_difference(round_=round_)
+    if difference and not attendance_confirmed:
+        raise AttendanceMismatchError(round_, difference)
     # The round is played with the options as they are now: later changes apply from the next.
     options = rule_set_options(round_.tournament)
     sizes = sorted(round_.tables.annotate(size=Count("seats")).values_list("size", flat=True))
@@ -748,6 +802,7 @@ def round_publish(*, round_: Round, by: User | None, ip_address: str | None = No
         tournament=round_.tournament,
         ip_address=ip_address,
         round=round_.number,
+        **(difference.names() if difference else {}),
     )
     return round_
 
@@ -943,7 +998,6 @@ def table_token_revoke(*, table: Table, by: User | None, ip_address: str | None 
 
 IMPORT_MAX_BYTES = 1_000_000
 IMPORT_MAX_LINES = 5_000
-IMPORT_HEADERS = {"name", "vārds", "club", "klubs", "licence", "license", "licence_number"}
 
 
 @dataclass(frozen=True, slots=True)
@@ -958,7 +1012,8 @@ class ImportRow:
 @dataclass(frozen=True, slots=True)
 class ImportPreview:
     rows: tuple[ImportRow, ...]
-    # "line 4: ...", in the language of the request — any error means nothing is imported
+    # "line 4: ...", in the language of the request, in the order of the lines — any error
+    # means nothing is imported
     errors: tuple[str, ...]
 
     @property
@@ -978,84 +1033,118 @@ def _has_control_character(text: str) -> bool:
     return any(unicodedata.category(character) == "Cc" for character in text)
 
 
+def _licence_key(licence: str) -> str:
+    """Licence numbers compared as people read them: "lv-1" is "LV-1"."""
+    return licence.casefold()
+
+
+def _line_problem(
+    row: CsvPlayer,
+    *,
+    seen_licences: dict[str, int],
+    seen_names: dict[tuple[str, str], int],
+    register: dict[str, tuple[str, str]],
+) -> str | None:
+    """What is wrong with one player's line, or None."""
+    full_name, club, licence = row.full_name, row.club, row.licence_number
+    if any(_has_control_character(field) for field in (full_name, club, licence)):
+        # A NUL or other control character: binary data, not a list of players (and
+        # PostgreSQL cannot store a NUL).
+        return _("it has a control character (is the file a CSV of players?)")
+    if not full_name:
+        return _("the name is empty")
+    if len(full_name) > 120:
+        return _("the name is longer than %(count)d characters") % {"count": 120}
+    if len(club) > 120:
+        return _("the club is longer than %(count)d characters") % {"count": 120}
+    if len(licence) > 20:
+        return _("the licence number is longer than %(count)d characters") % {"count": 20}
+    if licence:
+        key = _licence_key(licence)
+        if key in seen_licences:
+            return _("licence %(licence)s is also on line %(line)d") % {
+                "licence": licence,
+                "line": seen_licences[key],
+            }
+        if key in register and register[key][1] != full_name:
+            return _("licence %(licence)s already belongs to %(name)s") % {
+                "licence": register[key][0],
+                "name": register[key][1],
+            }
+    else:
+        key = (full_name.casefold(), club.casefold())
+        if key in seen_names:
+            return (
+                _("%(name)s (%(club)s) is also on line %(line)d")
+                if club
+                else _("%(name)s is also on line %(line)d")
+            ) % {"name": full_name, "club": club, "line": seen_names[key]}
+    return None
+
+
 def players_import_preview(raw: bytes) -> ImportPreview:
-    """Read a CSV of players (name, club, licence) and say what importing it would do."""
+    """Read a CSV of players (name, club, licence) and say what importing it would do: each
+    line that is wrong is named with what is wrong (`player_csv` reads the file)."""
     if len(raw) > IMPORT_MAX_BYTES:
         return ImportPreview(
             (), (_("the file is larger than %(size)d kB") % {"size": IMPORT_MAX_BYTES // 1000},)
         )
     text = decode_upload(raw)
-    lines = text.splitlines()
-    if len(lines) > IMPORT_MAX_LINES:
+    if len(text.splitlines()) > IMPORT_MAX_LINES:
         return ImportPreview(
             (), (_("the file has more than %(count)d lines") % {"count": IMPORT_MAX_LINES},)
         )
-    try:
-        dialect = csv.Sniffer().sniff(text[:4096], delimiters=",;\t")
-    except csv.Error:
-        dialect = csv.excel
-    rows: list[ImportRow] = []
-    errors: list[str] = []
-    licences_seen: dict[str, int] = {}
-    existing_licences = dict(
-        Player.objects.exclude(licence_number="").values_list("licence_number", "full_name")
-    )
+    players, problems = read_players(text)
+    register = {
+        _licence_key(licence): (licence, name)
+        for licence, name in Player.objects.exclude(licence_number="").values_list(
+            "licence_number", "full_name"
+        )
+    }
     existing_names = set(
         Player.objects.filter(licence_number="").values_list("full_name", "club__name")
     )
-    for number, fields in enumerate(csv.reader(lines, dialect), start=1):
-        fields = [field.strip() for field in fields]
-        if not any(fields):
-            continue
-        if number == 1 and fields[0].casefold() in IMPORT_HEADERS:
-            continue
-        if len(fields) > 3:
-            errors.append(
-                _("line %(line)d: expected name, club, licence; got %(count)d fields")
-                % {"line": number, "count": len(fields)}
-            )
-            continue
-        full_name, club, licence = [*fields, "", ""][:3]
-        problem = None
-        if any(_has_control_character(field) for field in (full_name, club, licence)):
-            # A NUL or other control character: binary data, not a list of players (and
-            # PostgreSQL cannot store a NUL).
-            problem = _("it has a control character (is the file a CSV of players?)")
-        elif not full_name:
-            problem = _("the name is empty")
-        elif len(full_name) > 120:
-            problem = _("the name is longer than %(count)d characters") % {"count": 120}
-        elif len(club) > 120:
-            problem = _("the club is longer than %(count)d characters") % {"count": 120}
-        elif len(licence) > 20:
-            problem = _("the licence number is longer than %(count)d characters") % {"count": 20}
-        elif licence and licence in licences_seen:
-            problem = _("licence %(licence)s is also on line %(line)d") % {
-                "licence": licence,
-                "line": licences_seen[licence],
-            }
-        elif licence and licence in existing_licences and existing_licences[licence] != full_name:
-            problem = _("licence %(licence)s already belongs to %(name)s") % {
-                "licence": licence,
-                "name": existing_licences[licence],
-            }
-        if problem:
-            errors.append(_("line %(line)d: %(problem)s") % {"line": number, "problem": problem})
-            continue
-        if licence:
-            licences_seen[licence] = number
-        existing = (
-            licence in existing_licences if licence else (full_name, club or None) in existing_names
+    rows: list[ImportRow] = []
+    seen_licences: dict[str, int] = {}
+    seen_names: dict[tuple[str, str], int] = {}
+    for row in players:
+        problem = _line_problem(
+            row, seen_licences=seen_licences, seen_names=seen_names, register=register
         )
-        rows.append(ImportRow(number, full_name, club, licence, existing))
+        if problem:
+            problems.append((row.line, problem))
+            continue
+        if row.licence_number:
+            seen_licences[_licence_key(row.licence_number)] = row.line
+            existing = _licence_key(row.licence_number) in register
+        else:
+            seen_names[(row.full_name.casefold(), row.club.casefold())] = row.line
+            existing = (row.full_name, row.club or None) in existing_names
+        rows.append(
+            ImportRow(row.line, row.full_name, row.club, row.licence_number, existing=existing)
+        )
+    errors = [
+        _("line %(line)d: %(problem)s") % {"line": line, "problem": problem}
+        for line, problem in sorted(problems, key=lambda problem: problem[0])
+    ]
     if not rows and not errors:
         errors.append(_("the file has no players"))
     return ImportPreview(tuple(rows), tuple(errors))
 
 
 @transaction.atomic
-def players_import(*, raw: bytes, by: User | None, ip_address: str | None = None) -> list[Player]:
-    """Import every new player of the CSV, creating missing clubs; all or nothing."""
+def players_import(
+    *,
+    raw: bytes,
+    by: User | None,
+    ip_address: str | None = None,
+    tournament: Tournament | None = None,
+) -> list[Player]:
+    """Import every new player of the CSV, creating missing clubs; all or nothing.
+
+    With a `tournament`, every player of the list (new or already in the register) is also
+    registered in it, in the same transaction, and the audit entry says how many. Returns the
+    new players."""
     preview = players_import_preview(raw)
     if preview.errors:
         raise ServiceError(
@@ -1069,11 +1158,45 @@ def players_import(*, raw: bytes, by: User | None, ip_address: str | None = None
         Player(full_name=row.full_name, club=clubs.get(row.club), licence_number=row.licence_number)
         for row in preview.new_rows
     )
+    registration = {}
+    if tournament is not None:
+        registered = entries_register(
+            tournament=tournament,
+            players=_players_of_rows(preview.rows),
+            first_round=selectors.next_round_number(tournament=tournament),
+        )
+        registration = {"registered": len(registered)}
     audit(
         action=AuditEntry.Action.PLAYERS_IMPORTED,
         by=by,
+        tournament=tournament,
         ip_address=ip_address,
         imported=len(players),
         skipped=len(preview.rows) - len(players),
+        **registration,
     )
     return players
+
+
+def _players_of_rows(rows: Iterable[ImportRow]) -> list[Player]:
+    """The register's players named by import lines: by licence, or by name and club."""
+    rows = list(rows)
+    licences = {_licence_key(row.licence_number) for row in rows if row.licence_number}
+    names = {(row.full_name, row.club or None) for row in rows if not row.licence_number}
+    candidates = (
+        Player.objects.annotate(licence_upper=Upper("licence_number"))
+        .filter(
+            Q(licence_upper__in=[row.licence_number.upper() for row in rows if row.licence_number])
+            | Q(licence_number="", full_name__in=[name for name, _club in names])
+        )
+        .select_related("club")
+    )
+    return [
+        player
+        for player in candidates
+        if (player.licence_number and _licence_key(player.licence_number) in licences)
+        or (
+            not player.licence_number
+            and (player.full_name, player.club.name if player.club else None) in names
+        )
+    ]

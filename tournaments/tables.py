@@ -7,10 +7,14 @@ from tournaments.models import Player
 
 
 class PlayerTable(tables.Table):
+    # Rows come sorted in Python (selectors.player_list): by their keys in the reader's order.
     full_name = tables.LinkColumn(
-        "tournaments:player_edit", args=[tables.A("pk")], verbose_name=_("Player")
+        "tournaments:player_edit",
+        args=[tables.A("pk")],
+        verbose_name=_("Player"),
+        order_by=("name_key",),
     )
-    club = tables.Column(verbose_name=_("Club"), order_by=("club__name",))
+    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",))
     licence_number = tables.Column(verbose_name=_("Licence"))
     is_active = tables.BooleanColumn(verbose_name=_("Active"))
 

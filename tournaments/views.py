@@ -13,6 +13,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
+from django.utils.cache import add_never_cache_headers
 from django.utils.functional import Promise, SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
@@ -38,6 +39,7 @@ from tournaments.forms import (
 from tournaments.models import Entry, Player, Role, Round, RoundStatus, Table, Tournament
 from tournaments.role_forms import (
     AuditFilterForm,
+    RefereeAccountForm,
     RoleAddForm,
     RoleRemoveForm,
     TableRefereesForm,
@@ -327,20 +329,44 @@ def _round(slug: str, number: int) -> Round:
 @organiser_required
 @require_safe
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    round_ = _round(slug, number)
+    return _round_page(request, _round(slug, number))
+
+
+def _round_page(
+    request: HttpRequest,
+    round_: Round,
+    *,
+    check_in_form: CheckInForm | None = None,
+    generate_form: GenerateSeatingForm | None = None,
+) -> HttpResponse:
+    """The round page; after a refused generation or publication, with the forms as they were
+    sent (the ticks on screen stay, and the differences are those of the ticks)."""
     table_links = round_table_links(round_=round_)
     clock = round_clock(round_)
+    tables = selectors.round_tables(round_=round_)
+    if check_in_form is None:
+        present = selectors.checked_in(round_=round_)
+        check_in_form = CheckInForm(round_=round_, initial={"entries": present})
+    elif check_in_form.is_valid():
+        present = [entry.pk for entry in check_in_form.cleaned_data["entries"]]
+    else:
+        present = None  # the saved check-in
+    attendance = selectors.attendance_difference(
+        round_=round_,
+        present=present,
+        seated=[seat.entry_id for view in tables for seat in view.seats],
+    )
     return render(
         request,
         "tournaments/round_detail.html",
         {
             "tournament": round_.tournament,
             "round": round_,
-            "tables": selectors.round_tables(round_=round_),
-            "check_in_form": CheckInForm(
-                round_=round_, initial={"entries": selectors.checked_in(round_=round_)}
-            ),
-            "generate_form": GenerateSeatingForm(initial={"mode": round_.seating_mode}),
+            "tables": tables,
+            "check_in_form": check_in_form,
+            "attendance": attendance,
+            "generate_form": generate_form
+            or GenerateSeatingForm(initial={"mode": round_.seating_mode}),
             "swap_form": SwapForm(round_=round_),
             "confirmation": services.regenerate_confirmation(round_),
             "is_draft": round_.status == RoundStatus.DRAFT,
@@ -442,14 +468,27 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return redirect("tournaments:round", slug=slug, number=number)
 
 
+def _attendance_on_screen(request: HttpRequest, round_: Round) -> CheckInForm | None:
+    """The check-in list as sent with the round's form (its `attendance` marker says the list
+    was on screen: no tick at all then means nobody is present); None without it."""
+    if "attendance" not in request.POST:
+        return None
+    return CheckInForm(request.POST, round_=round_)
+
+
 @organiser_required
 @require_POST
 def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Seat the players ticked on screen: the check-in is saved with the seating."""
     round_ = _round(slug, number)
     form = GenerateSeatingForm(request.POST)
+    attendance = _attendance_on_screen(request, round_)
     if not form.is_valid():
         messages.error(request, _("Choose a seating mode and a whole-number seed."))
-        return redirect("tournaments:round", slug=slug, number=number)
+        return _round_page(request, round_, check_in_form=attendance, generate_form=form)
+    if attendance is not None and not attendance.is_valid():
+        messages.error(request, _("Choose the players who are present."))
+        return _round_page(request, round_, check_in_form=attendance, generate_form=form)
     try:
         round_ = services.round_generate_seating(
             round_=round_,
@@ -458,13 +497,12 @@ def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse
             confirmation=form.cleaned_data["confirmation"],
             by=request.user,
             ip_address=client_ip(request),
+            present=attendance.cleaned_data["entries"] if attendance is not None else None,
         )
     except services.ServiceError as error:
         messages.error(request, str(error))
-    else:
-        messages.success(
-            request, _("Seating generated with seed %(seed)s.") % {"seed": round_.seed}
-        )
+        return _round_page(request, round_, check_in_form=attendance, generate_form=form)
+    messages.success(request, _("Seating generated with seed %(seed)s.") % {"seed": round_.seed})
     return redirect("tournaments:round", slug=slug, number=number)
 
 
@@ -496,11 +534,25 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 @organiser_required
 @require_POST
 def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Publish with the check-in on screen (saved with it); refused while the seated players
+    are not the present ones, unless the organiser ticks that it is published as it is."""
     round_ = _round(slug, number)
+    attendance = _attendance_on_screen(request, round_)
+    if attendance is not None and not attendance.is_valid():
+        messages.error(request, _("Choose the players who are present."))
+        return _round_page(request, round_, check_in_form=attendance)
     try:
-        services.round_publish(round_=round_, by=request.user, ip_address=client_ip(request))
+        services.round_publish(
+            round_=round_,
+            by=request.user,
+            ip_address=client_ip(request),
+            present=attendance.cleaned_data["entries"] if attendance is not None else None,
+            attendance_confirmed=bool(request.POST.get("attendance_confirmed")),
+        )
     except services.ServiceError as error:
         messages.error(request, str(error))
+        if attendance is not None:
+            return _round_page(request, round_, check_in_form=attendance)
     else:
         messages.success(request, _("Round %(number)d published.") % {"number": number})
     return redirect("tournaments:round", slug=slug, number=number)
@@ -549,14 +601,19 @@ def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpRespo
 @require_http_methods(["GET", "HEAD", "POST"])
 def player_import(request: HttpRequest) -> HttpResponse:
     """Step 1 uploads and previews; step 2 (confirm) imports the same text, all or nothing."""
-    form = PlayerImportForm(request.POST or None, request.FILES or None)
+    form = PlayerImportForm(
+        request.POST or None,
+        request.FILES or None,
+        initial={"tournament": request.GET.get("tournament")},
+    )
     preview = None
     if request.method == "POST" and form.is_valid():
         raw = form.raw()
+        tournament = form.cleaned_data["tournament"]
         if "confirm" in request.POST:
             try:
                 imported = services.players_import(
-                    raw=raw, by=request.user, ip_address=client_ip(request)
+                    raw=raw, by=request.user, ip_address=client_ip(request), tournament=tournament
                 )
             except services.ServiceError as error:
                 messages.error(request, str(error))
@@ -568,11 +625,19 @@ def player_import(request: HttpRequest) -> HttpResponse:
                     )
                     % {"count": len(imported)},
                 )
+                if tournament is not None:
+                    return redirect("tournaments:entries", slug=tournament.slug)
                 return redirect("tournaments:players")
         preview = services.players_import_preview(raw)
-        # The confirm step re-sends the same lines as text and they are checked again.
-        form = PlayerImportForm(initial={"text": services.decode_upload(raw)})
-    return render(request, "tournaments/player_import.html", {"form": form, "preview": preview})
+        # The confirm step re-sends the same lines (and tournament) and they are checked again.
+        form = PlayerImportForm(
+            initial={"text": services.decode_upload(raw), "tournament": tournament}
+        )
+    return render(
+        request,
+        "tournaments/player_import.html",
+        {"form": form, "preview": preview, "tournament": form.initial.get("tournament")},
+    )
 
 
 @organiser_required
@@ -632,6 +697,10 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
     chief referees the chief referees)."""
     tournament = get_object_or_404(Tournament, slug=slug)
     manageable = roles.manageable_roles(request.user, tournament)
+    if request.method == "POST" and "account-username" in request.POST:
+        if Role.REFEREE not in manageable:  # accounts are made for the referees one appoints
+            raise PermissionDenied(ROLE_REMOVAL_REFUSALS[Role.REFEREE])
+        return _referee_account_create(request, tournament, manageable)
     form = RoleAddForm(request.POST or None, roles=manageable, initial={"role": Role.REFEREE})
     if request.method == "POST" and form.is_valid():
         user, role = form.cleaned_data["username"], form.cleaned_data["role"]
@@ -651,19 +720,61 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
             else:
                 messages.info(request, _role_message(role, "already", user))
             return redirect("tournaments:roles", slug=slug)
+    return _roles_page(request, tournament, manageable, form=form)
+
+
+def _roles_page(
+    request: HttpRequest,
+    tournament: Tournament,
+    manageable: list[str],
+    *,
+    form: RoleAddForm | None = None,
+    account_form: RefereeAccountForm | None = None,
+    new_account: roles.NewAccount | None = None,
+) -> HttpResponse:
     return render(
         request,
         "tournaments/roles.html",
         {
             "tournament": tournament,
-            "form": form,
+            "form": form or RoleAddForm(roles=manageable, initial={"role": Role.REFEREE}),
             "is_organiser": roles.is_organiser(request.user, tournament),
+            "account_form": account_form or RefereeAccountForm(prefix="account"),
+            "can_create_accounts": Role.REFEREE in manageable,
+            "new_account": new_account,
             "people": [
                 (Role(role), holders, role in manageable)
                 for role, holders in selectors.tournament_people(tournament=tournament).items()
             ],
         },
     )
+
+
+def _referee_account_create(
+    request: HttpRequest, tournament: Tournament, manageable: list[str]
+) -> HttpResponse:
+    """A new referee account: the page answers directly (never stored, never cached) with the
+    password to hand over, shown this once."""
+    account_form = RefereeAccountForm(request.POST, prefix="account")
+    new_account = None
+    if account_form.is_valid():
+        try:
+            new_account = roles.referee_account_create(
+                tournament=tournament,
+                username=account_form.cleaned_data["username"],
+                full_name=account_form.cleaned_data["full_name"],
+                by=request.user,
+                ip_address=client_ip(request),
+            )
+        except services.ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            account_form = None
+    response = _roles_page(
+        request, tournament, manageable, account_form=account_form, new_account=new_account
+    )
+    add_never_cache_headers(response)
+    return response
 
 
 ROLE_REMOVAL_REFUSALS = {

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Mapping
+from functools import lru_cache
 from typing import Any
 
 from django.utils.translation import get_language, gettext, gettext_noop
@@ -124,9 +125,13 @@ def warning_texts(tables: Iterable[Any]) -> list[str]:
     return texts
 
 
+# Names and clubs recur on every page and in every request: their keys are kept, per language.
+_cached_name_sort_key = lru_cache(maxsize=32768)(name_sort_key)
+
+
 def display_name_key(text: str | None) -> NameKey:
     """Sort key of a name (player, club, team) for a list shown in the active language.
 
     Only for what is sorted per request, or cached per language: a key of one language does not
     order the names of another."""
-    return name_sort_key(text or "", get_language())
+    return _cached_name_sort_key(text or "", get_language())

@@ -184,6 +184,8 @@ LANGUAGES = [
 ]
 # One catalogue per language for the whole project: locale/<lang>/LC_MESSAGES/django.po.
 LOCALE_PATHS = [BASE_DIR / "locale"]
+# One unambiguous date format per language: English spells the month (zole_site/formats/en).
+FORMAT_MODULE_PATH = ["zole_site.formats"]
 # The language chosen on the switcher is remembered for a year, on this device.
 LANGUAGE_COOKIE_AGE = 365 * 24 * 3600
 LANGUAGE_COOKIE_SAMESITE = "Lax"
@@ -207,6 +209,8 @@ STORAGES = {
 }
 WHITENOISE_USE_FINDERS = DEBUG
 WHITENOISE_AUTOREFRESH = DEBUG
+# Files browsers ask for at the site's root (/favicon.ico), served as they are.
+WHITENOISE_ROOT = BASE_DIR / "site_root"
 
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 

@@ -14,6 +14,9 @@ urlpatterns = [
     path("", public.tournament_list, name="home"),
     path("healthz", views.healthz, name="healthz"),
     path("language/<str:language>/", views.language_switch, name="language"),
+    # The project's documentation (docs/*.md): the rules, and how to run a tournament.
+    path("rules/", views.documentation, {"page": "rules"}, name="doc_rules"),
+    path("rules/organising/", views.documentation, {"page": "organising"}, name="doc_organising"),
     path("organise/", include("tournaments.urls")),
     path("", include("scoring.urls")),
     path("", include("scoring.public_urls")),

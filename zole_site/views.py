@@ -1,13 +1,17 @@
-"""Site-wide views: the health check and the language switcher. The home page is the public
-tournament list (scoring.views.public). Views stay thin; reads go to selectors."""
+"""Site-wide views: the health check, the language switcher and the documentation pages. The
+home page is the public tournament list (scoring.views.public). Views stay thin; reads go to
+selectors."""
 
 from django.conf import settings
 from django.db import connection
-from django.http import Http404, HttpRequest, HttpResponseRedirect, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect, JsonResponse
+from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
+
+from zole_site.documentation import doc_page
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
@@ -50,3 +54,9 @@ def healthz(request: HttpRequest) -> JsonResponse:
         cursor.execute("SELECT 1")
         cursor.fetchone()
     return JsonResponse({"status": "ok", "database": connection.vendor})
+
+
+@require_safe
+def documentation(request: HttpRequest, page: str) -> HttpResponse:
+    """A page of docs/ (the rules, running a tournament), rendered from its Markdown file."""
+    return render(request, "public/doc_page.html", {"doc": doc_page(page), "page": page})

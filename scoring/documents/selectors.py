@@ -545,10 +545,11 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
         if len(stored) in TABLE_SIZES
     )
     last_round = covered[-1] if covered else None
-    chief_referees = [
-        user.get_full_name() or user.get_username()
-        for user in tournament.chief_referees.order_by("last_name", "first_name", "username")
-    ]
+    # Printed in the document's language, in its alphabetical order.
+    chief_referees = sorted(
+        (user.get_full_name() or user.get_username() for user in tournament.chief_referees.all()),
+        key=display_name_key,
+    )
     return Protocol(
         event=event_info(tournament),
         after_round=last,

@@ -50,8 +50,10 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     assert_fits_the_phone(page)
 
     page.click("text=Players and entries")
-    for checkbox in page.locator("input[name=players]").all():
-        checkbox.check()
+    page.click("button:has-text('Tick all')")  # 9 players, one click
+    assert page.locator("input[name=players]:checked").count() == 9
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(tmp_path / "entries.png"), full_page=True)
     page.click("button:has-text('Register the chosen players')")
     assert page.locator("text=9 players registered.").first.is_visible()
 
@@ -65,8 +67,28 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     assert_fits_the_phone(page)
     page.screenshot(path=str(tmp_path / "round.png"), full_page=True)
 
+    # The check-in trap: a player unticked on screen (not saved) is not published unnoticed.
+    late = page.locator("#id_entries input[type=checkbox]").first
+    late.uncheck()
+    page.click("button:has-text('Publish round 1')")
+    assert page.locator(".attendance-difference").is_visible()
+    assert page.locator("text=Seated but not checked in").first.is_visible()
+    assert Round.objects.get(number=1).status == "draft"
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(tmp_path / "attendance.png"), full_page=True)
+    # He was there after all: ticked again, the round publishes.
+    page.locator("#id_entries input[type=checkbox]").first.check()
     page.click("button:has-text('Publish round 1')")
     assert page.locator("text=Round 1 published.").is_visible()
     round_one = Round.objects.get(number=1)
     assert round_one.status == "published"
     assert Seat.objects.filter(table__round=round_one).count() == 9
+
+    # A referee account, made on the tournament's people page.
+    page.goto(f"{live_server.url}/organise/t/ziemassvetku-kauss/people/")
+    page.fill("#id_account-username", "ilze")
+    page.fill("#id_account-full_name", "Ilze Kalniņa")
+    page.click("button:has-text('Create the account')")
+    assert page.locator(".new-account code.password").is_visible()
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(tmp_path / "people.png"), full_page=True)

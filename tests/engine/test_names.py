@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from engine import names
 from engine.names import latvian_sort_key, name_sort_key
 
 
@@ -115,3 +116,32 @@ def test_the_key_is_a_total_order_consistent_with_equality(language, first, seco
     # Sorting does not depend on the order the names come in.
     names = [first, second, third]
     assert in_order(names, language) == in_order(list(reversed(names)), language)
+
+
+class TestSearchKey:
+    """One forgiving key for every name search: case, Latvian marks and the Cyrillic script."""
+
+    @pytest.mark.parametrize(
+        ("typed", "name"),
+        [
+            ("berzins", "Jānis Bērziņš"),
+            ("ivanov", "Иван Иванов"),
+            ("ivanovs", "Ivanovs"),
+            ("zukovs", "Жуков"),
+            ("zhukov", "Жуков"),
+            ("scerbakovs", "Щербаков"),
+            ("shcherbakov", "Щербаков"),
+            ("jakovlev", "Яковлев"),
+            ("sergejevs", "Сергеев"),
+            ("yakovlev", "Яковлев"),
+            ("čajkovsk", "Чайковский"),
+            ("ļebedevs", "Лебедев"),
+            ("иванов", "Ivanov"),
+        ],
+    )
+    def test_a_name_is_found_as_it_is_typed(self, typed, name):
+        assert names.search_key(typed) in names.search_key(name)
+
+    def test_spaces_are_collapsed_and_case_folded(self):
+        assert names.search_key("  JĀNIS   Bērziņš ") == names.search_key("janis berzins")
+        assert " " not in names.search_key("  Bērziņš ")

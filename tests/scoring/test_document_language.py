@@ -124,7 +124,7 @@ class TestTheTournamentsLanguage:
         for page, table in zip(pages, round_.tables.order_by("number"), strict=True):
             assert SHEET_TITLE in page
             assert f"Round 1 · Table {table.number}" in page
-        assert "Dec. 5, 2026" in pages[0]
+        assert "5 December 2026" in pages[0]
         assert "C+" in "\n".join(pages)
         assert document_lang(content) == "en"
 

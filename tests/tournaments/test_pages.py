@@ -269,3 +269,47 @@ def test_check_in_lists_players_in_latvian_alphabetical_order(organiser_client):
     )
     labels = [label for _, label in response.context["check_in_form"].fields["entries"].choices]
     assert labels == ["Cēzars Ābols", "Čaba Kiss", "Edgars Vītols", "Ērika Žagare", "Gatis Ozols"]
+
+
+def test_organiser_pages_link_to_the_public_standings(organiser_client, seated_round):
+    """The organiser pages had no way to the public standings (issue 13, item 17)."""
+    tournament = seated_round.tournament
+    standings = reverse("public:standings", args=[tournament.slug])
+    detail = organiser_client.get(reverse("tournaments:detail", args=[tournament.slug]))
+    assert f'href="{standings}"' in detail.content.decode()
+    services.round_publish(round_=seated_round, by=None)
+    round_page = organiser_client.get(reverse("tournaments:round", args=[tournament.slug, 1]))
+    html = round_page.content.decode()
+    assert f'href="{standings}"' in html
+    assert f'href="{reverse("public:round", args=[tournament.slug, 1])}"' in html
+
+
+def test_the_registration_list_can_be_ticked_all_at_once(organiser_client):
+    tournament = make_tournament(slug="visi")
+    for _ in range(3):
+        make_player()
+    html = organiser_client.get(reverse("tournaments:entries", args=["visi"])).content.decode()
+    assert 'data-select-all="id_players"' in html
+    assert "js/select-all.js" in html
+    assert f"?tournament={tournament.slug}" in html  # import a list straight into it
+
+
+def test_an_imported_list_is_registered_straight_into_a_tournament(organiser_client):
+    tournament = make_tournament(slug="vakars")
+    known = make_player(full_name="Anna Ozoliņa", licence_number="LV-7")
+    lines = "Jānis Bērziņš;Rīgas Zoles klubs;LV-1\nAnna Ozoliņa;;lv-7\nĻena Ščukina;;\n"
+    url = reverse("tournaments:player_import")
+    preview = organiser_client.post(url, {"text": lines, "tournament": "vakars"})
+    html = preview.content.decode()
+    assert 'name="tournament" value="vakars"' in html
+    assert "3 players of the list are registered in" in html
+    assert not tournament.entries.exists()  # the preview writes nothing
+    confirm = organiser_client.post(url, {"text": lines, "tournament": "vakars", "confirm": "1"})
+    assert confirm.status_code == 302
+    assert confirm.url == reverse("tournaments:entries", args=["vakars"])
+    registered = set(tournament.entries.values_list("player__full_name", flat=True))
+    assert registered == {"Jānis Bērziņš", "Anna Ozoliņa", "Ļena Ščukina"}
+    assert tournament.entries.filter(player=known).exists()  # already in the register
+    entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAYERS_IMPORTED)
+    assert entry.tournament == tournament
+    assert entry.detail["registered"] == 3 and entry.detail["imported"] == 2

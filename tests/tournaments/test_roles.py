@@ -560,3 +560,58 @@ class TestPasswordPages:
         assert client.get(response.url).status_code == 200
         user.refresh_from_db()
         assert user.check_password("jauna-parole-456")
+
+
+class TestRefereeAccounts:
+    """Referee accounts needed Django's admin: the tournament's people page creates them
+    (issue 13, item 17)."""
+
+    def url(self, tournament) -> str:
+        return reverse("tournaments:roles", args=[tournament.slug])
+
+    def test_an_organiser_creates_a_referee_account_that_signs_in(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        response = client.post(
+            self.url(tournament),
+            {"account-username": "ilze.tiesnese", "account-full_name": "Ilze Kalniņa"},
+        )
+        assert response.status_code == 200
+        assert "no-store" in response["Cache-Control"]
+        referee = User.objects.get(username="ilze.tiesnese")
+        assert not referee.is_staff and referee.get_full_name() == "Ilze Kalniņa"
+        assert list(tournament.referees.all()) == [referee]
+        password = response.context["new_account"].password
+        assert password in response.content.decode()  # shown once, to hand over
+        assert Client().login(username="ilze.tiesnese", password=password)
+        entry = AuditEntry.objects.filter(action=AuditEntry.Action.ROLE_GRANTED).get()
+        assert entry.tournament == tournament and entry.user == organiser
+        assert entry.detail == {
+            "role": "referee",
+            "username": "ilze.tiesnese",
+            "account_created": True,
+        }
+        assert password not in str(entry.detail)
+
+    @pytest.mark.parametrize(
+        ("username", "message"),
+        [("organiser", "already taken"), ("", "This field is required"), ("a b", "Enter a valid")],
+    )
+    def test_a_taken_or_bad_username_is_refused_and_nothing_is_created(
+        self, client, tournament, username, message
+    ):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        users, audited = User.objects.count(), AuditEntry.objects.count()
+        response = client.post(self.url(tournament), {"account-username": username})
+        assert response.status_code == 200
+        assert message in response.content.decode()
+        assert (User.objects.count(), AuditEntry.objects.count()) == (users, audited)
+
+    def test_only_the_tournaments_organisers_create_accounts(self, client, tournament):
+        client.force_login(account("stranger"))
+        response = client.post(self.url(tournament), {"account-username": "x.tiesnesis"})
+        assert response.status_code == 403
+        assert not User.objects.filter(username="x.tiesnesis").exists()

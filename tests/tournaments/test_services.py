@@ -196,7 +196,7 @@ class TestPlayerImport:
         assert preview.errors == (
             "line 2: the name is empty",
             "line 3: licence LV-9 is also on line 1",
-            "line 4: expected name, club, licence; got 4 fields",
+            "line 4: expected 3 fields (name, club, licence); got 4",
         )
         with pytest.raises(services.ServiceError, match="nothing imported"):
             services.players_import(raw=raw, by=None)

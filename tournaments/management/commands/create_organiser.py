@@ -33,7 +33,7 @@ class Command(BaseCommand):
         if account.password is None:
             self.stdout.write(
                 f"The organiser account {account.username!r} exists; its password is unchanged "
-                "(`make organiser` gives it a new one)."
+                f"(`make organiser` gives it a new one). Sign in at {options['url']}."
             )
             return
         self.stdout.write(

@@ -1,0 +1,154 @@
+"""The player import (CSV): the delimiter, a header row, a line's fields, licences seen twice."""
+
+import csv
+
+import pytest
+
+from tests.factories import make_player
+from tournaments import services
+from tournaments.models import Player
+
+pytestmark = pytest.mark.django_db
+
+# The file of the report: semicolons, a header row, a line of 4 fields and a line without a name.
+REPORTED_FILE = (
+    "Vārds;Klubs;Licences numurs\n"
+    "Ēriks Bērziņš;Ogres Zoles klubs;LV-100001\n"
+    "Anna Ozoliņa;Ogres Zoles klubs;LV-100002;vēl kaut kas\n"
+    ";Ogres Zoles klubs;LV-100003\n"
+    "Līga Liepiņa;Rīgas Zoles klubs;LV-100004\n"
+)
+
+
+def preview_of(text: str) -> services.ImportPreview:
+    return services.players_import_preview(text.encode())
+
+
+class TestDelimiter:
+    def test_a_semicolon_file_with_a_bad_line_is_read_with_semicolons(self):
+        preview = preview_of(REPORTED_FILE)
+        rows = [(row.line, row.full_name, row.club, row.licence_number) for row in preview.rows]
+        assert rows == [
+            (2, "Ēriks Bērziņš", "Ogres Zoles klubs", "LV-100001"),
+            (5, "Līga Liepiņa", "Rīgas Zoles klubs", "LV-100004"),
+        ]
+        assert preview.errors == (
+            "line 3: expected 3 fields (name, club, licence); got 4",
+            "line 4: the name is empty",
+        )
+
+    def test_the_reported_file_imports_nothing(self):
+        with pytest.raises(services.ServiceError, match="nothing imported"):
+            services.players_import(raw=REPORTED_FILE.encode(), by=None)
+        assert not Player.objects.exists()
+
+    def test_semicolons_without_a_header(self):
+        preview = preview_of("Ēriks Bērziņš;Ogres Zoles klubs;LV-1\nAnna;;\n")
+        assert [(row.full_name, row.club) for row in preview.rows] == [
+            ("Ēriks Bērziņš", "Ogres Zoles klubs"),
+            ("Anna", ""),
+        ]
+        assert preview.errors == ()
+
+    def test_a_comma_inside_a_semicolon_file_stays_in_its_field(self):
+        preview = preview_of("Bērziņš, Ēriks;Ogres Zoles klubs;LV-1\nOzoliņa, Anna;Rīga;LV-2\n")
+        assert [row.full_name for row in preview.rows] == ["Bērziņš, Ēriks", "Ozoliņa, Anna"]
+
+    def test_tabs(self):
+        preview = preview_of("Ēriks Bērziņš\tOgre\tLV-1\nAnna\tRīga\t\n")
+        assert [(row.full_name, row.club) for row in preview.rows] == [
+            ("Ēriks Bērziņš", "Ogre"),
+            ("Anna", "Rīga"),
+        ]
+
+    def test_a_line_with_the_other_delimiter_is_refused(self):
+        preview = preview_of("Ēriks Bērziņš;Ogre;LV-1\nAnna,Rīga,LV-2\nJānis;Rīga;LV-3\n")
+        assert preview.errors == (
+            'line 2: the fields are separated by ";" in this file, this line has ","',
+        )
+
+    def test_a_file_of_names_alone(self):
+        preview = preview_of("Ēriks Bērziņš\nAnna Ozoliņa\n")
+        assert [row.full_name for row in preview.rows] == ["Ēriks Bērziņš", "Anna Ozoliņa"]
+        assert preview.errors == ()
+
+
+class TestHeader:
+    @pytest.mark.parametrize(
+        "header",
+        [
+            "Vārds;Klubs;Licences numurs",
+            "vārds, uzvārds;klubs;licence",
+            "Name;Club;Licence",
+            "name;club;license number",
+            "Имя;Клуб;Лицензия",
+            "ФИО;клуб;номер лицензии",
+            "Spēlētājs;Klubs;Licences Nr.",
+        ],
+    )
+    def test_a_header_row_in_latvian_russian_or_english_is_not_a_player(self, header):
+        preview = preview_of(f"{header}\nĒriks Bērziņš;Ogre;LV-1\n")
+        assert [row.full_name for row in preview.rows] == ["Ēriks Bērziņš"]
+        assert preview.errors == ()
+
+    def test_a_comma_header(self):
+        preview = preview_of("Name,Club,Licence\nĒriks Bērziņš,Ogre,LV-1\n")
+        assert [(row.line, row.full_name) for row in preview.rows] == [(2, "Ēriks Bērziņš")]
+
+    def test_the_header_gives_the_order_of_the_columns(self):
+        preview = preview_of("licence;name;club\nLV-1;Ēriks Bērziņš;Ogre\n")
+        row = preview.rows[0]
+        assert (row.full_name, row.club, row.licence_number) == ("Ēriks Bērziņš", "Ogre", "LV-1")
+
+    def test_a_header_without_a_licence_column(self):
+        preview = preview_of("vārds;klubs\nĒriks Bērziņš;Ogre\nAnna;Ogre;LV-2\n")
+        assert [row.full_name for row in preview.rows] == ["Ēriks Bērziņš"]
+        assert preview.errors == ("line 3: expected 2 fields (name, club); got 3",)
+
+    def test_a_line_shorter_than_the_header_is_refused(self):
+        preview = preview_of("vārds;klubs;licence\nĒriks Bērziņš;Ogre\n")
+        assert preview.errors == ("line 2: expected 3 fields (name, club, licence); got 2",)
+
+    def test_an_unknown_column_is_named(self):
+        preview = preview_of("vārds;klubs;pilsēta\nĒriks Bērziņš;Ogre;Ogre\n")
+        assert preview.errors == (
+            'line 1: the column "pilsēta" is not known: the columns are name, club and licence',
+        )
+
+    def test_a_column_named_twice(self):
+        preview = preview_of("vārds;name;klubs\nĒriks Bērziņš;Ēriks;Ogre\n")
+        assert preview.errors == ('line 1: the column "name" is named twice',)
+
+    def test_a_header_needs_a_name_column(self):
+        preview = preview_of("klubs;licence\nOgre;LV-1\n")
+        assert preview.errors == ("line 1: the header has no name column",)
+
+
+class TestLicences:
+    def test_a_licence_twice_in_the_file(self):
+        preview = preview_of("Ēriks Bērziņš;Ogre;LV-1\nAnna Ozoliņa;Ogre;lv-1\n")
+        assert preview.errors == ("line 2: licence lv-1 is also on line 1",)
+
+    def test_a_licence_of_another_player_in_the_register(self):
+        make_player(full_name="Jānis Kalniņš", licence_number="LV-1")
+        preview = preview_of("Ēriks Bērziņš;Ogre;LV-1\n")
+        assert preview.errors == ("line 1: licence LV-1 already belongs to Jānis Kalniņš",)
+
+    def test_the_same_player_in_the_register_is_skipped(self):
+        make_player(full_name="Ēriks Bērziņš", licence_number="LV-1")
+        preview = preview_of("Ēriks Bērziņš;Ogre;LV-1\nAnna;Ogre;LV-2\n")
+        assert [row.existing for row in preview.rows] == [True, False]
+        assert preview.errors == ()
+
+    def test_a_player_without_licence_twice_in_the_file(self):
+        preview = preview_of("Ēriks Bērziņš;Ogre;\nĒriks Bērziņš;Ogre;\n")
+        assert preview.errors == ("line 2: Ēriks Bērziņš (Ogre) is also on line 1",)
+
+
+class TestFieldSize:
+    def test_a_field_over_the_csv_limit_is_a_message_not_a_crash(self):
+        huge = "x" * (csv.field_size_limit() + 10)
+        preview = preview_of(f'Anna;Ogre;LV-1\n"{huge}";Ogre;LV-2\nLīga;Ogre;LV-3\n')
+        assert preview.errors
+        assert preview.errors[-1].startswith("line 2: ")
+        assert "longer than" in preview.errors[-1]
