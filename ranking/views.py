@@ -22,7 +22,6 @@ from django.views.decorators.http import (
     require_POST,
     require_safe,
 )
-from django_tables2 import RequestConfig
 
 from ranking import selectors, services
 from ranking.cache import cached_ranking_page
@@ -35,9 +34,9 @@ from tournaments import roles
 from tournaments.models import Club, Player, Tournament
 from tournaments.services import ServiceError
 from tournaments.views import client_ip, organiser_required
+from zole_site.query import paginate, positive_number
 
 ROWS_PER_PAGE = 100
-MAX_PER_PAGE = 500
 # Every query parameter the pages read (the view's and django-tables2's).
 RANKING_PARAMS = frozenset({"season", "club", "_export", "sort", "page", "per_page"})
 RATING_PARAMS = frozenset({"club", "_export", "sort", "page", "per_page"})
@@ -49,9 +48,10 @@ def _id_param(request: HttpRequest, name: str) -> int | None:
     text = request.GET.get(name, "").strip()
     if not text:
         return None
-    if not text.isascii() or not text.isdigit() or int(text) < 1:
+    number = positive_number(text)
+    if number is None:
         raise Http404(_("No such %(name)s.") % {"name": name})
-    return int(text)
+    return number
 
 
 def _club(request: HttpRequest, clubs: list[Club]) -> Club | None:
@@ -62,17 +62,6 @@ def _club(request: HttpRequest, clubs: list[Club]) -> Club | None:
     if club is None:
         raise Http404(_("No such club."))
     return club
-
-
-def _paginated(request: HttpRequest, table, *, exporting: bool) -> None:
-    per_page = request.GET.get("per_page")
-    if per_page is not None and (
-        not per_page.isascii() or not per_page.isdigit() or not 1 <= int(per_page) <= MAX_PER_PAGE
-    ):
-        raise Http404(_("Rows per page are 1–%(max)s.") % {"max": MAX_PER_PAGE})
-    RequestConfig(request, paginate=False if exporting else {"per_page": ROWS_PER_PAGE}).configure(
-        table
-    )
 
 
 @require_GET
@@ -100,7 +89,7 @@ def _season_ranking(request: HttpRequest) -> HttpResponse:
     table = SeasonRankingTable.for_rows(ranking.rows)
     export_format = request.GET.get("_export", "")
     exporting = export_format in EXPORT_FORMATS
-    _paginated(request, table, exporting=exporting)
+    paginate(request, table, per_page=ROWS_PER_PAGE, exporting=exporting)
     if exporting:
         name = f"ranking-{season.pk}" + (f"-club-{club.pk}" if club else "")
         return export_response(
@@ -132,7 +121,7 @@ def _rating(request: HttpRequest) -> HttpResponse:
     table = RatingTable.for_rows(selectors.rating_list(club_id=club.pk if club else None))
     export_format = request.GET.get("_export", "")
     exporting = export_format in EXPORT_FORMATS
-    _paginated(request, table, exporting=exporting)
+    paginate(request, table, per_page=ROWS_PER_PAGE, exporting=exporting)
     if exporting:
         name = "rating" + (f"-club-{club.pk}" if club else "")
         return export_response(

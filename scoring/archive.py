@@ -521,9 +521,24 @@ def _moment(data: Mapping[str, Any], key: str, where: str) -> datetime.datetime 
     value = _get(data, key, where)
     if value is None:
         return None
-    moment = parse_datetime(value) if isinstance(value, str) else None
+    try:
+        moment = parse_datetime(value) if isinstance(value, str) else None
+    except ValueError:  # well formed, but no such day or time (2026-02-30)
+        moment = None
     if moment is None:
         raise ArchiveError(f"{where}: {key} must be a date and time, got {_shown(value)}")
+    # The export writes every moment with its offset; the database keeps moments in UTC.
+    if moment.utcoffset() is None:
+        raise ArchiveError(
+            f"{where}: {key} must be a date and time with its UTC offset, got {_shown(value)}"
+        )
+    try:
+        moment.astimezone(datetime.UTC)
+    except OverflowError:
+        raise ArchiveError(
+            f"{where}: {key} must be a date and time from year 1 to 9999 in UTC, "
+            f"got {_shown(value)}"
+        ) from None
     return moment
 
 
@@ -893,7 +908,10 @@ class _Checker:
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ArchiveError(f"{where} must be a whole number, got {_shown(value)}")
         elif kind == "DateField":
-            date = parse_date(value) if isinstance(value, str) else None
+            try:
+                date = parse_date(value) if isinstance(value, str) else None
+            except ValueError:  # well formed, but no such day (2026-02-30)
+                date = None
             if date is None:
                 raise ArchiveError(f"{where} must be a date (YYYY-MM-DD), got {_shown(value)}")
             return date
@@ -1138,6 +1156,13 @@ class _Checker:
             time_called=time_called,
         )
         self._versions(data, table, entries, where)
+        # The first entry puts a published round in play: a published round has no deal
+        # versions (regenerating its seating deletes its tables, which deals would keep).
+        if table.versions and round_.status == RoundStatus.PUBLISHED:
+            raise ArchiveError(
+                f"{where}: round {round_.number} is published, but has deals (the first entry "
+                "puts a round in play)"
+            )
         if confirmed:
             table.confirmation = self._confirmation(data, table, scored.totals, key, round_, where)
             # Time called: the deals played, at least one; otherwise every deal of the round.

@@ -414,6 +414,20 @@ class TestOrganiserForms:
         if tournament is not None:
             assert not Tournament.objects.filter(slug="esosais").exists()  # renamed
 
+    @pytest.mark.parametrize("name", ["", "   "])
+    @pytest.mark.parametrize("slug", ["", "   ", "jauns"])
+    def test_no_name_keeps_the_page_on_the_saved_tournament(self, staff, name, slug):
+        """The refused form's values never reach the page's links and headings: with no name
+        and no address, the page linked to a tournament without a slug (NoReverseMatch)."""
+        make_tournament(slug="esosais", name="Esošais kauss")
+        url = reverse("tournaments:edit", args=["esosais"])
+        before = database_state()
+        response = staff.post(url, {**TOURNAMENT_FORM, "name": name, "slug": slug})
+        assert_refused(response, before, f"name {name!r}, slug {slug!r}")
+        content = response.content.decode()
+        assert reverse("tournaments:detail", args=["esosais"]) in content
+        assert "Esošais kauss" in content
+
     def test_a_taken_slug_is_refused(self, staff):
         make_tournament(slug="cesu-kauss")
         before = database_state()
@@ -595,6 +609,15 @@ class TestOrganiserForms:
             "page=-1",
         ):
             assert staff.get(f"{audit}?{query}").status_code < 500, query
+        # Moments that exist here but not in UTC (the database's), at either end of the years.
+        for query in (
+            "since=0001-01-01T00:00",
+            "until=0001-01-01T00:00",
+            "since=9999-12-31T23:59&until=9999-12-31T23:59",
+        ):
+            response = staff.get(f"{audit}?{query}")
+            assert response.status_code == 200, query
+            assert 'class="errorlist' in response.content.decode(), query
 
     def test_table_referees_and_taking_roles_away(self, world):
         staff = world.staff()
@@ -729,9 +752,10 @@ class TestSheetForms:
         self.post_all(client, url, cases)
         assert client.post(url, penalty).status_code == 302  # the penalty itself is fine
         show = hostile_client()
-        for value in ("abc", str(HUGE), "-1", "0", "1e309", SCRIPT, "99"):
+        for value in ("abc", str(HUGE), "-1", "0", "1e309", SCRIPT, "99", "²", "9" * 5000):
             response = show.get(url, {"correct": value})
             assert response.status_code < 500, value
+            assert "This entry cannot be corrected now." in response.content.decode(), value
 
     def test_the_chief_referees_unlock(self, world):
         table = world.round_1.tables.first()
@@ -831,6 +855,21 @@ class TestPublicQueries:
                 if response.status_code == 200 and response["Content-Type"].startswith("text/html"):
                     assert_escaped(response, f"{url}?{query[:60]}")
         assert client.get(reverse("public:standings", args=[slug]) + "?round=1").status_code == 200
+
+    @pytest.mark.parametrize("per_page", ["-1", "0", "-0", "²", "٣", str(HUGE), "9" * 5000])
+    def test_rows_per_page(self, world, per_page):
+        """Rows per page are a whole number from 1 to the page's most; anything else is a plain
+        404, for the public (not signed in) and the organiser alike."""
+        slug = world.tournament.slug
+        pages = {
+            reverse("public:standings", args=[slug]): hostile_client(),
+            reverse("tournaments:players"): world.staff(),
+            reverse("ranking:season"): hostile_client(),
+        }
+        for url, client in pages.items():
+            response = client.get(url, {"per_page": per_page})
+            assert response.status_code == 404, f"{url}?per_page={per_page[:20]}"
+            assert client.get(url, {"per_page": "5"}).status_code == 200, url
 
     @pytest.mark.parametrize("page", ["abc", str(HUGE), "-1"])
     def test_a_bad_page_of_the_player_list(self, staff, page):

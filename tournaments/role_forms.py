@@ -3,6 +3,7 @@ filter. Apart from tournaments/forms.py only so the two could be written at the 
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Sequence
 
 from django import forms
@@ -13,6 +14,23 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import AuditEntry, Role, Table
 
 DATETIME_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
+# The database keeps moments in UTC: a moment on the first or the last day of the calendar can
+# fall outside it there (OverflowError), so the range leaves those days out in any time zone.
+FIRST_DAY, LAST_DAY = datetime.date(1, 1, 2), datetime.date(9999, 12, 30)
+
+
+class MomentField(forms.DateTimeField):
+    """A date and time the database can compare with its moments."""
+
+    def to_python(self, value: object) -> datetime.datetime | None:
+        moment = super().to_python(value)
+        if moment is not None and not FIRST_DAY <= moment.date() <= LAST_DAY:
+            raise forms.ValidationError(
+                _("Enter a date from %(first)s to %(last)s."),
+                code="invalid",
+                params={"first": FIRST_DAY.isoformat(), "last": LAST_DAY.isoformat()},
+            )
+        return moment
 
 
 def role_choices(roles: Sequence[str]) -> list[tuple[str, str]]:
@@ -122,8 +140,8 @@ class AuditFilterForm(forms.Form):
         choices=[("", _("every action")), *AuditEntry.Action.choices],
         label=_("Action"),
     )
-    since = forms.DateTimeField(required=False, widget=DATETIME_INPUT, label=_("From"))
-    until = forms.DateTimeField(required=False, widget=DATETIME_INPUT, label=_("Until"))
+    since = MomentField(required=False, widget=DATETIME_INPUT, label=_("From"))
+    until = MomentField(required=False, widget=DATETIME_INPUT, label=_("Until"))
 
     def clean(self) -> dict[str, object]:
         cleaned = super().clean()

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import wraps
@@ -18,7 +19,6 @@ from django.utils.functional import Promise, SimpleLazyObject
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
-from django_tables2 import RequestConfig
 
 from engine.presets import PRESETS
 from scoring.sheet_view import round_table_links
@@ -46,6 +46,7 @@ from tournaments.role_forms import (
 )
 from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
 from tournaments.tables import PlayerTable
+from zole_site.query import paginate
 from zole_site.security import client_ip
 
 
@@ -164,6 +165,10 @@ def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> Htt
     """The settings form of a new or an existing tournament. "Fill in" (the preset list's button
     without JavaScript) shows the preset's options filled in, unsaved."""
     data = request.POST or None
+    # The form writes what it reads into its instance, valid or not: it gets a copy, so the
+    # page's links and heading stay on the saved tournament (a form with no name and no slug
+    # made them link to a tournament without a slug).
+    edited = copy.copy(tournament) if tournament is not None else None
     if data is not None and data.get("fill_preset") and data.get("preset") in PRESETS:
         data = data.copy()
         for name, value in preset_options(data["preset"]).items():
@@ -171,10 +176,10 @@ def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> Htt
                 data.setlist(name, ["on"] if value else [])
             else:
                 data[name] = str(value)
-        form = TournamentForm(data, instance=tournament)
+        form = TournamentForm(data, instance=edited)
         messages.info(request, _("The preset is filled in: check the options, then save."))
     else:
-        form = TournamentForm(data, instance=tournament)
+        form = TournamentForm(data, instance=edited)
         if data is not None and form.is_valid():
             # The form's instance holds the values, with an option left out of the request
             # kept as it was (Django's ModelForm).
@@ -574,9 +579,9 @@ def meetings(request: HttpRequest, slug: str) -> HttpResponse:
 def player_list(request: HttpRequest) -> HttpResponse:
     # PostgreSQL text cannot hold a NUL: a search for one simply has no such character.
     query = request.GET.get("q", "").replace("\x00", "").strip()
-    table = PlayerTable(selectors.player_list(query=query), request=request)
-    # RequestConfig turns a bad ?page= into the nearest real page instead of an error.
-    RequestConfig(request, paginate={"per_page": 50}).configure(table)
+    table = PlayerTable(selectors.player_list(query=query))
+    # A bad ?page= shows the nearest real page instead of an error.
+    paginate(request, table, per_page=50)
     return render(request, "tournaments/player_list.html", {"table": table, "query": query})
 
 

@@ -19,6 +19,7 @@ from scoring.cache import cached_public_page
 from tournaments import roles
 from tournaments.models import Round, Tournament
 from tournaments.views import lazy_tournament
+from zole_site.query import positive_number
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
@@ -28,14 +29,6 @@ def pdf_response(content: bytes, filename: str) -> HttpResponse:
     # Inline: the browser shows it and prints it; the name is used when it is saved.
     response["Content-Disposition"] = f'inline; filename="{filename}"'
     return response
-
-
-def _positive_int(text: str | None) -> int | None:
-    try:
-        number = int(text or "")
-    except ValueError:
-        return None
-    return number if number > 0 else None
 
 
 def sheet_printers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -111,7 +104,7 @@ def standings_protocol(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _standings_protocol(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     slug = tournament.slug
-    after_round = _positive_int(request.GET.get("round"))
+    after_round = positive_number(request.GET.get("round"))
     name = f"{slug}-standings.pdf"
     if after_round is not None:
         if selectors.public_round(tournament=tournament, number=after_round) is None:

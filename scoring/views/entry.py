@@ -43,6 +43,7 @@ from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
 from tournaments.views import organiser_required
+from zole_site.query import whole_number
 from zole_site.ratelimit import TABLE_LINK_FAILURES
 from zole_site.security import client_ip
 
@@ -64,10 +65,7 @@ class SheetPage:
         return Writer(user=self.request.user, token=self.token, ip_address=client_ip(self.request))
 
     def posted_position(self, prefix: str) -> int | None:
-        try:
-            return int(self.request.POST.get(f"{prefix}-position", ""))
-        except ValueError:
-            return None
+        return whole_number(self.request.POST.get(f"{prefix}-position"))
 
     def refreshed(self) -> SheetPage:
         """The same page with the sheet read again (another device has written meanwhile)."""
@@ -384,7 +382,8 @@ def show(page: SheetPage) -> HttpResponse:
     correct = page.request.GET.get("correct")
     if correct is None:
         return page.render()
-    row = page.sheet.row_at(int(correct)) if correct.isdigit() else None
+    position = whole_number(correct)
+    row = page.sheet.row_at(position) if position is not None else None
     if row is None or not page.sheet.accepts_entries:
         return page.render(error=_("This entry cannot be corrected now."))
     return page.render(correcting=row)

@@ -25,6 +25,7 @@ from scoring.tables import (
 from tournaments.clock import round_clock
 from tournaments.models import Table, Tournament
 from tournaments.rule_set import rule_set_options, rule_set_words
+from zole_site.query import paginate, positive_number
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -32,14 +33,6 @@ TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
 def _flag(request: HttpRequest, name: str) -> bool:
     return request.GET.get(name, "").strip().lower() in TRUE_WORDS
-
-
-def _positive_int(text: str | None) -> int | None:
-    try:
-        number = int(text or "")
-    except ValueError:
-        return None
-    return number if number > 0 else None
 
 
 @require_safe
@@ -153,7 +146,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
 
 def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     provisional = _flag(request, "provisional")
-    only_round = _positive_int(request.GET.get("round"))
+    only_round = positive_number(request.GET.get("round"))
     result = selectors.tournament_standings(
         tournament=tournament, provisional=provisional, only_round=only_round
     )
@@ -171,9 +164,7 @@ def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     # The page shows the standings a hundred at a time (a 600-player table of django-tables2
     # cells takes seconds to render); an export always has every row.
     exporting = export_format in EXPORT_FORMATS
-    RequestConfig(
-        request, paginate=False if exporting else {"per_page": STANDINGS_PER_PAGE}
-    ).configure(table)
+    paginate(request, table, per_page=STANDINGS_PER_PAGE, exporting=exporting)
     if exporting:
         name = tournament.slug if only_round is None else f"{tournament.slug}-round-{only_round}"
         return export_response(

@@ -769,6 +769,32 @@ class TestBadArchives:
             (lambda a: a["audit"][0].update(user="<script>"), "not a username"),
             (lambda a: a.update(rounds={"1": {}}), "rounds must be a list"),
             (lambda a: a.pop("audit"), "audit is missing"),
+            (
+                lambda a: a["tournament"].update(starts_on="2026-02-30"),
+                r'tournament: starts_on must be a date \(YYYY-MM-DD\), got "2026-02-30"',
+            ),
+            (
+                lambda a: a["audit"][0].update(at="2026-02-30T10:00:00+00:00"),
+                "audit entry 1: at must be a date and time",
+            ),
+            (
+                lambda a: a["audit"][0].update(at="0001-01-01T00:00:00+05:00"),
+                "audit entry 1: at must be a date and time from year 1 to 9999 in UTC",
+            ),
+            (
+                lambda a: a["audit"][0].update(at="0001-01-01T00:00:00"),
+                "audit entry 1: at must be a date and time with its UTC offset",
+            ),
+            (
+                lambda a: a["rounds"][0]["tables"][0]["versions"][0].update(
+                    entered_at="9999-12-31T23:59:59-01:00"
+                ),
+                "at must be a date and time from year 1 to 9999 in UTC",
+            ),
+            (
+                lambda a: a["rounds"][0].update(status="published"),
+                "round 1, table 1: round 1 is published, but has deals",
+            ),
         ],
     )
     def test_a_broken_part_is_named(self, archive, tmp_path, change, message):
