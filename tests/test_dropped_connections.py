@@ -74,7 +74,7 @@ def deal_data(table, *, key: str = "a1b2c3d4-0000-4000-8000-000000000001") -> di
 def test_a_read_whose_connection_dropped_is_repeated_on_a_new_connection(
     client, monkeypatch, table_link
 ):
-    table, url = table_link
+    _table, url = table_link
     dropped = DroppedConnection(monkeypatch)
     with connection.execute_wrapper(dropped):
         response = client.get(url)
@@ -157,7 +157,7 @@ def test_a_write_that_cannot_be_repeated_is_not_run_twice_but_answered_503(
 
 def test_a_query_failing_on_a_sound_connection_is_not_hidden(client, monkeypatch, table_link):
     """A deadlock, a timeout or a missing table is the code's fault: a 500, never retried."""
-    table, url = table_link
+    _table, url = table_link
     dropped = DroppedConnection(monkeypatch, usable=True)
     with connection.execute_wrapper(dropped), pytest.raises(OperationalError):
         client.get(url)
