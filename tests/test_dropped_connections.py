@@ -139,9 +139,7 @@ def test_a_database_still_away_after_the_repeat_gets_a_translated_try_again_503(
     assert not DealResult.objects.filter(table=table).exists()
 
 
-def test_a_write_that_cannot_be_repeated_is_not_run_twice_but_answered_503(
-    client, monkeypatch
-):
+def test_a_write_that_cannot_be_repeated_is_not_run_twice_but_answered_503(client, monkeypatch):
     """An organiser's write has no client key: repeating it could do it twice."""
     organiser = make_organiser()
     client.force_login(organiser)
