@@ -1,6 +1,12 @@
-"""Crash test: the server is killed (SIGKILL) in the middle of a round while a referee enters
-deals, then restarted. Every deal the server acknowledged is stored exactly once, nothing is
-half-written, and entry continues where it stopped."""
+"""Crash tests.
+
+The server is killed (SIGKILL) in the middle of a round while a referee enters deals, then
+restarted: every deal the server acknowledged is stored exactly once, nothing is half-written, and
+entry continues where it stopped.
+
+PostgreSQL restarts in the middle of a round under gunicorn while phones enter deals and people
+follow the pages: no request gets a 500, every deal lands once, and gunicorn then stops promptly
+on SIGTERM (issue 13, item 20)."""
 
 from __future__ import annotations
 
@@ -474,4 +480,4 @@ def test_a_database_restart_mid_round_costs_a_retry_never_a_500(own_postgres, tm
     assert sorted(stored) == sorted(acknowledged)
     assert server.returncode == 0, log[-3000:]
     assert "SIGKILL" not in log  # every process stopped by itself, none had to be killed
-    assert stopped_after < STOP_SECONDS, log[-3000:]
+    assert stopped_after < STOP_SECONDS, (stopped_after, log[-3000:])
