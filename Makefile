@@ -53,7 +53,8 @@ run: install messages migrate demo
 
 # Production: settings from the environment (README, "Production"); DEBUG is off unless set, so
 # SECRET_KEY and ALLOWED_HOSTS must be. Static files are collected for whitenoise, the database
-# migrated, then gunicorn serves with WORKERS processes of THREADS threads each.
+# migrated, then gunicorn serves with WORKERS processes of THREADS threads each (the rest of its
+# settings, a graceful stop among them, in gunicorn.conf.py).
 WORKERS ?= 4
 THREADS ?= 2
 BIND ?= 127.0.0.1:8000
@@ -63,7 +64,7 @@ serve: install messages
 	$(BIN)/python manage.py collectstatic --noinput --verbosity 0
 	$(BIN)/python manage.py migrate --noinput
 	exec $(BIN)/gunicorn zole_site.wsgi:application --workers $(WORKERS) --threads $(THREADS) \
-		--bind $(BIND) --access-logfile - --graceful-timeout 20
+		--bind $(BIND) --access-logfile -
 
 # A consistent copy of the database in BACKUP_DIR (default ./backups), while the site runs.
 backup: install

@@ -133,6 +133,7 @@ def every_get_page(hostile: World) -> list[Page]:
     arguments = {
         "slug": hostile.tournament.slug,
         "number": hostile.round_2.number,
+        "table_number": hostile.table.number,
         "token": hostile.token.token,
         "table_id": hostile.table.pk,
         "player_id": hostile.players[0].pk,

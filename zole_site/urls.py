@@ -9,6 +9,9 @@ from scoring.views import public
 from zole_site import views
 from zole_site.ratelimit import RateLimitedLoginView
 
+# A dropped database connection that no view could retry is a 503 "try again", not a 500.
+handler500 = "zole_site.views.server_error"
+
 urlpatterns = [
     # Home: the public tournament list (upcoming, in progress, finished).
     path("", public.tournament_list, name="home"),

@@ -1,6 +1,8 @@
-"""Site-wide views: the health check, the language switcher and the documentation pages. The
-home page is the public tournament list (scoring.views.public). Views stay thin; reads go to
-selectors."""
+"""Site-wide views: the health check, the language switcher, the documentation pages and the
+server error page. The home page is the public tournament list (scoring.views.public). Views stay
+thin; reads go to selectors."""
+
+import sys
 
 from django.conf import settings
 from django.db import connection
@@ -8,10 +10,16 @@ from django.http import Http404, HttpRequest, HttpResponse, HttpResponseRedirect
 from django.shortcuts import render
 from django.urls import reverse
 from django.utils.http import url_has_allowed_host_and_scheme
+from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 from zole_site.documentation import doc_page
+from zole_site.dropped_connections import (
+    CONNECTION_ERRORS,
+    connection_dropped,
+    database_unavailable,
+)
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
 
@@ -60,3 +68,13 @@ def healthz(request: HttpRequest) -> JsonResponse:
 def documentation(request: HttpRequest, page: str) -> HttpResponse:
     """A page of docs/ (the rules, running a tournament), rendered from its Markdown file."""
     return render(request, "public/doc_page.html", {"doc": doc_page(page), "page": page})
+
+
+def server_error(request: HttpRequest) -> HttpResponse:
+    """handler500. A dropped database connection met outside a view (in a middleware, or in the
+    view's own retry) means the database is away for a moment: 503, try again. Anything else is
+    Django's plain 500."""
+    error = sys.exc_info()[1]
+    if isinstance(error, CONNECTION_ERRORS) and connection_dropped():
+        return database_unavailable()
+    return defaults.server_error(request)

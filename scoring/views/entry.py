@@ -43,6 +43,7 @@ from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
 from tournaments.views import organiser_required
+from zole_site.dropped_connections import repeatable_posts
 from zole_site.query import whole_number
 from zole_site.ratelimit import TABLE_LINK_FAILURES
 from zole_site.security import client_ip
@@ -236,11 +237,20 @@ def default_forms(
 
 # --- The two doors ------------------------------------------------------------------------------
 
+# Submissions that may run twice after a dropped database connection: an entry's client key
+# records it once, and a second confirmation finds the table confirmed. Unlocking is not one.
+REPEATABLE_ACTIONS = frozenset({"deal", "penalty", "correct", "remove", "confirm"})
+
+
+def is_repeatable(request: HttpRequest) -> bool:
+    return request.POST.get("action") in REPEATABLE_ACTIONS
+
 
 # The sheet is never kept by the browser (Cache-Control: no-store, which also keeps it out of the
 # back-forward cache): back after saving, a kept page would offer a deal already saved, its form
 # filled from memory (static/js/entry-form.js covers a browser that keeps it all the same).
 @never_cache
+@repeatable_posts(when=is_repeatable)
 @require_http_methods(["GET", "HEAD", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
@@ -314,6 +324,7 @@ def table_role_required(
 
 
 @never_cache
+@repeatable_posts(when=is_repeatable)
 @table_role_required(
     roles.can_write_table,
     gettext_lazy(

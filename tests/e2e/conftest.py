@@ -201,10 +201,17 @@ def no_violations(page) -> None:
     assert page.evaluate("window.__violations") == [], page.url
 
 
+def send_entry(page, button: str) -> None:
+    """Clicks the button of an entry form (a deal, a correction) and waits for the page the
+    server answers with: static/js/entry-resend.js sends the form, then loads that page."""
+    with page.expect_navigation():
+        page.click(button)
+    page.wait_for_load_state()
+
+
 def enter_lielais(page, declarer: str, points: int = 75, tricks: int = 5) -> None:
     page.check("input[name='deal-game'][value='lielais']")
     page.check(f"input[name='deal-declarer'][value='{declarer}']")
     page.fill("input[name='deal-points']", str(points))
     page.fill("input[name='deal-tricks']", str(tricks))
-    page.click(f"button:has-text('{t('Save the deal')}')")
-    page.wait_for_load_state()
+    send_entry(page, f"button:has-text('{t('Save the deal')}')")

@@ -26,7 +26,7 @@ from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, RoundStatus, TableToken, Tournament
 from tournaments.rule_set import preset_options
 
-from .conftest import assert_fits_the_phone, no_violations, sign_in, t
+from .conftest import assert_fits_the_phone, no_violations, send_entry, sign_in, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -155,8 +155,7 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
     referee.check(f"input[name='deal-declarer'][value='{declarer}']")
     referee.fill("input[name='deal-points']", "91")
     referee.fill("input[name='deal-tricks']", "6")
-    referee.click(f"button:has-text('{t('Save the deal')}')")
-    referee.wait_for_load_state()
+    send_entry(referee, f"button:has-text('{t('Save the deal')}')")
     assert referee.get_by_text(
         t("Time is up: confirm after deal %(number)s?", number=SHORT_AFTER)
     ).is_visible()
@@ -226,8 +225,7 @@ def test_an_lzf_rondo_galdins_tied_for_the_most_points_asks_who_drew_the_card(
     for key, tricks, points in ((a, 3, 44), (b, 3, 44), (c, 2, 32)):
         referee.fill(f"input[name='deal-tricks_{key}']", str(tricks))
         referee.fill(f"input[name='deal-points_{key}']", str(points))
-    referee.click(f"button:has-text('{t('Save the deal')}')")
-    referee.wait_for_load_state()
+    send_entry(referee, f"button:has-text('{t('Save the deal')}')")
     assert not DealResult.objects.filter(table=table).exists()
     draw = referee.locator("input[name='deal-draw_loser']")
     assert draw.count() == 2  # only the two tied players
@@ -236,8 +234,7 @@ def test_an_lzf_rondo_galdins_tied_for_the_most_points_asks_who_drew_the_card(
     referee.screenshot(path=str(shots / "rondo-draw-lv.png"), full_page=True)
 
     referee.check(f"input[name='deal-draw_loser'][value='{b}']")
-    referee.click(f"button:has-text('{t('Save the deal')}')")
-    referee.wait_for_load_state()
+    send_entry(referee, f"button:has-text('{t('Save the deal')}')")
     stored = DealResult.objects.get(table=table)
     assert stored.galdins["draw_loser"] == b
     sheet = table_sheet_view(table_id=table.pk)

@@ -9,7 +9,7 @@ from scoring.models import DealResult, TableResult
 from tests.factories import make_entries, make_organiser, make_published_round, make_tournament
 from tournaments.models import Round, Seat, TableToken
 
-from .conftest import assert_fits_the_phone
+from .conftest import assert_fits_the_phone, send_entry
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -47,8 +47,7 @@ def test_a_russian_speaking_referee_enters_and_confirms_his_table_in_russian(liv
     page.check(f"input[name='deal-declarer'][value='{seats[1]}']")
     page.fill("input[name='deal-points']", "1")
     page.fill("input[name='deal-tricks']", "0")
-    page.click(f"button:has-text('{t('Save the deal')}')")
-    page.wait_for_load_state()
+    send_entry(page, f"button:has-text('{t('Save the deal')}')")
     refusal = t("points cannot be %(value)s: no set of cards is worth 1 point", value=1)
     assert page.get_by_text(refusal).first.is_visible()
     assert not DealResult.objects.exists()
@@ -58,8 +57,7 @@ def test_a_russian_speaking_referee_enters_and_confirms_his_table_in_russian(liv
         page.check(f"input[name='deal-declarer'][value='{seats[number % 3]}']")
         page.fill("input[name='deal-points']", "75")
         page.fill("input[name='deal-tricks']", "5")
-        page.click(f"button:has-text('{t('Save the deal')}')")
-        page.wait_for_load_state()
+        send_entry(page, f"button:has-text('{t('Save the deal')}')")
         assert DealResult.objects.filter(table=table).count() == number
 
     page.check(f"input[name='confirm-confirmer'][value='{seats[2]}']")

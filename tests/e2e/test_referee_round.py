@@ -11,7 +11,7 @@ from tests.factories import make_published_round, make_tournament
 from tournaments.models import TableToken
 from tournaments.rule_set import round_rule_set
 
-from .conftest import assert_fits_the_phone
+from .conftest import assert_fits_the_phone, send_entry
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -64,8 +64,7 @@ def test_referee_enters_a_round_a_player_confirms_and_the_standings_show_it(
     assert_fits_the_phone(page)
     for number, deal in enumerate(deals, start=1):
         enter(page, deal)
-        page.click("button:has-text('Save the deal')")
-        page.wait_for_load_state()
+        send_entry(page, "button:has-text('Save the deal')")
         assert DealResult.objects.filter(table=table).count() == number, f"deal {number}"
     assert page.locator("text=Zole").count() >= 1
     assert_fits_the_phone(page)
@@ -76,8 +75,7 @@ def test_referee_enters_a_round_a_player_confirms_and_the_standings_show_it(
     page.goto(f"{live_server.url}/r/{token}/?correct=6")
     enter(page, corrected, prefix="fix")
     page.fill("[name='fix-reason']", "95 acis, ne 70")
-    page.click("button:has-text('Save the correction')")
-    page.wait_for_load_state()
+    send_entry(page, "button:has-text('Save the correction')")
     assert list(
         DealResult.objects.filter(table=table, position=6).values_list("version", "points")
     ) == [(1, 70), (2, 95)]

@@ -1,0 +1,111 @@
+// The entry page's submissions (a deal, a penalty pule, a correction, a removal: the forms
+// marked data-resend) carry a client key, so the server records each once however often it
+// arrives. This script sends them itself, and when the connection breaks or the server answers
+// 502/503/504 (the database away for a moment) it sends the very same submission again after a
+// pause (the server's Retry-After, else 1, 2, 4... up to 10 s, or at once when the phone is back
+// online), until the server answers. A saved entry redirects: the page is then loaded as after
+// an ordinary submission. Any other answer (a refused entry, another device first) is shown by
+// submitting the form the ordinary way: nothing was stored, and the server answers it alike.
+// Without JavaScript the forms post as plain forms.
+(function () {
+  "use strict";
+
+  var RETRY_STATUSES = [502, 503, 504];
+  var MAX_PAUSE_SECONDS = 10;
+  var TIMEOUT_MS = 20000; // a request with no answer by then counts as a broken connection
+
+  function pauseSeconds(response, attempt) {
+    var asked = response ? parseInt(response.headers.get("Retry-After"), 10) : NaN;
+    if (asked > 0) {
+      return Math.min(asked, MAX_PAUSE_SECONDS);
+    }
+    return Math.min(Math.pow(2, attempt), MAX_PAUSE_SECONDS);
+  }
+
+  function say(status, text) {
+    if (status) {
+      status.textContent = text || "";
+      status.hidden = !text;
+    }
+  }
+
+  function attach(form) {
+    var status = form.querySelector("[data-resend-status]");
+    var sending = false;
+
+    form.addEventListener("submit", function (event) {
+      if (!window.fetch || !window.URLSearchParams || !window.AbortController) {
+        return; // an old browser: the ordinary post
+      }
+      event.preventDefault();
+      if (sending) {
+        return; // a second tap while the first is on its way
+      }
+      sending = true;
+      // Encoded as the browser encodes the form; its attribute, as form.action is the field
+      // named "action".
+      var body = new URLSearchParams(new FormData(form));
+      var target = new URL(form.getAttribute("action") || "", window.location.href);
+      var page = target.pathname + target.search;
+      Array.prototype.forEach.call(form.querySelectorAll("button"), function (button) {
+        button.disabled = true;
+      });
+      say(status, status && status.dataset.sending);
+
+      function send(attempt) {
+        var controller = new AbortController();
+        var timer = window.setTimeout(function () {
+          controller.abort();
+        }, TIMEOUT_MS);
+        window
+          .fetch(target.href, {
+            method: "POST",
+            body: body,
+            credentials: "same-origin",
+            redirect: "manual",
+            signal: controller.signal,
+          })
+          .then(
+            function (response) {
+              window.clearTimeout(timer);
+              if (response.type === "opaqueredirect") {
+                window.location.assign(page); // saved: the sheet as it is now
+              } else if (RETRY_STATUSES.indexOf(response.status) >= 0) {
+                later(attempt, response);
+              } else {
+                form.submit(); // the server's own page for this answer
+              }
+            },
+            function () {
+              window.clearTimeout(timer);
+              later(attempt, null);
+            }
+          );
+      }
+
+      function later(attempt, response) {
+        say(status, status && status.dataset.waiting);
+        var again = function () {
+          window.clearTimeout(timer);
+          window.removeEventListener("online", again);
+          say(status, status && status.dataset.sending);
+          send(attempt + 1);
+        };
+        var timer = window.setTimeout(again, pauseSeconds(response, attempt) * 1000);
+        window.addEventListener("online", again);
+      }
+
+      send(0);
+    });
+  }
+
+  function start() {
+    Array.prototype.forEach.call(document.querySelectorAll("form[data-resend]"), attach);
+  }
+
+  if (document.readyState === "loading") {
+    document.addEventListener("DOMContentLoaded", start);
+  } else {
+    start();
+  }
+})();
