@@ -28,7 +28,7 @@ One cost is minimised, its terms ranked: a club clash (two players of one club a
 they are to be kept apart) costs more than any number of repeats; a pair meeting for the (m+1)-th
 time costs m², one more when they also meet in the round before or after, and any repeat costs more
 than any unfair turn at an odd table; in ``swiss`` a rank of spread costs less than any of these.
-Up to 40 players a round is searched on that whole cost (`search.improve`). Whatever could not be
+Up to 24 players a round is searched on that whole cost (`search.improve`). Whatever could not be
 avoided is flagged on its table and listed in the plan's warnings.
 
 The modules, each one idea; each imports only modules above it in this list:

@@ -16,8 +16,9 @@ from engine.seating.swiss import _swiss_round
 
 EXACT_NODES = 2000  # the backtracking searches for groups without a repeat give up after this
 DUE_PLAN_PLAYERS = 28  # odd tables are planned ahead once this few players are still due
-IMPROVE_PLAYERS = 40  # up to this many players, a round is also searched on its whole cost
-IMPROVE_PATIENCE = 100
+IMPROVE_PLAYERS = 24  # up to this many players, a round is searched on its whole cost
+IMPROVE_PATIENCE = 150  # ... ending after this many steps without a better round
+IMPROVE_STEPS = 800  # ... or after this many (a few hundred milliseconds at 24 players)
 
 
 def _new_round(
@@ -76,7 +77,7 @@ def _repair_round(schedule: _Schedule, setting: _Setting, rng: random.Random) ->
     given back where the repair took more than it needed, then in swiss the spread tightened."""
     count = schedule.n
     if count <= IMPROVE_PLAYERS:
-        improve(schedule, rng, patience=IMPROVE_PATIENCE)
+        improve(schedule, rng, patience=IMPROVE_PATIENCE, max_steps=IMPROVE_STEPS)
         return
     if setting.mode == "swiss":
         for window, patience in ((6, 60 + count // 4), (18, 60 + count // 4), (None, 150 + count)):

@@ -88,6 +88,11 @@ def _best_move(
         # less the cost of the two together.
         join_first: dict[int, int] = {}
         mates_a = [other for other in table_a if other != first]
+        if rank is not None:
+            ranks_a = [rank[other] for other in mates_a]
+            low_a, high_a = min(ranks_a), max(ranks_a)
+            rank_first = rank[first]
+            old_a = max(high_a, rank_first) - min(low_a, rank_first)
         pool = (
             candidates
             if candidates is not None
@@ -115,8 +120,18 @@ def _best_move(
                 - leave[first]
                 - leave[second]
             )
-            if rank is not None:
-                delta += _spread_change(schedule, table_a, table_b, first, second)
+            if rank is not None:  # the change in rank spread, computed inline: the hot loop
+                rank_second = rank[second]
+                ranks_b = [rank[other] for other in table_b if other != second]
+                low_b, high_b = min(ranks_b), max(ranks_b)
+                delta += (
+                    max(high_a, rank_second)
+                    - min(low_a, rank_second)
+                    + max(high_b, rank_first)
+                    - min(low_b, rank_first)
+                    - old_a
+                    - (max(high_b, rank_second) - min(low_b, rank_second))
+                )
             other_round = None
             if crossing:
                 leaving, joining = (first, second) if first_odd else (second, first)
@@ -147,19 +162,6 @@ def _best_move(
                 if rng.randrange(ties) == 0:
                     best = (delta, first, second, other_round)
     return best
-
-
-def _spread_change(
-    schedule: _Schedule, table_a: list[int], table_b: list[int], first: int, second: int
-) -> int:
-    rank = schedule.rank
-    assert rank is not None
-    ranks_a = [rank[second] if player == first else rank[player] for player in table_a]
-    ranks_b = [rank[first] if player == second else rank[player] for player in table_b]
-    new = max(ranks_a) - min(ranks_a) + max(ranks_b) - min(ranks_b)
-    old_a = [rank[player] for player in table_a]
-    old_b = [rank[player] for player in table_b]
-    return new - (max(old_a) - min(old_a) + max(old_b) - min(old_b))
 
 
 def _movers(schedule: _Schedule, round_index: int, rng: random.Random) -> list[int]:
@@ -255,9 +257,6 @@ def repair(
             at_best = current == best
     if not at_best and best_snapshot is not None:
         schedule.restore(best_snapshot)
-    while _resplit_pairs(schedule, round_index):
-        pass
-    _descend(schedule, round_index, rng)
 
 
 def _group_cost(schedule: _Schedule, round_index: int, group: tuple[int, ...], size: int) -> int:
