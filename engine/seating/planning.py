@@ -78,6 +78,8 @@ def _repair_round(schedule: _Schedule, setting: _Setting, rng: random.Random) ->
     count = schedule.n
     if count <= IMPROVE_PLAYERS:
         improve(schedule, rng, patience=IMPROVE_PATIENCE, max_steps=IMPROVE_STEPS)
+        if schedule.rank is not None:
+            _number_by_rank(schedule, len(schedule.tables) - 1)
         return
     if setting.mode == "swiss":
         for window, patience in ((6, 60 + count // 4), (18, 60 + count // 4), (None, 150 + count)):
@@ -89,6 +91,22 @@ def _repair_round(schedule: _Schedule, setting: _Setting, rng: random.Random) ->
     else:
         repair(schedule, rng, patience=100 + count)
         balance_turns(schedule, rng)
+
+
+def _number_by_rank(schedule: _Schedule, round_index: int) -> None:
+    """Swiss: the tables renumbered by their best player, the leaders at table 1 (among the
+    tables of one size, which keep their numbers): the search moves whole tables about."""
+    rank = schedule.rank
+    assert rank is not None
+    tables = [list(table) for table in schedule.tables[round_index]]
+    for size in {len(table) for table in tables}:
+        numbers = [number for number, table in enumerate(tables) if len(table) == size]
+        ordered = sorted(
+            (tables[number] for number in numbers), key=lambda t: min(map(rank.__getitem__, t))
+        )
+        for number, table in zip(numbers, ordered, strict=True):
+            tables[number] = table
+    schedule.replace_round(round_index, tables)
 
 
 def _fresh_groups(

@@ -539,14 +539,19 @@ def test_a_fixed_player_sits_at_his_table_in_every_mode(table_size):
             assert TableFlag("fixed_table", "p0 sits at table 4 as fixed") in tables[3].flags
 
 
-def test_the_tables_of_4_rotate_through_the_whole_field():
+def test_the_tables_of_4_rotate_through_the_field_unless_that_costs_a_repeat():
     players = field(13)  # one table of 4 a round: everyone once in 13 / 4 rounds
     history: list[list[list[str]]] = []
     for _ in range(4):
         plan = seat_players(players, seed=len(history), history=history)
+        check_plan(plan, players, history=history, avoid_same_club=False, rounds=1)
         history.append([list(t.players) for t in plan.rounds[0]])
     four_seats = Counter(p for tables in history for t in tables if len(t) == 4 for p in t)
-    assert len(four_seats) == 13 and max(four_seats.values()) == 2
+    met = Counter(frozenset(p) for r in history for t in r for p in itertools.combinations(t, 2))
+    # Issue 13, item 18: a repeat outranks the rotation (a strict rotation cost 6 repeated
+    # meetings here); each unfair turn is one that would have cost a repeat (`check_plan`).
+    assert sum(times - 1 for times in met.values()) <= 1
+    assert len(four_seats) >= 11 and max(four_seats.values()) <= 3
 
 
 def test_mix_continues_a_schedule_from_history_without_repeats():
