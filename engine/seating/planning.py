@@ -98,6 +98,8 @@ def _number_by_rank(schedule: _Schedule, round_index: int) -> None:
     tables of one size, which keep their numbers): the search moves whole tables about."""
     rank = schedule.rank
     assert rank is not None
+    if any(schedule.fixed):
+        return  # a fixed table keeps its number
     tables = [list(table) for table in schedule.tables[round_index]]
     for size in {len(table) for table in tables}:
         numbers = [number for number, table in enumerate(tables) if len(table) == size]
