@@ -19,13 +19,17 @@ Four modes:
 ``table_size`` 3 (the default) seats N mod 3 tables of 4 among tables of 3; 4 seats tables of 4
 with the fewest tables of 3, numbered last (`table_sizes`). The tables of the other size, the odd
 tables, rotate fairly in every mode but ranked: nobody sits at an odd table again while a player
-who has sat at fewer is seated at a table of the usual size (turns counted in `history`). Players
-with a fixed table always sit there.
+who has sat at fewer is seated at a table of the usual size (turns counted in `history`), unless
+that is the price of avoiding a repeat or a club clash (issue 13: on a small field the players due
+at the odd tables may have just met; such a turn is warned about). Players with a fixed table
+always sit there.
 
-One cost is minimised: a club clash (two players of one club at a table, when they are to be kept
-apart) costs far more than any repeat; a pair meeting for the (m+1)-th time costs m², one more when
-they also meet in the round before or after; in ``swiss`` a rank of spread costs far less than any
-repeat. Whatever could not be avoided is flagged on its table and listed in the plan's warnings.
+One cost is minimised, its terms ranked: a club clash (two players of one club at a table, when
+they are to be kept apart) costs more than any number of repeats; a pair meeting for the (m+1)-th
+time costs m², one more when they also meet in the round before or after, and any repeat costs more
+than any unfair turn at an odd table; in ``swiss`` a rank of spread costs less than any of these.
+Up to 24 players a round is searched on that whole cost (`search.improve`). Whatever could not be
+avoided is flagged on its table and listed in the plan's warnings.
 
 The modules, each one idea; each imports only modules above it in this list:
 

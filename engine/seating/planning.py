@@ -11,11 +11,14 @@ from collections.abc import Callable, Sequence
 
 from engine.seating.rounds import _drawn_round, _level, _Setting
 from engine.seating.schedule import _Schedule
-from engine.seating.search import polish_spread, repair
+from engine.seating.search import balance_turns, improve, polish_spread, repair
 from engine.seating.swiss import _swiss_round
 
 EXACT_NODES = 2000  # the backtracking searches for groups without a repeat give up after this
 DUE_PLAN_PLAYERS = 28  # odd tables are planned ahead once this few players are still due
+IMPROVE_PLAYERS = 24  # up to this many players, a round is searched on its whole cost
+IMPROVE_PATIENCE = 150  # ... ending after this many steps without a better round
+IMPROVE_STEPS = 800  # ... or after this many (a few hundred milliseconds at 24 players)
 
 
 def _new_round(
@@ -35,30 +38,77 @@ def _plan_round(
     rng: random.Random,
     odd_tables: list[list[int]] | None = None,
 ) -> None:
-    """Add one round: built for its mode, then repaired (and, in swiss, tightened)."""
+    """Add one round: built for its mode, then repaired (and, in swiss, tightened). Odd tables
+    planned ahead for the end of a turn (`_due_odd_tables`) are kept only if they cost no more
+    than a round built without them: keeping the rotation never costs a repeat or a club
+    clash."""
     keep = schedule.first_free
-    schedule.first_free = len(schedule.tables)
-    later: list[list[int]] = []
-    if odd_tables is None:
-        planned = _due_odd_tables(schedule, setting, rng)
-        if planned is not None:
-            odd_tables, later = planned
-            schedule.reserve(later)
-            schedule.odd_locked = True
-    schedule.add_round(_new_round(schedule, setting, rng, odd_tables))
+    schedule.first_free = round_index = len(schedule.tables)
+    planned = (
+        _due_odd_tables(schedule, setting, rng)
+        if odd_tables is None and setting.mode != "swiss"
+        else None
+    )
+    if planned is None:
+        schedule.add_round(_new_round(schedule, setting, rng, odd_tables))
+        _repair_round(schedule, setting, rng)
+    else:
+        odd_now, later = planned
+        schedule.reserve(later)
+        schedule.odd_locked = True
+        schedule.add_round(_new_round(schedule, setting, rng, odd_now))
+        _repair_round(schedule, setting, rng)
+        schedule.release(later)
+        schedule.odd_locked = False
+        schedule.refresh_all()
+        if schedule.bad:
+            kept, kept_cost = schedule.snapshot(), schedule.round_cost(round_index)
+            schedule.replace_round(round_index, _new_round(schedule, setting, rng))
+            _repair_round(schedule, setting, rng)
+            if schedule.round_cost(round_index) >= kept_cost:
+                schedule.restore(kept)
+    schedule.first_free = keep
+
+
+def _repair_round(schedule: _Schedule, setting: _Setting, rng: random.Random) -> None:
+    """The search on the last round (the only free one). Up to IMPROVE_PLAYERS players, one
+    tabu search on its whole cost. Above, as fast as a large field needs: repeats and club
+    clashes repaired (in swiss by swaps near in the standings first), turns at the odd tables
+    given back where the repair took more than it needed, then in swiss the spread tightened."""
     count = schedule.n
+    if count <= IMPROVE_PLAYERS:
+        improve(schedule, rng, patience=IMPROVE_PATIENCE, max_steps=IMPROVE_STEPS)
+        if schedule.rank is not None:
+            _number_by_rank(schedule, len(schedule.tables) - 1)
+        return
     if setting.mode == "swiss":
         for window, patience in ((6, 60 + count // 4), (18, 60 + count // 4), (None, 150 + count)):
             repair(schedule, rng, window=window, patience=patience)
             if not schedule.bad:
                 break
+        balance_turns(schedule, rng)
         polish_spread(schedule, rng, window=6)
     else:
         repair(schedule, rng, patience=100 + count)
-    if later:
-        schedule.release(later)
-        schedule.odd_locked = False
-    schedule.first_free = keep
+        balance_turns(schedule, rng)
+
+
+def _number_by_rank(schedule: _Schedule, round_index: int) -> None:
+    """Swiss: the tables renumbered by their best player, the leaders at table 1 (among the
+    tables of one size, which keep their numbers): the search moves whole tables about."""
+    rank = schedule.rank
+    assert rank is not None
+    if any(schedule.fixed):
+        return  # a fixed table keeps its number
+    tables = [list(table) for table in schedule.tables[round_index]]
+    for size in {len(table) for table in tables}:
+        numbers = [number for number, table in enumerate(tables) if len(table) == size]
+        ordered = sorted(
+            (tables[number] for number in numbers), key=lambda t: min(map(rank.__getitem__, t))
+        )
+        for number, table in zip(numbers, ordered, strict=True):
+            tables[number] = table
+    schedule.replace_round(round_index, tables)
 
 
 def _fresh_groups(

@@ -8,9 +8,11 @@ from collections.abc import Callable
 
 from engine.seating.sizes import odd_size
 
-REPEAT_COST = 1_000  # a pair meeting for the (m+1)-th time costs m² of these
-CLUB_COST = 1_000_000_000  # two club mates at one table: more than any number of repeats
-# In swiss a rank of spread costs 1: far less than a repeat.
+# The costs rank what matters: a club clash outweighs any number of repeats, a repeat any unfair
+# turn at an odd table, an unfair turn any rank of spread (swiss: a rank costs 1).
+CLUB_COST = 10_000_000_000_000  # two club mates at one table
+REPEAT_COST = 10_000_000  # a pair meeting for the (m+1)-th time costs m² of these
+TURN_COST = 10_000  # a turn at an odd table for a player who has had one more than another
 
 
 class _Schedule:
@@ -200,33 +202,34 @@ class _Schedule:
             delta += new - old
         return delta
 
-    def fair_swap(self, round_index: int, first: int, second: int) -> bool:
-        """A swap between an odd table and a table of the usual size keeps the rotation fair when
-        the one leaving the odd table has, after every round from this one on, more turns than the
-        one taking his place."""
+    def turn_cost(
+        self, round_index: int, leaving: int, joining: int, until: int | None = None
+    ) -> int:
+        """The change in the cost of the rotation when `leaving` gives his seat at an odd table
+        in this round to `joining`, who sits at a table of the usual size, with their turns so
+        exchanged up to round `until` (excluded; None: to the end). The rotation costs
+        TURN_COST × half the sum, over the rounds, of each player's turns squared after the
+        round: least when nobody has had more turns than another (in one round: TURN_COST ×
+        the turns the players at its odd tables have had before)."""
+        end = len(self.tables) if until is None else until
+        change = 0
+        for later in range(round_index, end):
+            after = self.odd_after[later]
+            change += after[joining] - after[leaving] + 1
+        return TURN_COST * change
+
+    def leaving_and_joining(self, round_index: int, first: int, second: int) -> tuple[int, int]:
+        """Of two players at tables of different sizes: the one at the odd table first."""
         where = self.table_of[round_index]
-        tables = self.tables[round_index]
-        size_a, size_b = len(tables[where[first]]), len(tables[where[second]])
-        if size_a == size_b:
-            return True
-        if self.odd_locked:
-            return False
-        leaving, joining = (first, second) if size_a == self.odd else (second, first)
-        return all(
-            self.odd_after[later][leaving] > self.odd_after[later][joining]
-            for later in range(round_index, len(self.tables))
-        )
+        if len(self.tables[round_index][where[first]]) == self.odd:
+            return first, second
+        return second, first
 
     def exchange_round(self, round_index: int, first: int, second: int) -> int | None:
         """For an unfair swap between an odd table and a usual one: the nearest other free round
         where the two sit the other way round, such that swapping them in both rounds (they
         exchange their turns at an odd table) keeps the rotation fair; None if there is none."""
-        where = self.table_of[round_index]
-        tables = self.tables[round_index]
-        if len(tables[where[first]]) == self.odd:
-            leaving, joining = first, second
-        else:
-            leaving, joining = second, first
+        leaving, joining = self.leaving_and_joining(round_index, first, second)
         later = round_index
         while later + 1 < len(self.tables):
             if self.odd_after[later][leaving] <= self.odd_after[later][joining]:
@@ -252,8 +255,14 @@ class _Schedule:
         return None
 
     def exchange_delta(self, round_index: int, first: int, second: int, other_round: int) -> int:
-        """The cost change of swapping two players in two rounds."""
-        delta = self.swap_delta(round_index, first, second)
+        """The cost change of swapping two players in two rounds (they exchange a turn at an odd
+        table for the rounds between)."""
+        leaving, joining = self.leaving_and_joining(round_index, first, second)
+        if other_round > round_index:
+            delta = self.turn_cost(round_index, leaving, joining, until=other_round)
+        else:
+            delta = self.turn_cost(other_round, joining, leaving, until=round_index)
+        delta += self.swap_delta(round_index, first, second)
         self._exchange(round_index, first, second)
         delta += self.swap_delta(other_round, first, second)
         self._exchange(round_index, first, second)
@@ -320,6 +329,34 @@ class _Schedule:
         for round_index in range(self.first_free, len(self.tables)):
             for number in range(len(self.tables[round_index])):
                 self._refresh(round_index, number)
+
+    def round_cost(self, round_index: int) -> int:
+        """The cost of one round that has no later round: its repeats and club clashes, the turns
+        its players at odd tables have had before (`turn_cost`) and, in swiss, its rank spread."""
+        cost = sum(
+            self.table_conflict(round_index, number)
+            for number in range(len(self.tables[round_index]))
+        )
+        before = self.turns_before(round_index)
+        for table in self.tables[round_index]:
+            if len(table) == self.odd:
+                cost += TURN_COST * sum(before[player] for player in table)
+            if self.rank is not None:
+                cost += self.spread(table)
+        return cost
+
+    def unfair_turns(self, round_index: int) -> list[int]:
+        """The movable players at an odd table of this round who have had more turns at one than
+        a movable player at a table of the usual size."""
+        before = self.turns_before(round_index)
+        at_odd, at_usual = [], []
+        for table in self.tables[round_index]:
+            players = [player for player in table if not self.fixed[player]]
+            (at_odd if len(table) == self.odd else at_usual).extend(players)
+        if not at_odd or not at_usual:
+            return []
+        fewest = min(before[player] for player in at_usual)
+        return [player for player in at_odd if before[player] > fewest]
 
     def club_floor(self, tables: int) -> int:
         """The fewest club clashes (pairs of club mates at one table) a round can have: each

@@ -3,10 +3,11 @@ in swiss, swaps that tighten the rank spread (`polish_spread`)."""
 
 from __future__ import annotations
 
+import itertools
 import random
 from collections.abc import Callable, Iterable
 
-from engine.seating.schedule import CLUB_COST, REPEAT_COST, _Schedule
+from engine.seating.schedule import CLUB_COST, REPEAT_COST, TURN_COST, _Schedule
 
 FULL_SCAN_PLAYERS = 160  # above this, a move is first looked for among a sample of players
 SAMPLE_SIZE = 96
@@ -47,24 +48,31 @@ def _best_move(
     after = schedule.table_of[round_index + 1] if round_index + 1 < len(schedule.table_of) else None
     several = len(schedule.tables) - schedule.first_free > 1
     rank = schedule.rank
+    odd = schedule.odd
+    odd_after = schedule.odd_after
+    rounds = len(schedule.tables)
 
-    def join(player: int, table: list[int], leaving: int, shift: int) -> int:
-        """The cost of `player` at `table` without `leaving` (shift -1: he sits there)."""
+    def cost_with(player: int, other: int, met: int) -> int:
+        """The cost of `player` and `other` at one table, having met `met` times elsewhere."""
         cost = 0
-        row = player * n
-        for other in table:
-            if other in (leaving, player):
-                continue
-            met = meet[row + other] + shift
-            if met:
-                cost += REPEAT_COST * met * met
-                if before is not None and before[player] >= 0 and before[player] == before[other]:
-                    cost += REPEAT_COST
-                if after is not None and after[player] >= 0 and after[player] == after[other]:
-                    cost += REPEAT_COST
-            if clubs and club[player] >= 0 and club[player] == club[other]:
-                cost += CLUB_COST
+        if met:
+            cost = REPEAT_COST * met * met
+            if before is not None and before[player] >= 0 and before[player] == before[other]:
+                cost += REPEAT_COST
+            if after is not None and after[player] >= 0 and after[player] == after[other]:
+                cost += REPEAT_COST
+        if clubs and club[player] >= 0 and club[player] == club[other]:
+            cost += CLUB_COST
         return cost
+
+    def leave_cost(player: int) -> int:
+        """The cost of `player` at his own table."""
+        row = player * n
+        return sum(
+            cost_with(player, other, meet[row + other] - 1)
+            for other in tables[where[player]]
+            if other != player
+        )
 
     leave: dict[int, int] = {}
     best: tuple[int, int, int, int | None] | None = None
@@ -72,8 +80,19 @@ def _best_move(
     for first in movers:
         home = where[first]
         table_a = tables[home]
+        first_odd = len(table_a) == odd
         if first not in leave:
-            leave[first] = join(first, table_a, -1, -1)
+            leave[first] = leave_cost(first)
+        row_first = first * n
+        # The cost of `first` joining each other table whole; without the player he swaps with,
+        # less the cost of the two together.
+        join_first: dict[int, int] = {}
+        mates_a = [other for other in table_a if other != first]
+        if rank is not None:
+            ranks_a = [rank[other] for other in mates_a]
+            low_a, high_a = min(ranks_a), max(ranks_a)
+            rank_first = rank[first]
+            old_a = max(high_a, rank_first) - min(low_a, rank_first)
         pool = (
             candidates
             if candidates is not None
@@ -84,47 +103,65 @@ def _best_move(
             if fixed[second] or there == home or there < 0:
                 continue
             table_b = tables[there]
-            other_round = None
-            if len(table_a) != len(table_b) and not schedule.fair_swap(round_index, first, second):
-                if not several:
-                    continue
-                other_round = schedule.exchange_round(round_index, first, second)
-                if other_round is None:
-                    continue
-                delta = schedule.exchange_delta(round_index, first, second, other_round)
-            else:
-                if second not in leave:
-                    leave[second] = join(second, table_b, -1, -1)
-                delta = (
-                    join(second, table_a, first, 0)
-                    + join(first, table_b, second, 0)
-                    - leave[first]
-                    - leave[second]
+            crossing = first_odd != (len(table_b) == odd)  # a turn at an odd table changes hands
+            if crossing and schedule.odd_locked:
+                continue
+            if second not in leave:
+                leave[second] = leave_cost(second)
+            if there not in join_first:
+                join_first[there] = sum(
+                    cost_with(first, other, meet[row_first + other]) for other in table_b
                 )
-                if rank is not None:
-                    delta += _spread_change(schedule, table_a, table_b, first, second)
+            row_second = second * n
+            delta = (
+                join_first[there]
+                - cost_with(first, second, meet[row_first + second])
+                + sum(cost_with(second, other, meet[row_second + other]) for other in mates_a)
+                - leave[first]
+                - leave[second]
+            )
+            if rank is not None:  # the change in rank spread, computed inline: the hot loop
+                rank_second = rank[second]
+                ranks_b = [rank[other] for other in table_b if other != second]
+                low_b, high_b = min(ranks_b), max(ranks_b)
+                delta += (
+                    max(high_a, rank_second)
+                    - min(low_a, rank_second)
+                    + max(high_b, rank_first)
+                    - min(low_b, rank_first)
+                    - old_a
+                    - (max(high_b, rank_second) - min(low_b, rank_second))
+                )
+            other_round = None
+            if crossing:
+                leaving, joining = (first, second) if first_odd else (second, first)
+                turns = 0
+                for later in range(round_index, rounds):
+                    counts = odd_after[later]
+                    turns += counts[joining] - counts[leaving] + 1
+                turns *= TURN_COST
+                if turns > 0 and several:
+                    # Or they exchange turns with a round where they sit the other way round.
+                    other_round = schedule.exchange_round(round_index, first, second)
+                    if other_round is not None:
+                        exchange = schedule.exchange_delta(round_index, first, second, other_round)
+                        if exchange < delta + turns:
+                            delta = exchange
+                        else:
+                            other_round = None
+                if other_round is None:
+                    delta += turns
+            if best is not None and delta > best[0]:
+                continue
             if not allowed(first, second, delta):
                 continue
             if best is None or delta < best[0]:
                 best, ties = (delta, first, second, other_round), 1
-            elif delta == best[0]:
+            else:
                 ties += 1
                 if rng.randrange(ties) == 0:
                     best = (delta, first, second, other_round)
     return best
-
-
-def _spread_change(
-    schedule: _Schedule, table_a: list[int], table_b: list[int], first: int, second: int
-) -> int:
-    rank = schedule.rank
-    assert rank is not None
-    ranks_a = [rank[second] if player == first else rank[player] for player in table_a]
-    ranks_b = [rank[first] if player == second else rank[player] for player in table_b]
-    new = max(ranks_a) - min(ranks_a) + max(ranks_b) - min(ranks_b)
-    old_a = [rank[player] for player in table_a]
-    old_b = [rank[player] for player in table_b]
-    return new - (max(old_a) - min(old_a) + max(old_b) - min(old_b))
 
 
 def _movers(schedule: _Schedule, round_index: int, rng: random.Random) -> list[int]:
@@ -222,6 +259,93 @@ def repair(
         schedule.restore(best_snapshot)
 
 
+def _group_cost(schedule: _Schedule, round_index: int, group: tuple[int, ...], size: int) -> int:
+    """The cost `group` would have as one table of the last round (`round_cost`'s terms)."""
+    where, meet, n = schedule.table_of[round_index], schedule.meet, schedule.n
+    cost = 0
+    for at, first in enumerate(group):
+        for second in group[at + 1 :]:
+            met = meet[first * n + second] - (where[first] == where[second])
+            cost += schedule.pair_cost(round_index, first, second, met)
+    if size == schedule.odd:
+        before = schedule.turns_before(round_index)
+        cost += TURN_COST * sum(before[player] for player in group)
+    if schedule.rank is not None:
+        cost += schedule.spread(list(group))
+    return cost
+
+
+def _resplit_pairs(schedule: _Schedule, round_index: int) -> bool:
+    """Each two tables of the last round seated anew, their players split the best way between
+    them (a move no run of single swaps through worse rounds need find: in swiss, two tables
+    that should exchange two players each). Whether the round got better."""
+    tables = schedule.tables[round_index]
+    fixed = schedule.fixed
+    improved = False
+    for one, two in itertools.combinations(range(len(tables)), 2):
+        first, second = tables[one], tables[two]
+        if any(fixed[player] for player in (*first, *second)):
+            continue
+        now = _group_cost(schedule, round_index, tuple(first), len(first)) + _group_cost(
+            schedule, round_index, tuple(second), len(second)
+        )
+        players = (*first, *second)
+        best: tuple[int, tuple[int, ...]] | None = None
+        for group in itertools.combinations(players[1:], len(first) - 1):
+            chosen = (players[0], *group)
+            rest = tuple(player for player in players if player not in chosen)
+            cost = _group_cost(schedule, round_index, chosen, len(first)) + _group_cost(
+                schedule, round_index, rest, len(second)
+            )
+            if cost < now and (best is None or cost < best[0]):
+                best = (cost, chosen)
+        if len(first) != len(second):  # the first player may go to the other table
+            for group in itertools.combinations(players[1:], len(second) - 1):
+                chosen = (players[0], *group)
+                rest = tuple(player for player in players if player not in chosen)
+                cost = _group_cost(schedule, round_index, rest, len(first)) + _group_cost(
+                    schedule, round_index, chosen, len(second)
+                )
+                if cost < now and (best is None or cost < best[0]):
+                    best = (cost, rest)
+        if best is not None:
+            chosen = best[1]
+            rest = tuple(player for player in players if player not in chosen)
+            seated = [list(table) for table in tables]
+            seated[one], seated[two] = list(chosen), list(rest)
+            schedule.replace_round(round_index, seated)
+            tables = schedule.tables[round_index]
+            improved = True
+    return improved
+
+
+def _descend(schedule: _Schedule, round_index: int, rng: random.Random) -> None:
+    """Swaps that lower the cost of the round while there are any: the tabu search may end (out
+    of patience) right where one swap would still improve it."""
+    for _ in range(schedule.n * 4):
+        move = None
+        for number in _costly_tables(schedule, round_index):
+            movers = [
+                player
+                for player in schedule.tables[round_index][number]
+                if not schedule.fixed[player]
+            ]
+            move = _best_move(
+                schedule,
+                round_index,
+                movers,
+                rng,
+                None,
+                lambda _a, _b, delta: delta < 0,
+                range(schedule.n),
+            )
+            if move is not None:
+                break
+        if move is None:
+            return
+        schedule.swap(round_index, move[1], move[2])
+
+
 def polish_spread(schedule: _Schedule, rng: random.Random, *, window: int, passes: int = 8) -> None:
     """Swiss: swap the top or bottom player of a spread-out table with a nearby player while
     that lowers the cost (never at the price of a repeat or a club clash)."""
@@ -245,3 +369,188 @@ def polish_spread(schedule: _Schedule, rng: random.Random, *, window: int, passe
                     improved = True
         if not improved:
             break
+
+
+def balance_turns(schedule: _Schedule, rng: random.Random, *, passes: int = 8) -> None:
+    """Give turns at an odd table back to players who have had fewer, by swaps that lower the
+    cost (never at the price of a repeat or a club clash): the repair may have given more turns
+    away than avoiding its repeats needed."""
+    for _ in range(passes):
+        improved = False
+        for round_index in range(schedule.first_free, len(schedule.tables)):
+            movers = schedule.unfair_turns(round_index)
+            if not movers:
+                continue
+            move = _best_move(
+                schedule, round_index, movers, rng, None, lambda _a, _b, delta: delta < 0
+            )
+            if move is not None:
+                _delta, first, second, other_round = move
+                schedule.swap(round_index, first, second)
+                if other_round is not None:
+                    schedule.swap(other_round, first, second)
+                improved = True
+        if not improved:
+            break
+
+
+def _costly_tables(schedule: _Schedule, round_index: int) -> list[int]:
+    """The tables of a round that add to its cost: a repeat or a club clash, a player with more
+    turns at an odd table than one at a table of the usual size, or (swiss) rank spread."""
+    unfair = set(schedule.unfair_turns(round_index))
+    rank = schedule.rank
+    return [
+        number
+        for number, table in enumerate(schedule.tables[round_index])
+        if (round_index, number) in schedule.bad
+        or any(player in unfair for player in table)
+        or (rank is not None and schedule.spread(table) > 0)
+    ]
+
+
+def improve(
+    schedule: _Schedule, rng: random.Random, *, patience: int, max_steps: int = 5_000
+) -> None:
+    """Tabu search on the whole cost of the last round (repeats, club clashes, unfair turns at
+    the odd tables, rank spread): each step takes a table that adds to the cost and makes the
+    best swap of one of its players with any player at another table, even a worse one (the
+    swapped pair then stays put for a few steps). Ends when nothing adds to the cost, after
+    `patience` steps without a better round, or after `max_steps`; the best round seen is kept.
+    One swap at a time gets stuck where the repair and the polish end: here a round improves
+    through worse ones."""
+    round_index = len(schedule.tables) - 1
+    schedule.refresh_all()
+    current = best = 0
+    best_snapshot: list[list[list[int]]] | None = None
+    at_best = True
+    since_best = 0
+    tabu: dict[tuple[int, int], int] = {}
+    tenure_top = min(TENURE_HIGH, 3 + schedule.n // 4)
+    for step in range(max_steps):
+        costly = _costly_tables(schedule, round_index)
+        if not costly or since_best > patience:
+            break
+        table = schedule.tables[round_index][rng.choice(costly)]
+        movers = [player for player in table if not schedule.fixed[player]]
+
+        def allowed(
+            first: int,
+            second: int,
+            delta: int,
+            step: int = step,
+            current: int = current,
+            best: int = best,
+        ) -> bool:
+            if current + delta < best:
+                return True  # aspiration: a new best is always allowed
+            pair = (first, second) if first < second else (second, first)
+            return tabu.get(pair, -1) < step
+
+        move = _best_move(schedule, round_index, movers, rng, None, allowed, range(schedule.n))
+        since_best += 1
+        if move is None:
+            continue
+        delta, first, second, _other_round = move
+        if at_best and delta > 0:
+            best_snapshot = schedule.snapshot()
+        schedule.swap(round_index, first, second)
+        pair = (first, second) if first < second else (second, first)
+        tabu[pair] = step + rng.randint(TENURE_LOW, tenure_top)
+        current += delta
+        if current < best:
+            best, since_best = current, 0
+            at_best, best_snapshot = True, None
+        else:
+            at_best = current == best
+    if not at_best and best_snapshot is not None:
+        schedule.restore(best_snapshot)
+    while _resplit_pairs(schedule, round_index):
+        pass
+    _descend(schedule, round_index, rng)
+
+
+def _group_cost(schedule: _Schedule, round_index: int, group: tuple[int, ...], size: int) -> int:
+    """The cost `group` would have as one table of the last round (`round_cost`'s terms)."""
+    where, meet, n = schedule.table_of[round_index], schedule.meet, schedule.n
+    cost = 0
+    for at, first in enumerate(group):
+        for second in group[at + 1 :]:
+            met = meet[first * n + second] - (where[first] == where[second])
+            cost += schedule.pair_cost(round_index, first, second, met)
+    if size == schedule.odd:
+        before = schedule.turns_before(round_index)
+        cost += TURN_COST * sum(before[player] for player in group)
+    if schedule.rank is not None:
+        cost += schedule.spread(list(group))
+    return cost
+
+
+def _resplit_pairs(schedule: _Schedule, round_index: int) -> bool:
+    """Each two tables of the last round seated anew, their players split the best way between
+    them (a move no run of single swaps through worse rounds need find: in swiss, two tables
+    that should exchange two players each). Whether the round got better."""
+    tables = schedule.tables[round_index]
+    fixed = schedule.fixed
+    improved = False
+    for one, two in itertools.combinations(range(len(tables)), 2):
+        first, second = tables[one], tables[two]
+        if any(fixed[player] for player in (*first, *second)):
+            continue
+        now = _group_cost(schedule, round_index, tuple(first), len(first)) + _group_cost(
+            schedule, round_index, tuple(second), len(second)
+        )
+        players = (*first, *second)
+        best: tuple[int, tuple[int, ...]] | None = None
+        for group in itertools.combinations(players[1:], len(first) - 1):
+            chosen = (players[0], *group)
+            rest = tuple(player for player in players if player not in chosen)
+            cost = _group_cost(schedule, round_index, chosen, len(first)) + _group_cost(
+                schedule, round_index, rest, len(second)
+            )
+            if cost < now and (best is None or cost < best[0]):
+                best = (cost, chosen)
+        if len(first) != len(second):  # the first player may go to the other table
+            for group in itertools.combinations(players[1:], len(second) - 1):
+                chosen = (players[0], *group)
+                rest = tuple(player for player in players if player not in chosen)
+                cost = _group_cost(schedule, round_index, rest, len(first)) + _group_cost(
+                    schedule, round_index, chosen, len(second)
+                )
+                if cost < now and (best is None or cost < best[0]):
+                    best = (cost, rest)
+        if best is not None:
+            chosen = best[1]
+            rest = tuple(player for player in players if player not in chosen)
+            seated = [list(table) for table in tables]
+            seated[one], seated[two] = list(chosen), list(rest)
+            schedule.replace_round(round_index, seated)
+            tables = schedule.tables[round_index]
+            improved = True
+    return improved
+
+
+def _descend(schedule: _Schedule, round_index: int, rng: random.Random) -> None:
+    """Swaps that lower the cost of the round while there are any: the tabu search may end (out
+    of patience) right where one swap would still improve it."""
+    for _ in range(schedule.n * 4):
+        move = None
+        for number in _costly_tables(schedule, round_index):
+            movers = [
+                player
+                for player in schedule.tables[round_index][number]
+                if not schedule.fixed[player]
+            ]
+            move = _best_move(
+                schedule,
+                round_index,
+                movers,
+                rng,
+                None,
+                lambda _a, _b, delta: delta < 0,
+                range(schedule.n),
+            )
+            if move is not None:
+                break
+        if move is None:
+            return
+        schedule.swap(round_index, move[1], move[2])

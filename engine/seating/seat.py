@@ -216,7 +216,8 @@ def _unfair_odd_tables(
     labels: Sequence[str],
 ) -> list[str]:
     """A warning for each player at an odd table (of `odd` players) while someone with fewer
-    turns sits at a table of the usual size (only fixed tables can force it)."""
+    turns sits at a table of the usual size (forced by fixed tables, or the price of avoiding a
+    repeat or a club clash)."""
     at_usual = [player for table in tables if len(table) != odd for player in table]
     if not at_usual:
         return []
