@@ -49,6 +49,10 @@ def _render(path: Path, _version: int) -> DocPage:
         return f'href="{url}{match["anchor"] or ""}"'
 
     html = _DOC_LINK.sub(site_link, html)
+    # A wide table scrolls in its own box on a phone, its first column kept (site.css).
+    html = html.replace("<table>", '<div class="table-scroll"><table>').replace(
+        "</table>", "</table></div>"
+    )
     tokens = converter.toc_tokens  # type: ignore[attr-defined]
     title = tokens[0]["name"] if tokens else path.stem
     return DocPage(title=title, body=mark_safe(html))

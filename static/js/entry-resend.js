@@ -4,8 +4,9 @@
 // 502/503/504 (the database away for a moment) it sends the very same submission again after a
 // pause (the server's Retry-After, else 1, 2, 4... up to 10 s, or at once when the phone is back
 // online), until the server answers. A saved entry redirects: the page is then loaded as after
-// an ordinary submission. Any other answer (a refused entry, another device first) is shown by
-// submitting the form the ordinary way: nothing was stored, and the server answers it alike.
+// an ordinary submission (its address marked ?saved=..., which the server ignores). Any other
+// answer (a refused entry, another device first) is shown by submitting the form the ordinary
+// way: nothing was stored, and the server answers it alike.
 // Without JavaScript the forms post as plain forms.
 (function () {
   "use strict";
@@ -69,7 +70,13 @@
             function (response) {
               window.clearTimeout(timer);
               if (response.type === "opaqueredirect") {
-                window.location.assign(page); // saved: the sheet as it is now
+                // Saved: the sheet as it is now, at the entry form, as after an ordinary post
+                // (a new history entry: Back shows the sheet read again). The address must
+                // differ from this one by more than its #fragment, or it would only scroll.
+                window.location.assign(
+                  page + (page.indexOf("?") < 0 ? "?" : "&") + "saved=" + Date.now().toString(36) +
+                    "#entry-form"
+                );
               } else if (RETRY_STATUSES.indexOf(response.status) >= 0) {
                 later(attempt, response);
               } else {
