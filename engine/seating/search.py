@@ -371,11 +371,13 @@ def polish_spread(schedule: _Schedule, rng: random.Random, *, window: int, passe
             break
 
 
-def balance_turns(schedule: _Schedule, rng: random.Random, *, passes: int = 8) -> None:
+def balance_turns(schedule: _Schedule, rng: random.Random) -> None:
     """Give turns at an odd table back to players who have had fewer, by swaps that lower the
     cost (never at the price of a repeat or a club clash): the repair may have given more turns
-    away than avoiding its repeats needed."""
-    for _ in range(passes):
+    away than avoiding its repeats needed. Until no swap helps: one pass moves one player per
+    round, and a round can hold as many unfair turns as its odd tables have seats (a fixed
+    number of passes left some); each swap lowers the cost, so this ends."""
+    while True:
         improved = False
         for round_index in range(schedule.first_free, len(schedule.tables)):
             movers = schedule.unfair_turns(round_index)
