@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from fractions import Fraction
 
-from django.db.models import Count, Exists, OuterRef, Prefetch
+from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
 from django.utils import timezone
 from django.utils.formats import number_format
 
@@ -33,15 +33,17 @@ from zole_site.engine_text import display_name_key
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY, RoundStatus.CLOSED)
 
 
-def has_public_result(player: str = "pk") -> Exists:
+def has_public_result(player: str = "pk") -> ExpressionWrapper:
     """Whether the player (the outer query's field `player`, a Player id) has a public result:
     a confirmed table in a published, in-play or closed round. Only such a player has a public
-    page: the register itself (every player, ids in sequence) is not public."""
-    return Exists(
-        SeatResult.objects.filter(
-            entry__player=OuterRef(player),
-            table_result__table__round__status__in=PUBLIC_STATUSES,
-        )
+    page: the register itself (every player, ids in sequence) is not public. An IN over one
+    subquery, which the database reads once (PostgreSQL hashes it), not an EXISTS per row: on
+    tables without statistics yet, the correlated form ran for minutes over 600 players."""
+    players_with_results = SeatResult.objects.filter(
+        table_result__table__round__status__in=PUBLIC_STATUSES
+    ).values("entry__player_id")
+    return ExpressionWrapper(
+        Q(**{f"{player}__in": players_with_results}), output_field=BooleanField()
     )
 
 
