@@ -40,7 +40,6 @@ from scoring.documents.layout import (
     draw_signatures,
     open_document,
 )
-from scoring.documents.qr import qr_operators
 
 
 @dataclass(frozen=True)
@@ -395,7 +394,7 @@ def draw_sheet_heading(
     qr_x = MARGIN + CONTENT_WIDTH - QR_SIZE
     qr_y = top - QR_SIZE
     if sheet.entry_url:
-        pen.literal(qr_operators(sheet.entry_url, x=qr_x, y=qr_y, size=QR_SIZE))
+        pen.qr(sheet.entry_url, x=qr_x, y=qr_y, size=QR_SIZE)
         caption = _("Scan: the table's entry page")
     else:
         pen.box(qr_x + 8, qr_y + 8, QR_SIZE - 16, QR_SIZE - 16, line=0.5)
@@ -539,10 +538,14 @@ def draw_deals(
             left += column.width
         if deal.totals is None or deal.scores is None:
             continue
-        for seat, (score, total) in enumerate(zip(deal.scores, deal.totals, strict=True)):
-            left = first_player_edge + seat * player_width
+        # Each seat's score, small in the corner, then each seat's running total: one change
+        # of type and colour for the row's scores and one for its totals.
+        for seat, score in enumerate(deal.scores):
             if score:
+                left = first_player_edge + seat * player_width
                 pen.text(left + 2, baseline, signed(score), size=small, color=MUTED)
+        for seat, total in enumerate(deal.totals):
+            left = first_player_edge + seat * player_width
             pen.text(
                 left + 2,
                 baseline,
