@@ -131,6 +131,8 @@ class Pen:
         self._font_names = {False: REGULAR, True: BOLD}
         # (bold, text) → the width of a string drawn at 1 point
         self.widths: dict[tuple[bool, str], float] = {}
+        # (bold, text, size, width) → the text and size that fit, and the former's width at 1 pt
+        self._placed: dict[tuple[bool, str, float, float], tuple[str, float, float]] = {}
         self._start_page()
 
     def _start_page(self) -> None:
@@ -142,6 +144,14 @@ class Pen:
         self._path: PDFPathObject | None = None
 
     # Text.
+
+    def _measure(self, text: str, bold: bool) -> float:
+        """The width at 1 point of a string that is drawn, kept for the document."""
+        key = (bold, text)
+        unit_width = self.widths.get(key)
+        if unit_width is None:
+            unit_width = self.widths[key] = self.fonts[bold].stringWidth(text, 1)
+        return unit_width
 
     def text_width(self, text: str, size: float, *, bold: bool = False) -> float:
         """Measured, not kept: only drawn text is kept in the document's widths (a line being
@@ -190,26 +200,24 @@ class Pen:
         if not text:
             return
         # The hot path of every document: a few hundred calls a page, so kept lean.
-        key = (bold, text)
-        unit_width = self.widths.get(key)
-        if unit_width is None:
-            unit_width = self.fonts[bold].stringWidth(text, 1)
-            fitted = False
-        else:
-            fitted = True
         if width is not None:
-            if unit_width * size > width:
-                # Only what is drawn is kept, never the long text it was cut from.
-                text, size = self.fit(text, size, width, bold=bold)
-                key = (bold, text)
-                unit_width = self.fonts[bold].stringWidth(text, 1)
-                fitted = False
+            # Fitted once per document for each text, size and width: a sheet's names and
+            # words come back on every row, however long they are.
+            placed_key = (bold, text, size, width)
+            placed = self._placed.get(placed_key)
+            if placed is None:
+                fitted, fitted_size = self.fit(text, size, width, bold=bold)
+                placed = (fitted, fitted_size, self._measure(fitted, bold))
+                self._placed[placed_key] = placed
+            text, size, unit_width = placed
+            if not text:
+                return
             if align == "right":
                 x += width
             elif align == "center":
                 x += width / 2
-        if not fitted:
-            self.widths[key] = unit_width
+        else:
+            unit_width = self._measure(text, bold)
         if align == "right":
             x -= unit_width * size
         elif align == "center":
