@@ -1,10 +1,12 @@
-"""What every printed document shares: the level's variant, the page, the pen that draws text
-fast, the heading, the footer, table grids and signature lines.
+"""What every printed document shares: the level's variant, the page, the pen, the heading, the
+footer, table grids and signature lines.
 
 The documents are drawn on a reportlab canvas at fixed positions rather than flowed by platypus:
 each page's content is known in advance (one table per sheet, a fixed number of rows per page),
 so the pagination is computed before drawing ("page x of y" in one pass), and a 200-page round of
-sheets builds in under a second (bench/pdf.py).
+sheets builds in a second or two, several times faster than the same sheets set with platypus
+(bench/pdf.py). Only reportlab's public API is used (tests/scoring/test_documents_public_api.py):
+a reportlab release may change anything else.
 """
 
 from __future__ import annotations
