@@ -476,17 +476,20 @@ def draw_deals(
     rows_top = top - GRID_HEADER
     rows_bottom = rows_top - len(deals) * row_height
     unplayed = [index for index, deal in enumerate(deals) if not_played(sheet, deal.number)]
+    unplayed_set = set(unplayed)
     # Shading first, so the lines and the writing lie on top of it: every other row, at a table
     # of 4 the sitting-out dealer's box (nothing is written there but his share), and the rows
     # a round whose time was called never played.
+    # The zebra rows first, then the darker shading over them: one path for each.
+    for index, deal in enumerate(deals):
+        if deal.number % 2 == 0 and index not in unplayed_set:
+            row_bottom = rows_top - (index + 1) * row_height
+            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=ZEBRA)
     for index, deal in enumerate(deals):
         row_bottom = rows_top - (index + 1) * row_height
-        if index in unplayed:
+        if index in unplayed_set:
             pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=SHADE)
-            continue
-        if deal.number % 2 == 0:
-            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=ZEBRA)
-        if sheet.size == 4:
+        elif sheet.size == 4:
             left = first_player_edge + (deal.dealer_seat - 1) * player_width
             pen.box(left, row_bottom, player_width, row_height, stroke=None, fill=SHADE)
     draw_grid(
@@ -515,7 +518,7 @@ def draw_deals(
         values = [
             str(deal.number),
             f"{dealer.seat}. {dealer.short_name}",
-            not_played_text if index in unplayed else deal.game,
+            not_played_text if index in unplayed_set else deal.game,
             deal.declarer,
             deal.points,
             deal.tricks,
@@ -523,7 +526,7 @@ def draw_deals(
         ]
         left = MARGIN
         for column, value in zip(columns, values, strict=True):
-            muted = index in unplayed or (column is columns[1] and deal.totals is None)
+            muted = index in unplayed_set or (column is columns[1] and deal.totals is None)
             color = MUTED if muted else INK
             pen.text(
                 left + 2,
