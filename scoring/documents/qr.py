@@ -2,7 +2,7 @@
 with no dependencies) and drawn with reportlab's public canvas API as one filled path.
 
 The mask pattern is fixed: segno then skips its search for the best of the eight masks, which
-scores all eight and costs about three times the encoding itself; the output is also the same
+scores all eight and costs several times the encoding itself; the output is also the same
 for the same link, whatever segno's scoring does in a later release. Any mask decodes; the
 search only picks the one least likely to confuse a reader, which matters little at the size
 printed here (over 0.6 mm a module, error correction level M). The tests decode the printed
