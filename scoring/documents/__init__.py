@@ -5,7 +5,8 @@
     seating.py     a round's seating list for the wall
     protocol.py    the standings protocol with its signature lines
     layout.py      what they share: the level's variant, heading, footer, grids, signatures
-    fonts.py, qr.py  the shipped TTF font; QR codes from reportlab's own encoder
+    fonts.py       the shipped TTF font, and reportlab's one process-wide setting
+    qr.py          QR codes, encoded by segno
 
 The tournament's level picks the variant (layout.Variant): national documents add the federation
 heading, licence numbers, table referees' signature lines, control totals and "page x of y".

@@ -1,34 +1,33 @@
-"""What every printed document shares: the level's variant, the page, the pen that draws text
-fast, the heading, the footer, table grids and signature lines.
+"""What every printed document shares: the level's variant, the page, the pen, the heading, the
+footer, table grids and signature lines.
 
 The documents are drawn on a reportlab canvas at fixed positions rather than flowed by platypus:
 each page's content is known in advance (one table per sheet, a fixed number of rows per page),
 so the pagination is computed before drawing ("page x of y" in one pass), and a 200-page round of
-sheets builds in under a second (bench/pdf.py).
+sheets builds in a second or two, several times faster than the same sheets set with platypus
+(bench/pdf.py). Only reportlab's public API is used (tests/scoring/test_documents_public_api.py):
+a reportlab release may change anything else.
 """
 
 from __future__ import annotations
 
-import functools
 import io
-import threading
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from django.conf import settings
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
-from reportlab import rl_config
 from reportlab.lib import colors
 from reportlab.lib.pagesizes import A4, landscape
-from reportlab.lib.rl_accel import escapePDF
 from reportlab.lib.units import mm
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
-from scoring.documents.fonts import BOLD, REGULAR, register_fonts
+from scoring.documents.fonts import BOLD, REGULAR, prepare_reportlab
+from scoring.documents.qr import draw_qr
 from tournaments.models import Level
 
 PORTRAIT = A4
@@ -113,69 +112,55 @@ class EventInfo:
 
 # -- The pen ------------------------------------------------------------------------------------
 
-
-def _number(value: float) -> str:
-    """A coordinate for the page: two decimals, a hundredth of a point (reportlab's own
-    formatter costs several times more, and a round of sheets writes some 400,000 numbers)."""
-    return f"{value:.2f}"
-
-
-@functools.cache
-def _rgb(color: colors.Color) -> str:
-    return f"{color.red:.3f} {color.green:.3f} {color.blue:.3f}"
+# (the path's paint: "stroke", "fill" or "both"; line width; stroke colour; fill colour)
+PathStyle = tuple[str, float | None, colors.Color | None, colors.Color | None]
 
 
 class Pen:
-    """Draws one document, writing the PDF page operators itself: lines and boxes into the
-    page's graphics, text into one text object per page laid on top when the page ends.
+    """Draws one document through reportlab's public canvas API: each page's text goes into one
+    text object (`canvas.beginText`) laid on top when the page ends, its lines and boxes into
+    path objects (`canvas.beginPath`), one for each run of lines or boxes of the same style, drawn
+    in the order they were asked for (a shaded row first, its lines over it).
 
-    Text goes through the font's subsets as reportlab's ttfonts documents for dynamic fonts
-    (`splitString`, `getSubsetInternalName`), so reportlab still embeds exactly the glyphs used,
-    with their ToUnicode map; each distinct string is encoded and measured once per document.
-    reportlab's canvas does the same work with a text object per string and more bookkeeping,
-    which made a round of sheets four times slower (bench/pdf.py)."""
+    reportlab embeds the subset of glyphs the text uses, with its ToUnicode map, so the text
+    reads back. Measuring goes through the font's `stringWidth` (C with rl_accel); the width of
+    every string drawn is kept for the document."""
 
     def __init__(self, canvas: Canvas, page_size: tuple[float, float]) -> None:
         self.canvas = canvas
         self.width, self.height = page_size
         self.fonts = {False: pdfmetrics.getFont(REGULAR), True: pdfmetrics.getFont(BOLD)}
-        # reportlab's document: a font subset is named and registered for embedding there.
-        self._document = canvas._doc
-        # (bold, text) → (the string's chunks as "/F1+0" and the escaped PDF string, its width
-        # at 1 point)
-        self._encoded: dict[tuple[bool, str], tuple[tuple[tuple[str, str], ...], float]] = {}
-        self._graphics: list[str] = []
-        self._text: list[str] = []
-        self._reset_state()
+        self._font_names = {False: REGULAR, True: BOLD}
+        # (bold, text) → the width of a string drawn at 1 point
+        self.widths: dict[tuple[bool, str], float] = {}
+        # (bold, text, size, width) → the text and size that fit, and the former's width at 1 pt
+        self._placed: dict[tuple[bool, str, float, float], tuple[str, float, float]] = {}
+        self._start_page()
 
-    def _reset_state(self) -> None:
-        self._font: tuple[str, float] | None = None
+    def _start_page(self) -> None:
+        self._text = self.canvas.beginText()
+        self._font: tuple[bool, float] | None = None
         self._text_color: colors.Color | None = None
-        self._line_width: float | None = None
-        self._stroke: colors.Color | None = None
-        self._fill: colors.Color | None = None
+        self._paths: list[tuple[PathStyle, PDFPathObject]] = []
+        self._path_style: PathStyle | None = None
+        self._path: PDFPathObject | None = None
 
     # Text.
 
-    def _encode(self, text: str, bold: bool) -> tuple[tuple[tuple[str, str], ...], float]:
+    def _measure(self, text: str, bold: bool) -> float:
+        """The width at 1 point of a string that is drawn, kept for the document."""
         key = (bold, text)
-        encoded = self._encoded.get(key)
-        if encoded is None:
-            font = self.fonts[bold]
-            chunks = tuple(
-                (font.getSubsetInternalName(subset, self._document), escapePDF(chunk))
-                for subset, chunk in font.splitString(text, self._document)
-            )
-            encoded = (chunks, font.stringWidth(text, 1))
-            self._encoded[key] = encoded
-        return encoded
+        unit_width = self.widths.get(key)
+        if unit_width is None:
+            unit_width = self.widths[key] = self.fonts[bold].stringWidth(text, 1)
+        return unit_width
 
     def text_width(self, text: str, size: float, *, bold: bool = False) -> float:
-        """Measured, not encoded: only drawn text is kept in the document's cache (a line
-        being wrapped or fitted is measured at many lengths that are never drawn)."""
-        encoded = self._encoded.get((bold, text))
-        if encoded is not None:
-            return encoded[1] * size
+        """Measured, not kept: only drawn text is kept in the document's widths (a line being
+        wrapped or fitted is measured at many lengths that are never drawn)."""
+        unit = self.widths.get((bold, text))
+        if unit is not None:
+            return unit * size
         return self.fonts[bold].stringWidth(text, size)
 
     def fit(self, text: str, size: float, width: float, *, bold: bool = False) -> tuple[str, float]:
@@ -216,35 +201,39 @@ class Pen:
         `x` (its left edge)."""
         if not text:
             return
-        # The hot path of every document: a few thousand calls a page, so kept lean.
-        encoded = self._encoded.get((bold, text))
+        # The hot path of every document: a few hundred calls a page, so kept lean.
         if width is not None:
-            natural = encoded[1] * size if encoded else self.text_width(text, size, bold=bold)
-            if natural > width:
-                # Only what is drawn is encoded and kept, never the long text it was cut from.
-                text, size = self.fit(text, size, width, bold=bold)
-                encoded = None
+            # Fitted once per document for each text, size and width: a sheet's names and
+            # words come back on every row, however long they are.
+            placed_key = (bold, text, size, width)
+            placed = self._placed.get(placed_key)
+            if placed is None:
+                fitted, fitted_size = self.fit(text, size, width, bold=bold)
+                placed = (fitted, fitted_size, self._measure(fitted, bold))
+                self._placed[placed_key] = placed
+            text, size, unit_width = placed
+            if not text:
+                return
             if align == "right":
                 x += width
             elif align == "center":
                 x += width / 2
-        if encoded is None:
-            encoded = self._encode(text, bold)
-        chunks, unit_width = encoded
+        else:
+            unit_width = self._measure(text, bold)
         if align == "right":
             x -= unit_width * size
         elif align == "center":
             x -= unit_width * size / 2
         out = self._text
         if self._text_color is not color:
-            out.append(f"{_rgb(color)} rg")
+            # As RGB values: a Color object also sets its alpha, a graphics state of its own.
+            out.setFillColorRGB(color.red, color.green, color.blue)
             self._text_color = color
-        out.append(f"1 0 0 1 {x:.2f} {y:.2f} Tm")
-        for font_name, string in chunks:
-            if self._font != (font_name, size):
-                out.append(f"{font_name} {size:.2f} Tf")
-                self._font = (font_name, size)
-            out.append(f"({string}) Tj")
+        if self._font != (bold, size):
+            out.setFont(self._font_names[bold], size)
+            self._font = (bold, size)
+        out.setTextOrigin(x, y)
+        out.textOut(text)
 
     def lines(
         self,
@@ -293,13 +282,12 @@ class Pen:
 
     # Lines and boxes.
 
-    def _stroke_style(self, width: float, color: colors.Color) -> None:
-        if self._line_width != width:
-            self._graphics.append(f"{_number(width)} w")
-            self._line_width = width
-        if self._stroke is not color:
-            self._graphics.append(f"{_rgb(color)} RG")
-            self._stroke = color
+    def _path_for(self, style: PathStyle) -> PDFPathObject:
+        if style != self._path_style or self._path is None:
+            self._path = self.canvas.beginPath()
+            self._path_style = style
+            self._paths.append((style, self._path))
+        return self._path
 
     def line(
         self,
@@ -311,8 +299,9 @@ class Pen:
         width: float = 0.5,
         color: colors.Color = RULE,
     ) -> None:
-        self._stroke_style(width, color)
-        self._graphics.append(f"{_number(x1)} {_number(y1)} m {_number(x2)} {_number(y2)} l S")
+        path = self._path_for(("stroke", width, color, None))
+        path.moveTo(x1, y1)
+        path.lineTo(x2, y2)
 
     def box(
         self,
@@ -326,36 +315,47 @@ class Pen:
         fill: colors.Color | None = None,
     ) -> None:
         """A rectangle from its lower left corner."""
-        if fill is not None and self._fill is not fill:
-            self._graphics.append(f"{_rgb(fill)} rg")
-            self._fill = fill
-        if stroke is not None:
-            self._stroke_style(line, stroke)
-        paint = "B" if fill is not None and stroke is not None else ("f" if fill else "S")
-        self._graphics.append(
-            f"{_number(x)} {_number(y)} {_number(width)} {_number(height)} re {paint}"
-        )
+        if fill is None and stroke is None:
+            return
+        if fill is None:
+            style: PathStyle = ("stroke", line, stroke, None)
+        elif stroke is None:
+            style = ("fill", None, None, fill)
+        else:
+            style = ("both", line, stroke, fill)
+        self._path_for(style).rect(x, y, width, height)
 
-    def literal(self, operators: str) -> None:
-        """PDF operators drawn as they are, in their own graphics state (q ... Q)."""
-        self._graphics.append(f"q {operators} Q")
+    def qr(self, text: str, *, x: float, y: float, size: float) -> None:
+        """The QR code of `text` in a `size` square from its lower left corner (quiet zone
+        included), drawn in its place among the lines and boxes."""
+        self._flush_paths()
+        draw_qr(self.canvas, text, x=x, y=y, size=size)
+
+    def _flush_paths(self) -> None:
+        canvas = self.canvas
+        for (paint, line_width, stroke, fill), path in self._paths:
+            if line_width is not None:
+                canvas.setLineWidth(line_width)
+            if stroke is not None:
+                canvas.setStrokeColorRGB(stroke.red, stroke.green, stroke.blue)
+            if fill is not None:
+                canvas.setFillColorRGB(fill.red, fill.green, fill.blue)
+            canvas.drawPath(path, stroke=paint != "fill", fill=paint != "stroke")
+        self._paths = []
+        self._path_style = None
+        self._path = None
 
     def end_page(self) -> None:
-        canvas = self.canvas
-        if self._graphics:
-            canvas.addLiteral(" ".join(self._graphics))
-        if self._text:
-            canvas.addLiteral(f"BT {' '.join(self._text)} ET")
-        canvas.showPage()
-        self._graphics = []
-        self._text = []
-        self._reset_state()  # a new page starts from the default graphics state
+        self._flush_paths()
+        self.canvas.drawText(self._text)
+        self.canvas.showPage()
+        self._start_page()
 
 
 def open_document(
     *, page_size: tuple[float, float], title: str, subject: str
 ) -> tuple[io.BytesIO, Pen]:
-    register_fonts()
+    prepare_reportlab()
     buffer = io.BytesIO()
     canvas = Canvas(
         buffer,
@@ -374,27 +374,8 @@ def open_document(
     return buffer, Pen(canvas, page_size)
 
 
-_streams_lock = threading.Lock()
-
-
-@contextmanager
-def _binary_streams() -> Iterator[None]:
-    """Compressed streams written as binary rather than also ASCII85-encoded (reportlab's
-    default): a quarter smaller, and the encoding cost a fifth of a round's build time. The
-    setting is reportlab's global, read while a document is written out: it is set for that
-    only, one document at a time, so threads never leave it changed."""
-    with _streams_lock:
-        saved = rl_config.useA85
-        rl_config.useA85 = 0
-        try:
-            yield
-        finally:
-            rl_config.useA85 = saved
-
-
 def close_document(buffer: io.BytesIO, pen: Pen) -> bytes:
-    with _binary_streams():
-        pen.canvas.save()
+    pen.canvas.save()
     return buffer.getvalue()
 
 

@@ -40,7 +40,6 @@ from scoring.documents.layout import (
     draw_signatures,
     open_document,
 )
-from scoring.documents.qr import qr_operators
 
 
 @dataclass(frozen=True)
@@ -395,7 +394,7 @@ def draw_sheet_heading(
     qr_x = MARGIN + CONTENT_WIDTH - QR_SIZE
     qr_y = top - QR_SIZE
     if sheet.entry_url:
-        pen.literal(qr_operators(sheet.entry_url, x=qr_x, y=qr_y, size=QR_SIZE))
+        pen.qr(sheet.entry_url, x=qr_x, y=qr_y, size=QR_SIZE)
         caption = _("Scan: the table's entry page")
     else:
         pen.box(qr_x + 8, qr_y + 8, QR_SIZE - 16, QR_SIZE - 16, line=0.5)
@@ -477,17 +476,20 @@ def draw_deals(
     rows_top = top - GRID_HEADER
     rows_bottom = rows_top - len(deals) * row_height
     unplayed = [index for index, deal in enumerate(deals) if not_played(sheet, deal.number)]
+    unplayed_set = set(unplayed)
     # Shading first, so the lines and the writing lie on top of it: every other row, at a table
     # of 4 the sitting-out dealer's box (nothing is written there but his share), and the rows
     # a round whose time was called never played.
+    # The zebra rows first, then the darker shading over them: one path for each.
+    for index, deal in enumerate(deals):
+        if deal.number % 2 == 0 and index not in unplayed_set:
+            row_bottom = rows_top - (index + 1) * row_height
+            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=ZEBRA)
     for index, deal in enumerate(deals):
         row_bottom = rows_top - (index + 1) * row_height
-        if index in unplayed:
+        if index in unplayed_set:
             pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=SHADE)
-            continue
-        if deal.number % 2 == 0:
-            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=ZEBRA)
-        if sheet.size == 4:
+        elif sheet.size == 4:
             left = first_player_edge + (deal.dealer_seat - 1) * player_width
             pen.box(left, row_bottom, player_width, row_height, stroke=None, fill=SHADE)
     draw_grid(
@@ -516,7 +518,7 @@ def draw_deals(
         values = [
             str(deal.number),
             f"{dealer.seat}. {dealer.short_name}",
-            not_played_text if index in unplayed else deal.game,
+            not_played_text if index in unplayed_set else deal.game,
             deal.declarer,
             deal.points,
             deal.tricks,
@@ -524,7 +526,7 @@ def draw_deals(
         ]
         left = MARGIN
         for column, value in zip(columns, values, strict=True):
-            muted = index in unplayed or (column is columns[1] and deal.totals is None)
+            muted = index in unplayed_set or (column is columns[1] and deal.totals is None)
             color = MUTED if muted else INK
             pen.text(
                 left + 2,
@@ -539,10 +541,14 @@ def draw_deals(
             left += column.width
         if deal.totals is None or deal.scores is None:
             continue
-        for seat, (score, total) in enumerate(zip(deal.scores, deal.totals, strict=True)):
-            left = first_player_edge + seat * player_width
+        # Each seat's score, small in the corner, then each seat's running total: one change
+        # of type and colour for the row's scores and one for its totals.
+        for seat, score in enumerate(deal.scores):
             if score:
+                left = first_player_edge + seat * player_width
                 pen.text(left + 2, baseline, signed(score), size=small, color=MUTED)
+        for seat, total in enumerate(deal.totals):
+            left = first_player_edge + seat * player_width
             pen.text(
                 left + 2,
                 baseline,
