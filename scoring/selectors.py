@@ -23,7 +23,7 @@ from engine import SheetError, score_sheet
 from engine.names import search_key
 from engine.standings import RoundResult, Standing, TeamStanding, rank_standings, round_results
 from engine.standings import team_standings as engine_team_standings
-from scoring.models import TWELFTHS, DealResult, SeatResult
+from scoring.models import DealResult, SeatResult, twelfths_fraction
 from scoring.sheets import current_results, deals_played, table_sheet
 from tournaments.models import Entry, Player, Round, RoundStatus, Seat, Table, Tournament
 from tournaments.rule_set import RuleSet, round_rule_set
@@ -334,7 +334,7 @@ def _confirmed_results(tournament: Tournament) -> list[RoundResult]:
             player=str(entry_id),
             round_number=round_number,
             game_points=game_points,
-            place_points=Fraction(twelfths, TWELFTHS),
+            place_points=twelfths_fraction(twelfths),
             place=place,
         )
         for entry_id, round_number, game_points, twelfths, place in rows
@@ -575,7 +575,7 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
         .order_by("number")
     )
     results = {
-        (table_id, entry_id): (game_points, Fraction(twelfths, TWELFTHS), place)
+        (table_id, entry_id): (game_points, twelfths_fraction(twelfths), place)
         for table_id, entry_id, game_points, twelfths, place in SeatResult.objects.filter(
             table_result__table__round=round_
         )
@@ -768,7 +768,7 @@ def player_history(*, player: Player) -> list[PlayerTournament]:
         .order_by("table__round__number")
     )
     results = {
-        (entry_id, round_number): (game_points, Fraction(twelfths, TWELFTHS), place)
+        (entry_id, round_number): (game_points, twelfths_fraction(twelfths), place)
         for entry_id, round_number, game_points, twelfths, place in SeatResult.objects.filter(
             entry__player=player
         )
