@@ -394,10 +394,13 @@ def tournament_standings(
     order = standings_order(tournament)
     progress = tournament_progress(tournament=tournament)
     entries = {
-        str(entry.pk): entry
-        for entry in Entry.objects.filter(tournament=tournament)
-        .select_related("player__club")
+        str(row[0]): _EntryLine(*row)
+        for row in Entry.objects.filter(tournament=tournament)
         .annotate(has_page=has_public_result("player_id"))
+        .values_list(
+            "pk", "player_id", "player__full_name", "player__club__name", "team", "has_page"
+        )
+        .order_by()
     }
     results = _confirmed_results(tournament)
     confirmed_keys = {(result.player, result.round_number) for result in results}
@@ -414,7 +417,7 @@ def tournament_standings(
     # rather than shown without a name.
     results = [result for result in results if result.player in entries]
 
-    names = {key: entry.player.full_name for key, entry in entries.items()}
+    names = {key: entry.name for key, entry in entries.items()}
     standings = rank_standings(
         results,
         players=() if only_round is not None else entries.keys(),
@@ -449,10 +452,22 @@ def tournament_standings(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _EntryLine:
+    """What the standings read of an entry (a row of values: no model instances to build)."""
+
+    pk: int
+    player_id: int
+    name: str
+    club: str | None
+    team: str
+    has_page: bool
+
+
 def _standing_row(
     position: int,
     standing: Standing,
-    entry: Entry,
+    entry: _EntryLine,
     labels: dict[int, str],
     provisional_keys: set[tuple[str, int]],
 ) -> StandingRow:
@@ -464,7 +479,7 @@ def _standing_row(
         entry_id=entry.pk,
         player_id=entry.player_id,
         name=standing.name,
-        club=entry.player.club.name if entry.player.club else "",
+        club=entry.club or "",
         team=entry.team,
         place_points=standing.place_points,
         game_points=standing.game_points,
@@ -483,7 +498,7 @@ def _standing_row(
 
 
 def _team_rows(
-    entries: dict[str, Entry],
+    entries: dict[str, _EntryLine],
     standings: list[Standing],
     order: list[str],
     names: dict[str, str],
