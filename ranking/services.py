@@ -15,14 +15,15 @@ nothing they were rated from changed. So the stored ratings are always exactly w
 `ranking_recompute` (the whole replay) would give, at the cost of the affected tail only.
 Rating updates of one tournament wait for each other (a row lock on the tournament).
 
-A re-rating that reaches more than settings.RATING_INLINE_TABLES tables (a table of the first
-weekend of a long season corrected) is not done in the confirming request: a `RatingUpdate`
-records where it starts, and a job (`rating_updates_run`, started after the commit, in a thread
-of the same process) rates every table from there on again, in one transaction, telling its
-progress through the cache (`selectors.rating_update_progress`, shown on the rating list).
-Until it commits, the stored ratings are those of before the change, whole: never a ranking
-half re-rated. While a job waits, every other rating update waits behind it (a table rated at
-once would start from ratings the job is about to change).
+A rating update with more than settings.RATING_INLINE_TABLES confirmed tables after it in the
+rating order (a table of the first weekend of a long season corrected) is not done in the
+confirming request: a `RatingUpdate` records where it starts, and a job
+(`rating_updates_run`, started after the commit, in a thread of the same process) rates every
+table from there on again, in one transaction, telling its progress through the cache
+(`selectors.rating_update_progress`, shown on the rating list). Until it commits, the stored
+ratings are those of before the change, whole: never a ranking half re-rated. While a job
+waits, every other rating update waits behind it (a table rated at once would start from
+ratings the job is about to change).
 
 A tournament counts for the season ranking once it is finished: all its planned rounds closed.
 Its placings are written when its last round is closed (`ranking_round_closed`); a tournament
@@ -117,21 +118,13 @@ class Rerated:
     deferred: bool = False  # left to a job (RatingUpdate): nothing rated in this transaction
 
 
-def _rerate_from(
-    start: TableKey,
-    *,
-    changed: set[str],
-    dropped: int | None = None,
-    inline_limit: int | None = None,
-) -> Rerated | None:
+def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = None) -> Rerated:
     """Rate again, in the rating order, every confirmed table from `start` on whose ratings can
     have changed: the tables of the players in `changed` (the confirmed or unlocked table's
     players), of every player who met one of them at such a table since, and any table not
     rated yet. The table result `dropped` (being unlocked) is left out. See the module's
     docstring: a table none of whose players is affected keeps its ratings, since nothing it
-    was rated from has changed.
-
-    With `inline_limit`, a tail of more tables than that is not rated: None, nothing written."""
+    was rated from has changed."""
     start_date = datetime.date.fromisoformat(start[0])
     window = sorted(
         (
@@ -162,8 +155,6 @@ def _rerate_from(
         if players & affected or int(outcome.table) not in existing:
             affected |= players
             tail.append(outcome)
-    if inline_limit is not None and len(tail) > inline_limit:
-        return None
     tail_ids = {int(outcome.table) for outcome in tail}
     if dropped is not None:
         tail_ids.add(dropped)
@@ -271,16 +262,40 @@ def _lock_ratings_of(table: Table) -> None:
     Tournament.objects.select_for_update().filter(pk=table.round.tournament_id).order_by().first()
 
 
-def _rerate_or_defer(table: Table, *, changed: set[str], dropped: int | None = None) -> Rerated:
-    """Rate the tail from `table` at once if it is short and no job waits; otherwise leave it
-    to a job (see the module's docstring)."""
-    start = _key_of(table)
-    if not RatingUpdate.objects.exists():
-        rerated = _rerate_from(
-            start, changed=changed, dropped=dropped, inline_limit=settings.RATING_INLINE_TABLES
+def _tables_from(start: TableKey) -> int:
+    """How many confirmed tables come at or after `start` in the rating order. One query."""
+    starts_on, slug, round_number, table_number = start
+    day = datetime.date.fromisoformat(starts_on)
+    prefix = "table__round__"
+    later = (
+        Q(**{f"{prefix}tournament__starts_on__gt": day})
+        | Q(**{f"{prefix}tournament__starts_on": day, f"{prefix}tournament__slug__gt": slug})
+        | Q(
+            **{
+                f"{prefix}tournament__starts_on": day,
+                f"{prefix}tournament__slug": slug,
+                f"{prefix}number__gt": round_number,
+            }
         )
-        if rerated is not None:
-            return rerated
+        | Q(
+            **{
+                f"{prefix}tournament__starts_on": day,
+                f"{prefix}tournament__slug": slug,
+                f"{prefix}number": round_number,
+                "table__number__gte": table_number,
+            }
+        )
+    )
+    return TableResult.objects.filter(later).count()
+
+
+def _rerate_or_defer(table: Table, *, changed: set[str], dropped: int | None = None) -> Rerated:
+    """Rate the tail from `table` at once if few tables follow it and no job waits; otherwise
+    leave it to a job (see the module's docstring). Deciding costs two small queries: the
+    request never reads the tail it leaves to the job."""
+    start = _key_of(table)
+    if not RatingUpdate.objects.exists() and _tables_from(start) <= settings.RATING_INLINE_TABLES:
+        return _rerate_from(start, changed=changed, dropped=dropped)
     _defer(start, players=changed)
     return Rerated(tables=0, players=0, deferred=True)
 

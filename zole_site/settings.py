@@ -275,9 +275,10 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
-# Ratings (ranking.services): a confirmation or unlock whose re-rating reaches more tables than
-# this (a correction early in a long season) is left to a job run after the commit, so the
-# request stays fast; the rating list keeps the complete ratings of before until the job ends.
+# Ratings (ranking.services): a confirmation or unlock followed, in the rating order, by more
+# confirmed tables than this (a correction early in a long season) is left to a job run after
+# the commit, so the request stays fast; the rating list keeps the complete ratings of before
+# until the job ends.
 RATING_INLINE_TABLES = env_int("RATING_INLINE_TABLES", 500)
 # The job runs in a thread of the process that committed the change (off the request); False
 # runs it at the commit, in the request (the tests). `manage.py run_rating_updates` runs what a
