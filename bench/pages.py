@@ -18,23 +18,11 @@ from __future__ import annotations
 import argparse
 import statistics
 import sys
-import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from simulated import measured_get, simulated_tournament
-
-LOOP_STEPS = 1_000_000
-
-
-def bare_loop() -> float:
-    """Seconds of a fixed piece of pure Python: what the machine gives this process now."""
-    start = time.perf_counter()
-    total = 0
-    for number in range(LOOP_STEPS):
-        total += number * number
-    return time.perf_counter() - start
+from simulated import LOOP_STEPS, bare_loop, measured_get, simulated_tournament
 
 
 def main() -> int:

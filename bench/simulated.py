@@ -15,6 +15,19 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
+LOOP_STEPS = 1_000_000
+
+
+def bare_loop() -> float:
+    """Seconds of a fixed piece of pure Python (LOOP_STEPS multiply-adds): what the machine
+    gives this process now, a baseline for figures measured in the same run."""
+    start = time.perf_counter()
+    total = 0
+    for number in range(LOOP_STEPS):
+        total += number * number
+    return time.perf_counter() - start
+
+
 def setup_django(prefix: str, database: str | None = None) -> Path:
     """Django configured on a new SQLite file in a temporary folder (returned), or on the file
     `database` (its folder returned)."""
