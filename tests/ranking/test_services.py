@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from engine.rating import DEFAULT_MU, NEW_PLAYER
 from ranking import selectors, services
-from ranking.models import Placing, PlayerRating, RatingChange
+from ranking.models import Placing, PlayerRating, RatingChange, Season
 from ranking.synthetic import build_played_tournaments
 from scoring import services as scoring_services
 from scoring.services import Writer
@@ -371,6 +371,36 @@ def test_jobs_left_for_later_confirmations_and_unlocks_rate_as_the_whole_replay(
 
     kept = rating_snapshot()
     assert len(kept["changes"]) == sum(len(seats) for seats in stored.values())
+    services.ranking_recompute()
+    assert rating_snapshot()["changes"] == kept["changes"]
+    assert rating_snapshot()["ratings"] == kept["ratings"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_job_runs_in_a_thread_after_the_commit(settings):
+    """The real path: the confirmation commits, a thread of the process rates the tail in its
+    own transaction and connection, and leaves no update waiting."""
+    import threading
+
+    Season.objects.all().delete()
+    make_season(2026)
+    settings.RATING_UPDATES_IN_BACKGROUND = True
+    tournament = small_tournament()
+    round_ = publish_next_round(tournament, seed=3)
+    first, second = round_.tables.order_by("number")
+    play(second)
+    confirm(second)
+    play(first)
+    settings.RATING_INLINE_TABLES = 0
+
+    confirm(first)  # committed at once: no transaction around the test
+
+    for thread in threading.enumerate():
+        if thread.name == "rating-updates":
+            thread.join(timeout=60)
+    assert selectors.rating_update_progress() is None
+    kept = rating_snapshot()
+    assert RatingChange.objects.filter(table_result=first.result).count() == 3
     services.ranking_recompute()
     assert rating_snapshot()["changes"] == kept["changes"]
     assert rating_snapshot()["ratings"] == kept["ratings"]
