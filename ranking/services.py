@@ -43,7 +43,7 @@ from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
 from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import connections, transaction
+from django.db import connection, connections, transaction
 from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
@@ -198,23 +198,44 @@ def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = No
     return Rerated(tables=len(tail), players=len(involved))
 
 
+# The columns _store_changes writes, in the order of its rows.
+_CHANGE_FIELDS = (
+    "table_result",
+    "player",
+    "place",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+)
+
+
 def _store_changes(changes: list[EngineRatingChange]) -> dict[str, int]:
-    """Write the rating changes (the players' histories); how many tables each player got."""
-    RatingChange.objects.bulk_create(
+    """Write the rating changes (the players' histories); how many tables each player got.
+
+    One INSERT run over every row (executemany), not bulk_create: a re-rated season writes tens
+    of thousands of rows, and building a model instance for each was most of the time."""
+    meta = RatingChange._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(name).column) for name in _CHANGE_FIELDS)
+    marks = ", ".join(["%s"] * len(_CHANGE_FIELDS))
+    rows = [
         (
-            RatingChange(
-                table_result_id=int(change.table),
-                player_id=int(change.player),
-                place=change.place,
-                mu_before=change.before.mu,
-                sigma_before=change.before.sigma,
-                mu_after=change.after.mu,
-                sigma_after=change.after.sigma,
+            int(change.table),
+            int(change.player),
+            change.place,
+            change.before.mu,
+            change.before.sigma,
+            change.after.mu,
+            change.after.sigma,
+        )
+        for change in changes
+    ]
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})", rows
             )
-            for change in changes
-        ),
-        batch_size=2000,
-    )
     tables: dict[str, int] = defaultdict(int)
     for change in changes:
         tables[change.player] += 1
