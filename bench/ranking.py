@@ -6,7 +6,10 @@ placings and ratings with `recompute_ranking`, then times /ranking/ and /ranking
 their CSV exports, and a player's page) rendered without the cache, each as a ratio to a trivial
 page (/healthz) timed in the same run: the first request ("cold") and the median of repeats.
 It prints each page's query count, and the cost of a rating update after one confirmed table
-(the incremental path) against the whole replay.
+(the incremental path) against the whole replay: for the first table of the season, what the
+confirming request does (since issue 14: it leaves the re-rating to a job), the job itself, and
+the re-rating done inside the request as before (RATING_INLINE_TABLES raised), each also as a
+ratio to a bare loop and to the trivial page timed in the same run.
 
     .venv/bin/python bench/ranking.py [--players 2000 --tournaments 40 --per-tournament 150]
 """
@@ -21,7 +24,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from simulated import setup_django, timed_get
+from simulated import LOOP_STEPS, bare_loop, setup_django, timed_get
 
 
 def main() -> int:
@@ -66,13 +69,31 @@ def main() -> int:
         "table__round__number",
         "table__number",
     ).select_related("table__round__tournament")
+    from django.conf import settings
+
+    loops = [bare_loop()]
     updates = {}
-    for name, table_result in (("last table", ordered.last()), ("first table", ordered.first())):
-        with transaction.atomic():
+    cases = (
+        ("last table", ordered.last(), None),
+        ("first table", ordered.first(), None),
+        ("first table, in the request as before", ordered.first(), 10**9),
+    )
+    inline_tables = settings.RATING_INLINE_TABLES
+    for name, table_result, inline in cases:
+        settings.RATING_INLINE_TABLES = inline or inline_tables
+        with transaction.atomic():  # rolled back: each case starts from the same ratings
             begin = time.perf_counter()
             rerated = services.rating_apply_table(table_result=table_result)
-            updates[name] = (time.perf_counter() - begin, rerated.tables)
+            request_seconds = time.perf_counter() - begin
+            job = None
+            if rerated.deferred:
+                begin = time.perf_counter()
+                done = services.rating_updates_run()
+                job = (time.perf_counter() - begin, done.tables)
+            updates[name] = (request_seconds, rerated.tables, job)
             transaction.set_rollback(True)
+        loops.append(bare_loop())
+    settings.RATING_INLINE_TABLES = inline_tables
 
     some_player = PlayerRating.objects.order_by("-ordinal").first().player
     pages = [
@@ -112,11 +133,26 @@ def main() -> int:
         f"rating changes in {recompute_seconds:.2f} s; "
         f"{Placing.objects.values('player').distinct().count():,} players ranked"
     )
-    for name, (seconds, tables) in updates.items():
+    loop = statistics.median(loops)
+    trivial = statistics.median(warm[pages[0][0]])
+    print(
+        f"baselines in this run: bare loop ({LOOP_STEPS:,} multiply-adds) {loop * 1000:.1f} ms, "
+        f"trivial page {trivial * 1000:.2f} ms"
+    )
+    for name, (seconds, tables, job) in updates.items():
+        what = "left to a job" if job else f"{tables:,} tables rated"
         print(
-            f"rating update after a confirmed table ({name}: {tables:,} tables rated): "
-            f"{seconds * 1000:.1f} ms = {seconds / recompute_seconds:.3f} x the whole recompute"
+            f"rating update after a confirmed table ({name}), in the request: {what} in "
+            f"{seconds * 1000:.1f} ms = {seconds / loop:.2f} bare loops = "
+            f"{seconds / trivial:.0f} x the trivial page = "
+            f"{seconds / recompute_seconds:.3f} x the whole recompute"
         )
+        if job:
+            job_seconds, job_tables = job
+            print(
+                f"  the job after the commit: {job_tables:,} tables rated again in "
+                f"{job_seconds * 1000:.1f} ms = {job_seconds / loop:.2f} bare loops"
+            )
     print(f"pages rendered without the cache; median of {args.repeat}")
     header = ("page", "queries", "cold ms", "x trivial", "warm ms", "x trivial")
     print("{:28} {:>7} {:>9} {:>9} {:>9} {:>9}".format(*header))

@@ -15,10 +15,29 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 
-def setup_django(prefix: str) -> Path:
-    """Django configured on a new SQLite file in a temporary folder (returned)."""
-    workdir = Path(tempfile.mkdtemp(prefix=f"zole-bench-{prefix}-"))
-    os.environ["DATABASE_URL"] = f"sqlite:///{workdir / 'bench.sqlite3'}"
+LOOP_STEPS = 1_000_000
+
+
+def bare_loop() -> float:
+    """Seconds of a fixed piece of pure Python (LOOP_STEPS multiply-adds): what the machine
+    gives this process now, a baseline for figures measured in the same run."""
+    start = time.perf_counter()
+    total = 0
+    for number in range(LOOP_STEPS):
+        total += number * number
+    return time.perf_counter() - start
+
+
+def setup_django(prefix: str, database: str | None = None) -> Path:
+    """Django configured on a new SQLite file in a temporary folder (returned), or on the file
+    `database` (its folder returned)."""
+    if database:
+        path = Path(database).resolve()
+        workdir = path.parent
+    else:
+        workdir = Path(tempfile.mkdtemp(prefix=f"zole-bench-{prefix}-"))
+        path = workdir / "bench.sqlite3"
+    os.environ["DATABASE_URL"] = f"sqlite:///{path}"
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zole_site.settings")
     import django
 
@@ -27,13 +46,23 @@ def setup_django(prefix: str) -> Path:
 
 
 def simulated_tournament(
-    prefix: str, *, players: int, rounds: int, deals: int, seed: int, slug: str = "bench"
+    prefix: str,
+    *,
+    players: int,
+    rounds: int,
+    deals: int,
+    seed: int,
+    slug: str = "bench",
+    database: str | None = None,
 ) -> float:
     """Set Django up (see `setup_django`), migrate, and simulate the tournament `slug`;
-    returns the seconds it took."""
-    setup_django(prefix)
+    returns the seconds it took. An existing `database` file is reused as it is (0 seconds)."""
+    reused = bool(database) and Path(database).exists()
+    setup_django(prefix, database)
     from django.core.management import call_command
 
+    if reused:
+        return 0.0
     start = time.perf_counter()
     call_command("migrate", verbosity=0)
     call_command(
@@ -53,6 +82,18 @@ def simulated_tournament(
 def timed_get(client, url: str, *, without_cache: bool = False) -> tuple[float, int, int]:
     """Seconds, status and query count of one GET (with `without_cache`, the page cache is
     emptied first, so the page is really built)."""
+    seconds, _cpu, status, queries = measured_get(client, url, without_cache=without_cache)
+    return seconds, status, queries
+
+
+def measured_get(
+    client, url: str, *, without_cache: bool = False, headers: dict[str, str] | None = None
+) -> tuple[float, float, int, int]:
+    """Seconds (wall clock), CPU seconds of this process, status and query count of one GET, as
+    `timed_get`; `headers` as the test client takes them (HTTP_HX_REQUEST="true": htmx).
+
+    The CPU time is what the request costs on a quiet machine (SQLite runs in the process):
+    the figure to trust when other work shares the cores and stretches the wall clock."""
     from django.core.cache import cache
     from django.db import connection
     from django.test.utils import CaptureQueriesContext
@@ -61,6 +102,8 @@ def timed_get(client, url: str, *, without_cache: bool = False) -> tuple[float, 
         cache.clear()
     with CaptureQueriesContext(connection) as queries:
         start = time.perf_counter()
-        response = client.get(url)
+        cpu_start = time.process_time()
+        response = client.get(url, **(headers or {}))
+        cpu = time.process_time() - cpu_start
         seconds = time.perf_counter() - start
-    return seconds, response.status_code, len(queries)
+    return seconds, cpu, response.status_code, len(queries)

@@ -17,7 +17,7 @@ module is the only place that calls it.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 
 from openskill.models import PlackettLuce
@@ -89,13 +89,22 @@ def table_order(outcome: TableOutcome) -> tuple[tuple[str | int, ...], str]:
 
 
 def replay_ratings(
-    tables: Iterable[TableOutcome], start: Mapping[str, Rating] | None = None
+    tables: Iterable[TableOutcome],
+    start: Mapping[str, Rating] | None = None,
+    *,
+    progress: Callable[[int, int], None] | None = None,
+    every: int = 500,
 ) -> tuple[dict[str, Rating], list[RatingChange]]:
     """Rate the tables in their order of play, from the `start` ratings (new players otherwise):
-    every player's final rating, and each player's change at each table, in that order."""
+    every player's final rating, and each player's change at each table, in that order.
+
+    `progress(done, total)`, if given, is told every `every` tables how far the replay is."""
     ratings = dict(start or {})
     changes: list[RatingChange] = []
-    for outcome in sorted(tables, key=table_order):
+    ordered = sorted(tables, key=table_order)
+    for index, outcome in enumerate(ordered):
+        if progress is not None and index % every == 0:
+            progress(index, len(ordered))
         places = dict(outcome.places)
         if len(places) != len(outcome.places):
             raise SheetError(f"table {outcome.table}: a player is listed twice", field="places")

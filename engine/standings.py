@@ -297,6 +297,19 @@ DEFAULT_ORDER = (Metric.PLACE_POINTS, Metric.GAME_POINTS, Metric.LAST_ROUND_GAME
 GAME_POINTS_ONLY = (Metric.GAME_POINTS,)
 
 
+def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
+    """The exact sum of fractions, as `sum(values, Fraction(0))` gives it, without building and
+    reducing a Fraction at every step: the numerators are added per denominator (place points
+    have a handful: 1, 2, 3, 4, 6, 12), then the few partial sums."""
+    numerators: dict[int, int] = defaultdict(int)
+    for value in values:
+        numerators[value.denominator] += value.numerator
+    total = Fraction(0)
+    for denominator, numerator in numerators.items():
+        total += Fraction(numerator, denominator)
+    return total
+
+
 @dataclass(frozen=True, slots=True)
 class Standing:
     rank: int  # tied players share a rank (1, 2, 2, 4)
@@ -348,11 +361,13 @@ def _ranked(
     def ranking_key(row: Ranked) -> tuple[Fraction | int, ...]:
         return tuple(row.metric(metric) for metric in metrics)
 
-    rows = sorted(rows, key=lambda row: latvian_sort_key(name(row)))
-    rows.sort(key=ranking_key, reverse=True)
-    ranked = []
-    for index, row in enumerate(rows):
-        tied = index and ranking_key(row) == ranking_key(rows[index - 1])
+    keyed = sorted(
+        ((ranking_key(row), row) for row in rows), key=lambda pair: latvian_sort_key(name(pair[1]))
+    )
+    keyed.sort(key=lambda pair: pair[0], reverse=True)
+    ranked: list[Ranked] = []
+    for index, (key, row) in enumerate(keyed):
+        tied = index and key == keyed[index - 1][0]
         ranked.append(replace(row, rank=ranked[-1].rank if tied else index + 1))
     return ranked
 
@@ -386,7 +401,7 @@ def rank_standings(
                 rank=0,
                 player=player,
                 name=names.get(player, player),
-                place_points=sum((result.place_points for result in rounds), Fraction(0)),
+                place_points=exact_sum(result.place_points for result in rounds),
                 game_points=sum(result.game_points for result in rounds),
                 last_round_game_points=sum(
                     result.game_points for result in rounds if result.round_number == last_round
@@ -429,7 +444,7 @@ def team_standings(
                 rank=0,
                 team=team,
                 members=tuple(members),
-                place_points=sum((s.place_points for s in member_standings), Fraction(0)),
+                place_points=exact_sum(s.place_points for s in member_standings),
                 game_points=sum(s.game_points for s in member_standings),
                 last_round_game_points=sum(s.last_round_game_points for s in member_standings),
                 wins=sum(s.wins for s in member_standings),

@@ -182,6 +182,26 @@ class RatingChange(models.Model):
         return Rating(self.mu_after, self.sigma_after)
 
 
+class RatingUpdate(models.Model):
+    """A re-rating left to a job (ranking.services.rating_updates_run): every table from this
+    point of the rating order on is rated again, and the players listed get their rating anew
+    (those of an unlocked table may have no table left in the tail). While one waits, the
+    stored ratings are those of before it, whole."""
+
+    starts_on = models.DateField()
+    tournament_slug = models.SlugField(max_length=120)
+    round_number = models.PositiveIntegerField()
+    table_number = models.PositiveIntegerField()
+    players = models.JSONField(default=list)  # player ids (text), as the engine keys them
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("pk",)
+
+    def __str__(self) -> str:
+        return f"re-rate from {self.starts_on} {self.tournament_slug} R{self.round_number}"
+
+
 class PlayerRating(models.Model):
     """A player's current rating: the "after" of his last rated table."""
 

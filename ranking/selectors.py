@@ -14,6 +14,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
 
+from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
@@ -28,7 +29,7 @@ from engine.ranking import (
     season_ranking,
 )
 from engine.rating import Rating
-from ranking.models import Invitation, Placing, PlayerRating, RatingChange, Season
+from ranking.models import Invitation, Placing, PlayerRating, RatingChange, RatingUpdate, Season
 from scoring.selectors import has_public_result, rank_label
 from tournaments.models import Club, Level, Player, Tournament
 from zole_site.engine_text import display_name_key
@@ -474,3 +475,21 @@ def invitable_players(*, query: str) -> list[Player]:
         .order_by("full_name", "pk")[:PLAYER_SEARCH_LIMIT]
     )
     return sorted(players, key=lambda player: display_name_key(player.full_name))
+
+
+@dataclass(frozen=True)
+class RatingUpdateProgress:
+    """A re-rating waiting or running (ranking.services.rating_updates_run): the tables rated
+    again so far, of how many (0 of None before the job has counted them)."""
+
+    done: int = 0
+    total: int | None = None
+
+
+def rating_update_progress() -> RatingUpdateProgress | None:
+    """The re-rating in progress, if any (None: the ratings are up to date). One query."""
+    if not RatingUpdate.objects.exists():
+        return None
+    # The job's key (ranking.services.PROGRESS_KEY): selectors do not import services.
+    told = cache.get("zole:ratings:update-progress") or {}
+    return RatingUpdateProgress(done=told.get("done", 0), total=told.get("total"))

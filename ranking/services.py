@@ -15,6 +15,16 @@ nothing they were rated from changed. So the stored ratings are always exactly w
 `ranking_recompute` (the whole replay) would give, at the cost of the affected tail only.
 Rating updates of one tournament wait for each other (a row lock on the tournament).
 
+A rating update with more than settings.RATING_INLINE_TABLES confirmed tables after it in the
+rating order (a table of the first weekend of a long season corrected) is not done in the
+confirming request: a `RatingUpdate` records where it starts, and a job
+(`rating_updates_run`, started after the commit, in a thread of the same process) rates every
+table from there on again, in one transaction, telling its progress through the cache
+(`selectors.rating_update_progress`, shown on the rating list). Until it commits, the stored
+ratings are those of before the change, whole: never a ranking half re-rated. While a job
+waits, every other rating update waits behind it (a table rated at once would start from
+ratings the job is about to change).
+
 A tournament counts for the season ranking once it is finished: all its planned rounds closed.
 Its placings are written when its last round is closed (`ranking_round_closed`); a tournament
 whose rounds or settings are changed afterwards is brought up to date by `recompute_ranking`.
@@ -23,14 +33,18 @@ whose rounds or settings are changed afterwards is brought up to date by `recomp
 from __future__ import annotations
 
 import datetime
+import logging
+import threading
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib.auth.models import AbstractBaseUser
+from django.core.cache import cache
 from django.core.exceptions import ValidationError
-from django.db import transaction
-from django.db.models import Q
+from django.db import connection, connections, transaction
+from django.db.models import Count, Q
 from django.utils.translation import gettext as _
 
 from engine.errors import SheetError
@@ -39,11 +53,20 @@ from engine.rating import NEW_PLAYER, Rating, TableOutcome, replay_ratings, tabl
 from engine.rating import RatingChange as EngineRatingChange
 from ranking import selectors
 from ranking.cache import ranking_changed
-from ranking.models import Invitation, Placing, PlayerRating, RatingChange, Season
+from ranking.models import (
+    Invitation,
+    Placing,
+    PlayerRating,
+    RatingChange,
+    RatingUpdate,
+    Season,
+)
 from scoring.models import SeatResult, TableResult
 from scoring.selectors import tournament_standings
 from tournaments.models import AuditEntry, Player, Round, RoundStatus, Table, Tournament
 from tournaments.services import ServiceError, audit, entries_register
+
+logger = logging.getLogger(__name__)
 
 # The audit log's code for the qualifiers registered in one step.
 QUALIFIERS_REGISTERED = "entries.qualified"
@@ -92,6 +115,7 @@ def _outcomes(seat_results: Iterable[tuple]) -> list[TableOutcome]:
 class Rerated:
     tables: int  # tables rated (again)
     players: int  # players whose rating changed
+    deferred: bool = False  # left to a job (RatingUpdate): nothing rated in this transaction
 
 
 def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = None) -> Rerated:
@@ -174,23 +198,44 @@ def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = No
     return Rerated(tables=len(tail), players=len(involved))
 
 
+# The columns _store_changes writes, in the order of its rows.
+_CHANGE_FIELDS = (
+    "table_result",
+    "player",
+    "place",
+    "mu_before",
+    "sigma_before",
+    "mu_after",
+    "sigma_after",
+)
+
+
 def _store_changes(changes: list[EngineRatingChange]) -> dict[str, int]:
-    """Write the rating changes (the players' histories); how many tables each player got."""
-    RatingChange.objects.bulk_create(
+    """Write the rating changes (the players' histories); how many tables each player got.
+
+    One INSERT run over every row (executemany), not bulk_create: a re-rated season writes tens
+    of thousands of rows, and building a model instance for each was most of the time."""
+    meta = RatingChange._meta
+    quote = connection.ops.quote_name
+    columns = ", ".join(quote(meta.get_field(name).column) for name in _CHANGE_FIELDS)
+    marks = ", ".join(["%s"] * len(_CHANGE_FIELDS))
+    rows = [
         (
-            RatingChange(
-                table_result_id=int(change.table),
-                player_id=int(change.player),
-                place=change.place,
-                mu_before=change.before.mu,
-                sigma_before=change.before.sigma,
-                mu_after=change.after.mu,
-                sigma_after=change.after.sigma,
+            int(change.table),
+            int(change.player),
+            change.place,
+            change.before.mu,
+            change.before.sigma,
+            change.after.mu,
+            change.after.sigma,
+        )
+        for change in changes
+    ]
+    if rows:
+        with connection.cursor() as cursor:
+            cursor.executemany(
+                f"INSERT INTO {quote(meta.db_table)} ({columns}) VALUES ({marks})", rows
             )
-            for change in changes
-        ),
-        batch_size=2000,
-    )
     tables: dict[str, int] = defaultdict(int)
     for change in changes:
         tables[change.player] += 1
@@ -238,13 +283,63 @@ def _lock_ratings_of(table: Table) -> None:
     Tournament.objects.select_for_update().filter(pk=table.round.tournament_id).order_by().first()
 
 
+def _tables_from(start: TableKey) -> int:
+    """How many confirmed tables come at or after `start` in the rating order. One query."""
+    starts_on, slug, round_number, table_number = start
+    day = datetime.date.fromisoformat(starts_on)
+    prefix = "table__round__"
+    later = (
+        Q(**{f"{prefix}tournament__starts_on__gt": day})
+        | Q(**{f"{prefix}tournament__starts_on": day, f"{prefix}tournament__slug__gt": slug})
+        | Q(
+            **{
+                f"{prefix}tournament__starts_on": day,
+                f"{prefix}tournament__slug": slug,
+                f"{prefix}number__gt": round_number,
+            }
+        )
+        | Q(
+            **{
+                f"{prefix}tournament__starts_on": day,
+                f"{prefix}tournament__slug": slug,
+                f"{prefix}number": round_number,
+                "table__number__gte": table_number,
+            }
+        )
+    )
+    return TableResult.objects.filter(later).count()
+
+
+def _rerate_or_defer(table: Table, *, changed: set[str], dropped: int | None = None) -> Rerated:
+    """Rate the tail from `table` at once if few tables follow it and no job waits; otherwise
+    leave it to a job (see the module's docstring). Deciding costs two small queries: the
+    request never reads the tail it leaves to the job."""
+    start = _key_of(table)
+    if not RatingUpdate.objects.exists() and _tables_from(start) <= settings.RATING_INLINE_TABLES:
+        return _rerate_from(start, changed=changed, dropped=dropped)
+    _defer(start, players=changed)
+    return Rerated(tables=0, players=0, deferred=True)
+
+
+def _defer(start: TableKey, *, players: set[str]) -> None:
+    starts_on, slug, round_number, table_number = start
+    RatingUpdate.objects.create(
+        starts_on=datetime.date.fromisoformat(starts_on),
+        tournament_slug=slug,
+        round_number=round_number,
+        table_number=table_number,
+        players=sorted(players),
+    )
+    transaction.on_commit(rating_updates_start)
+
+
 def rating_apply_table(*, table_result: TableResult) -> Rerated:
     """Rate a table just confirmed (called by scoring.services.table_confirm, in its
     transaction); the tables after it in the rating order that its players' results reach, if
-    any, are rated again."""
+    any, are rated again (by a job, after the commit, if they are many)."""
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
     _lock_ratings_of(table)
-    rerated = _rerate_from(_key_of(table), changed=_players_of(table_result))
+    rerated = _rerate_or_defer(table, changed=_players_of(table_result))
     ranking_changed()
     return rerated
 
@@ -252,23 +347,161 @@ def rating_apply_table(*, table_result: TableResult) -> Rerated:
 def rating_remove_table(*, table_result: TableResult) -> Rerated:
     """Take back the ratings of a table being unlocked (called by table_unlock before the result
     is deleted): its players, and every table after it that they reach, are rated as if it had
-    never been."""
+    never been (by a job, after the commit, if they are many)."""
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
     _lock_ratings_of(table)
-    rerated = _rerate_from(
-        _key_of(table), changed=_players_of(table_result), dropped=table_result.pk
-    )
+    rerated = _rerate_or_defer(table, changed=_players_of(table_result), dropped=table_result.pk)
     ranking_changed()
     return rerated
 
 
 def _rate_unrated(tables: list[Table]) -> Rerated | None:
     """Tables confirmed without the rating hook (bulk writers: the fast simulation, imports):
-    rated from the first of them on (the tail takes every unrated table)."""
+    rated from the first of them on (the tail takes every unrated table); behind a waiting job,
+    left to a job too."""
     if not tables:
         return None
     _lock_ratings_of(tables[0])
-    return _rerate_from(min(_key_of(table) for table in tables), changed=set())
+    start = min(_key_of(table) for table in tables)
+    if RatingUpdate.objects.exists():
+        _defer(start, players=set())
+        return Rerated(tables=0, players=0, deferred=True)
+    return _rerate_from(start, changed=set())
+
+
+# -- The job -------------------------------------------------------------------------------------
+
+PROGRESS_KEY = "zole:ratings:update-progress"  # read by selectors.rating_update_progress
+RUNNING_KEY = "zole:ratings:updating"
+RUNNING_SECONDS = 15 * 60  # longer than any job: a process stopped mid-job frees it then
+
+
+def _change_keys(queryset) -> Iterable[tuple[int, str, TableKey, float, float]]:
+    for (
+        pk,
+        player_id,
+        starts_on,
+        slug,
+        round_number,
+        table_number,
+        mu,
+        sigma,
+    ) in queryset.values_list(
+        "pk",
+        "player_id",
+        "table_result__table__round__tournament__starts_on",
+        "table_result__table__round__tournament__slug",
+        "table_result__table__round__number",
+        "table_result__table__number",
+        "mu_after",
+        "sigma_after",
+    ).order_by():
+        yield pk, str(player_id), table_key(starts_on, slug, round_number, table_number), mu, sigma
+
+
+def _replay_tail(start: TableKey, *, players: set[str]) -> Rerated:
+    """Rate again every confirmed table from `start` on, from the ratings its players had just
+    before it (their last table before `start`), and give `players` and every player of the
+    tail their rating anew."""
+    start_date = datetime.date.fromisoformat(start[0])
+    window = [
+        outcome
+        for outcome in _outcomes(
+            SeatResult.objects.filter(entry__tournament__starts_on__gte=start_date)
+            .values_list(*_OUTCOME_FIELDS)
+            .order_by()
+        )
+        if outcome.order >= start
+    ]
+    stale: list[int] = []
+    involved = set(players) | {player for outcome in window for player, _place in outcome.places}
+    for pk, player, key, _mu, _sigma in _change_keys(
+        RatingChange.objects.filter(
+            table_result__table__round__tournament__starts_on__gte=start_date
+        )
+    ):
+        if key >= start:
+            stale.append(pk)
+            involved.add(player)
+    last_before: dict[str, tuple[TableKey, Rating]] = {}
+    for _pk, player, key, mu, sigma in _change_keys(
+        RatingChange.objects.filter(
+            player_id__in=[int(player) for player in involved],
+            table_result__table__round__tournament__starts_on__lte=start_date,
+        )
+    ):
+        if key < start and (player not in last_before or key > last_before[player][0]):
+            last_before[player] = (key, Rating(mu, sigma))
+    start_ratings = {player: rating for player, (_key, rating) in last_before.items()}
+
+    def told(done: int, total: int) -> None:
+        cache.set(PROGRESS_KEY, {"done": done, "total": total}, timeout=RUNNING_SECONDS)
+
+    ratings, changes = replay_ratings(window, start=start_ratings, progress=told)
+    told(len(window), len(window))
+    for index in range(0, len(stale), 5000):
+        RatingChange.objects.filter(pk__in=stale[index : index + 5000]).delete()
+    _store_changes(changes)
+    tables = dict(
+        RatingChange.objects.filter(player_id__in=[int(player) for player in involved])
+        .values_list("player_id")
+        .annotate(count=Count("pk"))
+        .values_list("player_id", "count")
+        .order_by()
+    )
+    _store_ratings(
+        {
+            player: (ratings.get(player, NEW_PLAYER), tables.get(int(player), 0))
+            for player in involved
+        }
+    )
+    return Rerated(tables=len(window), players=len(involved))
+
+
+def rating_updates_run() -> Rerated | None:
+    """Run the waiting re-ratings: all of them as one, from the earliest point, in one
+    transaction (readers see the ratings of before until it commits). None if none waits."""
+    done = None
+    while True:
+        with transaction.atomic():
+            updates = list(RatingUpdate.objects.select_for_update().order_by("pk"))
+            if not updates:
+                break
+            start = min(
+                table_key(u.starts_on, u.tournament_slug, u.round_number, u.table_number)
+                for u in updates
+            )
+            players = {str(player) for update in updates for player in update.players}
+            done = _replay_tail(start, players=players)
+            RatingUpdate.objects.filter(pk__in=[update.pk for update in updates]).delete()
+            ranking_changed()
+        cache.delete(PROGRESS_KEY)
+    return done
+
+
+def _run_in_background() -> None:
+    try:
+        while cache.add(RUNNING_KEY, 1, timeout=RUNNING_SECONDS):
+            try:
+                rating_updates_run()
+            finally:
+                cache.delete(RUNNING_KEY)
+            # A job recorded while this one ran (its own start found the key taken) is run now.
+            if not RatingUpdate.objects.exists():
+                break
+    except Exception:
+        logger.exception("the rating update failed: it waits for the next one")
+    finally:
+        connections.close_all()
+
+
+def rating_updates_start() -> None:
+    """Start the waiting re-ratings off the request (after the commit): in a thread, or at once
+    without settings.RATING_UPDATES_IN_BACKGROUND."""
+    if settings.RATING_UPDATES_IN_BACKGROUND:
+        threading.Thread(target=_run_in_background, name="rating-updates", daemon=True).start()
+    else:
+        rating_updates_run()
 
 
 def tournament_is_finished(tournament: Tournament) -> bool:
@@ -330,6 +563,7 @@ def ranking_recompute() -> Recomputed:
         placings += count
     RatingChange.objects.all().delete()
     PlayerRating.objects.all().delete()
+    RatingUpdate.objects.all().delete()  # everything is replayed here
     outcomes = _outcomes(SeatResult.objects.values_list(*_OUTCOME_FIELDS).order_by())
     ratings, changes = replay_ratings(outcomes)
     tables = _store_changes(changes)

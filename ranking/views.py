@@ -127,7 +127,16 @@ def _rating(request: HttpRequest) -> HttpResponse:
         return export_response(
             table, export_format=export_format, title=str(_("Rating")), filename=name
         )
-    return render(request, "ranking/rating.html", {"clubs": clubs, "club": club, "table": table})
+    return render(
+        request,
+        "ranking/rating.html",
+        {
+            "clubs": clubs,
+            "club": club,
+            "table": table,
+            "update": selectors.rating_update_progress(),
+        },
+    )
 
 
 def _qualification_season(request: HttpRequest, tournament: Tournament) -> Season | None:

@@ -16,6 +16,13 @@ round filter, export format and search) without knowing their keys; the orphans 
   few pages are what a thousand spectators poll.
 - Why anonymous requests only: a signed-in page carries the user's name, sign-out form and
   CSRF token; organisers are few and always see the database.
+- Why one render per page after a write (the stampede guard): a confirmation invalidates every
+  page at once, and the next poll of every viewer would miss together, each rendering the same
+  standings. The first request to miss a page takes a short lock (`cache.add`, atomic in local
+  memory and in Redis) and renders it; a request for the same page meanwhile gets that page as
+  it stood one write before (the previous generation, remembered under the new one, so a lost
+  generation never leads back to it), or, if there is none, waits for the render to be stored
+  (at most PAGE_WAIT_SECONDS, then renders it itself: a crashed render never blocks anyone).
 - Every entry also expires after settings.PUBLIC_PAGE_CACHE_SECONDS (the standings' refresh
   period): this bounds what no write here invalidates: another gunicorn worker's local memory
   cache (Redis shares one generation between them all), a player renamed, a deal entered but
@@ -28,6 +35,7 @@ import hashlib
 import json
 import logging
 import secrets
+import time
 from collections.abc import Callable
 from functools import partial
 
@@ -44,8 +52,20 @@ logger = logging.getLogger(__name__)
 StoredPage = tuple[int, bytes, list[tuple[str, str]]]
 
 
+# The stampede guard: how long a render may hold its page's lock (longer than any render),
+# and how long another request for the page waits for it, polling the cache every PAGE_POLL.
+PAGE_LOCK_SECONDS = 30
+PAGE_WAIT_SECONDS = 5.0
+PAGE_POLL_SECONDS = 0.05
+
+
 def _generation_key(tournament_id: int) -> str:
     return f"zole:tournament:{tournament_id}:generation"
+
+
+def _previous_key(tournament_id: int, generation: str) -> str:
+    """Where the generation that `generation` replaced is remembered."""
+    return f"zole:tournament:{tournament_id}:before:{generation}"
 
 
 def _new_generation() -> str:
@@ -65,7 +85,18 @@ def tournament_generation(tournament_id: int) -> str:
 
 def _replace_generation(tournament_id: int) -> None:
     try:
-        cache.set(_generation_key(tournament_id), _new_generation(), timeout=None)
+        key = _generation_key(tournament_id)
+        previous = cache.get(key)
+        generation = _new_generation()
+        if previous is not None:
+            # The pages of the previous generation are what a request is served while another
+            # renders the new one; they expire on their own, so does this.
+            cache.set(
+                _previous_key(tournament_id, generation),
+                previous,
+                timeout=settings.PUBLIC_PAGE_CACHE_SECONDS,
+            )
+        cache.set(key, generation, timeout=None)
     except Exception:  # the write is committed already: never fail it for the cache
         logger.warning(
             "cache unavailable: tournament %s not invalidated", tournament_id, exc_info=True
@@ -124,6 +155,36 @@ def _response(stored: StoredPage) -> HttpResponse:
     return response
 
 
+def _pause(seconds: float) -> None:
+    time.sleep(seconds)
+
+
+def _lock_key(key: str) -> str:
+    return f"{key}:rendering"
+
+
+def _while_another_renders(
+    request: HttpRequest, *, tournament_id: int, generation: str, key: str
+) -> StoredPage | None:
+    """What a request gets while another renders its page: the page of the previous generation,
+    else the new page once stored (None if it is not within PAGE_WAIT_SECONDS)."""
+    previous = cache.get(_previous_key(tournament_id, generation))
+    if previous is not None:
+        stored = cache.get(page_key(request, tournament_id=tournament_id, generation=previous))
+        if stored is not None:
+            return stored
+    waited = 0.0
+    while waited < PAGE_WAIT_SECONDS:
+        _pause(PAGE_POLL_SECONDS)
+        waited += PAGE_POLL_SECONDS
+        stored = cache.get(key)
+        if stored is not None:
+            return stored
+        if cache.get(_lock_key(key)) is None:
+            return None  # the render ended without storing the page: render it here
+    return None
+
+
 def cached_public_page(
     request: HttpRequest,
     *,
@@ -131,7 +192,8 @@ def cached_public_page(
     params: frozenset[str],
     render: Callable[[], HttpResponse],
 ) -> HttpResponse:
-    """The page from the cache, or `render()` stored there for the next visitor.
+    """The page from the cache, or `render()` stored there for the next visitor; one render at a
+    time per page (see the module's docstring: the stampede guard).
 
     `params`: the query parameters the page reads. A request with any other parameter is
     rendered but not stored, so made-up query strings cannot flood the cache."""
@@ -141,15 +203,28 @@ def cached_public_page(
         generation = tournament_generation(tournament_id)
         key = page_key(request, tournament_id=tournament_id, generation=generation)
         stored = cache.get(key)
+        if stored is None:
+            locked = cache.add(_lock_key(key), 1, timeout=PAGE_LOCK_SECONDS)
+            if not locked:
+                stored = _while_another_renders(
+                    request, tournament_id=tournament_id, generation=generation, key=key
+                )
     except Exception:  # an unreachable cache: serve from the database
         logger.warning("cache unavailable: page rendered uncached", exc_info=True)
         return render()
     if stored is not None:
         return _response(stored)
-    response = render()
-    if _cacheable_response(request, response):
-        try:
-            cache.set(key, _stored(response), timeout=settings.PUBLIC_PAGE_CACHE_SECONDS)
-        except Exception:
-            logger.warning("cache unavailable: page not stored", exc_info=True)
+    try:
+        response = render()
+        if _cacheable_response(request, response):
+            try:
+                cache.set(key, _stored(response), timeout=settings.PUBLIC_PAGE_CACHE_SECONDS)
+            except Exception:
+                logger.warning("cache unavailable: page not stored", exc_info=True)
+    finally:
+        if locked:
+            try:
+                cache.delete(_lock_key(key))
+            except Exception:
+                logger.warning("cache unavailable: page lock left to expire", exc_info=True)
     return response

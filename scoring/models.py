@@ -8,6 +8,7 @@ what the standings read; the chief referee's unlock removes it (the audit log ke
 from __future__ import annotations
 
 from fractions import Fraction
+from functools import lru_cache
 
 from django.conf import settings
 from django.db import models
@@ -16,6 +17,13 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models import Entry, Table, TableToken
 
 TWELFTHS = 12  # the least common multiple of 1, 2, 3 and 4
+
+
+@lru_cache(maxsize=1024)
+def twelfths_fraction(twelfths: int) -> Fraction:
+    """Stored place points (in twelfths) as the exact number: a few values repeat in thousands
+    of rows, and a Fraction (immutable) is shared rather than built (and reduced) each time."""
+    return Fraction(twelfths, TWELFTHS)
 
 
 class EntryKind(models.TextChoices):
@@ -114,4 +122,4 @@ class SeatResult(models.Model):
 
     @property
     def place_points(self) -> Fraction:
-        return Fraction(self.place_points_twelfths, TWELFTHS)
+        return twelfths_fraction(self.place_points_twelfths)

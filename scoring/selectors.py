@@ -23,7 +23,7 @@ from engine import SheetError, score_sheet
 from engine.names import search_key
 from engine.standings import RoundResult, Standing, TeamStanding, rank_standings, round_results
 from engine.standings import team_standings as engine_team_standings
-from scoring.models import TWELFTHS, DealResult, SeatResult
+from scoring.models import DealResult, SeatResult, twelfths_fraction
 from scoring.sheets import current_results, deals_played, table_sheet
 from tournaments.models import Entry, Player, Round, RoundStatus, Seat, Table, Tournament
 from tournaments.rule_set import RuleSet, round_rule_set
@@ -336,7 +336,7 @@ def _confirmed_results(tournament: Tournament) -> list[RoundResult]:
             player=str(entry_id),
             round_number=round_number,
             game_points=game_points,
-            place_points=Fraction(twelfths, TWELFTHS),
+            place_points=twelfths_fraction(twelfths),
             place=place,
         )
         for entry_id, round_number, game_points, twelfths, place in rows
@@ -396,10 +396,13 @@ def tournament_standings(
     order = standings_order(tournament)
     progress = tournament_progress(tournament=tournament)
     entries = {
-        str(entry.pk): entry
-        for entry in Entry.objects.filter(tournament=tournament)
-        .select_related("player__club")
+        str(row[0]): _EntryLine(*row)
+        for row in Entry.objects.filter(tournament=tournament)
         .annotate(has_page=has_public_result("player_id"))
+        .values_list(
+            "pk", "player_id", "player__full_name", "player__club__name", "team", "has_page"
+        )
+        .order_by()
     }
     results = _confirmed_results(tournament)
     confirmed_keys = {(result.player, result.round_number) for result in results}
@@ -416,7 +419,7 @@ def tournament_standings(
     # rather than shown without a name.
     results = [result for result in results if result.player in entries]
 
-    names = {key: entry.player.full_name for key, entry in entries.items()}
+    names = {key: entry.name for key, entry in entries.items()}
     standings = rank_standings(
         results,
         players=() if only_round is not None else entries.keys(),
@@ -451,10 +454,22 @@ def tournament_standings(
     )
 
 
+@dataclass(frozen=True, slots=True)
+class _EntryLine:
+    """What the standings read of an entry (a row of values: no model instances to build)."""
+
+    pk: int
+    player_id: int
+    name: str
+    club: str | None
+    team: str
+    has_page: bool
+
+
 def _standing_row(
     position: int,
     standing: Standing,
-    entry: Entry,
+    entry: _EntryLine,
     labels: dict[int, str],
     provisional_keys: set[tuple[str, int]],
 ) -> StandingRow:
@@ -466,7 +481,7 @@ def _standing_row(
         entry_id=entry.pk,
         player_id=entry.player_id,
         name=standing.name,
-        club=entry.player.club.name if entry.player.club else "",
+        club=entry.club or "",
         team=entry.team,
         place_points=standing.place_points,
         game_points=standing.game_points,
@@ -485,7 +500,7 @@ def _standing_row(
 
 
 def _team_rows(
-    entries: dict[str, Entry],
+    entries: dict[str, _EntryLine],
     standings: list[Standing],
     order: list[str],
     names: dict[str, str],
@@ -577,7 +592,7 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
         .order_by("number")
     )
     results = {
-        (table_id, entry_id): (game_points, Fraction(twelfths, TWELFTHS), place)
+        (table_id, entry_id): (game_points, twelfths_fraction(twelfths), place)
         for table_id, entry_id, game_points, twelfths, place in SeatResult.objects.filter(
             table_result__table__round=round_
         )
@@ -770,7 +785,7 @@ def player_history(*, player: Player) -> list[PlayerTournament]:
         .order_by("table__round__number")
     )
     results = {
-        (entry_id, round_number): (game_points, Fraction(twelfths, TWELFTHS), place)
+        (entry_id, round_number): (game_points, twelfths_fraction(twelfths), place)
         for entry_id, round_number, game_points, twelfths, place in SeatResult.objects.filter(
             entry__player=player
         )

@@ -24,6 +24,13 @@ def _empty_cache() -> None:
 
 
 @pytest.fixture(autouse=True)
+def _rating_jobs_in_the_test(settings) -> None:
+    """A rating job runs at the commit, in the test's own thread: a thread of its own would not
+    see the test's uncommitted data."""
+    settings.RATING_UPDATES_IN_BACKGROUND = False
+
+
+@pytest.fixture(autouse=True)
 def _english_unless_a_test_asks(settings) -> None:
     """The suite reads like the code, in English (the catalogues' source language): a request
     without a language preference, and code run outside a request, get English. The site's

@@ -18,13 +18,15 @@ from types import SimpleNamespace
 import pytest
 from django.core.cache import cache
 from django.core.cache.backends import locmem
+from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
 from engine import Play, dealer_for
 from engine.rules import Game
-from scoring import services
-from scoring.cache import tournament_changed, tournament_generation
+from scoring import cache as page_cache
+from scoring import selectors, services
+from scoring.cache import cached_public_page, tournament_changed, tournament_generation
 from scoring.services import Writer
 from tests.factories import make_entries, make_organiser, make_tournament, seat_keys
 from tournaments import services as tournament_services
@@ -386,6 +388,215 @@ class TestWritesInvalidate:
 
         with django_assert_max_num_queries(HIT_QUERIES):
             client.get(other_url)
+
+
+class TestOneRequestRecomputes:
+    """After a write, the first request to miss a page renders it; a request for the same page
+    arriving meanwhile gets the page as it stood before the write, or waits for that render,
+    never rendering it a second time. "Meanwhile" is simulated without timing: the second
+    request is made from inside the first one's render."""
+
+    def test_a_request_during_the_render_gets_the_previous_page(
+        self, rf, round_in_play, django_capture_on_commit_callbacks
+    ):
+        tournament, _round, _tables = round_in_play
+        renders = []
+
+        def render(text: str):
+            renders.append(text)
+            return HttpResponse(text)
+
+        first = cached_public_page(
+            rf.get("/page/"),
+            tournament_id=tournament.pk,
+            params=frozenset(),
+            render=lambda: render("before"),
+        )
+        assert first.content == b"before"
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_changed(tournament.pk)
+        during = []
+
+        def render_while_another_arrives():
+            during.append(
+                cached_public_page(
+                    rf.get("/page/"),
+                    tournament_id=tournament.pk,
+                    params=frozenset(),
+                    render=lambda: render("rendered twice"),
+                )
+            )
+            return render("after")
+
+        after = cached_public_page(
+            rf.get("/page/"),
+            tournament_id=tournament.pk,
+            params=frozenset(),
+            render=render_while_another_arrives,
+        )
+
+        assert renders == ["before", "after"]  # one render after the write
+        assert during[0].content == b"before"
+        assert after.content == b"after"
+        # Once stored, everyone gets the new page, and the render is over: no lock is left.
+        again = cached_public_page(
+            rf.get("/page/"),
+            tournament_id=tournament.pk,
+            params=frozenset(),
+            render=lambda: render("rendered again"),
+        )
+        assert again.content == b"after"
+        assert renders == ["before", "after"]
+
+    def test_without_a_previous_page_the_request_waits_for_the_render(
+        self, rf, round_in_play, monkeypatch
+    ):
+        tournament, _round, _tables = round_in_play
+        renders = []
+        stored = []
+
+        def render(text: str):
+            renders.append(text)
+            return HttpResponse(text)
+
+        def pause(seconds: float) -> None:
+            # While the second request waits, the first one's render ends and is stored.
+            if not stored:
+                stored.append(True)
+                cache.set(key, page_cache._stored(HttpResponse("first")), timeout=60)
+
+        monkeypatch.setattr(page_cache, "_pause", pause)
+        request = rf.get("/new-page/")
+        generation = tournament_generation(tournament.pk)
+        key = page_cache.page_key(request, tournament_id=tournament.pk, generation=generation)
+        during = []
+
+        def render_while_another_arrives():
+            during.append(
+                cached_public_page(
+                    rf.get("/new-page/"),
+                    tournament_id=tournament.pk,
+                    params=frozenset(),
+                    render=lambda: render("second"),
+                )
+            )
+            return render("first")
+
+        cached_public_page(
+            request,
+            tournament_id=tournament.pk,
+            params=frozenset(),
+            render=render_while_another_arrives,
+        )
+
+        assert renders == ["first"]
+        assert during[0].content == b"first"
+
+    def test_a_waiting_request_renders_itself_when_the_render_never_ends(
+        self, rf, round_in_play, monkeypatch
+    ):
+        tournament, _round, _tables = round_in_play
+        pauses = []
+        monkeypatch.setattr(page_cache, "_pause", pauses.append)
+        during = []
+
+        def render_while_another_arrives():
+            during.append(
+                cached_public_page(
+                    rf.get("/slow-page/"),
+                    tournament_id=tournament.pk,
+                    params=frozenset(),
+                    render=lambda: HttpResponse("second"),
+                )
+            )
+            return HttpResponse("first")
+
+        cached_public_page(
+            rf.get("/slow-page/"),
+            tournament_id=tournament.pk,
+            params=frozenset(),
+            render=render_while_another_arrives,
+        )
+
+        assert during[0].content == b"second"  # served all the same, after a bounded wait
+        assert pauses  # it did wait
+
+    def test_a_failed_render_leaves_no_lock_behind(self, rf, round_in_play):
+        tournament, _round, _tables = round_in_play
+
+        def broken():
+            raise RuntimeError("template error")
+
+        with pytest.raises(RuntimeError):
+            cached_public_page(
+                rf.get("/page/"), tournament_id=tournament.pk, params=frozenset(), render=broken
+            )
+        renders = []
+        response = cached_public_page(
+            rf.get("/page/"),
+            tournament_id=tournament.pk,
+            params=frozenset(),
+            render=lambda: renders.append(1) or HttpResponse("fine"),
+        )
+        assert response.content == b"fine" and renders == [1]
+
+    def test_a_lost_generation_serves_no_page_from_before_it(
+        self, rf, round_in_play, django_capture_on_commit_callbacks
+    ):
+        tournament, _round, _tables = round_in_play
+        cached_public_page(
+            rf.get("/page/"),
+            tournament_id=tournament.pk,
+            params=frozenset(),
+            render=lambda: HttpResponse("old"),
+        )
+        with django_capture_on_commit_callbacks(execute=True):
+            tournament_changed(tournament.pk)
+        cache.delete(f"zole:tournament:{tournament.pk}:generation")  # evicted
+        during = []
+
+        def render_while_another_arrives():
+            during.append(
+                cached_public_page(
+                    rf.get("/page/"),
+                    tournament_id=tournament.pk,
+                    params=frozenset(),
+                    render=lambda: HttpResponse("fresh"),
+                )
+            )
+            return HttpResponse("new")
+
+        cached_public_page(
+            rf.get("/page/"),
+            tournament_id=tournament.pk,
+            params=frozenset(),
+            render=render_while_another_arrives,
+        )
+        assert during[0].content != b"old"
+
+    def test_standings_polled_after_a_confirmation_are_rendered_once(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks, monkeypatch
+    ):
+        tournament, _round, tables = round_in_play
+        before = client.get(standings_url(tournament)).content
+        with django_capture_on_commit_callbacks(execute=True):
+            confirm(tables[1])
+        calls = []
+        real = selectors.tournament_standings
+
+        def standings_with_a_visitor_arriving(**kwargs):
+            calls.append(kwargs)
+            if len(calls) == 1:
+                calls.append(Client().get(standings_url(tournament)).content)
+            return real(**kwargs)
+
+        monkeypatch.setattr(selectors, "tournament_standings", standings_with_a_visitor_arriving)
+
+        after = client.get(standings_url(tournament)).content
+
+        assert len([call for call in calls if isinstance(call, dict)]) == 1
+        assert calls[1] == before
+        assert after != before
 
 
 # -- The same on Redis ---------------------------------------------------------------------------

@@ -275,6 +275,16 @@ CONTENT_SECURITY_POLICY = "; ".join(
     ]
 )
 
+# Ratings (ranking.services): a confirmation or unlock followed, in the rating order, by more
+# confirmed tables than this (a correction early in a long season) is left to a job run after
+# the commit, so the request stays fast; the rating list keeps the complete ratings of before
+# until the job ends.
+RATING_INLINE_TABLES = env_int("RATING_INLINE_TABLES", 500)
+# The job runs in a thread of the process that committed the change (off the request); False
+# runs it at the commit, in the request (the tests). `manage.py run_rating_updates` runs what a
+# stopped process left.
+RATING_UPDATES_IN_BACKGROUND = env_bool("RATING_UPDATES_IN_BACKGROUND", True)
+
 # Uploads: the largest request body accepted at all (zole_site.security answers 413 above it).
 # It is above the player import's own 1 MB limit, so a CSV between the two gets the import's
 # message. Files below it stay in memory: an upload never lands on disk.

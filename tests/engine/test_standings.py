@@ -19,6 +19,7 @@ from engine import (
     team_standings,
 )
 from engine.names import latvian_sort_key
+from engine.standings import exact_sum
 
 CLUB_SCHEME = PlaceScheme(three=(3, 2, 1), four=(3, 2, 1, 1))
 
@@ -509,3 +510,20 @@ def test_place_points_are_refused_for_a_table_that_is_not_3_or_4():
 def test_a_space_ends_a_word_when_sorting_names():
     names = ["Ozolsone Anna", "Ozols Jānis", "Ozoliņa Ieva"]
     assert sorted(names, key=latvian_sort_key) == ["Ozoliņa Ieva", "Ozols Jānis", "Ozolsone Anna"]
+
+
+@given(
+    st.lists(
+        st.one_of(
+            st.integers(min_value=-50, max_value=50),
+            st.fractions(max_denominator=24),
+        ),
+        max_size=40,
+    )
+)
+@settings(max_examples=200, deadline=None)
+def test_the_sum_of_place_points_is_exact(values):
+    total = exact_sum(values)
+
+    assert total == sum((Fraction(value) for value in values), Fraction(0))
+    assert isinstance(total, Fraction)

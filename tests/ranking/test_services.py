@@ -10,7 +10,7 @@ from django.core.management import call_command
 
 from engine.rating import DEFAULT_MU, NEW_PLAYER
 from ranking import selectors, services
-from ranking.models import Placing, PlayerRating, RatingChange
+from ranking.models import Placing, PlayerRating, RatingChange, Season
 from ranking.synthetic import build_played_tournaments
 from scoring import services as scoring_services
 from scoring.services import Writer
@@ -277,5 +277,130 @@ def test_tables_confirmed_and_unlocked_in_any_order_rate_as_the_whole_replay(sea
 
     services.ranking_recompute()
 
+    assert rating_snapshot()["changes"] == kept["changes"]
+    assert rating_snapshot()["ratings"] == kept["ratings"]
+
+
+# -- A long re-rating moves off the confirming request ------------------------------------------
+
+
+def test_a_long_re_rating_is_left_to_a_job_and_the_list_keeps_the_ratings_before_it(
+    season, settings, client, django_capture_on_commit_callbacks
+):
+    """A confirmation whose re-rating reaches more tables than settings.RATING_INLINE_TABLES
+    writes no rating in its request: the rating list goes on showing the complete ratings of
+    before, with a notice of the update; the job then rates exactly as the whole replay."""
+    tournament = small_tournament()
+    round_ = publish_next_round(tournament, seed=3)
+    first, second = round_.tables.order_by("number")
+    play(second)
+    confirm(second)  # the last table: rated in its request
+    rated = rating_snapshot()
+    assert rated["changes"]
+    play(first)
+    settings.RATING_INLINE_TABLES = 0
+
+    confirm(first)  # one table to rate: more than 0
+
+    assert rating_snapshot() == rated  # nothing half-done: the ratings of before, whole
+    assert selectors.rating_update_progress() is not None
+    page = client.get("/ranking/rating/").content.decode()
+    assert "rating-update" in page
+
+    with django_capture_on_commit_callbacks(execute=True):  # the pages' cache renewed
+        services.rating_updates_run()
+
+    assert selectors.rating_update_progress() is None
+    kept = rating_snapshot()
+    services.ranking_recompute()
+    assert rating_snapshot() == kept
+    assert "rating-update" not in client.get("/ranking/rating/").content.decode()
+
+
+def test_jobs_left_for_later_confirmations_and_unlocks_rate_as_the_whole_replay(season, settings):
+    """While a job waits, every later rating update waits behind it (none rates from ratings the
+    job is about to change): tables confirmed and unlocked in any order, all left to jobs, give
+    exactly the whole replay."""
+    import random
+
+    from scoring.models import SeatResult, TableResult
+
+    settings.RATING_INLINE_TABLES = 0
+    build_played_tournaments(players=20, tournaments=3, per_tournament=12, rounds=3, seed=11)
+    stored = {
+        result.table_id: [
+            (s.entry_id, s.round_number, s.game_points, s.place_points_twelfths, s.place)
+            for s in result.seats.all()
+        ]
+        for result in TableResult.objects.prefetch_related("seats")
+    }
+    services.ranking_recompute()
+    TableResult.objects.filter(table_id__in=list(stored)[::2]).delete()
+    services.ranking_recompute()
+
+    def confirm_again(table_id: int) -> TableResult:
+        result = TableResult.objects.create(table_id=table_id, last_position=0, last_version_id=0)
+        SeatResult.objects.bulk_create(
+            SeatResult(
+                table_result=result,
+                entry_id=entry_id,
+                round_number=round_number,
+                game_points=game_points,
+                place_points_twelfths=twelfths,
+                place=place,
+            )
+            for entry_id, round_number, game_points, twelfths, place in stored[table_id]
+        )
+        services.rating_apply_table(table_result=result)
+        return result
+
+    rng = random.Random(7)
+    missing = list(stored)[::2]
+    rng.shuffle(missing)
+    for index, table_id in enumerate(missing):
+        result = confirm_again(table_id)
+        if rng.random() < 0.3:
+            services.rating_remove_table(table_result=result)
+            result.delete()
+            confirm_again(table_id)
+        if index == len(missing) // 2:
+            services.rating_updates_run()  # a job run half-way
+    assert selectors.rating_update_progress() is not None
+
+    services.rating_updates_run()
+
+    kept = rating_snapshot()
+    assert len(kept["changes"]) == sum(len(seats) for seats in stored.values())
+    services.ranking_recompute()
+    assert rating_snapshot()["changes"] == kept["changes"]
+    assert rating_snapshot()["ratings"] == kept["ratings"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_job_runs_in_a_thread_after_the_commit(settings):
+    """The real path: the confirmation commits, a thread of the process rates the tail in its
+    own transaction and connection, and leaves no update waiting."""
+    import threading
+
+    Season.objects.all().delete()
+    make_season(2026)
+    settings.RATING_UPDATES_IN_BACKGROUND = True
+    tournament = small_tournament()
+    round_ = publish_next_round(tournament, seed=3)
+    first, second = round_.tables.order_by("number")
+    play(second)
+    confirm(second)
+    play(first)
+    settings.RATING_INLINE_TABLES = 0
+
+    confirm(first)  # committed at once: no transaction around the test
+
+    for thread in threading.enumerate():
+        if thread.name == "rating-updates":
+            thread.join(timeout=60)
+    assert selectors.rating_update_progress() is None
+    kept = rating_snapshot()
+    assert RatingChange.objects.filter(table_result=first.result).count() == 3
+    services.ranking_recompute()
     assert rating_snapshot()["changes"] == kept["changes"]
     assert rating_snapshot()["ratings"] == kept["ratings"]

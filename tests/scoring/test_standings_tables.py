@@ -1,0 +1,101 @@
+"""The standings table's lean rows (StandingsTable.body_html) are the HTML django-tables2's own
+template renders, cell for cell: the same columns, classes, links, defaults and escaping."""
+
+from __future__ import annotations
+
+import re
+from fractions import Fraction
+
+import pytest
+from django.template.loader import get_template
+
+from scoring.selectors import RoundCell, StandingRow
+from scoring.tables import StandingsTable
+from zole_site.query import paginate
+
+
+def row(position: int, name: str, **changes) -> StandingRow:
+    values = {
+        "position": position,
+        "rank": position,
+        "rank_label": str(position),
+        "shared": False,
+        "entry_id": position,
+        "player_id": 100 + position,
+        "name": name,
+        "club": "Rīgas Zolītes",
+        "team": "",
+        "place_points": Fraction(13, 3),
+        "game_points": 12 - position,
+        "wins": 1,
+        "rounds": {
+            1: RoundCell(game_points=7, place_points=Fraction(2), place=2),
+            2: RoundCell(game_points=-3, place_points=Fraction(7, 3), place=1),
+        },
+        "has_page": True,
+    }
+    values.update(changes)
+    return StandingRow(**values)
+
+
+ROWS = [
+    row(1, "Anna Bērziņa"),
+    row(2, "<b>Ojārs</b> & Co", rank=2, rank_label="2–3", shared=True, club=""),
+    row(3, "Jānis Ozols", rank=2, rank_label="2–3", shared=True, has_page=False),
+    row(
+        4,
+        "Pēteris Kalns",
+        team="=SUM(A1)",
+        rounds={
+            2: RoundCell(game_points=0, place_points=Fraction(1, 12), place=3, provisional=True)
+        },
+    ),
+    row(5, "Līga Liepa", game_points=0, place_points=Fraction(0), rounds={}),
+]
+
+
+def rendered_both_ways(table_factory, rf, query: str) -> tuple[str, str]:
+    lean = table_factory()
+    paginate(rf.get("/" + query), lean, per_page=3)
+    plain = table_factory()
+    paginate(rf.get("/" + query), plain, per_page=3)
+    plain.template_name = "django_tables2/table.html"
+    request = rf.get("/" + query)
+
+    def html(table) -> str:
+        return re.sub(
+            r"\s+",
+            "",
+            get_template(table.template_name).render({"table": table, "request": request}),
+        )
+
+    return html(lean), html(plain)
+
+
+@pytest.mark.parametrize(
+    "query", ["", "?page=2", "?sort=-name", "?sort=round_2", "?sort=club&page=2"]
+)
+@pytest.mark.parametrize("with_team", [False, True])
+@pytest.mark.parametrize("with_provisional", [False, True])
+def test_the_lean_rows_are_django_tables2s(rf, query, with_team, with_provisional):
+    def table():
+        return StandingsTable.for_standings(
+            ROWS, round_numbers=[1, 2], with_team=with_team, with_provisional=with_provisional
+        )
+
+    lean, plain = rendered_both_ways(table, rf, query)
+
+    assert "<tbody" in lean and "<td" in lean
+    assert lean == plain
+
+
+def test_no_rows_shows_the_empty_text(rf):
+    def table():
+        return StandingsTable.for_standings(
+            [], round_numbers=[], with_team=False, with_provisional=False
+        )
+
+    lean, plain = rendered_both_ways(table, rf, "")
+
+    assert lean == plain
+    assert "colspan" in lean
