@@ -24,6 +24,7 @@ import statistics
 import sys
 import time
 import uuid
+from functools import partial
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -37,7 +38,7 @@ os.environ.update(
 )
 os.environ.pop("REDIS_URL", None)
 
-from simulated import setup_django  # noqa: E402
+from simulated import setup_django
 
 TARGET_MS = 10.0
 
@@ -128,26 +129,24 @@ def main() -> int:
     for position in range(1, args.deals + 1):
         for (token, seats), (htmx_token, htmx_seats) in zip(full_tables, htmx_tables, strict=True):
             url = f"/r/{token}/"
-            seconds, response = cpu(lambda: client.get("/healthz"))
+            seconds, response = cpu(partial(client.get, "/healthz"))
             trivial.append(seconds)
             # The declarer: a player who is not the dealer (of three, every one plays).
             data = deal_data(position, seats[position % 3])
-            seconds, response = cpu(lambda: client.post(url, data))
+            seconds, response = cpu(partial(client.post, url, data))
             if response.status_code != 302:
                 failures.append(f"full POST {position}: {response.status_code}")
             full_post.append(seconds)
-            seconds, response = cpu(lambda: client.get(url))
+            seconds, response = cpu(partial(client.get, url))
             if response.status_code != 200:
                 failures.append(f"full GET {position}: {response.status_code}")
             full_get.append(seconds)
 
             url = f"/r/{htmx_token}/"
             data = deal_data(position, htmx_seats[position % 3])
-            seconds, response = cpu(
-                lambda: client.post(url, data, HTTP_HX_REQUEST="true", HTTP_HX_TARGET="entry-live")
-            )
+            seconds, response = cpu(partial(client.post, url, data, HTTP_HX_REQUEST="true"))
             if response.status_code == 302:  # a server without the fragment: the reload
-                more, response = cpu(lambda: client.get(url))
+                more, response = cpu(partial(client.get, url))
                 seconds += more
             if response.status_code != 200 or b"entry-form" not in response.content:
                 failures.append(f"htmx POST {position}: {response.status_code}")
