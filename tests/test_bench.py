@@ -37,9 +37,9 @@ def test_engine_benchmark_quick_run_reports_every_measurement():
 
 
 def test_entry_benchmark_quick_run_reports_every_measurement():
+    arguments = ("--tables", "1", "--deals", "2", "--json")
     completed = subprocess.run(
-        [sys.executable, str(REPO_ROOT / "bench" / "entry.py"), "--tables", "1", "--deals", "2"]
-        + ["--json"],
+        [sys.executable, str(REPO_ROOT / "bench" / "entry.py"), *arguments],
         cwd=REPO_ROOT,
         capture_output=True,
         encoding="utf-8",
