@@ -84,8 +84,14 @@ class TableState:
         return [sheet_entry(result) for result in self.current]
 
 
-def _lock_table(table: Table) -> TableState:
-    round_, table = lock_round_and_table(table)
+def _lock_table(table: Table, *, entry_write: bool = False) -> TableState:
+    """The table's state under its row lock. `entry_write` (a deal, a correction): when the
+    round is in play, its row is locked shared, so the tables of a round are written side by
+    side; the first deal of a round updates the round's row (in play) and locks it alone.
+    A round never goes back to published, so a round read in play stays in play or closes,
+    and closing (FOR UPDATE) waits for the shared lock."""
+    shared = entry_write and table.round.status == RoundStatus.IN_PLAY
+    round_, table = lock_round_and_table(table, shared=shared)
     seats = list(table.seats.order_by("position"))
     results = list(table.deal_results.order_by("position", "version"))
     return TableState(table, round_, seats, results, current_results(results))
@@ -185,7 +191,7 @@ def deal_record(
     `position` is the entry the writer saw as next: if another device wrote it meanwhile, the
     writer gets a conflict, never a silent overwrite. The same `client_key` records once."""
     _require_client_key(client_key)
-    state = _lock_table(table)
+    state = _lock_table(table, entry_write=True)
     replay = _replay(state.table, client_key)
     if replay is not None:
         return replay
@@ -237,7 +243,7 @@ def deal_correct(
     """A new version of an entry; `entry` None removes the last entry. `base_version` is the
     version the writer saw: if it is no longer the newest, the writer gets a conflict."""
     _require_client_key(client_key)
-    state = _lock_table(table)
+    state = _lock_table(table, entry_write=True)
     replay = _replay(state.table, client_key)
     if replay is not None:
         return replay

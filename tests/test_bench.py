@@ -34,3 +34,22 @@ def test_engine_benchmark_quick_run_reports_every_measurement():
     assert figures["jsonl_startup_seconds"] > 0
     assert figures["zero_sum"] is True
     assert isinstance(figures["target_met"], bool)
+
+
+def test_entry_benchmark_quick_run_reports_every_measurement():
+    arguments = ("--tables", "1", "--deals", "2", "--json")
+    completed = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bench" / "entry.py"), *arguments],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
+
+    assert completed.returncode == 0, completed.stderr
+    figures = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert figures["failures"] == 0
+    for name in ("trivial_ms", "post_ms", "get_ms", "cold_ms", "deal_ms"):
+        assert figures[name] > 0, name
+    assert isinstance(figures["target_met"], bool)

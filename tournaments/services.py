@@ -7,7 +7,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import User
-from django.db import models, transaction
+from django.db import connection, models, transaction
 from django.db.models import Count, Max, Q
 from django.db.models.functions import Upper
 from django.utils import formats, timezone
@@ -151,17 +151,32 @@ def table_gone_message() -> str:
     return _("This round was re-seated: use the new link of your table.")
 
 
-def lock_round_and_table(table: Table) -> tuple[Round, Table]:
+def lock_round_and_table(table: Table, *, shared: bool = False) -> tuple[Round, Table]:
     """The round's row, then the table's: the one order of every write that touches both
     (seating, swaps, publishing, the clock and closing lock the round alone), so that two
     writes never wait for each other in a circle. A table deleted meanwhile (its round was
-    seated again) is a `TableGoneError`."""
-    round_ = (
-        Round.objects.select_for_update(of=("self",))
-        .select_related("tournament")
-        .get(pk=table.round_id)
-    )
-    locked = Table.objects.select_for_update().filter(pk=table.pk).first()
+    seated again) is a `TableGoneError`.
+
+    `shared`: the round's row is locked FOR SHARE (PostgreSQL), not FOR UPDATE: the deals of
+    different tables are written side by side, while a write of the round itself (FOR UPDATE)
+    still waits for them and they for it. Only for a write that does not change the round's
+    row (a shared lock held by two writes that both update the row would deadlock)."""
+    if shared and connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s FOR SHARE",
+                [table.round_id],
+            )
+        round_ = Round.objects.select_related("tournament").get(pk=table.round_id)
+    else:
+        round_ = (
+            Round.objects.select_for_update(of=("self",))
+            .select_related("tournament")
+            .get(pk=table.round_id)
+        )
+    # The table's row alone: Table's ordering joins the round and the tournament, and a bare
+    # FOR UPDATE would lock their rows too (every write of a tournament queued behind one row).
+    locked = Table.objects.select_for_update(of=("self",)).filter(pk=table.pk).first()
     if locked is None:
         raise TableGoneError(table_gone_message())
     locked.round = round_

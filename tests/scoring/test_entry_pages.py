@@ -15,6 +15,7 @@ from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
 from scoring.sheet_view import initials, round_table_links, short_name
+from scoring.templatetags.sheet_rows import MEMORY
 from tests.factories import (
     make_entries,
     make_organiser,
@@ -233,6 +234,81 @@ class TestTheLink:
                 response = client.get(url)
             assert response.status_code == 200
         assert len(response.context["sheet"].rows) == 24
+
+
+ROW_TEMPLATE = "scoring/_sheet_row.html"
+
+
+def rendered(response, name):
+    return [template.name for template in response.templates].count(name)
+
+
+class TestTheSheetRendersOnlyWhatChanged:
+    """Issue 14, item 1: the referee's phone reads the sheet again after every deal; the forms
+    are written out without Django's widget templates, and only the rows that changed are
+    rendered again (the counts are of templates rendered, not of time)."""
+
+    @pytest.fixture(autouse=True)
+    def empty_row_memory(self):
+        MEMORY.clear()
+
+    def test_the_forms_use_no_widget_templates(self, client, table_of_four):
+        play_round_with(table_of_four.round, all_pass="galdins")
+        record(table_of_four, lielais(seat_keys(table_of_four)[1]), 1)
+        for path in ("", "?correct=1"):
+            response = client.get(url_of(table_of_four) + path)
+            widgets = [t.name for t in response.templates if t.name.startswith("django/forms/")]
+            assert widgets == [], path
+
+    def test_after_a_deal_only_the_new_row_is_rendered(self, client, table_of_three):
+        play_deals(table_of_three, 5)
+        url = url_of(table_of_three)
+        assert rendered(client.get(url), ROW_TEMPLATE) == 5  # nothing kept yet
+        assert rendered(client.get(url), ROW_TEMPLATE) == 0  # every row as it was
+        play_deals(table_of_three, 1, start=5)
+        response = client.get(url)
+        assert rendered(response, ROW_TEMPLATE) == 1
+        assert response.content.decode().count('class="entry-row') == 6
+
+    def test_a_correction_renders_the_rows_it_changed_with_their_new_figures(
+        self, client, table_of_three
+    ):
+        play_deals(table_of_three, 3)
+        url = url_of(table_of_three)
+        client.get(url)
+        row = client.get(url).context["sheet"].rows[0]
+        services.deal_correct(
+            table=table_of_three,
+            position=1,
+            entry=lielais(row.declarer.key, points=95, tricks=7),  # more points
+            base_version=1,
+            client_key=next(keys),
+            reason="visi stiķi",
+            writer=REFEREE,
+        )
+        response = client.get(url)
+        assert rendered(response, ROW_TEMPLATE) == 3  # the running totals moved in each row
+        page = response.content.decode()
+        assert "95/7" in page and "75/5" in page  # deals 2 and 3 stay 75/5
+        first = response.context["sheet"].rows[0]
+        for cell in first.cells:
+            assert f'<span class="total">{cell.total}</span>' in page
+
+    def test_the_public_sheet_and_the_referees_keep_their_own_rows(self, client, short_round):
+        table_of_three = short_round
+        play_deals(table_of_three, 3)
+        client.get(url_of(table_of_three))
+        confirmer = table_of_three.seats.order_by("position").first().entry
+        services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=confirmer)
+        round_ = table_of_three.round
+        public = client.get(
+            reverse(
+                "public:table",
+                args=[round_.tournament.slug, round_.number, table_of_three.number],
+            )
+        )
+        assert rendered(public, ROW_TEMPLATE) == 3  # no correction links on the public page
+        assert "?correct=" not in public.content.decode()
 
 
 class TestTheBrowserNeverFillsTheForms:

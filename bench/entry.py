@@ -1,0 +1,187 @@
+"""Benchmark of deal entry (issue 14, item 1): the server's CPU for one deal POST plus the sheet
+the phone reads next, at idle.
+
+It seats a published round of `--tables` tables of three (a throwaway SQLite database, production
+settings: DEBUG off) and enters every table's deals in turn through Django's test client, the way
+a phone does: the deal's POST (302), then the whole sheet again. Each is timed with
+time.process_time (CPU, not wall time: a busy machine slows the wall clock, not the work), and so
+is a trivial page (/healthz) in the same run, interleaved, as the baseline. The sheet is also
+read once more with the memory of rendered rows emptied (scoring.templatetags.sheet_rows): every
+row rendered, as a first visit or another worker does.
+
+    .venv/bin/python bench/entry.py [--tables 8 --deals 24 --json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import sys
+import time
+import uuid
+from functools import partial
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+# Production settings (DEBUG off: no query log, cached templates), plain HTTP in the test client.
+os.environ.update(
+    DEBUG="0",
+    SECRET_KEY="bench-only-" + uuid.uuid4().hex,
+    ALLOWED_HOSTS="testserver",
+    HTTPS="0",
+)
+os.environ.pop("REDIS_URL", None)
+
+from simulated import setup_django
+
+TARGET_MS = 10.0
+
+
+def build_round(tables: int, deals: int) -> list[tuple[str, list[str]]]:
+    """A published round of `tables` tables of three; each table's link and seats."""
+    import datetime
+
+    from django.db import transaction
+
+    from tournaments import services
+    from tournaments.models import Entry, Player, TableToken, Tournament
+
+    with transaction.atomic():
+        tournament = Tournament.objects.create(
+            name="Ievades tests",
+            slug="entry-bench",
+            starts_on=datetime.date.today(),
+            deals_per_round=deals,
+            avoid_same_club=False,
+        )
+        players = Player.objects.bulk_create(
+            Player(full_name=f"Spēlētājs Nr. {number}") for number in range(tables * 3)
+        )
+        Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
+    round_ = services.round_create(tournament=tournament)
+    services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+    services.round_publish(round_=round_, by=None)
+    result = []
+    for table in round_.tables.order_by("number"):
+        token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
+        seats = table.seats.order_by("position").values_list("entry_id", flat=True)
+        result.append((token, [str(key) for key in seats]))
+    return result
+
+
+def deal_data(position: int, declarer: str) -> dict[str, object]:
+    return {
+        "action": "deal",
+        "deal-position": position,
+        "deal-client_key": uuid.uuid4().hex,
+        "deal-game": "lielais",
+        "deal-declarer": declarer,
+        "deal-points": 75,
+        "deal-tricks": 5,
+    }
+
+
+def cpu(call) -> tuple[float, object]:
+    start = time.process_time()
+    result = call()
+    return time.process_time() - start, result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--tables", type=int, default=8)
+    parser.add_argument("--deals", type=int, default=24)
+    parser.add_argument("--json", action="store_true", help="also print the figures as JSON")
+    args = parser.parse_args()
+
+    setup_django("entry")
+    from django.core.management import call_command
+
+    call_command("migrate", verbosity=0)
+    call_command("collectstatic", interactive=False, verbosity=0)  # DEBUG off: the manifest
+    from django.test import Client
+
+    from scoring.models import DealResult
+    from scoring.templatetags.sheet_rows import MEMORY
+
+    tables = build_round(args.tables, args.deals)
+    client = Client()
+    client.get("/healthz")  # warm the URL resolver, the middleware and the templates
+    client.get(f"/r/{tables[0][0]}/")
+
+    trivial: list[float] = []
+    posts: list[float] = []
+    reloads: list[float] = []
+    cold: list[float] = []
+    failures: list[str] = []
+    for position in range(1, args.deals + 1):
+        for token, seats in tables:
+            url = f"/r/{token}/"
+            seconds, response = cpu(partial(client.get, "/healthz"))
+            trivial.append(seconds)
+            # The declarer: a player at the table (of three, every one plays).
+            data = deal_data(position, seats[position % 3])
+            seconds, response = cpu(partial(client.post, url, data))
+            if response.status_code != 302:
+                failures.append(f"POST {position}: {response.status_code}")
+            posts.append(seconds)
+            seconds, response = cpu(partial(client.get, url))
+            if response.status_code != 200:
+                failures.append(f"GET {position}: {response.status_code}")
+            reloads.append(seconds)
+            kept = dict(MEMORY._rows)  # the other tables' rows stay kept for their reloads
+            MEMORY.clear()
+            seconds, response = cpu(partial(client.get, url))
+            cold.append(seconds)
+            for key, html in kept.items():
+                MEMORY.put(key, html)
+    stored = DealResult.objects.count()
+    expected = args.tables * args.deals
+    if stored != expected:
+        failures.append(f"stored {stored} deals of {expected}")
+
+    base = statistics.median(trivial) * 1000
+    post_ms = statistics.median(posts) * 1000
+    get_ms = statistics.median(reloads) * 1000
+    cold_ms = statistics.median(cold) * 1000
+    deal_ms = statistics.median(a + b for a, b in zip(posts, reloads, strict=True)) * 1000
+    print(
+        f"Deal entry benchmark: {args.tables} tables x {args.deals} deals, SQLite, DEBUG off; "
+        f"CPU (process_time), median per deal"
+    )
+    print(f"{'':46} {'CPU ms':>8} {'x trivial':>10}")
+    rows = [
+        ("trivial page (/healthz), the baseline", base),
+        ("deal POST (302)", post_ms),
+        ("sheet read again after the deal", get_ms),
+        ("sheet with every row rendered (first visit)", cold_ms),
+        ("a deal: POST + sheet read again", deal_ms),
+    ]
+    for name, value in rows:
+        print(f"{name:46} {value:>8.2f} {value / base:>10.1f}")
+    met = deal_ms <= TARGET_MS
+    print(f"target: a deal and its sheet <= {TARGET_MS:.0f} ms CPU: {'met' if met else 'NOT met'}")
+    for line in failures[:10]:
+        print("FAILED:", line, file=sys.stderr)
+    if args.json:
+        print(
+            json.dumps(
+                {
+                    "trivial_ms": base,
+                    "post_ms": post_ms,
+                    "get_ms": get_ms,
+                    "cold_ms": cold_ms,
+                    "deal_ms": deal_ms,
+                    "target_met": met,
+                    "failures": len(failures),
+                }
+            )
+        )
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
