@@ -3,6 +3,7 @@ places), and the standings order with shared ranks."""
 
 from __future__ import annotations
 
+import math
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Mapping, Sequence
@@ -347,6 +348,13 @@ def validate_order(order: Sequence[str]) -> tuple[Metric, ...]:
 Ranked = TypeVar("Ranked", "Standing", "TeamStanding")
 
 
+def _exact_integers(values: Sequence[Fraction | int]) -> list[int]:
+    """The values times their least common denominator: integers in the same order as the
+    values, equal exactly when the values are (place points: twelfths at most)."""
+    common = math.lcm(*{value.denominator for value in values})
+    return [value.numerator * (common // value.denominator) for value in values]
+
+
 def _ranked(
     rows: list[Ranked], metrics: Sequence[Metric], name: Callable[[Ranked], str]
 ) -> list[Ranked]:
@@ -358,18 +366,21 @@ def _ranked(
     in, so the same standings never list tied players differently for different readers. Lists
     sorted only for display use `engine.names.name_sort_key` with the reader's language."""
 
-    def ranking_key(row: Ranked) -> tuple[Fraction | int, ...]:
-        return tuple(row.metric(metric) for metric in metrics)
-
-    keyed = sorted(
-        ((ranking_key(row), row) for row in rows), key=lambda pair: latvian_sort_key(name(pair[1]))
-    )
+    # Each row's key: its metrics as exact integers (see `_exact_integers`), compared as fast as
+    # integers are rather than as Fractions, in the same order and equal exactly when they are.
+    columns = [_exact_integers([row.metric(metric) for row in rows]) for metric in metrics]
+    keys = zip(*columns, strict=True)
+    keyed = sorted(zip(keys, rows, strict=True), key=lambda pair: latvian_sort_key(name(pair[1])))
     keyed.sort(key=lambda pair: pair[0], reverse=True)
     ranked: list[Ranked] = []
     for index, (key, row) in enumerate(keyed):
         tied = index and key == keyed[index - 1][0]
         ranked.append(replace(row, rank=ranked[-1].rank if tied else index + 1))
     return ranked
+
+
+def _round_number(result: RoundResult) -> int:
+    return result.round_number
 
 
 def rank_standings(
@@ -395,18 +406,23 @@ def rank_standings(
         last_round = max(last_round, result.round_number)
     standings = []
     for player, rounds in by_player.items():
-        rounds.sort(key=lambda result: result.round_number)
+        rounds.sort(key=_round_number)
+        game_points = last_round_game_points = wins = 0
+        for result in rounds:  # one pass: a 600-player event has 6,000 results and more
+            game_points += result.game_points
+            if result.round_number == last_round:
+                last_round_game_points += result.game_points
+            if result.place == 1:
+                wins += 1
         standings.append(
             Standing(
                 rank=0,
                 player=player,
                 name=names.get(player, player),
                 place_points=exact_sum(result.place_points for result in rounds),
-                game_points=sum(result.game_points for result in rounds),
-                last_round_game_points=sum(
-                    result.game_points for result in rounds if result.round_number == last_round
-                ),
-                wins=sum(result.place == 1 for result in rounds),
+                game_points=game_points,
+                last_round_game_points=last_round_game_points,
+                wins=wins,
                 rounds=tuple(rounds),
             )
         )

@@ -254,9 +254,12 @@ def public_table_id(*, tournament: Tournament, round_number: int, table_number: 
 # -- Standings -----------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class RoundCell:
-    """A player's result in one round: confirmed, or provisional from the current deals."""
+    """A player's result in one round: confirmed, or provisional from the current deals.
+
+    Not frozen, though never changed: the standings build one per player and round (6,000 for
+    600 players × 10 rounds), and a frozen dataclass's __init__ costs several times as much."""
 
     game_points: int
     place_points: Fraction
@@ -332,13 +335,7 @@ def _confirmed_results(tournament: Tournament) -> list[RoundResult]:
         .order_by()
     )
     return [
-        RoundResult(
-            player=str(entry_id),
-            round_number=round_number,
-            game_points=game_points,
-            place_points=twelfths_fraction(twelfths),
-            place=place,
-        )
+        RoundResult(str(entry_id), round_number, game_points, twelfths_fraction(twelfths), place)
         for entry_id, round_number, game_points, twelfths, place in rows
     ]
 
@@ -489,10 +486,10 @@ def _standing_row(
         has_page=entry.has_page,
         rounds={
             result.round_number: RoundCell(
-                game_points=result.game_points,
-                place_points=result.place_points,
-                place=result.place,
-                provisional=(standing.player, result.round_number) in provisional_keys,
+                result.game_points,
+                result.place_points,
+                result.place,
+                (standing.player, result.round_number) in provisional_keys,
             )
             for result in standing.rounds
         },

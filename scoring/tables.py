@@ -13,7 +13,7 @@ import django_tables2 as tables
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.formats import localize
-from django.utils.html import conditional_escape, format_html
+from django.utils.html import conditional_escape, escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django_tables2.export import TableExport
@@ -84,7 +84,9 @@ class RoundColumn(tables.Column):
                 value.game_points,
                 value.place_points_text,
             )
-        return format_html("{} · {}", value.game_points, value.place_points_text)
+        # format_html("{} · {}", ...) built directly: a page has a thousand such cells, and
+        # game points are a whole number (nothing to escape).
+        return mark_safe(f"{int(value.game_points)} · {escape(value.place_points_text)}")
 
 
 def player_url(record: dict[str, Any]) -> str | None:
@@ -226,23 +228,35 @@ class StandingsTable(tables.Table):
         )
 
 
-def standing_record(row: StandingRow, round_numbers: Iterable[int]) -> dict[str, Any]:
-    record: dict[str, Any] = {
-        "position": row.position,
-        "rank_label": row.rank_label,
-        "shared": row.shared,
-        "name": row.name,
-        "name_key": display_name_key(row.name),
-        "player_id": row.player_id,
-        "has_page": row.has_page,
-        "club": row.club,
-        "club_key": display_name_key(row.club),
-        "team": row.team,
-        "team_key": display_name_key(row.team),
-        "place_points": row.place_points,
-        "game_points": row.game_points,
-        "provisional": row.provisional,
-    }
+class StandingRecord(dict[str, Any]):
+    """A standings row's cells by name; the sort keys of its texts ("name_key" for "name", ...)
+    computed when they are first read: only a table sorted by that column reads them."""
+
+    SORT_KEYS = {"name_key": "name", "club_key": "club", "team_key": "team"}
+
+    def __missing__(self, key: str) -> Any:
+        if key not in self.SORT_KEYS:
+            raise KeyError(key)
+        value = self[key] = display_name_key(self[self.SORT_KEYS[key]])
+        return value
+
+
+def standing_record(row: StandingRow, round_numbers: Iterable[int]) -> StandingRecord:
+    record = StandingRecord(
+        {
+            "position": row.position,
+            "rank_label": row.rank_label,
+            "shared": row.shared,
+            "name": row.name,
+            "player_id": row.player_id,
+            "has_page": row.has_page,
+            "club": row.club,
+            "team": row.team,
+            "place_points": row.place_points,
+            "game_points": row.game_points,
+            "provisional": row.provisional,
+        }
+    )
     for number in round_numbers:
         cell = row.rounds.get(number)
         record[f"round_{number}"] = cell
