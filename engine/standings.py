@@ -301,14 +301,15 @@ GAME_POINTS_ONLY = (Metric.GAME_POINTS,)
 def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
     """The exact sum of fractions, as `sum(values, Fraction(0))` gives it, without building and
     reducing a Fraction at every step: the numerators are added per denominator (place points
-    have a handful: 1, 2, 3, 4, 6, 12), then the few partial sums."""
+    have a handful: 1, 2, 3, 4, 6, 12), then over their least common multiple."""
     numerators: dict[int, int] = defaultdict(int)
     for value in values:
         numerators[value.denominator] += value.numerator
-    total = Fraction(0)
-    for denominator, numerator in numerators.items():
-        total += Fraction(numerator, denominator)
-    return total
+    common = math.lcm(*numerators)  # one Fraction built (and reduced), not one per denominator
+    return Fraction(
+        sum(numerator * (common // denominator) for denominator, numerator in numerators.items()),
+        common,
+    )
 
 
 @dataclass(frozen=True, slots=True)

@@ -402,10 +402,10 @@ def tournament_standings(
         .order_by()
     }
     results = _confirmed_results(tournament)
-    confirmed_keys = {(result.player, result.round_number) for result in results}
     provisional_keys: set[tuple[str, int]] = set()
     provisional_tables = 0
     if provisional:
+        confirmed_keys = {(result.player, result.round_number) for result in results}
         extra, provisional_tables = _provisional_results(tournament)
         extra = [r for r in extra if (r.player, r.round_number) not in confirmed_keys]
         provisional_keys = {(result.player, result.round_number) for result in extra}

@@ -215,13 +215,14 @@ class StandingsTable(tables.Table):
                     ),
                 ),
             ]
+        fields = round_fields(round_numbers)
         exclude = []
         if not with_team:
             exclude.append("team")
         if not with_provisional:
             exclude.append("provisional")
         return cls(
-            [standing_record(row, round_numbers) for row in rows],
+            [standing_record(row, round_numbers, fields) for row in rows],
             extra_columns=extra_columns,
             exclude=exclude,
             **kwargs,
@@ -229,20 +230,61 @@ class StandingsTable(tables.Table):
 
 
 class StandingRecord(dict[str, Any]):
-    """A standings row's cells by name; the sort keys of its texts ("name_key" for "name", ...)
-    computed when they are first read: only a table sorted by that column reads them."""
+    """A standings row's cells by name, as django-tables2 reads a record. The cells a page of
+    100 rows does not show are computed when first read (only a table sorted by that column, or
+    an export, reads them for every row): the sort keys of the texts ("name_key" for "name",
+    ...), each round's cell and its two numbers ("round_2", "round_2_game_points",
+    "round_2_place_points"), and whether a result is provisional."""
 
+    __slots__ = ("_round_fields", "_row")
     SORT_KEYS = {"name_key": "name", "club_key": "club", "team_key": "team"}
 
+    def __init__(
+        self,
+        row: StandingRow,
+        round_fields: dict[str, tuple[int, str | None]],
+        values: dict[str, Any],
+    ) -> None:
+        super().__init__(values)
+        self._row = row
+        self._round_fields = round_fields  # shared by the table's records: see round_fields
+
     def __missing__(self, key: str) -> Any:
-        if key not in self.SORT_KEYS:
+        if key in self.SORT_KEYS:
+            value = display_name_key(self[self.SORT_KEYS[key]])
+        elif key == "provisional":
+            value = self._row.provisional
+        elif key in self._round_fields:
+            number, part = self._round_fields[key]
+            cell = self._row.rounds.get(number)
+            value = cell if part is None or cell is None else getattr(cell, part)
+        else:
             raise KeyError(key)
-        value = self[key] = display_name_key(self[self.SORT_KEYS[key]])
+        self[key] = value
         return value
 
 
-def standing_record(row: StandingRow, round_numbers: Iterable[int]) -> StandingRecord:
-    record = StandingRecord(
+def round_fields(round_numbers: Iterable[int]) -> dict[str, tuple[int, str | None]]:
+    """A standings record's round cells by name: the round's number and the cell's attribute
+    (None: the cell itself)."""
+    fields: dict[str, tuple[int, str | None]] = {}
+    for number in round_numbers:
+        fields[f"round_{number}"] = (number, None)
+        fields[f"round_{number}_game_points"] = (number, "game_points")
+        fields[f"round_{number}_place_points"] = (number, "place_points")
+    return fields
+
+
+def standing_record(
+    row: StandingRow,
+    round_numbers: Iterable[int],
+    fields: dict[str, tuple[int, str | None]] | None = None,
+) -> StandingRecord:
+    """The record of one row; `fields` is `round_fields(round_numbers)`, computed once for the
+    table's rows when given."""
+    return StandingRecord(
+        row,
+        round_fields(round_numbers) if fields is None else fields,
         {
             "position": row.position,
             "rank_label": row.rank_label,
@@ -254,15 +296,8 @@ def standing_record(row: StandingRow, round_numbers: Iterable[int]) -> StandingR
             "team": row.team,
             "place_points": row.place_points,
             "game_points": row.game_points,
-            "provisional": row.provisional,
-        }
+        },
     )
-    for number in round_numbers:
-        cell = row.rounds.get(number)
-        record[f"round_{number}"] = cell
-        record[f"round_{number}_game_points"] = cell.game_points if cell else None
-        record[f"round_{number}_place_points"] = cell.place_points if cell else None
-    return record
 
 
 class TeamStandingsTable(tables.Table):
