@@ -66,7 +66,8 @@ def points_text(value: Fraction | int | None) -> str:
     as a localised decimal with two places (4,58 in Latvian)."""
     if value is None:
         return ""
-    value = Fraction(value)
+    if not isinstance(value, Fraction):
+        value = Fraction(value)
     if value.denominator == 1:
         return str(value.numerator)
     sign = "−" if value < 0 else ""

@@ -6,6 +6,7 @@ numbers in separate columns so a spreadsheet can add them up."""
 
 from __future__ import annotations
 
+import html
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -13,7 +14,7 @@ import django_tables2 as tables
 from django.http import HttpResponse
 from django.urls import reverse
 from django.utils.formats import localize
-from django.utils.html import conditional_escape, escape, format_html
+from django.utils.html import conditional_escape, format_html
 from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django_tables2.export import TableExport
@@ -84,9 +85,10 @@ class RoundColumn(tables.Column):
                 value.game_points,
                 value.place_points_text,
             )
-        # format_html("{} · {}", ...) built directly: a page has a thousand such cells, and
-        # game points are a whole number (nothing to escape).
-        return mark_safe(f"{int(value.game_points)} · {escape(value.place_points_text)}")
+        # format_html("{} · {}", ...) built directly (django's escape and mark_safe are
+        # html.escape and SafeString behind a lazy-text check): a page has a thousand such
+        # cells; game points are a whole number.
+        return SafeString(f"{int(value.game_points)} · {html.escape(value.place_points_text)}")
 
 
 def player_url(record: dict[str, Any]) -> str | None:
@@ -170,9 +172,16 @@ class StandingsTable(tables.Table):
             cells = []
             for name, attrs, render in columns:
                 value = render(record) if render is not None else row.get_cell(name)
-                if value is None or value == "":
-                    value = ""
-                cells.append(f"<td {attrs}>{conditional_escape(localize(value))}</td>")
+                # What conditional_escape(localize(value)) gives, without its lazy-text checks
+                # for the common cases: a rendered cell, a name.
+                if isinstance(value, SafeString):
+                    cells.append(f"<td {attrs}>{value}</td>")
+                elif type(value) is str:
+                    cells.append(f"<td {attrs}>{html.escape(value)}</td>")
+                else:
+                    if value is None:
+                        value = ""
+                    cells.append(f"<td {attrs}>{conditional_escape(localize(value))}</td>")
             rows.append(f'<tr class="{conditional_escape(classes)}">{"".join(cells)}</tr>')
         if not rows and self.empty_text:
             rows.append(
