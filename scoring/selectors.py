@@ -577,18 +577,29 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
     (and the deals played by a table confirmed when time was up), and the tables of the players
     whose name matches `query` (searched in Python over the loaded seats, case and diacritics
     ignored). Four queries."""
+    # Rows of values, not model instances: a 600-player round has 600 seats, each with its
+    # entry, player and club (2,400 instances, most of a cache miss's time on the hall display).
     tables = (
         Table.objects.filter(round=round_)
-        .prefetch_related(
-            Prefetch(
-                "seats",
-                queryset=Seat.objects.select_related("entry__player__club")
-                .annotate(has_page=has_public_result("entry__player_id"))
-                .order_by("position"),
-            )
-        )
+        .values_list("pk", "number", "first_dealer_position")
         .order_by("number")
     )
+    seats_by_table: dict[int, list[tuple]] = defaultdict(list)
+    for seat in (
+        Seat.objects.filter(table__round=round_)
+        .annotate(has_page=has_public_result("entry__player_id"))
+        .values_list(
+            "table_id",
+            "position",
+            "entry_id",
+            "entry__player_id",
+            "entry__player__full_name",
+            "entry__player__club__name",
+            "has_page",
+        )
+        .order_by("table_id", "position")
+    ):
+        seats_by_table[seat[0]].append(seat)
     results = {
         (table_id, entry_id): (game_points, twelfths_fraction(twelfths), place)
         for table_id, entry_id, game_points, twelfths, place in SeatResult.objects.filter(
@@ -603,34 +614,31 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
     time_called_after = _deals_of_short_tables(round_)
     needle = search_key(query)
     lines = []
-    for table in tables:
+    for table_id, number, first_dealer_position in tables:
         seats = []
-        for seat in table.seats.all():
-            player = seat.entry.player
-            game_points, place_points, place = results.get(
-                (table.pk, seat.entry_id), (None, None, None)
-            )
+        for _table, position, entry_id, player_id, name, club, has_page in seats_by_table[table_id]:
+            game_points, place_points, place = results.get((table_id, entry_id), (None, None, None))
             seats.append(
                 SeatLine(
-                    position=seat.position,
-                    entry_id=seat.entry_id,
-                    player_id=player.pk,
-                    name=player.full_name,
-                    club=player.club.name if player.club else "",
-                    deals_first=seat.position == table.first_dealer_position,
+                    position=position,
+                    entry_id=entry_id,
+                    player_id=player_id,
+                    name=name,
+                    club=club or "",
+                    deals_first=position == first_dealer_position,
                     game_points=game_points,
                     place_points=place_points,
                     place=place,
-                    is_match=bool(needle) and needle in search_key(player.full_name),
-                    has_page=seat.has_page,
+                    is_match=bool(needle) and needle in search_key(name),
+                    has_page=has_page,
                 )
             )
         lines.append(
             TableLine(
-                number=table.number,
-                confirmed=table.pk in confirmed_tables,
+                number=number,
+                confirmed=table_id in confirmed_tables,
                 seats=seats,
-                time_called_after=time_called_after.get(table.pk),
+                time_called_after=time_called_after.get(table_id),
             )
         )
     return RoundTables(tables=lines, query=query, matches=[line for line in lines if line.is_match])
