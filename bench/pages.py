@@ -35,7 +35,8 @@ def main() -> int:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument(
         "--database",
-        help="a SQLite file: built there if it does not exist, reused (not rebuilt) if it does",
+        help="a SQLite file, or a database URL (postgres://... on loopback): the tournament "
+        "built there if it does not exist, reused (not rebuilt) if it does",
     )
     args = parser.parse_args()
 
@@ -119,7 +120,8 @@ def main() -> int:
     deals = args.rounds * args.deals * (args.players // 3)
     print(
         f"Pages benchmark: {args.players} players, {args.rounds} rounds, {args.deals} deals "
-        f"(about {deals:,} deals), SQLite, built in {built:.1f} s; median of {args.repeat}"
+        f"(about {deals:,} deals), {connection.vendor}, built in {built:.1f} s; "
+        f"median of {args.repeat}"
     )
     print(
         "wall clock: cold (the first request), cached (from the page cache), miss (the page "

@@ -28,9 +28,23 @@ def bare_loop() -> float:
     return time.perf_counter() - start
 
 
+def is_url(database: str | None) -> bool:
+    """Whether `database` is a database URL (postgres://...) rather than a SQLite file."""
+    return bool(database) and "://" in database
+
+
 def setup_django(prefix: str, database: str | None = None) -> Path:
-    """Django configured on a new SQLite file in a temporary folder (returned), or on the file
-    `database` (its folder returned)."""
+    """Django configured on a new SQLite file in a temporary folder (returned), on the file
+    `database` (its folder returned), or on the database URL `database` (a temporary folder
+    returned)."""
+    if is_url(database):
+        workdir = Path(tempfile.mkdtemp(prefix=f"zole-bench-{prefix}-"))
+        os.environ["DATABASE_URL"] = database
+        os.environ.setdefault("DJANGO_SETTINGS_MODULE", "zole_site.settings")
+        import django
+
+        django.setup()
+        return workdir
     if database:
         path = Path(database).resolve()
         workdir = path.parent
@@ -56,13 +70,20 @@ def simulated_tournament(
     database: str | None = None,
 ) -> float:
     """Set Django up (see `setup_django`), migrate, and simulate the tournament `slug`;
-    returns the seconds it took. An existing `database` file is reused as it is (0 seconds)."""
-    reused = bool(database) and Path(database).exists()
+    returns the seconds it took. An existing `database` file is reused as it is (0 seconds), and
+    so is a database URL's database that holds the tournament `slug` already."""
+    reused = bool(database) and not is_url(database) and Path(database).exists()
     setup_django(prefix, database)
     from django.core.management import call_command
 
     if reused:
         return 0.0
+    if is_url(database):
+        call_command("migrate", verbosity=0)
+        from tournaments.models import Tournament
+
+        if Tournament.objects.filter(slug=slug).exists():
+            return 0.0
     start = time.perf_counter()
     call_command("migrate", verbosity=0)
     call_command(
