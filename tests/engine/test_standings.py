@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
+from itertools import pairwise
 
 import pytest
 from hypothesis import given, settings
@@ -527,3 +528,29 @@ def test_the_sum_of_place_points_is_exact(values):
 
     assert total == sum((Fraction(value) for value in values), Fraction(0))
     assert isinstance(total, Fraction)
+
+
+@settings(max_examples=200, deadline=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.fractions(min_value=-50, max_value=50, max_denominator=12),
+            st.integers(min_value=-300, max_value=300),
+        ),
+        min_size=1,
+        max_size=12,
+    )
+)
+def test_the_ranking_on_integer_keys_orders_and_ties_as_the_fractions_do(scores):
+    # _ranked compares place points scaled to integers over their common denominator: the
+    # order and the ties must be those of the exact fractions themselves.
+    results = [
+        RoundResult(player=f"p{index}", round_number=1, game_points=game, place_points=points)
+        for index, (points, game) in enumerate(scores)
+    ]
+    standings = rank_standings(results)
+    keys = [(standing.place_points, standing.game_points) for standing in standings]
+    assert keys == sorted(keys, reverse=True)
+    for before, after in pairwise(standings):
+        tied = (before.place_points, before.game_points) == (after.place_points, after.game_points)
+        assert (after.rank == before.rank) == tied
