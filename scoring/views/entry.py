@@ -5,7 +5,9 @@ Two doors open the same page: the table's private link /r/<token>/ (whoever hold
 or not), and /organise/tables/<id>/sheet/ for the accounts tournaments.roles lets write the table
 (its tournament's organisers and chief referees, the referees assigned to it). Every
 write goes through scoring.services; a successful write redirects back to the page
-(POST-redirect-GET), a refused one shows the page again with the message and stores nothing.
+(POST-redirect-GET), a refused one shows the page again with the message and stores nothing. A
+deal sent by the page's script is answered, when nothing else changed, with its new row and the
+next forms alone (`deal_saved`).
 """
 
 from __future__ import annotations
