@@ -12,12 +12,15 @@ DATABASE_URL names, starts gunicorn on a free loopback port and, in one run:
 4. finds the saturation throughput: `--saturation-clients` (24) phones on tables of their own
    entering deals back to back for `--saturation-seconds` (20), no viewers.
 
-A phone behaves as static/js/entry-resend.js does: it posts the deal; a 302 is the
-acknowledgement, after which it reads the sheet again; a 502/503/504, a dropped connection or no
-answer within 20 s sends the very same submission again after a pause (Retry-After, else 1, 2,
-4... up to 10 s). `--double` (5 %) of the deals are sent twice on purpose (a double tap). At the
-end it checks that every acknowledged deal is stored exactly once (by client key, no table with
-two entries at one position) and that nothing was stored that no phone was told was saved.
+A phone behaves as static/js/entry-resend.js does: it posts the deal; a 302 is the acknowledgement,
+after which it reads the sheet again (with `--script`, the deal carries the mark of the sheet shown,
+X-Entry-Sheet, and the server's answer is the new row and the next form alone, a 200 with
+X-Entry-Fragment: nothing more to read; a 302 still means the sheet is read); a 502/503/504, a
+dropped connection or no answer within 20 s sends the very same submission again after a pause
+(Retry-After, else 1, 2, 4... up to 10 s). `--double` (5 %) of the deals are sent twice on purpose
+(a double tap). At the end it checks that every acknowledged deal is stored exactly once (by client
+key, no table with two entries at one position) and that nothing was stored that no phone was told
+was saved.
 
 The load generator is one asyncio process (no threads) speaking HTTP/1.1 over raw asyncio
 streams, one short connection per request, as a phone or a browser polling now and then does;
@@ -90,6 +93,7 @@ print("KEYLIST", ",".join(keys))
 """
 
 CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
+SHEET_MARK = re.compile(rb'id="entry-form" class="entry-forms" data-sheet="(\d+)"')
 
 
 def free_port() -> int:
@@ -130,6 +134,7 @@ async def http(
     *,
     cookies: dict[str, str] | None = None,
     form: dict[str, object] | None = None,
+    extra: dict[str, str] | None = None,
 ) -> Answer:
     """One request on a new connection (Connection: close); raises OSError or TimeoutError when
     the connection breaks or no answer comes within TIMEOUT."""
@@ -140,6 +145,7 @@ async def http(
         "Connection: close",
         "User-Agent: zole-load/1",
     ]
+    lines += [f"{name}: {value}" for name, value in (extra or {}).items()]
     if cookies:
         lines.append("Cookie: " + "; ".join(f"{name}={value}" for name, value in cookies.items()))
     if form is not None:
@@ -231,6 +237,7 @@ class Phone:
         self.position = 1
         self.cookies: dict[str, str] = {}
         self.csrf: str | None = None
+        self.mark: str | None = None  # the sheet shown (X-Entry-Sheet), with --script
         self.rng = random.Random(token)
 
     @property
@@ -246,6 +253,8 @@ class Phone:
                 run.server_errors.append(f"GET {self.url}: {answer.status}")
             return False
         self.csrf = match.group(1).decode()
+        mark = SHEET_MARK.search(answer.body)
+        self.mark = mark.group(1).decode() if mark else None
         if phase is not None:
             phase.reload.append(answer.seconds)
         return True
@@ -274,18 +283,28 @@ class Phone:
             "deal-points": 75,
             "deal-tricks": 5,
         }
+        extra = {"X-Entry-Sheet": self.mark} if run_script and self.mark else None
         sends = 2 if self.rng.random() < run_double else 1
+        in_place = False  # answered with the new row and the next form: no page to read
         for send in range(sends):
             attempt = 0
             while True:
                 try:
-                    answer = await http(run.port, "POST", self.url, cookies=self.cookies, form=form)
+                    answer = await http(
+                        run.port, "POST", self.url, cookies=self.cookies, form=form, extra=extra
+                    )
                 except (OSError, TimeoutError):
                     answer = None
                 if answer is not None:
                     phase.entry.append(answer.seconds)
                     self.cookies.update(answer.cookies)
                     if answer.status == 302:
+                        in_place = False
+                        break
+                    if answer.status == 200 and answer.headers.get("x-entry-fragment"):
+                        mark = SHEET_MARK.search(answer.body)
+                        self.mark = mark.group(1).decode() if mark else None
+                        in_place = mark is not None
                         break
                     if answer.status not in RETRY_STATUSES:
                         target = run.server_errors if answer.status >= 500 else run.refusals
@@ -303,6 +322,8 @@ class Phone:
             else:
                 phase.doubles += 1
         self.position += 1
+        if in_place:
+            return
         try:
             await self.read_sheet(run, phase, f"{self.url}?saved={uuid.uuid4().hex[:8]}")
         except (OSError, TimeoutError):
@@ -310,6 +331,7 @@ class Phone:
 
 
 run_double = 0.05
+run_script = False
 
 
 async def referee(phone: Phone, run: Run, phase: Phase, interval: float, stop: float) -> None:
@@ -453,7 +475,8 @@ async def load(args, tables: list[tuple[str, list[str]]], port: int, server_pid:
     report(phase, health_ms)
     print(
         f"saturation throughput: {phase.deals / phase.seconds:.1f} deals/s (each a POST and "
-        f"the sheet read again); the national final needs {len(referees) / args.interval:.1f}"
+        f"{'the new row in its answer' if run_script else 'the sheet read again'}); "
+        f"the national final needs {len(referees) / args.interval:.1f}"
     )
     run.targets_met = all(results)
     return run
@@ -473,9 +496,15 @@ def main() -> int:
     parser.add_argument("--double", type=float, default=0.05, help="share of double taps")
     parser.add_argument("--workers", type=int, default=4)
     parser.add_argument("--threads", type=int, default=4)
+    parser.add_argument(
+        "--script",
+        action="store_true",
+        help="phones send deals as entry-resend.js does (answered by the new row alone)",
+    )
     args = parser.parse_args()
-    global run_double
+    global run_double, run_script
     run_double = args.double
+    run_script = args.script
 
     env = dict(os.environ)
     if not env.get("DATABASE_URL", "").startswith("postgres"):

@@ -169,9 +169,10 @@ def _store(
         ) from None
 
 
-def _replay(table: Table, client_key: str) -> DealResult | None:
-    """A resent request or a double tap: the entry it already recorded."""
-    return DealResult.objects.filter(table=table, client_key=client_key).order_by().first()
+def _replay(state: TableState, client_key: str) -> DealResult | None:
+    """A resent request or a double tap: the entry it already recorded (among every version of
+    the table's entries, read under its lock: no second query)."""
+    return next((result for result in state.results if result.client_key == client_key), None)
 
 
 def _describe(entry: SheetEntry | None) -> dict[str, object]:
@@ -192,7 +193,7 @@ def deal_record(
     writer gets a conflict, never a silent overwrite. The same `client_key` records once."""
     _require_client_key(client_key)
     state = _lock_table(table, entry_write=True)
-    replay = _replay(state.table, client_key)
+    replay = _replay(state, client_key)
     if replay is not None:
         return replay
     _require_open(state)
@@ -244,7 +245,7 @@ def deal_correct(
     version the writer saw: if it is no longer the newest, the writer gets a conflict."""
     _require_client_key(client_key)
     state = _lock_table(table, entry_write=True)
-    replay = _replay(state.table, client_key)
+    replay = _replay(state, client_key)
     if replay is not None:
         return replay
     _require_open(state)

@@ -131,6 +131,12 @@ class TableSheetView:
     clock: RoundClock  # the round's clock (timed rounds), as it stood when the sheet was read
     is_closed: bool  # all planned deals are in, or the table was confirmed when time was up
     error: str | None = None  # the stored entries do not score under the round's rules
+    # Every write of the sheet stores a new DealResult (a version is never rewritten), so the
+    # newest id stands for the sheet as read: the page carries it, and a deal saved through
+    # the entry script answers with only its new row when nothing else changed meanwhile.
+    mark: int = 0  # the newest entry version's id (0: none yet)
+    mark_before: int = 0  # the id of the version stored before that one
+    seats: tuple[Seat, ...] = ()  # as read, with their entries and players
 
     @property
     def rules(self) -> Rules:
@@ -314,16 +320,25 @@ def _row(
     )
 
 
-def table_sheet_view(*, table_id: int) -> TableSheetView:
+def table_sheet_view(*, table_id: int, after: TableSheetView | None = None) -> TableSheetView:
     """The table, its seats with the players, and every version of its entries, in three queries
-    whatever the number of deals; scored by the engine. Raises Table.DoesNotExist."""
-    table = Table.objects.select_related(
-        "round__tournament", "result__confirmed_by", "result__confirmed_by_entry__player"
-    ).get(pk=table_id)
-    seats = list(
-        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-    )
+    whatever the number of deals; scored by the engine. Raises Table.DoesNotExist.
+
+    `after`: the same table's sheet read earlier in this request, before an entry was added
+    (a write of an open, unconfirmed table that succeeded): its table and seats are kept (an
+    entry changes neither) and only the entries are read again, in one query."""
+    if after is not None and after.table.pk == table_id:
+        table = after.table
+        seats = list(after.seats)
+    else:
+        table = Table.objects.select_related(
+            "round__tournament", "result__confirmed_by", "result__confirmed_by_entry__player"
+        ).get(pk=table_id)
+        seats = list(
+            Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+        )
     results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
+    ids = sorted(result.pk for result in results)
     tournament = table.round.tournament
     # Loaded by select_related; an unconfirmed table has none (the lookup raises AttributeError).
     confirmation: TableResult | None = getattr(table, "result", None)
@@ -391,6 +406,9 @@ def table_sheet_view(*, table_id: int) -> TableSheetView:
         clock=round_clock(table.round),
         is_closed=closed,
         error=error,
+        mark=ids[-1] if ids else 0,
+        mark_before=ids[-2] if len(ids) > 1 else 0,
+        seats=tuple(seats),
     )
 
 

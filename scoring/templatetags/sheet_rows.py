@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 
 from django import template
 from django.template.loader import get_template
@@ -103,14 +103,22 @@ def row_key(row: SheetRow) -> tuple[Hashable, ...]:
 @register.simple_tag
 def sheet_rows(sheet: TableSheetView, editable: bool, page_url: str) -> SafeString:
     """The <tr> of every row of the sheet, in order."""
-    if not sheet.rows:
+    return rows_html(sheet, sheet.rows, editable=editable, page_url=page_url)
+
+
+def rows_html(
+    sheet: TableSheetView, rows: Sequence[SheetRow], *, editable: bool, page_url: str
+) -> SafeString:
+    """The <tr> of these rows of the sheet, in order (the entry page's answer to a deal sent
+    by its script holds the new row alone)."""
+    if not rows:
         return SafeString("")
     pules = bool(sheet.rules.pules)
     editable = bool(editable)
     page = (get_language(), editable, page_url if editable else "", pules)
     row_template = None
     parts = []
-    for row in sheet.rows:
+    for row in rows:
         key = (page, row_key(row))
         html = MEMORY.get(key)
         if html is None:

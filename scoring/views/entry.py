@@ -5,18 +5,22 @@ Two doors open the same page: the table's private link /r/<token>/ (whoever hold
 or not), and /organise/tables/<id>/sheet/ for the accounts tournaments.roles lets write the table
 (its tournament's organisers and chief referees, the referees assigned to it). Every
 write goes through scoring.services; a successful write redirects back to the page
-(POST-redirect-GET), a refused one shows the page again with the message and stores nothing.
+(POST-redirect-GET), a refused one shows the page again with the message and stores nothing. A
+deal sent by the page's script is answered, when nothing else changed, with its new row and the
+next forms alone (`deal_saved`).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import wraps
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
+from django.contrib.messages import constants as message_levels
+from django.contrib.messages.storage.base import Message
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
@@ -38,6 +42,7 @@ from scoring.forms import (
 )
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView, table_sheet_view
+from scoring.templatetags.sheet_rows import rows_html
 from tournaments import roles
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
@@ -86,8 +91,18 @@ class SheetPage:
         error: str | None = None,
         status: int = 200,
     ) -> HttpResponse:
+        context = self.context(bound, correcting=correcting, error=error)
+        return render(self.request, TEMPLATE, context, status=status)
+
+    def context(
+        self,
+        bound: dict[str, forms.Form] | None = None,
+        *,
+        correcting: SheetRow | None = None,
+        error: str | None = None,
+    ) -> dict[str, object]:
         sheet = self.sheet
-        context: dict[str, object] = {
+        return {
             "sheet": sheet,
             "table": sheet.table,
             "round": sheet.round,
@@ -100,7 +115,6 @@ class SheetPage:
             **default_forms(sheet, is_chief=self.is_chief, correcting=correcting),
             **(bound or {}),
         }
-        return render(self.request, TEMPLATE, context, status=status)
 
     def conflict(self, message: str, position: int | None) -> HttpResponse:
         """Another device got there first: the sheet as it is now, and what happened."""
@@ -123,11 +137,12 @@ class SheetPage:
         conflict: str,
         position: int | None,
         correcting: SheetRow | None = None,
+        answer: Callable[[SheetPage, str], HttpResponse | None] | None = None,
     ) -> HttpResponse:
         """Run one write of an entry form and answer as every entry form does: back to the
-        sheet with `saved`; or the sheet again saying what happened: another device got there
-        first (`conflict`, 409), the table was locked meanwhile (409), or the service refused
-        (the form with the reason)."""
+        sheet with `saved` (or `answer`'s response, when it gives one); or the sheet again
+        saying what happened: another device got there first (`conflict`, 409), the table was
+        locked meanwhile (409), or the service refused (the form with the reason)."""
         try:
             service_call()
         except ConflictError:
@@ -139,7 +154,8 @@ class SheetPage:
         except ServiceError as error:
             form.add_error(None, str(error))
             return self.render({form_name: form}, correcting=correcting)
-        return self.done(saved)
+        response = answer(self, saved) if answer is not None else None
+        return response if response is not None else self.done(saved)
 
 
 def deal_label(sheet: TableSheetView, position: int | None) -> str:
@@ -428,7 +444,48 @@ def post_deal(page: SheetPage) -> HttpResponse:
         saved=_("Deal saved."),
         conflict=_("Another device entered deal %(number)s: here is the sheet now."),
         position=position,
+        answer=deal_saved(form.cleaned_data["client_key"]),
     )
+
+
+# static/js/entry-resend.js sends a deal with this header: the mark (TableSheetView.mark) of the
+# sheet its page shows. When the saved deal is the only change since, the answer is the new row,
+# the progress and the next forms alone (scoring/_deal_saved.html), not a redirect to the page.
+SHOWN_SHEET_HEADER = "X-Entry-Sheet"
+FRAGMENT_HEADER = "X-Entry-Fragment"
+
+
+def deal_saved(client_key: str) -> Callable[[SheetPage, str], HttpResponse | None]:
+    """The answer to a saved deal that the entry script sent: only what the deal changed, or
+    None (the page is loaded whole, as without the script) when the page is not the sheet as
+    it was just before this deal (another device wrote meanwhile), or the sheet is now closed
+    (its settlement, the confirmation) or does not score."""
+
+    def answer(page: SheetPage, saved: str) -> HttpResponse | None:
+        shown = whole_number(page.request.headers.get(SHOWN_SHEET_HEADER))
+        if shown is None:
+            return None
+        sheet = table_sheet_view(table_id=page.sheet.table.pk, after=page.sheet)
+        row = sheet.last_row
+        if (
+            row is None
+            or row.result.client_key != client_key
+            or row.result.pk != sheet.mark
+            or sheet.mark_before != shown
+            or sheet.is_closed
+            or sheet.error
+            or not sheet.accepts_entries
+        ):
+            return None
+        page = replace(page, sheet=sheet)
+        context = page.context()
+        context["messages"] = [Message(message_levels.SUCCESS, saved)]
+        context["rows"] = rows_html(sheet, [row], editable=True, page_url=page.url)
+        response = render(page.request, "scoring/_deal_saved.html", context)
+        response[FRAGMENT_HEADER] = "1"
+        return response
+
+    return answer
 
 
 def post_penalty(page: SheetPage) -> HttpResponse:

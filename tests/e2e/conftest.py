@@ -201,11 +201,20 @@ def no_violations(page) -> None:
     assert page.evaluate("window.__violations") == [], page.url
 
 
-def send_entry(page, button: str) -> None:
-    """Clicks the button of an entry form (a deal, a correction) and waits for the page the
-    server answers with: static/js/entry-resend.js sends the form, then loads that page."""
-    with page.expect_navigation():
-        page.click(button)
+def send_entry(page, button: str, timeout: float = 30_000) -> None:
+    """Clicks the button of an entry form (a deal, a correction) and waits for the server's
+    answer on the page: static/js/entry-resend.js sends the form, then either puts in place what
+    the server answered for a saved deal (the new row and the next form, at a new ?saved=...
+    address) or loads a page (a saved entry, or the form refused with its message)."""
+    page.evaluate("window.entrySending = true")
+    before = page.url
+    page.click(button)
+    page.wait_for_function(
+        "before => !window.entrySending"
+        " || (location.href !== before && location.search.includes('saved='))",
+        arg=before,
+        timeout=timeout,
+    )
     page.wait_for_load_state()
 
 
