@@ -32,7 +32,7 @@ from scoring import services
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
 from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR, prepare_reportlab
 from scoring.documents.layout import MARGIN, PORTRAIT, Pen
-from scoring.documents.qr import QUIET_ZONE, qr_matrix
+from scoring.documents.qr import QUIET_ZONE, dark_blocks, qr_matrix, qr_modules
 from scoring.documents.sheets import MIN_ROW, SUMMARY_ROW
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
@@ -416,6 +416,20 @@ class TestQrCodes:
         )
         assert printed == matrix
         assert qr_matrix(url) == matrix  # deterministic
+
+    def test_the_drawn_rectangles_cover_the_dark_modules_exactly_once(self):
+        """Runs are stretched over the rows below that repeat them: still every dark module in
+        one rectangle, no light one in any."""
+        url = "https://zole.example.lv/r/" + "x7-Q" * 8 + "/"
+        matrix = qr_matrix(url)
+        covered = [[0] * len(matrix) for _ in matrix]
+        for column, row, width, height in dark_blocks(qr_modules(url)):
+            for y in range(row, row + height):
+                for x in range(column, column + width):
+                    covered[y][x] += 1
+        assert [[count == 1 for count in row] for row in covered] == [list(r) for r in matrix]
+        assert max(max(row) for row in covered) == 1
+        assert len(dark_blocks(qr_modules(url))) < sum(map(sum, matrix))  # fewer than modules
 
 
 class TestSheetsView:
