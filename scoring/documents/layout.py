@@ -12,7 +12,7 @@ a reportlab release may change anything else.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -135,6 +135,8 @@ class Pen:
         self.widths: dict[tuple[bool, str], float] = {}
         # (bold, text, size, width) → the text and size that fit, and the former's width at 1 pt
         self._placed: dict[tuple[bool, str, float, float], tuple[str, float, float]] = {}
+        # the key of a drawing of lines and boxes → the name of the form XObject holding it
+        self._forms: dict[Hashable, str] = {}
         self._start_page()
 
     def _start_page(self) -> None:
@@ -324,6 +326,29 @@ class Pen:
         else:
             style = ("both", line, stroke, fill)
         self._path_for(style).rect(x, y, width, height)
+
+    def static(self, key: Hashable, draw: Callable[[], None]) -> None:
+        """Lines and boxes that come back the same on many pages of the document (a sheet's
+        grid, its shading, its tally boxes), drawn by `draw` once into a form XObject
+        (`canvas.beginForm`/`endForm`) and placed by reference (`canvas.doForm`) on every page
+        that asks for the same `key`: the key must name everything the drawing depends on.
+
+        Only lines and boxes: text stays in the page's own text object, in reading order. The
+        form is painted where it is asked for among the page's lines and boxes, so what was
+        drawn before lies under it and what comes after on top, as if drawn in place."""
+        name = self._forms.get(key)
+        if name is None:
+            name = f"ZoleStatic{len(self._forms) + 1}"
+            page = (self._paths, self._path_style, self._path)
+            self._paths, self._path_style, self._path = [], None, None
+            self.canvas.beginForm(name)
+            draw()
+            self._flush_paths()
+            self.canvas.endForm()
+            self._paths, self._path_style, self._path = page
+            self._forms[key] = name
+        self._flush_paths()
+        self.canvas.doForm(name)
 
     def qr(self, text: str, *, x: float, y: float, size: float) -> None:
         """The QR code of `text` in a `size` square from its lower left corner (quiet zone
@@ -517,7 +542,34 @@ def draw_grid(
     header_size: float = 7.5,
 ) -> None:
     """A table's lines and column titles (the cells are filled by the caller)."""
-    edges = column_edges(x, columns)
+    draw_grid_lines(
+        pen,
+        x=x,
+        top=top,
+        widths=[column.width for column in columns],
+        header_height=header_height,
+        row_height=row_height,
+        rows=rows,
+    )
+    draw_column_titles(
+        pen, x=x, top=top, columns=columns, header_height=header_height, header_size=header_size
+    )
+
+
+def draw_grid_lines(
+    pen: Pen,
+    *,
+    x: float,
+    top: float,
+    widths: Sequence[float],
+    header_height: float,
+    row_height: float,
+    rows: int,
+) -> None:
+    """A table's lines and its shaded header, without the titles."""
+    edges = [x]
+    for width in widths:
+        edges.append(edges[-1] + width)
     bottom = top - header_height - rows * row_height
     pen.box(x, top - header_height, edges[-1] - x, header_height, stroke=None, fill=SHADE)
     for index in range(rows + 1):
@@ -527,7 +579,18 @@ def draw_grid(
     pen.line(x, bottom, edges[-1], bottom, width=0.9, color=INK)
     for edge in edges:
         pen.line(edge, top, edge, bottom, width=0.35)
-    for column, left in zip(columns, edges, strict=False):
+
+
+def draw_column_titles(
+    pen: Pen,
+    *,
+    x: float,
+    top: float,
+    columns: Sequence[Column],
+    header_height: float,
+    header_size: float = 7.5,
+) -> None:
+    for column, left in zip(columns, column_edges(x, columns), strict=False):
         pen.text(
             left + 2,
             top - header_height / 2 - header_size / 3,
