@@ -970,6 +970,31 @@ class TestFederationSheets:
         assert "Noņemta personīgā pule tās īpašniekam maksā: N punktus" in page
         assert "This round's rules" not in page
 
+    def test_lines_alike_on_several_sheets_are_drawn_once_and_each_page_keeps_its_own_table(
+        self, tmp_path
+    ):
+        """The grids, shading and tally boxes two sheets share are one form XObject placed on
+        both pages; the names, the QR code and the text of each page are still its table's."""
+        round_ = federation_round(28)
+        content = round_sheets_pdf(round_=round_, entry_url=entry_url)
+        pages = read_pdf(content).pages
+
+        def forms(page) -> set[int]:
+            return {ref.idnum for ref in page["/Resources"]["/XObject"].values()}
+
+        first, second, third = (forms(page) for page in pages)
+        assert len(first & second) >= 3  # the players' grid, the summary, the tally boxes
+        assert not (first & third)  # a table of 3 has grids of its own
+        for index, table in enumerate(round_.tables.order_by("number")):
+            text = pages[index].extract_text()
+            assert f"Round 1 · Table {table.number}" in text
+            for seat in table.seats.select_related("entry__player"):
+                assert f"{seat.position} {seat.entry.player.full_name}" in text
+            token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
+            image = render_page(content, index, tmp_path / f"sheet-{index + 1}.png")
+            decoded = [result.text for result in zxingcpp.read_barcodes(image)]
+            assert decoded == [f"http://testserver/r/{token}/"]
+
 
 class TestFederationSeatingList:
     def test_tables_of_4_first_then_of_3_each_with_its_players(self):
