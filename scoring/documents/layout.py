@@ -137,6 +137,8 @@ class Pen:
         self._placed: dict[tuple[bool, str, float, float], tuple[str, float, float]] = {}
         # the key of a drawing of lines and boxes → the name of the form XObject holding it
         self._forms: dict[Hashable, str] = {}
+        # (text, width, size, lines, bold) → the lines `wrap` made of it
+        self._wrapped: dict[tuple[str, float, float, int, bool], tuple[str, ...]] = {}
         self._start_page()
 
     def _start_page(self) -> None:
@@ -265,7 +267,15 @@ class Pen:
         self, text: str, width: float, *, size: float, max_lines: int, bold: bool = False
     ) -> list[str]:
         """The lines `lines` draws, without drawing them: a block's height is known before it
-        is placed."""
+        is placed. Kept for the document: the legend, the rules and most penalty lines are the
+        same text on every sheet of a round, wrapped once."""
+        key = (text, width, size, max_lines, bold)
+        kept = self._wrapped.get(key)
+        if kept is None:
+            kept = self._wrapped[key] = tuple(self._wrap(text, width, size, max_lines, bold))
+        return list(kept)
+
+    def _wrap(self, text: str, width: float, size: float, max_lines: int, bold: bool) -> list[str]:
         wrapped: list[str] = []
         line = ""
         words = text.split()

@@ -353,6 +353,19 @@ class TestLongText:
         assert sum(measured) <= 6 * len(text)
         assert len(pen.widths) <= 10
 
+    def test_a_text_wrapped_again_in_the_same_document_is_not_measured_again(self, measured):
+        """The pules legend and the rules come back on every sheet of a round."""
+        pen = Pen(Canvas(io.BytesIO()), PORTRAIT)
+        text = "Pules column: C+ common pule written, C− common pule collected. " * 3
+        first = pen.wrap(text, 150, size=6.5, max_lines=6)
+        measured.clear()
+
+        again = pen.wrap(text, 150, size=6.5, max_lines=6)
+
+        assert again == first and len(first) > 1
+        assert measured == []
+        assert pen.wrap(text, 120, size=6.5, max_lines=6) != first  # another width: wrapped anew
+
     @pytest.mark.skipif(
         connection.vendor != "sqlite",
         reason="names over 120 characters are stored only by SQLite (which ignores the length); "
