@@ -1,12 +1,12 @@
-"""QR codes on the score sheets, encoded by segno (a maintained, standard-conforming QR encoder
-with no dependencies) and drawn with reportlab's public canvas API as one filled path.
+"""QR codes on the score sheets, encoded by zxing-cpp (the C++ library maintained by the
+zxing-cpp project, with Python bindings from the same project; the tests already read the
+printed codes back with it) and drawn with reportlab's public canvas API as one filled path.
 
-The mask pattern is fixed: segno then skips its search for the best of the eight masks, which
-scores all eight and costs several times the encoding itself; the output is also the same
-for the same link, whatever segno's scoring does in a later release. Any mask decodes; the
-search only picks the one least likely to confuse a reader, which matters little at the size
-printed here (over 0.6 mm a module, error correction level M). The tests decode the printed
-codes (tests/scoring/test_documents.py).
+The encoder is C++: some 0.3 ms a code where segno's pure Python took 1 to 2 ms, a sixth of a
+filled sheet's drawing (bench/pdf.py). It picks the mask pattern by the standard's penalty
+rules, deterministically: the same link prints the same code. Error correction level M: 15 %
+of the code may be smudged or written over. The tests decode the printed codes
+(tests/scoring/test_documents.py).
 """
 
 from __future__ import annotations
@@ -15,19 +15,24 @@ import functools
 import re
 from collections.abc import Sequence
 
-import segno
+import zxingcpp
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
-ERROR_CORRECTION = "m"  # 15 % of the code may be smudged or written over
-MASK_PATTERN = 0
+ERROR_CORRECTION = "M"
 QUIET_ZONE = 4  # modules of white around the code, as the standard asks
+# zxing-cpp's image of a code: one byte a module, 0 dark and 255 light; here 1 dark, 0 light.
+TO_MODULES = bytes(1 if value < 128 else 0 for value in range(256))
 
 
-def qr_modules(text: str) -> tuple[bytearray, ...]:
-    """segno's matrix of the code: rows from the top, one byte a module (1 dark, 0 light),
-    without the quiet zone."""
-    return segno.make_qr(text, error=ERROR_CORRECTION, mask=MASK_PATTERN, boost_error=False).matrix
+def qr_modules(text: str) -> tuple[bytes, ...]:
+    """The code's modules: rows from the top, one byte a module (1 dark, 0 light), without the
+    quiet zone."""
+    code = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.QRCode, ec_level=ERROR_CORRECTION)
+    image = code.to_image(scale=1, add_quiet_zones=False)
+    height, width = image.shape
+    data = memoryview(image).tobytes().translate(TO_MODULES)
+    return tuple(data[row * width : (row + 1) * width] for row in range(height))
 
 
 def qr_matrix(text: str) -> tuple[tuple[bool, ...], ...]:

@@ -398,9 +398,9 @@ class TestLongText:
 
 
 class TestQrCodes:
-    def test_what_is_printed_is_segnos_code_for_the_link_module_for_module(self, tmp_path):
-        """Read back without a decoder: the rendered page's modules are segno's matrix for the
-        link (fixed mask: the same link always prints the same code)."""
+    def test_what_is_printed_is_the_encoders_code_for_the_link_module_for_module(self, tmp_path):
+        """Read back without a decoder: the rendered page's modules are the encoder's matrix
+        for the link (the same link always prints the same code)."""
         url = "http://testserver/r/" + "AbC-_9" * 7 + "/"
         buffer = io.BytesIO()
         prepare_reportlab()
