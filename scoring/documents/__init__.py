@@ -6,7 +6,7 @@
     protocol.py    the standings protocol with its signature lines
     layout.py      what they share: the level's variant, heading, footer, grids, signatures
     fonts.py       the shipped TTF font, and reportlab's one process-wide setting
-    qr.py          QR codes, encoded by segno
+    qr.py          QR codes, encoded by zxing-cpp
 
 The tournament's level picks the variant (layout.Variant): national documents add the federation
 heading, licence numbers, table referees' signature lines, control totals and "page x of y".

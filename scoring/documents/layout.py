@@ -12,7 +12,7 @@ a reportlab release may change anything else.
 from __future__ import annotations
 
 import io
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -135,6 +135,10 @@ class Pen:
         self.widths: dict[tuple[bool, str], float] = {}
         # (bold, text, size, width) → the text and size that fit, and the former's width at 1 pt
         self._placed: dict[tuple[bool, str, float, float], tuple[str, float, float]] = {}
+        # the key of a drawing of lines and boxes → the name of the form XObject holding it
+        self._forms: dict[Hashable, str] = {}
+        # (text, width, size, lines, bold) → the lines `wrap` made of it
+        self._wrapped: dict[tuple[str, float, float, int, bool], tuple[str, ...]] = {}
         self._start_page()
 
     def _start_page(self) -> None:
@@ -229,11 +233,15 @@ class Pen:
             # As RGB values: a Color object also sets its alpha, a graphics state of its own.
             out.setFillColorRGB(color.red, color.green, color.blue)
             self._text_color = color
+        # Every string is placed by its own origin (setTextOrigin), so the cursor's advance
+        # along the line is never used: textLine writes the string without measuring it again
+        # for that advance (textOut would: a fifth of its cost), and with a leading of 0 its
+        # step to the next line goes nowhere, so the text reads back exactly as before.
         if self._font != (bold, size):
-            out.setFont(self._font_names[bold], size)
+            out.setFont(self._font_names[bold], size, 0)
             self._font = (bold, size)
         out.setTextOrigin(x, y)
-        out.textOut(text)
+        out.textLine(text)
 
     def lines(
         self,
@@ -259,7 +267,15 @@ class Pen:
         self, text: str, width: float, *, size: float, max_lines: int, bold: bool = False
     ) -> list[str]:
         """The lines `lines` draws, without drawing them: a block's height is known before it
-        is placed."""
+        is placed. Kept for the document: the legend, the rules and most penalty lines are the
+        same text on every sheet of a round, wrapped once."""
+        key = (text, width, size, max_lines, bold)
+        kept = self._wrapped.get(key)
+        if kept is None:
+            kept = self._wrapped[key] = tuple(self._wrap(text, width, size, max_lines, bold))
+        return list(kept)
+
+    def _wrap(self, text: str, width: float, size: float, max_lines: int, bold: bool) -> list[str]:
         wrapped: list[str] = []
         line = ""
         words = text.split()
@@ -324,6 +340,29 @@ class Pen:
         else:
             style = ("both", line, stroke, fill)
         self._path_for(style).rect(x, y, width, height)
+
+    def static(self, key: Hashable, draw: Callable[[], None]) -> None:
+        """Lines and boxes that come back the same on many pages of the document (a sheet's
+        grid, its shading, its tally boxes), drawn by `draw` once into a form XObject
+        (`canvas.beginForm`/`endForm`) and placed by reference (`canvas.doForm`) on every page
+        that asks for the same `key`: the key must name everything the drawing depends on.
+
+        Only lines and boxes: text stays in the page's own text object, in reading order. The
+        form is painted where it is asked for among the page's lines and boxes, so what was
+        drawn before lies under it and what comes after on top, as if drawn in place."""
+        name = self._forms.get(key)
+        if name is None:
+            name = f"ZoleStatic{len(self._forms) + 1}"
+            page = (self._paths, self._path_style, self._path)
+            self._paths, self._path_style, self._path = [], None, None
+            self.canvas.beginForm(name)
+            draw()
+            self._flush_paths()
+            self.canvas.endForm()
+            self._paths, self._path_style, self._path = page
+            self._forms[key] = name
+        self._flush_paths()
+        self.canvas.doForm(name)
 
     def qr(self, text: str, *, x: float, y: float, size: float) -> None:
         """The QR code of `text` in a `size` square from its lower left corner (quiet zone
@@ -517,7 +556,34 @@ def draw_grid(
     header_size: float = 7.5,
 ) -> None:
     """A table's lines and column titles (the cells are filled by the caller)."""
-    edges = column_edges(x, columns)
+    draw_grid_lines(
+        pen,
+        x=x,
+        top=top,
+        widths=[column.width for column in columns],
+        header_height=header_height,
+        row_height=row_height,
+        rows=rows,
+    )
+    draw_column_titles(
+        pen, x=x, top=top, columns=columns, header_height=header_height, header_size=header_size
+    )
+
+
+def draw_grid_lines(
+    pen: Pen,
+    *,
+    x: float,
+    top: float,
+    widths: Sequence[float],
+    header_height: float,
+    row_height: float,
+    rows: int,
+) -> None:
+    """A table's lines and its shaded header, without the titles."""
+    edges = [x]
+    for width in widths:
+        edges.append(edges[-1] + width)
     bottom = top - header_height - rows * row_height
     pen.box(x, top - header_height, edges[-1] - x, header_height, stroke=None, fill=SHADE)
     for index in range(rows + 1):
@@ -527,7 +593,18 @@ def draw_grid(
     pen.line(x, bottom, edges[-1], bottom, width=0.9, color=INK)
     for edge in edges:
         pen.line(edge, top, edge, bottom, width=0.35)
-    for column, left in zip(columns, edges, strict=False):
+
+
+def draw_column_titles(
+    pen: Pen,
+    *,
+    x: float,
+    top: float,
+    columns: Sequence[Column],
+    header_height: float,
+    header_size: float = 7.5,
+) -> None:
+    for column, left in zip(columns, column_edges(x, columns), strict=False):
         pen.text(
             left + 2,
             top - header_height / 2 - header_size / 3,

@@ -1,58 +1,80 @@
-"""QR codes on the score sheets, encoded by segno (a maintained, standard-conforming QR encoder
-with no dependencies) and drawn with reportlab's public canvas API as one filled path.
+"""QR codes on the score sheets, encoded by zxing-cpp (the C++ library maintained by the
+zxing-cpp project, with Python bindings from the same project; the tests already read the
+printed codes back with it) and drawn with reportlab's public canvas API as one filled path.
 
-The mask pattern is fixed: segno then skips its search for the best of the eight masks, which
-scores all eight and costs several times the encoding itself; the output is also the same
-for the same link, whatever segno's scoring does in a later release. Any mask decodes; the
-search only picks the one least likely to confuse a reader, which matters little at the size
-printed here (over 0.6 mm a module, error correction level M). The tests decode the printed
-codes (tests/scoring/test_documents.py).
+The encoder is C++: some 0.3 ms a code where segno's pure Python took 1 to 2 ms, a sixth of a
+filled sheet's drawing (bench/pdf.py). It picks the mask pattern by the standard's penalty
+rules, deterministically: the same link prints the same code. Error correction level M: 15 %
+of the code may be smudged or written over. The tests decode the printed codes
+(tests/scoring/test_documents.py).
 """
 
 from __future__ import annotations
 
 import functools
-import itertools
+import re
+from collections.abc import Sequence
 
-import segno
+import zxingcpp
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
-ERROR_CORRECTION = "m"  # 15 % of the code may be smudged or written over
-MASK_PATTERN = 0
+ERROR_CORRECTION = "M"
 QUIET_ZONE = 4  # modules of white around the code, as the standard asks
+# zxing-cpp's image of a code: one byte a module, 0 dark and 255 light; here 1 dark, 0 light.
+TO_MODULES = bytes(1 if value < 128 else 0 for value in range(256))
+
+
+def qr_modules(text: str) -> tuple[bytes, ...]:
+    """The code's modules: rows from the top, one byte a module (1 dark, 0 light), without the
+    quiet zone."""
+    code = zxingcpp.create_barcode(text, zxingcpp.BarcodeFormat.QRCode, ec_level=ERROR_CORRECTION)
+    image = code.to_image(scale=1, add_quiet_zones=False)
+    height, width = image.shape
+    data = memoryview(image).tobytes().translate(TO_MODULES)
+    return tuple(data[row * width : (row + 1) * width] for row in range(height))
 
 
 def qr_matrix(text: str) -> tuple[tuple[bool, ...], ...]:
     """The code's modules, row by row from the top, without the quiet zone; True is dark."""
-    code = segno.make_qr(text, error=ERROR_CORRECTION, mask=MASK_PATTERN, boost_error=False)
-    return tuple(tuple(bool(module) for module in row) for row in code.matrix)
+    return tuple(tuple(bool(module) for module in row) for row in qr_modules(text))
 
 
-def dark_runs(matrix: tuple[tuple[bool, ...], ...]) -> list[tuple[int, int, int]]:
-    """(row, first column, length) of every run of dark modules in a row."""
-    runs = []
-    for row_index, row in enumerate(matrix):
-        column = 0
-        for dark, group in itertools.groupby(row):
-            length = len(list(group))
-            if dark:
-                runs.append((row_index, column, length))
-            column += length
-    return runs
+DARK_RUN = re.compile(b"\x01+")
+
+
+def dark_blocks(rows: Sequence[bytes | bytearray]) -> list[tuple[int, int, int, int]]:
+    """(first column, first row, width, height) of rectangles that cover the dark modules
+    exactly: each run of dark modules in a row (found by a regular expression over the row's
+    bytes, not module by module), stretched down over the rows below that have the very same
+    run. Some 250 rectangles for a code of 33 × 33 modules instead of some 300 runs."""
+    blocks = []
+    open_runs: dict[tuple[int, int], int] = {}  # (start, end) → the row it began in
+    for row_index, row in enumerate(rows):
+        current = {}
+        for match in DARK_RUN.finditer(row):
+            span = match.span()
+            current[span] = open_runs.pop(span, row_index)
+        for (start, end), first in open_runs.items():
+            blocks.append((start, first, end - start, row_index - first))
+        open_runs = current
+    for (start, end), first in open_runs.items():
+        blocks.append((start, first, end - start, len(rows) - first))
+    return blocks
 
 
 @functools.lru_cache(maxsize=1024)
 def qr_path(text: str) -> tuple[int, PDFPathObject]:
     """The code's size in modules and a path of its dark modules in module units, rows growing
-    downwards from its top left corner: one rectangle per run of dark modules in a row. Cached
-    (a path is drawn as often as asked, into any document): a round's sheets are printed blank
+    downwards from its top left corner: one rectangle per block of `dark_blocks`. Cached (a
+    path is drawn as often as asked, into any document): a round's sheets are printed blank
     and then filled, with the same links."""
-    matrix = qr_matrix(text)
+    rows = qr_modules(text)
     path = PDFPathObject()
-    for row, column, length in dark_runs(matrix):
-        path.rect(column, -row - 1, length, 1)
-    return len(matrix), path
+    rect = path.rect
+    for column, row, width, height in dark_blocks(rows):
+        rect(column, -row - height, width, height)
+    return len(rows), path
 
 
 def draw_qr(canvas: Canvas, text: str, *, x: float, y: float, size: float) -> None:

@@ -34,9 +34,10 @@ from scoring.documents.layout import (
     Pen,
     close_document,
     column_edges,
+    draw_column_titles,
     draw_federation,
     draw_footer,
-    draw_grid,
+    draw_grid_lines,
     draw_signatures,
     open_document,
 )
@@ -420,16 +421,20 @@ def draw_players(pen: Pen, sheet: ScoreSheet, top: float) -> float:
         Column(_("Licence"), 79),
         Column(_("Deals first"), CONTENT_WIDTH - 477, "center"),
     ]
-    draw_grid(
-        pen,
-        x=MARGIN,
-        top=top,
-        columns=columns,
-        header_height=11,
-        row_height=PLAYER_ROW,
-        rows=sheet.size,
-        header_size=6.5,
+    widths = [column.width for column in columns]
+    pen.static(
+        ("players", top, sheet.size),
+        lambda: draw_grid_lines(
+            pen,
+            x=MARGIN,
+            top=top,
+            widths=widths,
+            header_height=11,
+            row_height=PLAYER_ROW,
+            rows=sheet.size,
+        ),
     )
+    draw_column_titles(pen, x=MARGIN, top=top, columns=columns, header_height=11, header_size=6.5)
     baseline = top - 11 - PLAYER_ROW + 4
     for player in sheet.players:
         values = [
@@ -477,37 +482,27 @@ def draw_deals(
     rows_bottom = rows_top - len(deals) * row_height
     unplayed = [index for index, deal in enumerate(deals) if not_played(sheet, deal.number)]
     unplayed_set = set(unplayed)
-    # Shading first, so the lines and the writing lie on top of it: every other row, at a table
-    # of 4 the sitting-out dealer's box (nothing is written there but his share), and the rows
-    # a round whose time was called never played.
-    # The zebra rows first, then the darker shading over them: one path for each.
-    for index, deal in enumerate(deals):
-        if deal.number % 2 == 0 and index not in unplayed_set:
-            row_bottom = rows_top - (index + 1) * row_height
-            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=ZEBRA)
-    for index, deal in enumerate(deals):
-        row_bottom = rows_top - (index + 1) * row_height
-        if index in unplayed_set:
-            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=SHADE)
-        elif sheet.size == 4:
-            left = first_player_edge + (deal.dealer_seat - 1) * player_width
-            pen.box(left, row_bottom, player_width, row_height, stroke=None, fill=SHADE)
-    draw_grid(
-        pen,
-        x=MARGIN,
-        top=top,
-        columns=all_columns,
-        header_height=GRID_HEADER,
-        row_height=row_height,
-        rows=len(deals),
-        header_size=7,
+    # The lines and the shading come back the same on every sheet of the round laid out alike:
+    # drawn once, into a form, for all of them (the key names everything they depend on).
+    dealers = tuple(deal.dealer_seat for deal in deals) if sheet.size == 4 else ()
+    key = (
+        "deals",
+        sheet.size,
+        top,
+        row_height,
+        tuple(deal.number % 2 for deal in deals),
+        tuple(unplayed),
+        dealers,
     )
-    pen.line(first_player_edge, top, first_player_edge, rows_bottom, width=1, color=INK)
-    if unplayed:
-        # Struck through, as a referee crosses out the rows left empty on paper.
-        block_top = rows_top - unplayed[0] * row_height
-        block_bottom = rows_top - (unplayed[-1] + 1) * row_height
-        pen.line(first_player_edge, block_top, edges[-1], block_bottom, width=1, color=MUTED)
+    pen.static(
+        key,
+        lambda: draw_deal_lines(
+            pen, sheet, deals, all_columns, unplayed_set, top=top, row_height=row_height
+        ),
+    )
+    draw_column_titles(
+        pen, x=MARGIN, top=top, columns=all_columns, header_height=GRID_HEADER, header_size=7
+    )
 
     size = min(8.5, row_height * 0.55)
     small = size * 0.8
@@ -561,6 +556,55 @@ def draw_deals(
     return rows_bottom
 
 
+def draw_deal_lines(
+    pen: Pen,
+    sheet: ScoreSheet,
+    deals: Sequence[SheetDeal],
+    all_columns: Sequence[Column],
+    unplayed_set: set[int],
+    *,
+    top: float,
+    row_height: float,
+) -> None:
+    """The deal grid's lines and shading (see `draw_deals`)."""
+    edges = column_edges(MARGIN, all_columns)
+    player_width = all_columns[-1].width
+    first_player_edge = edges[len(all_columns) - sheet.size]
+    rows_top = top - GRID_HEADER
+    rows_bottom = rows_top - len(deals) * row_height
+    unplayed = sorted(unplayed_set)
+    # Shading first, so the lines and the writing lie on top of it: every other row, at a table
+    # of 4 the sitting-out dealer's box (nothing is written there but his share), and the rows
+    # a round whose time was called never played.
+    # The zebra rows first, then the darker shading over them: one path for each.
+    for index, deal in enumerate(deals):
+        if deal.number % 2 == 0 and index not in unplayed_set:
+            row_bottom = rows_top - (index + 1) * row_height
+            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=ZEBRA)
+    for index, deal in enumerate(deals):
+        row_bottom = rows_top - (index + 1) * row_height
+        if index in unplayed_set:
+            pen.box(MARGIN, row_bottom, CONTENT_WIDTH, row_height, stroke=None, fill=SHADE)
+        elif sheet.size == 4:
+            left = first_player_edge + (deal.dealer_seat - 1) * player_width
+            pen.box(left, row_bottom, player_width, row_height, stroke=None, fill=SHADE)
+    draw_grid_lines(
+        pen,
+        x=MARGIN,
+        top=top,
+        widths=[column.width for column in all_columns],
+        header_height=GRID_HEADER,
+        row_height=row_height,
+        rows=len(deals),
+    )
+    pen.line(first_player_edge, top, first_player_edge, rows_bottom, width=1, color=INK)
+    if unplayed:
+        # Struck through, as a referee crosses out the rows left empty on paper.
+        block_top = rows_top - unplayed[0] * row_height
+        block_bottom = rows_top - (unplayed[-1] + 1) * row_height
+        pen.line(first_player_edge, block_top, edges[-1], block_bottom, width=1, color=MUTED)
+
+
 def not_played(sheet: ScoreSheet, number: int) -> bool:
     """A deal the round never reached: its time was called after an earlier one."""
     return sheet.time_called_after is not None and number > sheet.time_called_after
@@ -583,8 +627,44 @@ def draw_summary(
         (_("Place"), [str(place) for place in sheet.places] if sheet.places else None, False),
         (_("Place points"), list(sheet.place_points) if sheet.place_points else None, False),
     ]
+    pen.static(
+        ("summary", top, sheet.size, label_width, player_width),
+        lambda: draw_summary_lines(
+            pen, sheet, [bold for *_, bold in rows], label_width, player_width, top
+        ),
+    )
     y = top
     for label, values, bold in rows:
+        bottom = y - SUMMARY_ROW
+        baseline = bottom + 4
+        pen.text(MARGIN, baseline, label, size=8, bold=bold, align="right", width=label_width - 6)
+        for seat, value in enumerate(values or ()):
+            left = first_player_edge + seat * player_width
+            pen.text(
+                left + 2,
+                baseline,
+                value,
+                size=9.5 if bold else 8.5,
+                bold=bold,
+                align="right",
+                width=player_width - 5,
+            )
+        y = bottom
+    return y
+
+
+def draw_summary_lines(
+    pen: Pen,
+    sheet: ScoreSheet,
+    bolds: Sequence[bool],
+    label_width: float,
+    player_width: float,
+    top: float,
+) -> None:
+    """The summary rows' boxes and lines (see `draw_summary`)."""
+    first_player_edge = MARGIN + label_width
+    y = top
+    for bold in bolds:
         bottom = y - SUMMARY_ROW
         pen.box(
             first_player_edge,
@@ -605,21 +685,7 @@ def draw_summary(
             bottom,
             width=0.35,
         )
-        baseline = bottom + 4
-        pen.text(MARGIN, baseline, label, size=8, bold=bold, align="right", width=label_width - 6)
-        for seat, value in enumerate(values or ()):
-            left = first_player_edge + seat * player_width
-            pen.text(
-                left + 2,
-                baseline,
-                value,
-                size=9.5 if bold else 8.5,
-                bold=bold,
-                align="right",
-                width=player_width - 5,
-            )
         y = bottom
-    return y
 
 
 def draw_check(pen: Pen, sheet: ScoreSheet, top: float) -> float:
@@ -645,13 +711,13 @@ def draw_check(pen: Pen, sheet: ScoreSheet, top: float) -> float:
 def draw_tally_boxes(
     pen: Pen, x: float, baseline: float, count: int, tally: PuleTally | None
 ) -> None:
-    """Boxes to tally pules in: a written pule gets a stroke, a crossed-out one a cross."""
+    """Boxes to tally pules in: a written pule gets a stroke, a crossed-out one a cross. The
+    boxes themselves are `draw_tally_box_outlines`'; here the strokes and crosses."""
+    if tally is None:
+        return
     for index in range(count):
         left = x + index * (TALLY_BOX + 2)
         bottom = baseline - 1.5
-        pen.box(left, bottom, TALLY_BOX, TALLY_BOX, line=0.5)
-        if tally is None:
-            continue
         if index < tally.written:
             pen.line(
                 left + 1.5,
@@ -670,6 +736,13 @@ def draw_tally_boxes(
                 width=1,
                 color=INK,
             )
+
+
+def draw_tally_box_outlines(pen: Pen, x: float, baselines: Sequence[float], count: int) -> None:
+    for baseline in baselines:
+        for index in range(count):
+            left = x + index * (TALLY_BOX + 2)
+            pen.box(left, baseline - 1.5, TALLY_BOX, TALLY_BOX, line=0.5)
 
 
 def tally_text(tally: PuleTally) -> str:
@@ -699,6 +772,11 @@ def draw_tallies(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: float)
     for seat, player in enumerate(sheet.players):
         tally = sheet.personal_pules[seat] if sheet.personal_pules else None
         lines.append((f"{player.seat}. {player.short_name}", tally))
+    baselines = [baseline - line_height * (index + 1) for index in range(len(lines))]
+    pen.static(
+        ("tally boxes", boxes_x, tuple(baselines), box_count),
+        lambda: draw_tally_box_outlines(pen, boxes_x, baselines, box_count),
+    )
     for label, tally in lines:
         baseline -= line_height
         pen.text(MARGIN + 8, baseline, label, size=7.5, width=label_width - 10)

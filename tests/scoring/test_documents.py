@@ -32,7 +32,7 @@ from scoring import services
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
 from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR, prepare_reportlab
 from scoring.documents.layout import MARGIN, PORTRAIT, Pen
-from scoring.documents.qr import QUIET_ZONE, qr_matrix
+from scoring.documents.qr import QUIET_ZONE, dark_blocks, qr_matrix, qr_modules
 from scoring.documents.sheets import MIN_ROW, SUMMARY_ROW
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
@@ -353,6 +353,19 @@ class TestLongText:
         assert sum(measured) <= 6 * len(text)
         assert len(pen.widths) <= 10
 
+    def test_a_text_wrapped_again_in_the_same_document_is_not_measured_again(self, measured):
+        """The pules legend and the rules come back on every sheet of a round."""
+        pen = Pen(Canvas(io.BytesIO()), PORTRAIT)
+        text = "Pules column: C+ common pule written, C− common pule collected. " * 3
+        first = pen.wrap(text, 150, size=6.5, max_lines=6)
+        measured.clear()
+
+        again = pen.wrap(text, 150, size=6.5, max_lines=6)
+
+        assert again == first and len(first) > 1
+        assert measured == []
+        assert pen.wrap(text, 120, size=6.5, max_lines=6) != first  # another width: wrapped anew
+
     @pytest.mark.skipif(
         connection.vendor != "sqlite",
         reason="names over 120 characters are stored only by SQLite (which ignores the length); "
@@ -385,9 +398,9 @@ class TestLongText:
 
 
 class TestQrCodes:
-    def test_what_is_printed_is_segnos_code_for_the_link_module_for_module(self, tmp_path):
-        """Read back without a decoder: the rendered page's modules are segno's matrix for the
-        link (fixed mask: the same link always prints the same code)."""
+    def test_what_is_printed_is_the_encoders_code_for_the_link_module_for_module(self, tmp_path):
+        """Read back without a decoder: the rendered page's modules are the encoder's matrix
+        for the link (the same link always prints the same code)."""
         url = "http://testserver/r/" + "AbC-_9" * 7 + "/"
         buffer = io.BytesIO()
         prepare_reportlab()
@@ -416,6 +429,20 @@ class TestQrCodes:
         )
         assert printed == matrix
         assert qr_matrix(url) == matrix  # deterministic
+
+    def test_the_drawn_rectangles_cover_the_dark_modules_exactly_once(self):
+        """Runs are stretched over the rows below that repeat them: still every dark module in
+        one rectangle, no light one in any."""
+        url = "https://zole.example.lv/r/" + "x7-Q" * 8 + "/"
+        matrix = qr_matrix(url)
+        covered = [[0] * len(matrix) for _ in matrix]
+        for column, row, width, height in dark_blocks(qr_modules(url)):
+            for y in range(row, row + height):
+                for x in range(column, column + width):
+                    covered[y][x] += 1
+        assert [[count == 1 for count in row] for row in covered] == [list(r) for r in matrix]
+        assert max(max(row) for row in covered) == 1
+        assert len(dark_blocks(qr_modules(url))) < sum(map(sum, matrix))  # fewer than modules
 
 
 class TestSheetsView:
@@ -955,6 +982,31 @@ class TestFederationSheets:
         assert "Ja visi pasē: ieraksta kopējo puli" in page
         assert "Noņemta personīgā pule tās īpašniekam maksā: N punktus" in page
         assert "This round's rules" not in page
+
+    def test_lines_alike_on_several_sheets_are_drawn_once_and_each_page_keeps_its_own_table(
+        self, tmp_path
+    ):
+        """The grids, shading and tally boxes two sheets share are one form XObject placed on
+        both pages; the names, the QR code and the text of each page are still its table's."""
+        round_ = federation_round(28)
+        content = round_sheets_pdf(round_=round_, entry_url=entry_url)
+        pages = read_pdf(content).pages
+
+        def forms(page) -> set[int]:
+            return {ref.idnum for ref in page["/Resources"]["/XObject"].values()}
+
+        first, second, third = (forms(page) for page in pages)
+        assert len(first & second) >= 3  # the players' grid, the summary, the tally boxes
+        assert not (first & third)  # a table of 3 has grids of its own
+        for index, table in enumerate(round_.tables.order_by("number")):
+            text = pages[index].extract_text()
+            assert f"Round 1 · Table {table.number}" in text
+            for seat in table.seats.select_related("entry__player"):
+                assert f"{seat.position} {seat.entry.player.full_name}" in text
+            token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
+            image = render_page(content, index, tmp_path / f"sheet-{index + 1}.png")
+            decoded = [result.text for result in zxingcpp.read_barcodes(image)]
+            assert decoded == [f"http://testserver/r/{token}/"]
 
 
 class TestFederationSeatingList:
