@@ -30,7 +30,7 @@ from ranking.forms import InvitationForm, SeasonForm
 from ranking.models import Invitation, Season
 from ranking.tables import RatingTable, SeasonRankingTable
 from scoring.tables import EXPORT_FORMATS, export_response
-from tournaments import roles
+from tournaments import permissions
 from tournaments.models import Club, Player, Tournament
 from tournaments.services import ServiceError
 from tournaments.views import client_ip, organiser_required
@@ -175,7 +175,7 @@ def _invitation_form(request: HttpRequest, season: Season, *, query: str) -> Inv
         request.POST if request.method == "POST" else None,
         players=players,
         season=season,
-        whole_season=roles.is_federation_staff(request.user),
+        whole_season=permissions.is_federation_staff(request.user),
     )
 
 
@@ -292,7 +292,7 @@ def invitation_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
     if invitation is None:
         messages.error(request, _("No such invitation to this final: it may be withdrawn already."))
         return redirect(_qualification_url(tournament, season))
-    if invitation.tournament_id is None and not roles.is_federation_staff(request.user):
+    if invitation.tournament_id is None and not permissions.is_federation_staff(request.user):
         raise PermissionDenied(
             _("Only federation staff withdraw an invitation to every final of the season.")
         )

@@ -19,6 +19,7 @@ from ranking.services import ranking_round_closed, rating_apply_table, rating_re
 from scoring.cache import tournament_changed
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.sheets import current_results, deals_played, result_fields, sheet_entry, table_sheet
+from tournaments import permissions
 from tournaments.clock import time_is_up
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
 from tournaments.rule_set import RuleSet, round_rule_set
@@ -308,7 +309,9 @@ def table_confirm(
     state = _lock_table(table)
     _require_open(state)
     tournament = state.round.tournament
-    is_chief = writer.account is not None and tournament.is_chief_referee(writer.account)
+    is_chief = writer.account is not None and permissions.is_chief_referee(
+        writer.account, tournament
+    )
     seated = {seat.entry_id for seat in state.seats}
     if not is_chief and (confirmer is None or confirmer.pk not in seated):
         raise ServiceError(_("a player at this table, or the chief referee, confirms the table"))
@@ -399,7 +402,7 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     """The chief referee reopens a confirmed table, with the reason recorded."""
     state = _lock_table(table)
     tournament = state.round.tournament
-    if writer.account is None or not tournament.is_chief_referee(writer.account):
+    if writer.account is None or not permissions.is_chief_referee(writer.account, tournament):
         raise ServiceError(_("only the chief referee can unlock a confirmed table"))
     if not reason.strip():
         raise ServiceError(_("say why the table is unlocked"))

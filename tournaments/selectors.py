@@ -280,7 +280,7 @@ def tournament_people(*, tournament: Tournament) -> dict[str, list[User]]:
 
 def organised_tournaments(*, user: User) -> QuerySet[Tournament]:
     """The tournaments the account is named an organiser of (staff organise them all: the
-    caller asks tournaments.roles and lists tournament_list() for them)."""
+    caller asks tournaments.permissions and lists tournament_list() for them)."""
     return tournament_list().filter(organisers=user)
 
 

@@ -23,7 +23,7 @@ from engine.seating import (
     table_sizes,
 )
 from scoring.cache import tournament_changed
-from tournaments import selectors
+from tournaments import permissions, selectors
 from tournaments.clock import CLOCK_STATUSES, round_clock
 from tournaments.models import (
     AuditEntry,
@@ -828,10 +828,8 @@ def round_publish(
 def _lock_clock_round(round_: Round, by: User | None) -> Round:
     """The round row locked (every clock write and a short confirmation queue on it), after
     checking that `by` keeps the tournament's clock and that the round is being played."""
-    from tournaments import roles  # roles imports this module
-
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
-    if not roles.can_run_clock(by, round_.tournament):
+    if not permissions.can_run_clock(by, round_.tournament):
         raise ServiceError(_("only the organisers and the chief referee keep the round clock"))
     if round_.status not in CLOCK_STATUSES:
         raise ServiceError(
