@@ -20,7 +20,8 @@ from engine.deals import Entry as SheetEntry
 from engine.deals import galdins_draw_needed
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from scoring.models import EntryKind
-from scoring.sheet_view import GAME_WORDS, SheetPlayer, SheetRow
+from scoring.sheet_view import SheetPlayer, SheetRow
+from zole_site.engine_text import GAME_WORDS
 
 CLIENT_KEY_PATTERN = r"[A-Za-z0-9-]{1,64}"
 REASON_MAX_LENGTH = 200  # DealResult.reason

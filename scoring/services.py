@@ -15,7 +15,7 @@ from django.utils.translation import ngettext
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
 from engine.deals import Entry as SheetEntry
 from engine.standings import round_results
-from ranking.services import ranking_round_closed, rating_apply_table, rating_remove_table
+from scoring import reactions
 from scoring.cache import tournament_changed
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.sheets import current_results, deals_played, result_fields, sheet_entry, table_sheet
@@ -354,7 +354,7 @@ def table_confirm(
         )
         for row in round_results(state.round.number, closed.totals, state.rule_set.place_scheme)
     )
-    rating_apply_table(table_result=result)  # the players' ratings, in this transaction
+    reactions.table_confirmed(table_result=result)  # the players' ratings, in this transaction
     tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.TABLE_CONFIRMED,
@@ -412,7 +412,7 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     if result is None:
         raise ServiceError(_("table %(number)d is not confirmed") % {"number": state.table.number})
     before = {str(seat.entry_id): seat.game_points for seat in result.seats.all()}
-    rating_remove_table(table_result=result)  # ratings as if the table had never been confirmed
+    reactions.table_unlocked(table_result=result)  # ratings as if it had never been confirmed
     result.delete()
     tournament_changed(tournament.pk)
     audit(
@@ -449,7 +449,7 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
         )
     round_.status = RoundStatus.CLOSED
     round_.save(update_fields=["status"])
-    ranking_round_closed(round_=round_)  # a finished tournament's placings for the ranking
+    reactions.round_closed(round_=round_)  # a finished tournament's placings for the ranking
     tournament_changed(round_.tournament_id)
     audit(
         action=AuditEntry.Action.ROUND_CLOSED,

@@ -29,17 +29,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import RuleSet, round_rule_set
-from zole_site.engine_text import error_text
-
-# The game of an entry in words, by DealResult.game / kind.
-GAME_WORDS: dict[str, Promise] = {
-    "lielais": _("lielais"),
-    "zole": _("zole"),
-    "maza_zole": _("mazā zole"),
-    "pass": _("everyone passed"),
-    "galdins": _("galdiņš"),
-    "penalty": _("penalty pule"),
-}
+from zole_site.engine_text import GAME_WORDS, error_text
 
 OPEN_ROUND = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
 

@@ -898,11 +898,7 @@ def round_clock_reset(*, round_: Round, by: User | None, ip_address: str | None 
             _("time was called in round %(number)d: its clock can no longer be reset")
             % {"number": round_.number}
         )
-    short = list(
-        round_.tables.filter(result__time_called=True)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
+    short = selectors.tables_confirmed_short(round_=round_)
     if short:
         raise ServiceError(
             ngettext(

@@ -21,7 +21,6 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from engine.presets import PRESETS
-from scoring.sheet_view import round_table_links
 from tournaments import permissions, roles, selectors, services
 from tournaments.clock import RoundClock, round_clock
 from tournaments.forms import (
@@ -346,7 +345,6 @@ def _round_page(
 ) -> HttpResponse:
     """The round page; after a refused generation or publication, with the forms as they were
     sent (the ticks on screen stay, and the differences are those of the ticks)."""
-    table_links = round_table_links(round_=round_)
     clock = round_clock(round_)
     tables = selectors.round_tables(round_=round_)
     if check_in_form is None:
@@ -376,11 +374,10 @@ def _round_page(
             "confirmation": services.regenerate_confirmation(round_),
             "is_draft": round_.status == RoundStatus.DRAFT,
             "is_published": round_.status == RoundStatus.PUBLISHED,
-            "table_links": table_links,
             "clock": clock,
             # A clock started by mistake is reset, unless a table was confirmed short by it.
             "clock_can_reset": clock.can_reset
-            and not any(link.time_called for link in table_links),
+            and not selectors.tables_confirmed_short(round_=round_),
         },
     )
 

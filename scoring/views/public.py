@@ -11,7 +11,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from ranking.views import player_page_context
 from scoring import selectors
 from scoring.cache import cached_public_page
 from scoring.charts import cumulative_chart
@@ -279,5 +278,5 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(
         request,
         "public/player_detail.html",
-        {"player": player, "tournaments": tournaments, **player_page_context(player=player)},
+        {"player": player, "tournaments": tournaments},
     )

@@ -1,5 +1,5 @@
-"""Roles: who may do what (tournaments.permissions), the pages where organisers give roles and assign
-referees to tables, a referee entering his table's deals signed in, the dashboard each role
+"""Roles: who may do what (tournaments.permissions), the pages where organisers give roles and
+assign referees to tables, a referee entering his table's deals signed in, the dashboard each role
 sees, and signing in and out."""
 
 from __future__ import annotations
