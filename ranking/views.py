@@ -22,6 +22,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from core.query import paginate, positive_number
 from ranking import selectors, services
 from ranking.cache import cached_ranking_page
 from ranking.forms import InvitationForm, SeasonForm
@@ -32,7 +33,6 @@ from tournaments import permissions
 from tournaments.models import Club, Player, Tournament
 from tournaments.services import ServiceError
 from tournaments.views import client_ip, organiser_required
-from zole_site.query import paginate, positive_number
 
 ROWS_PER_PAGE = 100
 # Every query parameter the pages read (the view's and django-tables2's).

@@ -12,11 +12,12 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.cache import tournament_changed
+from core.engine_text import error_text
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
 from engine.deals import Entry as SheetEntry
 from engine.standings import round_results
 from scoring import reactions
-from scoring.cache import tournament_changed
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.sheets import current_results, deals_played, result_fields, sheet_entry, table_sheet
 from tournaments import permissions
@@ -24,7 +25,6 @@ from tournaments.clock import time_is_up
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
 from tournaments.rule_set import RuleSet, round_rule_set
 from tournaments.services import ServiceError, audit, lock_round_and_table
-from zole_site.engine_text import error_text
 
 
 class ConflictError(ServiceError):

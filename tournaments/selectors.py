@@ -13,6 +13,7 @@ from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_text import GAME_WORDS, display_name_key
 from engine.names import search_key
 from engine.seating import meeting_counts
 from engine.standings import RoundResult, rank_standings
@@ -29,7 +30,6 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from zole_site.engine_text import GAME_WORDS, display_name_key
 
 
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:

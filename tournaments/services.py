@@ -14,6 +14,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.cache import tournament_changed
+from core.engine_text import error_text, flag_dict, is_warning, table_warning_text
 from engine import SheetError
 from engine.seating import (
     SeatedTable,
@@ -22,7 +24,6 @@ from engine.seating import (
     seat_players,
     table_sizes,
 )
-from scoring.cache import tournament_changed
 from tournaments import permissions, selectors
 from tournaments.clock import CLOCK_STATUSES, round_clock
 from tournaments.models import (
@@ -41,7 +42,6 @@ from tournaments.models import (
 )
 from tournaments.player_csv import CsvPlayer, read_players
 from tournaments.rule_set import RULE_SET_FIELDS, round_rule_set, rule_set_options
-from zole_site.engine_text import error_text, flag_dict, is_warning, table_warning_text
 
 # (club name, city)
 DEMO_CLUBS: list[tuple[str, str]] = [

@@ -20,6 +20,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.query import paginate
+from core.security import client_ip
 from engine.presets import PRESETS
 from tournaments import permissions, roles, selectors, services
 from tournaments.clock import RoundClock, round_clock
@@ -45,8 +47,6 @@ from tournaments.role_forms import (
 )
 from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
 from tournaments.tables import PlayerTable
-from zole_site.query import paginate
-from zole_site.security import client_ip
 
 
 def lazy_tournament(slug: str) -> Tournament:

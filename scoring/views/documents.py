@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from core.cache import cached_public_page
+from core.query import positive_number
 from scoring import documents, selectors
-from scoring.cache import cached_public_page
 from tournaments import permissions
 from tournaments.models import Round, Tournament
 from tournaments.views import lazy_tournament
-from zole_site.query import positive_number
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 

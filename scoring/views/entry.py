@@ -27,6 +27,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.dropped_connections import repeatable_posts
+from core.query import whole_number
+from core.ratelimit import TABLE_LINK_FAILURES
+from core.security import client_ip
 from scoring import services
 from scoring.forms import (
     ConfirmForm,
@@ -43,10 +47,6 @@ from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
 from tournaments.views import organiser_required
-from zole_site.dropped_connections import repeatable_posts
-from zole_site.query import whole_number
-from zole_site.ratelimit import TABLE_LINK_FAILURES
-from zole_site.security import client_ip
 
 TEMPLATE = "scoring/sheet.html"
 
