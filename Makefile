@@ -24,9 +24,11 @@ $(STAMP): pyproject.toml | $(BIN)/python
 messages: install
 	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=node_modules
 
+# ruff, and import-linter's contracts (pyproject.toml: the layers, no import circle).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
+	$(BIN)/lint-imports
 
 # The suite runs on whatever DATABASE_URL names; SQLite when it is unset.
 test: install messages

@@ -7,7 +7,7 @@ from a *template* with named placeholders and its *params*::
                field="points", low=0, high=120, value=130)
 
 `message` is the English text (``template % params``), what `str()`, the command line and the
-JSON contract show. The Django layer (`zole_site.engine_text`) shows ``gettext(template) % params``
+JSON contract show. The Django layer (`core.engine_text`) shows ``gettext(template) % params``
 instead. `gettext_noop` only marks the literal for extraction (Django's makemessages runs xgettext
 with ``--keyword=gettext_noop``).
 

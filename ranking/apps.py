@@ -6,3 +6,13 @@ class RankingConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "ranking"
     verbose_name = _("Season ranking and ratings")
+
+    def ready(self) -> None:
+        # The ranking follows scoring's writes; scoring, below it, calls what is registered here
+        # inside its own transaction (scoring/reactions.py).
+        from ranking import services
+        from scoring import reactions
+
+        reactions.on_table_confirmed(services.rating_apply_table)
+        reactions.on_table_unlocked(services.rating_remove_table)
+        reactions.on_round_closed(services.ranking_round_closed)

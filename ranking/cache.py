@@ -1,4 +1,4 @@
-"""The ranking pages' cache: the scheme of scoring/cache.py, with one generation for all of them.
+"""The ranking pages' cache: the scheme of core/cache.py, with one generation for all of them.
 
 The season ranking and the rating list change when any table is confirmed or unlocked, a round
 is closed, everything is recomputed or a season is created or edited (its pages or the admin):
@@ -12,7 +12,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-from scoring.cache import cached_public_page, tournament_changed
+from core.cache import cached_public_page, tournament_changed
 
 # No tournament has the primary key 0: the ranking pages' generation lives under it.
 RANKING_PAGES = 0

@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.db.models import Q
 from django.utils import timezone
 
+from core.engine_text import display_name_key
 from engine.names import latvian_sort_key
 from engine.ranking import (
     EventResult,
@@ -32,7 +33,6 @@ from engine.rating import Rating
 from ranking.models import Invitation, Placing, PlayerRating, RatingChange, RatingUpdate, Season
 from scoring.selectors import has_public_result, rank_label
 from tournaments.models import Club, Level, Player, Tournament
-from zole_site.engine_text import display_name_key
 
 # Names and clubs recur on every page and in every request: their sort keys are kept.
 name_key = lru_cache(maxsize=16384)(latvian_sort_key)

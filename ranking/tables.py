@@ -10,9 +10,9 @@ import django_tables2 as tables
 from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_text import display_name_key
 from ranking.selectors import RankingRow, RatingRow
 from scoring.tables import player_url
-from zole_site.engine_text import display_name_key
 
 
 def _row_class(record: dict[str, Any]) -> str:

@@ -13,7 +13,6 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
-from django.utils.formats import number_format
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import (
@@ -23,18 +22,17 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from core.query import paginate, positive_number
 from ranking import selectors, services
 from ranking.cache import cached_ranking_page
-from ranking.charts import rating_chart
 from ranking.forms import InvitationForm, SeasonForm
 from ranking.models import Invitation, Season
 from ranking.tables import RatingTable, SeasonRankingTable
 from scoring.tables import EXPORT_FORMATS, export_response
-from tournaments import roles
+from tournaments import permissions
 from tournaments.models import Club, Player, Tournament
 from tournaments.services import ServiceError
 from tournaments.views import client_ip, organiser_required
-from zole_site.query import paginate, positive_number
 
 ROWS_PER_PAGE = 100
 # Every query parameter the pages read (the view's and django-tables2's).
@@ -175,7 +173,7 @@ def _invitation_form(request: HttpRequest, season: Season, *, query: str) -> Inv
         request.POST if request.method == "POST" else None,
         players=players,
         season=season,
-        whole_season=roles.is_federation_staff(request.user),
+        whole_season=permissions.is_federation_staff(request.user),
     )
 
 
@@ -292,7 +290,7 @@ def invitation_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
     if invitation is None:
         messages.error(request, _("No such invitation to this final: it may be withdrawn already."))
         return redirect(_qualification_url(tournament, season))
-    if invitation.tournament_id is None and not roles.is_federation_staff(request.user):
+    if invitation.tournament_id is None and not permissions.is_federation_staff(request.user):
         raise PermissionDenied(
             _("Only federation staff withdraw an invitation to every final of the season.")
         )
@@ -383,30 +381,3 @@ def season_edit(request: HttpRequest, season_id: int) -> HttpResponse:
                 messages.info(request, _("Nothing changed."))
             return redirect("ranking:seasons")
     return render(request, "ranking/season_form.html", {"form": form, "season": season})
-
-
-# -- The player's page (scoring.views.public.player_detail) ---------------------------------------
-
-
-def _marker_label(point: selectors.RatingPoint) -> str:
-    return _(
-        "%(tournament)s, round %(round)s, table %(table)s: place %(place)s, μ %(mu)s ± %(sigma)s"
-    ) % {
-        "tournament": point.tournament_name,
-        "round": point.round_number,
-        "table": point.table_number,
-        "place": point.place,
-        "mu": number_format(point.after.mu, decimal_pos=2),
-        "sigma": number_format(point.after.sigma, decimal_pos=2),
-    }
-
-
-def player_page_context(*, player: Player) -> dict[str, object]:
-    """What the player's page shows of the ranking: his ranking points per tournament, season by
-    season, and his rating with its history as a chart."""
-    history = selectors.player_rating(player=player)
-    return {
-        "ranking_seasons": selectors.player_ranking(player=player),
-        "rating": history,
-        "rating_chart": rating_chart(history.points, _marker_label),
-    }

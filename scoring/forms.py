@@ -15,12 +15,13 @@ from functools import cached_property
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_text import GAME_WORDS
 from engine import Galdins, Pass, PenaltyPule, Play, Rules
 from engine.deals import Entry as SheetEntry
 from engine.deals import galdins_draw_needed
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from scoring.models import EntryKind
-from scoring.sheet_view import GAME_WORDS, SheetPlayer, SheetRow
+from scoring.sheet_view import SheetPlayer, SheetRow
 
 CLIENT_KEY_PATTERN = r"[A-Za-z0-9-]{1,64}"
 REASON_MAX_LENGTH = 200  # DealResult.reason

@@ -19,6 +19,7 @@ from django.db.models import BooleanField, Count, ExpressionWrapper, Prefetch, Q
 from django.utils import timezone
 from django.utils.formats import number_format
 
+from core.engine_text import display_name_key
 from engine import SheetError, score_sheet
 from engine.names import search_key
 from engine.standings import RoundResult, Standing, TeamStanding, rank_standings, round_results
@@ -27,7 +28,6 @@ from scoring.models import DealResult, SeatResult, twelfths_fraction
 from scoring.sheets import current_results, deals_played, table_sheet
 from tournaments.models import Entry, Player, Round, RoundStatus, Seat, Table, Tournament
 from tournaments.rule_set import RuleSet, round_rule_set
-from zole_site.engine_text import display_name_key
 
 # Draft rounds are the organiser's work in progress: the public never sees them.
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY, RoundStatus.CLOSED)

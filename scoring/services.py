@@ -12,18 +12,19 @@ from django.db import IntegrityError, transaction
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.cache import tournament_changed
+from core.engine_text import error_text
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
 from engine.deals import Entry as SheetEntry
 from engine.standings import round_results
-from ranking.services import ranking_round_closed, rating_apply_table, rating_remove_table
-from scoring.cache import tournament_changed
+from scoring import reactions
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.sheets import current_results, deals_played, result_fields, sheet_entry, table_sheet
+from tournaments import permissions
 from tournaments.clock import time_is_up
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
 from tournaments.rule_set import RuleSet, round_rule_set
 from tournaments.services import ServiceError, audit, lock_round_and_table
-from zole_site.engine_text import error_text
 
 
 class ConflictError(ServiceError):
@@ -309,7 +310,9 @@ def table_confirm(
     state = _lock_table(table)
     _require_open(state)
     tournament = state.round.tournament
-    is_chief = writer.account is not None and tournament.is_chief_referee(writer.account)
+    is_chief = writer.account is not None and permissions.is_chief_referee(
+        writer.account, tournament
+    )
     seated = {seat.entry_id for seat in state.seats}
     if not is_chief and (confirmer is None or confirmer.pk not in seated):
         raise ServiceError(_("a player at this table, or the chief referee, confirms the table"))
@@ -352,7 +355,7 @@ def table_confirm(
         )
         for row in round_results(state.round.number, closed.totals, state.rule_set.place_scheme)
     )
-    rating_apply_table(table_result=result)  # the players' ratings, in this transaction
+    reactions.table_confirmed(table_result=result)  # the players' ratings, in this transaction
     tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.TABLE_CONFIRMED,
@@ -400,7 +403,7 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     """The chief referee reopens a confirmed table, with the reason recorded."""
     state = _lock_table(table)
     tournament = state.round.tournament
-    if writer.account is None or not tournament.is_chief_referee(writer.account):
+    if writer.account is None or not permissions.is_chief_referee(writer.account, tournament):
         raise ServiceError(_("only the chief referee can unlock a confirmed table"))
     if not reason.strip():
         raise ServiceError(_("say why the table is unlocked"))
@@ -410,7 +413,7 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     if result is None:
         raise ServiceError(_("table %(number)d is not confirmed") % {"number": state.table.number})
     before = {str(seat.entry_id): seat.game_points for seat in result.seats.all()}
-    rating_remove_table(table_result=result)  # ratings as if the table had never been confirmed
+    reactions.table_unlocked(table_result=result)  # ratings as if it had never been confirmed
     result.delete()
     tournament_changed(tournament.pk)
     audit(
@@ -447,7 +450,7 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
         )
     round_.status = RoundStatus.CLOSED
     round_.save(update_fields=["status"])
-    ranking_round_closed(round_=round_)  # a finished tournament's placings for the ranking
+    reactions.round_closed(round_=round_)  # a finished tournament's placings for the ranking
     tournament_changed(round_.tournament_id)
     audit(
         action=AuditEntry.Action.ROUND_CLOSED,

@@ -15,6 +15,7 @@ from django.db.models import Prefetch
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_text import GAME_WORDS, error_text
 from engine import Rules, ScoredDeal, SheetError, dealer_for, score_sheet
 from scoring.models import DealResult, EntryKind, TableResult
 from scoring.sheets import current_results, deals_played, sheet_is_closed, table_sheet
@@ -29,17 +30,6 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import RuleSet, round_rule_set
-from zole_site.engine_text import error_text
-
-# The game of an entry in words, by DealResult.game / kind.
-GAME_WORDS: dict[str, Promise] = {
-    "lielais": _("lielais"),
-    "zole": _("zole"),
-    "maza_zole": _("mazā zole"),
-    "pass": _("everyone passed"),
-    "galdins": _("galdiņš"),
-    "penalty": _("penalty pule"),
-}
 
 OPEN_ROUND = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
 

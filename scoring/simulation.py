@@ -37,6 +37,7 @@ from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.text import slugify
 
+from core.engine_text import error_text
 from engine import PenaltyPule, Play, Rules, SheetError, dealer_for, validate_entry
 from engine.deals import Deal
 from engine.deals import Entry as SheetEntry
@@ -65,7 +66,6 @@ from tournaments.models import (
 )
 from tournaments.rule_set import preset_options, round_rule_set
 from tournaments.services import ServiceError
-from zole_site.engine_text import error_text
 
 # (city, its genitive): clubs and tournaments are named "Cēsu ...", "Rīgas ...".
 CITIES: tuple[tuple[str, str], ...] = (

@@ -19,8 +19,8 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import gettext_lazy as _
 from django_tables2.export import TableExport
 
+from core.engine_text import display_name_key
 from scoring.selectors import RoundCell, StandingRow, TeamRow, points_number, points_text
-from zole_site.engine_text import display_name_key
 
 EXPORT_FORMATS = ("csv", "xlsx")
 # A spreadsheet runs a cell that starts with one of these as a formula (OWASP "CSV injection").

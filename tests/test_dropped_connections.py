@@ -12,11 +12,11 @@ from django.db import OperationalError, connection
 from django.test import RequestFactory
 from django.urls import reverse
 
+from core.dropped_connections import RETRY_AFTER_SECONDS
 from scoring.models import DealResult
 from tests.factories import make_organiser, make_published_round, make_tournament, seat_keys
 from tournaments.models import AuditEntry, TableToken
 from zole_site import views
-from zole_site.dropped_connections import RETRY_AFTER_SECONDS
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -126,7 +126,7 @@ def test_a_database_still_away_after_the_repeat_gets_a_translated_try_again_503(
     client, monkeypatch, table_link
 ):
     table, url = table_link
-    monkeypatch.setattr("zole_site.dropped_connections.RECONNECT_PATIENCE_SECONDS", 0)
+    monkeypatch.setattr("core.dropped_connections.RECONNECT_PATIENCE_SECONDS", 0)
     data = deal_data(table)
     dropped = DroppedConnection(monkeypatch, failures=2)
     with connection.execute_wrapper(dropped):

@@ -1,6 +1,6 @@
 """The engine's messages and seating flags shown in the reader's language (issue 7).
 
-The engine keeps English; `zole_site.engine_text` translates a message's template and fills in its
+The engine keeps English; `core.engine_text` translates a message's template and fills in its
 params. The catalogues are the translators' (and may be empty), so the tests check the structure
 with the real `gettext` and the effect with a fake translation."""
 
@@ -11,6 +11,14 @@ from django.urls import reverse
 from django.utils import translation
 from django.utils.translation import gettext
 
+from core import engine_text
+from core.engine_text import (
+    display_name_key,
+    error_text,
+    flag_text,
+    table_warning_text,
+    warning_texts,
+)
 from engine import PlaceScheme, Rules, SheetError
 from engine.deals import Play, validate_entry
 from engine.rules import Game
@@ -19,14 +27,6 @@ from engine.sheet import Sheet, score_sheet
 from tests.factories import make_entries, make_organiser, make_tournament
 from tournaments import services
 from tournaments.models import AuditEntry, Seat
-from zole_site import engine_text
-from zole_site.engine_text import (
-    display_name_key,
-    error_text,
-    flag_text,
-    table_warning_text,
-    warning_texts,
-)
 
 
 def sheet_error(*entries, players=("A", "B", "C", "D")) -> SheetError:

@@ -1,4 +1,4 @@
-"""Repeated failures from one address get 429 (zole_site.ratelimit): bad sign-ins and unknown
+"""Repeated failures from one address get 429 (core.ratelimit): bad sign-ins and unknown
 or withdrawn table links. Good requests from other addresses go on as before.
 
 Every behaviour runs on both stores: the database (the default: every gunicorn worker and
@@ -23,12 +23,12 @@ from django.test import Client, RequestFactory
 from django.urls import reverse
 from django.utils import timezone
 
+from core import ratelimit
+from core.models import FailureCount
+from core.ratelimit import LOGIN_FAILURES, TABLE_LINK_FAILURES, client_address
 from tests.factories import make_organiser, make_published_round
 from tournaments import services as tournament_services
 from tournaments.models import TableToken
-from zole_site import ratelimit
-from zole_site.models import FailureCount
-from zole_site.ratelimit import LOGIN_FAILURES, TABLE_LINK_FAILURES, client_address
 
 pytestmark = pytest.mark.django_db
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.http import HttpRequest
 from django.utils.functional import SimpleLazyObject
 
-from tournaments import roles
+from tournaments import permissions
 
 
 def account_roles(request: HttpRequest) -> dict[str, object]:
@@ -14,6 +14,6 @@ def account_roles(request: HttpRequest) -> dict[str, object]:
     anonymous visitor's) runs no query."""
     user = getattr(request, "user", None)
     return {
-        "has_role": SimpleLazyObject(lambda: roles.has_any_role(user)),
-        "is_federation_staff": SimpleLazyObject(lambda: roles.is_federation_staff(user)),
+        "has_role": SimpleLazyObject(lambda: permissions.has_any_role(user)),
+        "is_federation_staff": SimpleLazyObject(lambda: permissions.is_federation_staff(user)),
     }

@@ -10,12 +10,12 @@ from django import forms
 from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_text import display_name_key, error_text
 from engine import PlaceScheme, SheetError
 from engine.presets import PRESETS
 from engine.rules import deals_per_round_fits
 from tournaments.models import Club, Entry, Player, SeatingMode, Tournament
 from tournaments.rule_set import preset_options
-from zole_site.engine_text import display_name_key, error_text
 
 T = TypeVar("T")
 

@@ -117,7 +117,7 @@ class StandingsOrder(models.TextChoices):
 
 
 class Role(models.TextChoices):
-    """What an account does in a tournament (tournaments/roles.py says what each may do)."""
+    """What an account does in a tournament (tournaments/permissions.py says what each may do)."""
 
     ORGANISER = "organiser", _("organiser")
     CHIEF_REFEREE = "chief_referee", _("chief referee")
@@ -200,7 +200,7 @@ class Tournament(models.Model):
         choices=settings.LANGUAGES,
         default="lv",
     )
-    # Who may do what is decided in tournaments/roles.py; these relations only record it.
+    # Who may do what is decided in tournaments/permissions.py; these relations only record it.
     # Organisers run this tournament (federation staff organise every tournament anyway).
     organisers = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -233,12 +233,6 @@ class Tournament(models.Model):
 
     def __str__(self) -> str:
         return self.name
-
-    def is_chief_referee(self, user) -> bool:
-        """Kept for the callers in scoring.services; the rule lives in tournaments.roles."""
-        from tournaments import roles  # roles imports this module
-
-        return roles.is_chief_referee(user, self)
 
     def seating_mode_for(self, round_number: int) -> str:
         return self.first_round_seating if round_number == 1 else self.later_rounds_seating

@@ -13,10 +13,10 @@ from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from core.engine_text import GAME_WORDS, display_name_key
 from engine.names import search_key
 from engine.seating import meeting_counts
 from engine.standings import RoundResult, rank_standings
-from scoring.sheet_view import GAME_WORDS
 from tournaments.models import (
     AuditEntry,
     Club,
@@ -30,7 +30,6 @@ from tournaments.models import (
     Table,
     Tournament,
 )
-from zole_site.engine_text import display_name_key
 
 
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:
@@ -280,7 +279,7 @@ def tournament_people(*, tournament: Tournament) -> dict[str, list[User]]:
 
 def organised_tournaments(*, user: User) -> QuerySet[Tournament]:
     """The tournaments the account is named an organiser of (staff organise them all: the
-    caller asks tournaments.roles and lists tournament_list() for them)."""
+    caller asks tournaments.permissions and lists tournament_list() for them)."""
     return tournament_list().filter(organisers=user)
 
 
@@ -655,3 +654,13 @@ def plain(value: object) -> str:
     if isinstance(value, list | tuple):
         return ", ".join(plain(item) for item in value)
     return str(value)
+
+
+def tables_confirmed_short(*, round_: Round) -> list[int]:
+    """The numbers of the round's tables confirmed with fewer deals because time was up: their
+    results depend on the clock, which can then no longer be reset."""
+    return list(
+        round_.tables.filter(result__time_called=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )

@@ -14,6 +14,8 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core.cache import tournament_changed
+from core.engine_text import error_text, flag_dict, is_warning, table_warning_text
 from engine import SheetError
 from engine.seating import (
     SeatedTable,
@@ -22,8 +24,7 @@ from engine.seating import (
     seat_players,
     table_sizes,
 )
-from scoring.cache import tournament_changed
-from tournaments import selectors
+from tournaments import permissions, selectors
 from tournaments.clock import CLOCK_STATUSES, round_clock
 from tournaments.models import (
     AuditEntry,
@@ -41,7 +42,6 @@ from tournaments.models import (
 )
 from tournaments.player_csv import CsvPlayer, read_players
 from tournaments.rule_set import RULE_SET_FIELDS, round_rule_set, rule_set_options
-from zole_site.engine_text import error_text, flag_dict, is_warning, table_warning_text
 
 # (club name, city)
 DEMO_CLUBS: list[tuple[str, str]] = [
@@ -828,10 +828,8 @@ def round_publish(
 def _lock_clock_round(round_: Round, by: User | None) -> Round:
     """The round row locked (every clock write and a short confirmation queue on it), after
     checking that `by` keeps the tournament's clock and that the round is being played."""
-    from tournaments import roles  # roles imports this module
-
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
-    if not roles.can_run_clock(by, round_.tournament):
+    if not permissions.can_run_clock(by, round_.tournament):
         raise ServiceError(_("only the organisers and the chief referee keep the round clock"))
     if round_.status not in CLOCK_STATUSES:
         raise ServiceError(
@@ -900,11 +898,7 @@ def round_clock_reset(*, round_: Round, by: User | None, ip_address: str | None 
             _("time was called in round %(number)d: its clock can no longer be reset")
             % {"number": round_.number}
         )
-    short = list(
-        round_.tables.filter(result__time_called=True)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
+    short = selectors.tables_confirmed_short(round_=round_)
     if short:
         raise ServiceError(
             ngettext(

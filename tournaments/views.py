@@ -20,9 +20,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from core.query import paginate
+from core.security import client_ip
 from engine.presets import PRESETS
-from scoring.sheet_view import round_table_links
-from tournaments import roles, selectors, services
+from tournaments import permissions, roles, selectors, services
 from tournaments.clock import RoundClock, round_clock
 from tournaments.forms import (
     CheckInForm,
@@ -46,8 +47,6 @@ from tournaments.role_forms import (
 )
 from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
 from tournaments.tables import PlayerTable
-from zole_site.query import paginate
-from zole_site.security import client_ip
 
 
 def lazy_tournament(slug: str) -> Tournament:
@@ -67,9 +66,9 @@ def organiser_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
         slug = kwargs.get("slug")
         if slug is None:
-            allowed = roles.is_federation_staff(request.user)
+            allowed = permissions.is_federation_staff(request.user)
         else:
-            allowed = roles.is_organiser(request.user, lazy_tournament(slug))
+            allowed = permissions.is_organiser(request.user, lazy_tournament(slug))
         if not allowed:
             raise PermissionDenied(_("Only organisers may do this."))
         return view(request, *args, **kwargs)
@@ -79,12 +78,12 @@ def organiser_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpR
 
 def role_manager_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """A tournament's people page: whoever gives or takes away one of its roles (federation
-    staff, its organisers, its chief referees: tournaments.roles.manageable_roles)."""
+    staff, its organisers, its chief referees: tournaments.permissions.manageable_roles)."""
 
     @login_required
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not roles.manageable_roles(request.user, lazy_tournament(kwargs["slug"])):
+        if not permissions.manageable_roles(request.user, lazy_tournament(kwargs["slug"])):
             raise PermissionDenied(
                 _("Only the tournament's organisers and chief referees may do this.")
             )
@@ -99,7 +98,7 @@ def role_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpRespon
     @login_required
     @wraps(view)
     def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
-        if not roles.has_any_role(request.user):
+        if not permissions.has_any_role(request.user):
             raise PermissionDenied(
                 _("This account has no role in any tournament yet: ask the organiser.")
             )
@@ -130,7 +129,7 @@ def referee_rounds(user: object, tables: list[Table]) -> list[RefereeRound]:
         round_ = round_tables[0].round
         tournament = round_.tournament
         if tournament.pk not in keepers:
-            keepers[tournament.pk] = roles.can_run_clock(user, tournament)
+            keepers[tournament.pk] = permissions.can_run_clock(user, tournament)
         rounds.append(
             RefereeRound(round_, round_tables, round_clock(round_), keepers[tournament.pk])
         )
@@ -141,7 +140,7 @@ def referee_rounds(user: object, tables: list[Table]) -> list[RefereeRound]:
 @require_safe
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The signed-in start page: the tournaments one organises, the tables one referees."""
-    is_staff = roles.is_federation_staff(request.user)
+    is_staff = permissions.is_federation_staff(request.user)
     tables = selectors.refereed_tables(user=request.user)
     return render(
         request,
@@ -346,7 +345,6 @@ def _round_page(
 ) -> HttpResponse:
     """The round page; after a refused generation or publication, with the forms as they were
     sent (the ticks on screen stay, and the differences are those of the ticks)."""
-    table_links = round_table_links(round_=round_)
     clock = round_clock(round_)
     tables = selectors.round_tables(round_=round_)
     if check_in_form is None:
@@ -376,11 +374,10 @@ def _round_page(
             "confirmation": services.regenerate_confirmation(round_),
             "is_draft": round_.status == RoundStatus.DRAFT,
             "is_published": round_.status == RoundStatus.PUBLISHED,
-            "table_links": table_links,
             "clock": clock,
             # A clock started by mistake is reset, unless a table was confirmed short by it.
             "clock_can_reset": clock.can_reset
-            and not any(link.time_called for link in table_links),
+            and not selectors.tables_confirmed_short(round_=round_),
         },
     )
 
@@ -408,14 +405,14 @@ CLOCK_ACTIONS: dict[str, tuple[Callable[..., Round], Promise]] = {
 
 def clock_keeper_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """Views of a round's clock: its tournament's organisers and chief referees
-    (tournaments.roles.can_run_clock). Visitors are sent to sign in, other accounts get 403,
+    (tournaments.permissions.can_run_clock). Visitors are sent to sign in, other accounts get 403,
     before the method is looked at. The view receives the round, with its tournament."""
 
     @login_required
     @wraps(view)
     def wrapped(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         round_ = _round(slug, number)
-        if not roles.can_run_clock(request.user, round_.tournament):
+        if not permissions.can_run_clock(request.user, round_.tournament):
             raise PermissionDenied(
                 _("Only the tournament's organisers and chief referees keep the round clock.")
             )
@@ -441,7 +438,7 @@ def round_clock_action(request: HttpRequest, round_: Round) -> HttpResponse:
         else:
             messages.success(request, str(done) % {"number": round_.number})
     tournament = round_.tournament
-    if roles.is_organiser(request.user, tournament):
+    if permissions.is_organiser(request.user, tournament):
         url = reverse("tournaments:round", args=[tournament.slug, round_.number])
         return redirect(f"{url}#round-clock")
     return redirect(f"{reverse('tournaments:dashboard')}#round-{round_.pk}")
@@ -698,10 +695,10 @@ def _role_message(role: str, outcome: str, user) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
     """Who organises and referees the tournament; whoever may give a role adds people to it by
-    username (tournaments.roles.can_manage_role: organisers the table referees, staff and the
+    username (tournaments.permissions.can_manage_role: organisers the table referees, staff and the
     chief referees the chief referees)."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    manageable = roles.manageable_roles(request.user, tournament)
+    manageable = permissions.manageable_roles(request.user, tournament)
     if request.method == "POST" and "account-username" in request.POST:
         if Role.REFEREE not in manageable:  # accounts are made for the referees one appoints
             raise PermissionDenied(ROLE_REMOVAL_REFUSALS[Role.REFEREE])
@@ -743,7 +740,7 @@ def _roles_page(
         {
             "tournament": tournament,
             "form": form or RoleAddForm(roles=manageable, initial={"role": Role.REFEREE}),
-            "is_organiser": roles.is_organiser(request.user, tournament),
+            "is_organiser": permissions.is_organiser(request.user, tournament),
             "account_form": account_form or RefereeAccountForm(prefix="account"),
             "can_create_accounts": Role.REFEREE in manageable,
             "new_account": new_account,
@@ -800,7 +797,7 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Choose whose role to take away."))
         return redirect("tournaments:roles", slug=slug)
     user, role = form.cleaned_data["user"], form.cleaned_data["role"]
-    if not roles.can_manage_role(request.user, tournament, role):
+    if not permissions.can_manage_role(request.user, tournament, role):
         raise PermissionDenied(ROLE_REMOVAL_REFUSALS[role])
     removed = roles.role_revoke(
         tournament=tournament, user=user, role=role, by=request.user, ip_address=client_ip(request)
@@ -809,8 +806,10 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
         messages.success(request, _role_message(role, "revoked", user))
     else:
         messages.info(request, _role_message(role, "absent", user))
-    if not roles.manageable_roles(request.user, tournament):  # a chief referee stepped down
-        return redirect("tournaments:dashboard" if roles.has_any_role(request.user) else "home")
+    if not permissions.manageable_roles(request.user, tournament):  # a chief referee stepped down
+        return redirect(
+            "tournaments:dashboard" if permissions.has_any_role(request.user) else "home"
+        )
     return redirect("tournaments:roles", slug=slug)
 
 

@@ -69,10 +69,11 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "django_htmx",
+    "core",  # the plumbing every app uses
     "tournaments",
     "scoring",
     "ranking",
-    "zole_site",  # the rate limits' failure count
+    "zole_site",  # the site on top: its pages; the history of its migrations
 ]
 
 MIDDLEWARE = [
@@ -80,8 +81,8 @@ MIDDLEWARE = [
     # Static files straight from gunicorn (no separate file server), before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
     # Before the CSRF check, which would read (and spool) the body of an oversized upload.
-    "zole_site.security.RequestSizeLimitMiddleware",
-    "zole_site.security.ContentSecurityPolicyMiddleware",
+    "core.security.RequestSizeLimitMiddleware",
+    "core.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the visitor's choice (a cookie), else the browser's, else Latvian.
     "django.middleware.locale.LocaleMiddleware",
@@ -92,7 +93,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last: it runs the view, and runs it again after a dropped database connection.
-    "zole_site.dropped_connections.DroppedConnectionMiddleware",
+    "core.dropped_connections.DroppedConnectionMiddleware",
 ]
 
 ROOT_URLCONF = "zole_site.urls"
@@ -248,7 +249,7 @@ SECURE_HSTS_SECONDS = env_int("HSTS_SECONDS", 365 * 24 * 3600 if HTTPS else 0)
 SECURE_HSTS_INCLUDE_SUBDOMAINS = env_bool("HSTS_INCLUDE_SUBDOMAINS", default=True)
 SECURE_HSTS_PRELOAD = env_bool("HSTS_PRELOAD", default=True)
 # Reverse proxies in front of gunicorn (nginx, a load balancer): they say the scheme, and the
-# rate limits read the client's address from X-Forwarded-For (zole_site.ratelimit).
+# rate limits read the client's address from X-Forwarded-For (core.ratelimit).
 TRUSTED_PROXIES = env_int("TRUSTED_PROXIES", 0)
 if TRUSTED_PROXIES:
     SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
@@ -259,7 +260,7 @@ SESSION_COOKIE_HTTPONLY = True
 
 # Scripts, styles, images and fonts from this site only: no inline script or style anywhere
 # (templates load static/js files), so an injected <script> never runs. Sent with HTML pages
-# (zole_site.security.ContentSecurityPolicyMiddleware).
+# (core.security.ContentSecurityPolicyMiddleware).
 CONTENT_SECURITY_POLICY = "; ".join(
     [
         "default-src 'self'",
@@ -285,18 +286,18 @@ RATING_INLINE_TABLES = env_int("RATING_INLINE_TABLES", 500)
 # stopped process left.
 RATING_UPDATES_IN_BACKGROUND = env_bool("RATING_UPDATES_IN_BACKGROUND", True)
 
-# Uploads: the largest request body accepted at all (zole_site.security answers 413 above it).
+# Uploads: the largest request body accepted at all (core.security answers 413 above it).
 # It is above the player import's own 1 MB limit, so a CSV between the two gets the import's
 # message. Files below it stay in memory: an upload never lands on disk.
 REQUEST_BODY_MAX_BYTES = 2_621_440
 DATA_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 FILE_UPLOAD_MAX_MEMORY_SIZE = REQUEST_BODY_MAX_BYTES
 
-# Where the rate limits count failures (zole_site.ratelimit): in the shared cache when there is
+# Where the rate limits count failures (core.ratelimit): in the shared cache when there is
 # one (Redis), otherwise in the database. The local memory cache is per process, so it would let
 # each gunicorn worker allow the limit on its own.
 RATE_LIMIT_STORE = "cache" if REDIS_URL else "database"
-# Failures allowed per client address and window before the page answers 429 (zole_site.ratelimit).
+# Failures allowed per client address and window before the page answers 429 (core.ratelimit).
 RATE_LIMITS = {
     "login": {"failures": env_int("LOGIN_FAILURES_ALLOWED", 10), "seconds": 15 * 60},
     # A whole venue may share one address: a mistyped link is rare, a scan is thousands.

@@ -5,9 +5,9 @@ from django.contrib.auth import views as auth_views
 from django.urls import include, path
 from django.views.generic import RedirectView
 
+from core.ratelimit import RateLimitedLoginView
 from scoring.views import public
 from zole_site import views
-from zole_site.ratelimit import RateLimitedLoginView
 
 # A dropped database connection that no view could retry is a 503 "try again", not a 500.
 handler500 = "zole_site.views.server_error"

@@ -14,12 +14,12 @@ from django.views import defaults
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
-from zole_site.documentation import doc_page
-from zole_site.dropped_connections import (
+from core.dropped_connections import (
     CONNECTION_ERRORS,
     connection_dropped,
     database_unavailable,
 )
+from zole_site.documentation import doc_page
 
 LANGUAGE_CODES = frozenset(code for code, _name in settings.LANGUAGES)
 

@@ -20,6 +20,7 @@ from django.utils.formats import date_format
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
+from core.engine_text import GAME_WORDS, display_name_key, error_text
 from engine import (
     Pass,
     PenaltyPule,
@@ -47,7 +48,7 @@ from scoring.documents.sheets import (
 )
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standings_order
-from scoring.sheet_view import GAME_WORDS, sheet_players
+from scoring.sheet_view import sheet_players
 from scoring.sheets import (
     current_results,
     deals_played,
@@ -64,7 +65,6 @@ from tournaments.rule_set import (
     rule_set_from_options,
     rule_set_words,
 )
-from zole_site.engine_text import display_name_key, error_text
 
 EntryUrl = Callable[[str], str]  # a table token → the absolute address of its entry page
 

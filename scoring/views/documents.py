@@ -14,12 +14,12 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from core.cache import cached_public_page
+from core.query import positive_number
 from scoring import documents, selectors
-from scoring.cache import cached_public_page
-from tournaments import roles
+from tournaments import permissions
 from tournaments.models import Round, Tournament
 from tournaments.views import lazy_tournament
-from zole_site.query import positive_number
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
@@ -38,7 +38,7 @@ def sheet_printers_only(view: Callable[..., HttpResponse]) -> Callable[..., Http
     @login_required
     @wraps(view)
     def wrapped(request: HttpRequest, slug: str, **kwargs: object) -> HttpResponse:
-        if not roles.can_print_sheets(request.user, lazy_tournament(slug)):
+        if not permissions.can_print_sheets(request.user, lazy_tournament(slug)):
             raise PermissionDenied(
                 _("Only organisers and the chief referee print the score sheets.")
             )

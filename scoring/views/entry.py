@@ -31,6 +31,10 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.dropped_connections import repeatable_posts
+from core.query import whole_number
+from core.ratelimit import TABLE_LINK_FAILURES
+from core.security import client_ip
 from scoring import services
 from scoring.forms import (
     ConfirmForm,
@@ -43,15 +47,11 @@ from scoring.forms import (
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView, table_sheet_view
 from scoring.templatetags.sheet_rows import rows_html
-from tournaments import roles
+from tournaments import permissions
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
 from tournaments.views import organiser_required
-from zole_site.dropped_connections import repeatable_posts
-from zole_site.query import whole_number
-from zole_site.ratelimit import TABLE_LINK_FAILURES
-from zole_site.security import client_ip
 
 TEMPLATE = "scoring/sheet.html"
 
@@ -342,7 +342,7 @@ def table_role_required(
 @never_cache
 @repeatable_posts(when=is_repeatable)
 @table_role_required(
-    roles.can_write_table,
+    permissions.can_write_table,
     gettext_lazy(
         "Only the tournament's organisers and chief referees, and the table's referees, "
         "open it here."
@@ -370,7 +370,7 @@ def sheet_page(
         raise Http404 from None
     # Who may open the page is settled by its door (the link, or table_role_required); the
     # chief referee is offered more: confirming as himself, unlocking.
-    is_chief = roles.is_chief_referee(request.user, sheet.tournament)
+    is_chief = permissions.is_chief_referee(request.user, sheet.tournament)
     page = SheetPage(request, sheet, token, is_chief, url)
     if request.method == "POST":
         action = request.POST.get("action", "")
@@ -634,7 +634,7 @@ def _round_page(table: Table) -> str:
 
 
 def _organises_table(user: object, table: Table) -> bool:
-    return roles.is_organiser(user, table.round.tournament)
+    return permissions.is_organiser(user, table.round.tournament)
 
 
 ONLY_ORGANISERS = gettext_lazy("Only the tournament's organisers manage its entry links.")

@@ -11,9 +11,9 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from ranking.views import player_page_context
+from core.cache import cached_public_page
+from core.query import paginate, positive_number
 from scoring import selectors
-from scoring.cache import cached_public_page
 from scoring.charts import cumulative_chart
 from scoring.sheet_view import table_sheet_view
 from scoring.tables import (
@@ -25,7 +25,6 @@ from scoring.tables import (
 from tournaments.clock import round_clock
 from tournaments.models import Table, Tournament
 from tournaments.rule_set import rule_set_options, rule_set_words
-from zole_site.query import paginate, positive_number
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -279,5 +278,5 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(
         request,
         "public/player_detail.html",
-        {"player": player, "tournaments": tournaments, **player_page_context(player=player)},
+        {"player": player, "tournaments": tournaments},
     )

@@ -18,6 +18,7 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from core.ratelimit import TABLE_LINK_FAILURES
 from engine import Play
 from engine.rules import Game
 from scoring import services
@@ -28,7 +29,6 @@ from tests.factories import make_organiser, make_published_round, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError, TableGoneError
-from zole_site.ratelimit import TABLE_LINK_FAILURES
 
 keys = (f"reseat-{number}" for number in itertools.count())
 REFEREE = Writer(ip_address="10.0.0.7")

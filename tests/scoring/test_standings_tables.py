@@ -9,9 +9,9 @@ from fractions import Fraction
 import pytest
 from django.template.loader import get_template
 
+from core.query import paginate
 from scoring.selectors import RoundCell, StandingRow
 from scoring.tables import StandingsTable
-from zole_site.query import paginate
 
 
 def row(position: int, name: str, **changes) -> StandingRow:

@@ -254,7 +254,7 @@ class TestReset:
 
 class TestEveryClockWriteInvalidatesThePublicPages:
     def test_start_call_and_reset(self, timed_round, organiser, django_capture_on_commit_callbacks):
-        from scoring.cache import tournament_generation
+        from core.cache import tournament_generation
 
         tournament_id = timed_round.tournament_id
         generations = [tournament_generation(tournament_id)]

@@ -1,5 +1,5 @@
-"""The site's own model: the failure count of the rate limits (zole_site.ratelimit) when no
-shared cache is configured, so that every gunicorn worker and server reads the same count."""
+"""The failure count of the rate limits (core.ratelimit) when no shared cache is configured, so
+that every gunicorn worker and server reads the same count."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ class FailureCount(models.Model):
     expires_at = models.DateTimeField(db_index=True)
 
     class Meta:
+        db_table = "zole_site_failurecount"  # created by zole_site's migration 0001, kept as it is
         constraints = (
             models.UniqueConstraint(fields=["scope", "address"], name="failure_count_unique"),
         )

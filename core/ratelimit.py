@@ -27,8 +27,8 @@ from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 from django.utils.translation import ngettext_lazy
 
-from zole_site.models import FailureCount
-from zole_site.security import client_ip, refused
+from core.models import FailureCount
+from core.security import client_ip, refused
 
 logger = logging.getLogger(__name__)
 

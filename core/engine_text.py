@@ -22,10 +22,22 @@ from collections.abc import Iterable, Mapping
 from functools import lru_cache
 from typing import Any
 
+from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, gettext_noop
+from django.utils.translation import gettext_lazy as _
 
 from engine.errors import PLAYER_PARAMS, SheetError
 from engine.names import NameKey, name_sort_key
+
+# The game of an entry in words, by the engine's game (DealResult.game) or entry kind.
+GAME_WORDS: dict[str, Promise] = {
+    "lielais": _("lielais"),
+    "zole": _("zole"),
+    "maza_zole": _("mazā zole"),
+    "pass": _("everyone passed"),
+    "galdins": _("galdiņš"),
+    "penalty": _("penalty pule"),
+}
 
 # The flags that make a table worth a second look, besides a fixed table not honoured (the same
 # rule as the warnings stored on the round when its seating is generated).

@@ -7,7 +7,7 @@ from typing import Any
 
 from django import template
 
-from zole_site import engine_text
+from core import engine_text
 
 register = template.Library()
 
