@@ -9,6 +9,7 @@ from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
+from django.db.models import Exists, OuterRef
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -62,6 +63,7 @@ class TableState:
     seats: list[Seat]
     results: list[DealResult]  # every version, in order
     current: list[DealResult]  # the newest version of each entry, removed ones left out
+    is_confirmed: bool  # a TableResult exists (read after the lock, with the seats)
 
     @property
     def next_position(self) -> int:
@@ -93,9 +95,19 @@ def _lock_table(table: Table, *, entry_write: bool = False) -> TableState:
     and closing (FOR UPDATE) waits for the shared lock."""
     shared = entry_write and table.round.status == RoundStatus.IN_PLAY
     round_, table = lock_round_and_table(table, shared=shared)
-    seats = list(table.seats.order_by("position"))
+    # Whether the table is confirmed comes with its seats: one query, read after the lock (a
+    # statement of its own, so it sees a confirmation committed while this write waited; the
+    # locking query's own snapshot, taken before the wait, would not).
+    seats = list(
+        table.seats.annotate(
+            table_confirmed=Exists(TableResult.objects.filter(table_id=OuterRef("table_id")))
+        ).order_by("position")
+    )
     results = list(table.deal_results.order_by("position", "version"))
-    return TableState(table, round_, seats, results, current_results(results))
+    confirmed = bool(seats) and seats[0].table_confirmed
+    if not seats:  # a table is created with its seats; read it the plain way without them
+        confirmed = TableResult.objects.filter(table=table).exists()
+    return TableState(table, round_, seats, results, current_results(results), confirmed)
 
 
 def _require_open(state: TableState) -> None:
@@ -104,7 +116,7 @@ def _require_open(state: TableState) -> None:
             _("round %(number)d is %(status)s: deals are entered while it is published or in play")
             % {"number": state.round.number, "status": state.round.get_status_display()}
         )
-    if TableResult.objects.filter(table=state.table).exists():
+    if state.is_confirmed:
         raise LockedError(
             _("table %(number)d is confirmed and locked; only the chief referee can unlock it")
             % {"number": state.table.number}
@@ -146,8 +158,10 @@ def _store(
     version = 1 + max(
         (result.version for result in state.results if result.position == position), default=0
     )
+    # No savepoint of its own: a clash raises ConflictError at once, out of the service's
+    # transaction, which rolls back as a whole (nothing else runs in the failed transaction).
     try:
-        with transaction.atomic():
+        with transaction.atomic(savepoint=False):
             return DealResult.objects.create(
                 table=state.table,
                 position=position,
