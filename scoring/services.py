@@ -198,7 +198,16 @@ def _audit_detail(entry: SheetEntry | None) -> dict[str, object]:
     return {key: value for key, value in _describe(entry).items() if value is not None}
 
 
-@transaction.atomic
+@dataclass(frozen=True)
+class RecordedEntry:
+    """An entry recorded by `deal_record_on_sheet`, and every version of the table's entries
+    just after it, in order (read under the table's lock, the new one appended): the sheet the
+    writer sees next, without reading it again."""
+
+    result: DealResult
+    versions: list[DealResult]
+
+
 def deal_record(
     *, table: Table, entry: SheetEntry, position: int, client_key: str, writer: Writer
 ) -> DealResult:
@@ -206,11 +215,21 @@ def deal_record(
 
     `position` is the entry the writer saw as next: if another device wrote it meanwhile, the
     writer gets a conflict, never a silent overwrite. The same `client_key` records once."""
+    return deal_record_on_sheet(
+        table=table, entry=entry, position=position, client_key=client_key, writer=writer
+    ).result
+
+
+@transaction.atomic
+def deal_record_on_sheet(
+    *, table: Table, entry: SheetEntry, position: int, client_key: str, writer: Writer
+) -> RecordedEntry:
+    """`deal_record`, with the table's entries as they are after it (`RecordedEntry`)."""
     _require_client_key(client_key)
     state = _lock_table(table, entry_write=True)
     replay = _replay(state, client_key)
     if replay is not None:
-        return replay
+        return RecordedEntry(replay, state.results)
     _require_open(state)
     if position != state.next_position:
         raise ConflictError(
@@ -242,7 +261,9 @@ def deal_record(
         after=_audit_detail(entry),
         via=writer.via,
     )
-    return result
+    # In the order the table's entries are read (removed entries keep their versions).
+    versions = sorted([*state.results, result], key=lambda each: (each.position, each.version))
+    return RecordedEntry(result, versions)
 
 
 @transaction.atomic

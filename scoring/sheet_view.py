@@ -310,13 +310,20 @@ def _row(
     )
 
 
-def table_sheet_view(*, table_id: int, after: TableSheetView | None = None) -> TableSheetView:
+def table_sheet_view(
+    *,
+    table_id: int,
+    after: TableSheetView | None = None,
+    results: Sequence[DealResult] | None = None,
+) -> TableSheetView:
     """The table, its seats with the players, and every version of its entries, in three queries
     whatever the number of deals; scored by the engine. Raises Table.DoesNotExist.
 
     `after`: the same table's sheet read earlier in this request, before an entry was added
     (a write of an open, unconfirmed table that succeeded): its table and seats are kept (an
-    entry changes neither) and only the entries are read again, in one query."""
+    entry changes neither) and only the entries are read again, in one query; or not at all
+    when the write hands them over as `results` (every version, ordered by position and
+    version: `scoring.services.RecordedEntry.versions`)."""
     if after is not None and after.table.pk == table_id:
         table = after.table
         seats = list(after.seats)
@@ -327,7 +334,8 @@ def table_sheet_view(*, table_id: int, after: TableSheetView | None = None) -> T
         seats = list(
             Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
         )
-    results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
+    if results is None or after is None or after.table.pk != table_id:
+        results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
     ids = sorted(result.pk for result in results)
     tournament = table.round.tournament
     # Loaded by select_related; an unconfirmed table has none (the lookup raises AttributeError).

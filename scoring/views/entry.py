@@ -137,14 +137,15 @@ class SheetPage:
         conflict: str,
         position: int | None,
         correcting: SheetRow | None = None,
-        answer: Callable[[SheetPage, str], HttpResponse | None] | None = None,
+        answer: Callable[[SheetPage, str, object], HttpResponse | None] | None = None,
     ) -> HttpResponse:
         """Run one write of an entry form and answer as every entry form does: back to the
-        sheet with `saved` (or `answer`'s response, when it gives one); or the sheet again
-        saying what happened: another device got there first (`conflict`, 409), the table was
-        locked meanwhile (409), or the service refused (the form with the reason)."""
+        sheet with `saved` (or `answer`'s response to what the write returned, when it gives
+        one); or the sheet again saying what happened: another device got there first
+        (`conflict`, 409), the table was locked meanwhile (409), or the service refused (the
+        form with the reason)."""
         try:
-            service_call()
+            written = service_call()
         except ConflictError:
             return self.conflict(conflict, position)
         except LockedError as error:
@@ -154,7 +155,7 @@ class SheetPage:
         except ServiceError as error:
             form.add_error(None, str(error))
             return self.render({form_name: form}, correcting=correcting)
-        response = answer(self, saved) if answer is not None else None
+        response = answer(self, saved, written) if answer is not None else None
         return response if response is not None else self.done(saved)
 
 
@@ -432,7 +433,7 @@ def post_deal(page: SheetPage) -> HttpResponse:
     if not form.is_valid():
         return page.render({"deal_form": form})
     return page.write(
-        lambda: services.deal_record(
+        lambda: services.deal_record_on_sheet(
             table=sheet.table,
             entry=form.cleaned_data["entry"],
             position=form.cleaned_data["position"],
@@ -455,17 +456,20 @@ SHOWN_SHEET_HEADER = "X-Entry-Sheet"
 FRAGMENT_HEADER = "X-Entry-Fragment"
 
 
-def deal_saved(client_key: str) -> Callable[[SheetPage, str], HttpResponse | None]:
+def deal_saved(client_key: str) -> Callable[[SheetPage, str, object], HttpResponse | None]:
     """The answer to a saved deal that the entry script sent: only what the deal changed, or
     None (the page is loaded whole, as without the script) when the page is not the sheet as
     it was just before this deal (another device wrote meanwhile), or the sheet is now closed
-    (its settlement, the confirmation) or does not score."""
+    (its settlement, the confirmation) or does not score. The entries are the ones the write
+    read under the table's lock, with the new one (`services.RecordedEntry`): not read again."""
 
-    def answer(page: SheetPage, saved: str) -> HttpResponse | None:
+    def answer(page: SheetPage, saved: str, recorded: object) -> HttpResponse | None:
         shown = whole_number(page.request.headers.get(SHOWN_SHEET_HEADER))
-        if shown is None:
+        if shown is None or not isinstance(recorded, services.RecordedEntry):
             return None
-        sheet = table_sheet_view(table_id=page.sheet.table.pk, after=page.sheet)
+        sheet = table_sheet_view(
+            table_id=page.sheet.table.pk, after=page.sheet, results=recorded.versions
+        )
         row = sheet.last_row
         if (
             row is None
