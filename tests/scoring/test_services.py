@@ -99,6 +99,37 @@ class TestEnteringDeals:
         assert first.pk == again.pk
         assert DealResult.objects.count() == 1
 
+    def test_the_write_hands_back_the_entries_as_a_read_after_it_finds_them(self, table_of_three):
+        """deal_record_on_sheet: the entries it read under the lock with the new one, in the
+        order the sheet reads them, after a removal and for a resent request alike."""
+        a, b, c = seat_keys(table_of_three)
+        record(table_of_three, lielais(b), 1)
+        record(table_of_three, lielais(c), 2)
+        services.deal_correct(
+            table=table_of_three,
+            position=2,
+            entry=None,
+            base_version=1,
+            client_key="gone",
+            reason="typed twice",
+            writer=REFEREE,
+        )
+
+        def on_sheet(client_key):
+            return services.deal_record_on_sheet(
+                table=table_of_three,
+                entry=lielais(a),
+                position=2,
+                client_key=client_key,
+                writer=REFEREE,
+            )
+
+        recorded = on_sheet("again")
+        stored = list(DealResult.objects.order_by("position", "version"))
+        assert recorded.versions == stored and recorded.versions[-1] == recorded.result
+        replayed = on_sheet("again")
+        assert replayed.result == recorded.result and replayed.versions == stored
+
     def test_a_second_device_writing_the_same_deal_gets_a_conflict(self, table_of_three):
         _a, b, c = seat_keys(table_of_three)
         record(table_of_three, lielais(b), 1)
