@@ -310,11 +310,22 @@ def _row(
     )
 
 
+# What the sheet reads with its table (its round, tournament and confirmation) in one query; a
+# caller that reads the table anyway (the table's link, the organiser's door) reads it so and
+# hands it over (`table_sheet_view(table=...)`).
+SHEET_TABLE_RELATED = (
+    "round__tournament",
+    "result__confirmed_by",
+    "result__confirmed_by_entry__player",
+)
+
+
 def table_sheet_view(
     *,
     table_id: int,
     after: TableSheetView | None = None,
     results: Sequence[DealResult] | None = None,
+    table: Table | None = None,
 ) -> TableSheetView:
     """The table, its seats with the players, and every version of its entries, in three queries
     whatever the number of deals; scored by the engine. Raises Table.DoesNotExist.
@@ -323,14 +334,15 @@ def table_sheet_view(
     (a write of an open, unconfirmed table that succeeded): its table and seats are kept (an
     entry changes neither) and only the entries are read again, in one query; or not at all
     when the write hands them over as `results` (every version, ordered by position and
-    version: `scoring.services.RecordedEntry.versions`)."""
+    version: `scoring.services.RecordedEntry.versions`).
+
+    `table`: this table, just read with `SHEET_TABLE_RELATED` in this request: not read again."""
     if after is not None and after.table.pk == table_id:
         table = after.table
         seats = list(after.seats)
     else:
-        table = Table.objects.select_related(
-            "round__tournament", "result__confirmed_by", "result__confirmed_by_entry__player"
-        ).get(pk=table_id)
+        if table is None or table.pk != table_id:
+            table = Table.objects.select_related(*SHEET_TABLE_RELATED).get(pk=table_id)
         seats = list(
             Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
         )

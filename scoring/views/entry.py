@@ -45,7 +45,13 @@ from scoring.forms import (
     correction_initial,
 )
 from scoring.services import ConflictError, LockedError, Writer
-from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView, table_sheet_view
+from scoring.sheet_view import (
+    SHEET_TABLE_RELATED,
+    SheetPlayer,
+    SheetRow,
+    TableSheetView,
+    table_sheet_view,
+)
 from scoring.templatetags.sheet_rows import rows_html
 from tournaments import permissions
 from tournaments import services as tournament_services
@@ -271,7 +277,15 @@ def is_repeatable(request: HttpRequest) -> bool:
 @require_http_methods(["GET", "HEAD", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
-    table_token = TableToken.objects.select_related("round__tournament").filter(token=token).first()
+    # The link with its table as the sheet reads it: one query (a link without its table still
+    # names its round and tournament: link_gone).
+    table_token = (
+        TableToken.objects.select_related(
+            "round__tournament", *(f"table__{related}" for related in SHEET_TABLE_RELATED)
+        )
+        .filter(token=token)
+        .first()
+    )
     if table_token is None:
         # Only an unknown link is refused to an address that keeps failing: a venue shares
         # one address, and a valid link is served whatever the other phones did.
@@ -288,6 +302,7 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     return sheet_page(
         request,
         table_id=table_token.table_id,
+        table=table_token.table,
         token=table_token,
         url=reverse("scoring:token_sheet", args=[token]),
     )
@@ -355,16 +370,22 @@ def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     return sheet_page(
         request,
         table_id=table.pk,
+        table=table,
         token=None,
         url=reverse("scoring:table_sheet", args=[table.pk]),
     )
 
 
 def sheet_page(
-    request: HttpRequest, *, table_id: int, token: TableToken | None, url: str
+    request: HttpRequest,
+    *,
+    table_id: int,
+    table: Table | None = None,
+    token: TableToken | None,
+    url: str,
 ) -> HttpResponse:
     try:
-        sheet = table_sheet_view(table_id=table_id)
+        sheet = table_sheet_view(table_id=table_id, table=table)
     except Table.DoesNotExist:
         if token is not None:  # the round was seated again since the link was read
             return link_gone(request, token, reseated=True)
@@ -629,7 +650,7 @@ POST_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
 
 
 def _table(table_id: int) -> Table:
-    return get_object_or_404(Table.objects.select_related("round__tournament"), pk=table_id)
+    return get_object_or_404(Table.objects.select_related(*SHEET_TABLE_RELATED), pk=table_id)
 
 
 def _round_page(table: Table) -> str:

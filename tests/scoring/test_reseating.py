@@ -132,8 +132,8 @@ class TestAReseatedRound:
         url = reverse("scoring:token_sheet", args=[TableToken.objects.get(table=table).token])
         read_sheet = entry_views.table_sheet_view
 
-        def read_then_reseated(*, table_id):
-            sheet = read_sheet(table_id=table_id)
+        def read_then_reseated(*, table_id, **read):
+            sheet = read_sheet(table_id=table_id, **read)
             reseat(Round.objects.get(pk=round_.pk))
             return sheet
 
