@@ -32,9 +32,10 @@ pytestmark = pytest.mark.django_db
 
 keys = (f"service-key-{number}" for number in itertools.count())
 REFEREE = Writer(ip_address="10.0.0.9")
-# Every request the page makes, whatever the number of deals: the link, the table with its
-# round, tournament and confirmation, the seats with the players, every version of the entries.
-SHEET_QUERIES = 4
+# Every request the page makes, whatever the number of deals: the link with its table, round,
+# tournament and confirmation (one query), the seats with the players, every version of the
+# entries.
+SHEET_QUERIES = 3
 
 
 def lielais(declarer, points=75, tricks=5):
