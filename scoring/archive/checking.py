@@ -172,7 +172,7 @@ class Checker:
         return key
 
     def _check_mix_plan(self, plan: dict[str, Any]) -> None:
-        """The stored mixing plan (see tournaments.services._mix_round) names entries: checked
+        """The stored mixing plan (tournaments.services.rounds._mix_round) names entries: checked
         now, mapped when they are written."""
         if not plan:
             return
