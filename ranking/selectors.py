@@ -490,6 +490,6 @@ def rating_update_progress() -> RatingUpdateProgress | None:
     """The re-rating in progress, if any (None: the ratings are up to date). One query."""
     if not RatingUpdate.objects.exists():
         return None
-    # The job's key (ranking.services.PROGRESS_KEY): selectors do not import services.
+    # The job's key (ranking.services.rating_job.PROGRESS_KEY): selectors do not import services.
     told = cache.get("zole:ratings:update-progress") or {}
     return RatingUpdateProgress(done=told.get("done", 0), total=told.get("total"))

@@ -23,6 +23,7 @@ from django.views.decorators.http import (
 )
 
 from core.query import paginate, positive_number
+from core.security import client_ip
 from ranking import selectors, services
 from ranking.cache import cached_ranking_page
 from ranking.forms import InvitationForm, SeasonForm
@@ -32,7 +33,7 @@ from scoring.tables import EXPORT_FORMATS, export_response
 from tournaments import permissions
 from tournaments.models import Club, Player, Tournament
 from tournaments.services import ServiceError
-from tournaments.views import client_ip, organiser_required
+from tournaments.views.access import organiser_required
 
 ROWS_PER_PAGE = 100
 # Every query parameter the pages read (the view's and django-tables2's).

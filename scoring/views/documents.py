@@ -19,7 +19,7 @@ from core.query import positive_number
 from scoring import documents, selectors
 from tournaments import permissions
 from tournaments.models import Round, Tournament
-from tournaments.views import lazy_tournament
+from tournaments.views.access import lazy_tournament
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 

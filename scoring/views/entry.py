@@ -57,7 +57,7 @@ from tournaments import permissions
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
-from tournaments.views import organiser_required
+from tournaments.views.access import organiser_required
 
 TEMPLATE = "scoring/sheet.html"
 

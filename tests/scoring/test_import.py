@@ -24,8 +24,8 @@ from scoring.archive import (
     read_archive,
     tournament_archive,
     tournament_import,
-    user_relations,
 )
+from scoring.archive.format import user_relations
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer

@@ -1,0 +1,74 @@
+"""What the export and the import share: the archive's name and versions, and the small helpers
+both use."""
+
+from __future__ import annotations
+
+from collections import Counter
+from fractions import Fraction
+
+from django.contrib.auth import get_user_model
+from django.db import models
+
+from scoring.models import TWELFTHS
+from tournaments.models import (
+    AuditEntry,
+    Entry,
+    RoundStatus,
+    Seat,
+)
+
+ARCHIVE_FORMAT = "zole-tournament-archive"
+# 1: settings, players, entries, rounds, tables with the current sheet and the confirmed results.
+# 2: also every deal version, confirmers, check-ins, seating warnings and flags, the accounts'
+#    roles and the audit log.
+# 3: also each round's rule set (the options it was published with) and round clock, and which
+#    tables were confirmed short because time was called. The rounds of an older archive were
+#    played with the tournament's options: a published one is given them when it is imported.
+ARCHIVE_VERSION = 3
+READABLE_VERSIONS = (1, 2, 3)
+# Not settings: the row's id and creation time. (The roles, many-to-many relations to accounts,
+# are exported by username beside the settings.)
+NOT_SETTINGS = frozenset({"id", "created_at"})
+# Audit entries whose detail names players by entry id (as the engine keys them).
+DEAL_ACTIONS = frozenset(
+    {
+        AuditEntry.Action.DEAL_ENTERED,
+        AuditEntry.Action.DEAL_CORRECTED,
+        AuditEntry.Action.DEAL_REMOVED,
+        AuditEntry.Action.PENALTY_GIVEN,
+    }
+)
+IMPORT_CLIENT_KEY = "archive-{position}-{version}"  # DealResult.client_key of an imported row
+OPEN_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
+BATCH_SIZE = 1000
+
+
+def sheet_names(seats: list[Seat], entries: dict[int, Entry]) -> dict[str, str]:
+    """The players' names at one table, by entry id (as text). Namesakes at one table are told
+    apart by their licence numbers, or by their entry ids when they have none."""
+    names = {str(seat.entry_id): entries[seat.entry_id].player.full_name for seat in seats}
+    repeated = {name for name, count in Counter(names.values()).items() if count > 1}
+    for seat in seats:
+        player = entries[seat.entry_id].player
+        if player.full_name in repeated:
+            label = player.licence_number or f"#{seat.entry_id}"
+            names[str(seat.entry_id)] = f"{player.full_name} ({label})"
+    return names
+
+
+def json_value(value: object) -> object:
+    return value.isoformat() if hasattr(value, "isoformat") else value
+
+
+def place_points_text(twelfths: int) -> str:
+    return str(Fraction(twelfths, TWELFTHS))  # exact: "4", "14/3"
+
+
+def user_relations(model: type[models.Model]) -> list[models.ManyToManyField]:
+    """The model's many-to-many relations to user accounts: the roles it records (a
+    tournament's organisers, chief referees and referees; a table's referees)."""
+    user_model = get_user_model()
+    return sorted(
+        (field for field in model._meta.many_to_many if field.related_model is user_model),
+        key=lambda field: field.name,
+    )

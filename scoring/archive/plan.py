@@ -1,0 +1,92 @@
+"""The rows a checked archive will write, as `Checker` plans them and `tournament_import` writes
+them."""
+
+from __future__ import annotations
+
+import datetime
+from dataclasses import dataclass, field
+from typing import Any
+
+from scoring.models import DealResult
+from tournaments.models import (
+    Entry,
+    Tournament,
+)
+from tournaments.rule_set import (
+    RuleSet,
+)
+
+
+@dataclass
+class PlannedConfirmation:
+    confirmed_at: datetime.datetime | None
+    confirmed_by: str | None
+    confirmed_by_entry: int | None  # the archive's entry id
+    results: list[Any]  # engine RoundResults, players by the archive's entry id (text)
+
+
+@dataclass
+class PlannedTable:
+    number: int
+    first_dealer_position: int
+    flags: list[Any]
+    seats: list[int]  # the archive's entry ids in seat order
+    versions: list[DealResult]  # unsaved; players by the archive's entry ids
+    entered_by: list[str | None]  # per version
+    via_link: list[bool]  # per version
+    entered_at: list[datetime.datetime | None]  # per version
+    confirmation: PlannedConfirmation | None
+    roles: dict[str, list[str]] = field(default_factory=dict)  # relation: usernames
+    time_called: bool = False  # confirmed with fewer deals than planned
+
+
+@dataclass
+class PlannedRound:
+    number: int
+    status: str
+    seating_mode: str
+    seed: int | None
+    warnings: list[Any]
+    generated_at: datetime.datetime | None
+    published_at: datetime.datetime | None
+    check_ins: list[int]
+    stored_rule_set: dict[str, Any]  # Round.rule_set as it is written: empty for a draft
+    rule_set: RuleSet  # what its tables are checked against
+    clock_started_at: datetime.datetime | None = None
+    time_limit: int | None = None
+    time_called_at: datetime.datetime | None = None
+    tables: list[PlannedTable] = field(default_factory=list)
+
+
+@dataclass
+class PlannedAuditRow:
+    action: str
+    at: datetime.datetime | None
+    user: str | None
+    table: tuple[int, int] | None  # (round number, table number)
+    detail: dict[str, Any]
+
+
+@dataclass
+class Plan:
+    """A checked archive, ready to be written: rows refer to each other by the archive's ids."""
+
+    tournament: Tournament  # unsaved; mix_plan still by the archive's entry ids
+    roles: dict[str, list[str]]  # relation: usernames
+    clubs: dict[str, str]  # name: city
+    players: dict[int, tuple[str, str | None, str]]  # id: (name, club name, licence or "")
+    entries: dict[int, Entry]  # unsaved, player_id the archive's player id
+    rounds: list[PlannedRound]
+    audit: list[PlannedAuditRow]
+
+    @property
+    def usernames(self) -> set[str]:
+        names = {name for holders in self.roles.values() for name in holders}
+        names.update(row.user for row in self.audit if row.user)
+        for round_ in self.rounds:
+            for table in round_.tables:
+                names.update(name for holders in table.roles.values() for name in holders)
+                names.update(name for name in table.entered_by if name)
+                if table.confirmation is not None and table.confirmation.confirmed_by:
+                    names.add(table.confirmation.confirmed_by)
+        return names

@@ -1,0 +1,71 @@
+"""Reads for the scoring app and the public pages: standings, round results, player history.
+
+Every standing comes from the engine (`engine.standings`) over confirmed results (SeatResult
+rows); provisional results of tables still in play are scored by the engine from their current
+deals, only when a page asks for them. Each read runs a fixed number of queries, whatever the
+size of the tournament: rows are loaded in bulk and joined in Python.
+
+The parts: `common` (what the public sees, points as text), `progress`, `listing` (the
+tournament list), `standings`, `round_page`, `display` (the hall display), `players` (a
+player's page).
+"""
+
+from scoring.selectors.common import (
+    PUBLIC_STATUSES,
+    has_public_result,
+    points_number,
+    points_text,
+    rank_label,
+    standings_order,
+)
+from scoring.selectors.display import (
+    display_round,
+    hall_display,
+)
+from scoring.selectors.listing import (
+    entry_count,
+    public_round,
+    public_table_id,
+    public_tournament_list,
+)
+from scoring.selectors.players import (
+    player_history,
+    public_player,
+)
+from scoring.selectors.progress import (
+    tournament_progress,
+)
+from scoring.selectors.round_page import (
+    TableLine,
+    round_tables,
+)
+from scoring.selectors.standings import (
+    RoundCell,
+    StandingRow,
+    TeamRow,
+    tournament_standings,
+)
+
+__all__ = [
+    "PUBLIC_STATUSES",
+    "RoundCell",
+    "StandingRow",
+    "TableLine",
+    "TeamRow",
+    "display_round",
+    "entry_count",
+    "hall_display",
+    "has_public_result",
+    "player_history",
+    "points_number",
+    "points_text",
+    "public_player",
+    "public_round",
+    "public_table_id",
+    "public_tournament_list",
+    "rank_label",
+    "round_tables",
+    "standings_order",
+    "tournament_progress",
+    "tournament_standings",
+]

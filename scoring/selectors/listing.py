@@ -1,0 +1,92 @@
+"""The public tournament list (upcoming, in progress, finished) and what a public page looks up."""
+
+from __future__ import annotations
+
+import datetime
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from enum import StrEnum
+
+from django.db.models import Count
+from django.utils import timezone
+
+from scoring.selectors.common import LIVE_STATUSES, PUBLIC_STATUSES
+from tournaments.models import Round, RoundStatus, Table, Tournament
+
+
+class TournamentPhase(StrEnum):
+    UPCOMING = "upcoming"
+    IN_PROGRESS = "in_progress"
+    FINISHED = "finished"
+
+
+@dataclass(frozen=True)
+class TournamentListing:
+    upcoming: list[Tournament]
+    in_progress: list[Tournament]
+    finished: list[Tournament]
+
+
+def tournament_phase(tournament: Tournament, *, today: datetime.date) -> TournamentPhase:
+    """From the annotations of `public_tournament_list`: live or partly played rounds make a
+    tournament in progress; all planned rounds closed, or its last day past, make it finished."""
+    if tournament.closed_rounds >= tournament.rounds_planned > 0:
+        return TournamentPhase.FINISHED
+    if tournament.live_rounds:
+        return TournamentPhase.IN_PROGRESS
+    if (tournament.ends_on or tournament.starts_on) < today:
+        return TournamentPhase.FINISHED
+    if tournament.closed_rounds or tournament.starts_on <= today:
+        return TournamentPhase.IN_PROGRESS
+    return TournamentPhase.UPCOMING
+
+
+def public_tournament_list(*, today: datetime.date | None = None) -> TournamentListing:
+    """All tournaments, by phase: upcoming soonest first, the others newest first.
+
+    Two queries: the rounds are counted apart, so entries and rounds never multiply in a join."""
+    today = today or timezone.localdate()
+    tournaments = list(
+        Tournament.objects.annotate(entry_count=Count("entries")).order_by("-starts_on", "name")
+    )
+    statuses: dict[int, Counter[str]] = defaultdict(Counter)
+    for tournament_id, status in Round.objects.values_list("tournament_id", "status").order_by():
+        statuses[tournament_id][status] += 1
+    phases: dict[TournamentPhase, list[Tournament]] = defaultdict(list)
+    for tournament in tournaments:
+        counts = statuses[tournament.pk]
+        tournament.live_rounds = sum(counts[status] for status in LIVE_STATUSES)
+        tournament.closed_rounds = counts[RoundStatus.CLOSED]
+        tournament.current_round = sum(counts[status] for status in PUBLIC_STATUSES)
+        tournament.phase = tournament_phase(tournament, today=today)
+        phases[tournament.phase].append(tournament)
+    return TournamentListing(
+        upcoming=sorted(phases[TournamentPhase.UPCOMING], key=lambda t: t.starts_on),
+        in_progress=phases[TournamentPhase.IN_PROGRESS],
+        finished=phases[TournamentPhase.FINISHED],
+    )
+
+
+def entry_count(*, tournament: Tournament) -> int:
+    return tournament.entries.count()
+
+
+def public_round(*, tournament: Tournament, number: int) -> Round | None:
+    """A round the public may see (not a draft), or None."""
+    return tournament.rounds.filter(number=number, status__in=PUBLIC_STATUSES).first()
+
+
+def public_table_id(*, tournament: Tournament, round_number: int, table_number: int) -> int | None:
+    """The table whose sheet the public may read deal by deal: a confirmed table of a round the
+    public sees; None for a table in play, a draft round, or no such table. One query."""
+    return (
+        Table.objects.filter(
+            round__tournament=tournament,
+            round__number=round_number,
+            round__status__in=PUBLIC_STATUSES,
+            number=table_number,
+            result__isnull=False,
+        )
+        .values_list("pk", flat=True)
+        .first()
+    )

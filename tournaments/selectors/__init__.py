@@ -1,0 +1,71 @@
+"""Reads for the tournaments app (HackSoft style: views call these, never the ORM directly).
+
+The parts: `seating` (what seating reads), `rounds` (tournaments, rounds, entries, tables,
+players, clubs), `roles` (who holds which role), `audit` (the audit log).
+"""
+
+from tournaments.selectors.audit import (
+    AUDIT_PAGE_SIZE,
+    audit_entries,
+    audit_rows,
+)
+from tournaments.selectors.roles import (
+    ROLE_HOLDERS,
+    chief_refereed_tournaments,
+    organised_tournaments,
+    refereed_tables,
+    role_holders,
+    round_referee_assignments,
+    tournament_people,
+)
+from tournaments.selectors.rounds import (
+    AttendanceDifference,
+    attendance_difference,
+    checked_in,
+    club_list,
+    entry_list,
+    last_round_number,
+    meeting_matrix,
+    next_round_number,
+    player_list,
+    playing_round,
+    round_list,
+    round_tables,
+    tables_confirmed_short,
+    tournament_list,
+)
+from tournaments.selectors.seating import (
+    entry_scores,
+    round_seating,
+    seating_history,
+)
+
+__all__ = [
+    "AUDIT_PAGE_SIZE",
+    "ROLE_HOLDERS",
+    "AttendanceDifference",
+    "attendance_difference",
+    "audit_entries",
+    "audit_rows",
+    "checked_in",
+    "chief_refereed_tournaments",
+    "club_list",
+    "entry_list",
+    "entry_scores",
+    "last_round_number",
+    "meeting_matrix",
+    "next_round_number",
+    "organised_tournaments",
+    "player_list",
+    "playing_round",
+    "refereed_tables",
+    "role_holders",
+    "round_list",
+    "round_referee_assignments",
+    "round_seating",
+    "round_tables",
+    "seating_history",
+    "tables_confirmed_short",
+    "tournament_list",
+    "tournament_people",
+]

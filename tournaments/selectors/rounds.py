@@ -1,0 +1,198 @@
+"""Tournaments, rounds, entries, check-in, a round's tables, who met whom, players and clubs."""
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from django.db.models import Count, Max, Prefetch, Q, QuerySet
+
+from core.engine_text import display_name_key
+from engine.seating import meeting_counts
+from tournaments.models import (
+    Club,
+    Entry,
+    Player,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    Tournament,
+)
+from tournaments.selectors.seating import seating_history
+
+
+def tournament_list() -> QuerySet[Tournament]:
+    return Tournament.objects.annotate(entry_count=Count("entries")).order_by("-starts_on", "name")
+
+
+def round_list(*, tournament: Tournament) -> QuerySet[Round]:
+    return tournament.rounds.annotate(
+        table_count=Count("tables", distinct=True), check_in_count=Count("check_ins", distinct=True)
+    ).order_by("number")
+
+
+def last_round_number(*, tournament: Tournament) -> int:
+    return tournament.rounds.aggregate(last=Max("number"))["last"] or 0
+
+
+def playing_round(*, tournament: Tournament) -> Round | None:
+    """The round being played (published or in play), which fixes the rule set; None between
+    rounds."""
+    return (
+        tournament.rounds.filter(status__in=(RoundStatus.PUBLISHED, RoundStatus.IN_PLAY))
+        .order_by("number")
+        .first()
+    )
+
+
+def next_round_number(*, tournament: Tournament) -> int:
+    """The first round a player registered now can play: the next one not yet published."""
+    started = tournament.rounds.exclude(status=RoundStatus.DRAFT).aggregate(last=Max("number"))
+    return (started["last"] or 0) + 1
+
+
+def entry_list(*, tournament: Tournament) -> list[Entry]:
+    return sorted(
+        tournament.entries.select_related("player__club"),
+        key=lambda entry: display_name_key(entry.player.full_name),
+    )
+
+
+def checked_in(*, round_: Round) -> list[int]:
+    return list(round_.check_ins.values_list("entry_id", flat=True))
+
+
+@dataclass(frozen=True)
+class AttendanceDifference:
+    """Where a round's seating and its check-in disagree, each list in the reader's order."""
+
+    present_not_seated: list[Entry]
+    seated_not_present: list[Entry]
+
+    def __bool__(self) -> bool:
+        return bool(self.present_not_seated or self.seated_not_present)
+
+    def names(self) -> dict[str, list[str]]:
+        """The players by name (for the audit log)."""
+        return {
+            "present_not_seated": [entry.player.full_name for entry in self.present_not_seated],
+            "seated_not_present": [entry.player.full_name for entry in self.seated_not_present],
+        }
+
+
+def attendance_difference(
+    *, round_: Round, present: Iterable[int] | None = None, seated: Iterable[int] | None = None
+) -> AttendanceDifference:
+    """Who is checked in (or `present`: the entry ids ticked on screen) but not seated, and who
+    is seated (`seated`: the entry ids, when the caller has them) but not checked in. Nothing
+    differs before the round is seated. A query for each set not given, one more when they
+    differ."""
+    if seated is None:
+        seated = Seat.objects.filter(table__round=round_).values_list("entry_id", flat=True)
+    seated = set(seated)
+    if not seated:
+        return AttendanceDifference([], [])
+    present = set(checked_in(round_=round_) if present is None else present)
+    if present == seated:
+        return AttendanceDifference([], [])
+    differing = Entry.objects.filter(
+        tournament_id=round_.tournament_id, pk__in=seated ^ present
+    ).select_related("player")
+
+    def by_name(entries: Iterable[Entry]) -> list[Entry]:
+        return sorted(entries, key=lambda entry: display_name_key(entry.player.full_name))
+
+    differing = list(differing)
+    return AttendanceDifference(
+        present_not_seated=by_name(entry for entry in differing if entry.pk in present),
+        seated_not_present=by_name(entry for entry in differing if entry.pk in seated),
+    )
+
+
+@dataclass(frozen=True)
+class TableView:
+    table: Table
+    seats: list[Seat]
+    flags: list[dict[str, str]]
+
+    @property
+    def warning_flags(self) -> list[dict[str, str]]:
+        return [flag for flag in self.flags if flag["code"] in WARNING_FLAGS]
+
+
+# The flags that make a table worth a second look (the others only explain why it is so).
+WARNING_FLAGS = frozenset({"repeat_meeting", "same_club"})
+
+
+def round_tables(*, round_: Round) -> list[TableView]:
+    """The round's tables with their seats in order and their flags, in two queries."""
+    tables = round_.tables.prefetch_related(
+        Prefetch(
+            "seats",
+            queryset=Seat.objects.select_related("entry__player__club").order_by("position"),
+        )
+    ).order_by("number")
+    return [TableView(table, list(table.seats.all()), table.flags) for table in tables]
+
+
+def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
+    """Who met whom: every pair that has sat at one table, with how often, most often first."""
+    history = seating_history(tournament=tournament, before_round=10_000)
+    counts = meeting_counts(history)
+    entries = {str(entry.pk): entry for entry in tournament.entries.select_related("player__club")}
+    pairs = sorted(
+        (
+            (
+                count,
+                *sorted(
+                    (entries[a], entries[b]), key=lambda e: display_name_key(e.player.full_name)
+                ),
+            )
+            for pair, count in counts.items()
+            for a, b in [sorted(pair)]
+            if a in entries and b in entries
+        ),
+        key=lambda row: (-row[0], display_name_key(row[1].player.full_name)),
+    )
+    repeated = [row for row in pairs if row[0] > 1]
+    return {
+        "pairs": pairs,
+        "repeated_pairs": repeated,
+        "rounds_seated": len(history),
+    }
+
+
+def player_list(*, query: str = "") -> list[Player]:
+    """The register (or the players whose name, club or licence contains `query`) in the
+    reader's alphabetical order, each with `name_key` and `club_key` for sorting the table by
+    name or club: the database's collation sorts by character code (Juris before Jānis)."""
+    players = Player.objects.select_related("club")
+    if query:
+        players = players.filter(
+            Q(full_name__icontains=query)
+            | Q(club__name__icontains=query)
+            | Q(licence_number__icontains=query)
+        )
+    listed = list(players)
+    for player in listed:
+        player.name_key = display_name_key(player.full_name)
+        # No club sorts first; within a club, by name.
+        player.club_key = (
+            display_name_key(player.club.name if player.club else ""),
+            player.name_key,
+        )
+    return sorted(listed, key=lambda player: player.name_key)
+
+
+def club_list() -> list[Club]:
+    clubs = Club.objects.annotate(player_count=Count("players"))
+    return sorted(clubs, key=lambda club: display_name_key(club.name))
+
+
+def tables_confirmed_short(*, round_: Round) -> list[int]:
+    """The numbers of the round's tables confirmed with fewer deals because time was up: their
+    results depend on the clock, which can then no longer be reset."""
+    return list(
+        round_.tables.filter(result__time_called=True)
+        .order_by("number")
+        .values_list("number", flat=True)
+    )

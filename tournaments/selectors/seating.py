@@ -1,0 +1,66 @@
+"""What seating a round reads: the earlier rounds' tables and the players' scores so far."""
+
+from fractions import Fraction
+
+from engine.standings import RoundResult, rank_standings
+from tournaments.models import (
+    Round,
+    Seat,
+    Tournament,
+)
+
+
+def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:
+    """The tables of the earlier rounds, as the engine's seating history (entry ids)."""
+    seats = (
+        Seat.objects.filter(
+            table__round__tournament=tournament, table__round__number__lt=before_round
+        )
+        .order_by("table__round__number", "table__number", "position")
+        .values_list("table__round__number", "table__number", "entry_id")
+    )
+    rounds: dict[int, dict[int, list[str]]] = {}
+    for round_number, table_number, entry_id in seats:
+        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(str(entry_id))
+    return [list(tables.values()) for _, tables in sorted(rounds.items())]
+
+
+def round_seating(*, round_: Round) -> list[list[str]]:
+    """A round's tables as lists of player names in seat order (for audit before/after)."""
+    tables: dict[int, list[str]] = {}
+    for table_number, name in (
+        Seat.objects.filter(table__round=round_)
+        .order_by("table__number", "position")
+        .values_list("table__number", "entry__player__full_name")
+    ):
+        tables.setdefault(table_number, []).append(name)
+    return list(tables.values())
+
+
+def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
+    """Each entry's standing before a round, for swiss seating: the better the rank in the
+    standings of the confirmed results so far, the higher the score (entries without results
+    stand at the bottom together)."""
+    rows = (
+        tournament.entries.filter(seat_results__round_number__lt=before_round)
+        .values_list(
+            "pk",
+            "seat_results__round_number",
+            "seat_results__game_points",
+            "seat_results__place_points_twelfths",
+        )
+        .order_by()
+    )
+    results = [
+        RoundResult(
+            player=str(entry_id),
+            round_number=round_number,
+            game_points=game_points,
+            place_points=Fraction(twelfths, 12),
+        )
+        for entry_id, round_number, game_points, twelfths in rows
+    ]
+    standings = rank_standings(results, order=tournament.standings_order.split(","))
+    return {
+        int(standing.player): float(len(standings) - standing.rank + 1) for standing in standings
+    }

@@ -1,0 +1,88 @@
+"""Writes for the tournaments app (HackSoft style: views and commands call these, never the
+models directly).
+
+The parts: `common` (the refusal, the audit entry, the lock order), `accounts` (demo data,
+organiser accounts), `tournaments` (settings, entries, players, clubs), `rounds` (creation,
+check-in, seating, publication), `clock` (the round clock, entry links), `player_import` (CSV).
+Callers use this package's names; the parts import each other only downwards from `common`.
+"""
+
+from tournaments.services.accounts import (
+    DEMO_CLUBS,
+    DEMO_PLAYERS,
+    demo_load,
+    organiser_account_create,
+)
+from tournaments.services.clock import (
+    round_clock_reset,
+    round_clock_start,
+    round_time_call,
+    table_token_issue,
+    table_token_revoke,
+)
+from tournaments.services.common import (
+    ServiceError,
+    TableGoneError,
+    audit,
+    lock_round_and_table,
+    table_gone_message,
+)
+from tournaments.services.player_import import (
+    IMPORT_MAX_BYTES,
+    ImportPreview,
+    decode_upload,
+    players_import,
+    players_import_preview,
+)
+from tournaments.services.rounds import (
+    AttendanceMismatchError,
+    check_in_set,
+    regenerate_confirmation,
+    round_create,
+    round_generate_seating,
+    round_publish,
+    round_swap_players,
+)
+from tournaments.services.tournaments import (
+    club_create,
+    entries_register,
+    entry_update,
+    entry_withdraw,
+    player_save,
+    tournament_settings_save,
+)
+
+__all__ = [
+    "DEMO_CLUBS",
+    "DEMO_PLAYERS",
+    "IMPORT_MAX_BYTES",
+    "AttendanceMismatchError",
+    "ImportPreview",
+    "ServiceError",
+    "TableGoneError",
+    "audit",
+    "check_in_set",
+    "club_create",
+    "decode_upload",
+    "demo_load",
+    "entries_register",
+    "entry_update",
+    "entry_withdraw",
+    "lock_round_and_table",
+    "organiser_account_create",
+    "player_save",
+    "players_import",
+    "players_import_preview",
+    "regenerate_confirmation",
+    "round_clock_reset",
+    "round_clock_start",
+    "round_create",
+    "round_generate_seating",
+    "round_publish",
+    "round_swap_players",
+    "round_time_call",
+    "table_gone_message",
+    "table_token_issue",
+    "table_token_revoke",
+    "tournament_settings_save",
+]

@@ -1,0 +1,111 @@
+"""The player register and the clubs: federation staff keep them."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_safe
+
+from core.query import paginate
+from core.security import client_ip
+from tournaments import selectors, services
+from tournaments.forms import (
+    ClubForm,
+    PlayerForm,
+    PlayerImportForm,
+)
+from tournaments.models import Player
+from tournaments.tables import PlayerTable
+from tournaments.views.access import organiser_required
+
+
+@organiser_required
+@require_safe
+def player_list(request: HttpRequest) -> HttpResponse:
+    # PostgreSQL text cannot hold a NUL: a search for one simply has no such character.
+    query = request.GET.get("q", "").replace("\x00", "").strip()
+    table = PlayerTable(selectors.player_list(query=query))
+    # A bad ?page= shows the nearest real page instead of an error.
+    paginate(request, table, per_page=50)
+    return render(request, "tournaments/player_list.html", {"table": table, "query": query})
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpResponse:
+    player = get_object_or_404(Player, pk=player_id) if player_id else None
+    form = PlayerForm(request.POST or None, instance=player)
+    if request.method == "POST" and form.is_valid():
+        services.player_save(
+            player=player or Player(),
+            values={name: form.cleaned_data[name] for name in form._meta.fields},
+            by=request.user,
+            ip_address=client_ip(request),
+        )
+        messages.success(request, _("Player saved."))
+        return redirect("tournaments:players")
+    return render(request, "tournaments/player_form.html", {"form": form, "player": player})
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def player_import(request: HttpRequest) -> HttpResponse:
+    """Step 1 uploads and previews; step 2 (confirm) imports the same text, all or nothing."""
+    form = PlayerImportForm(
+        request.POST or None,
+        request.FILES or None,
+        initial={"tournament": request.GET.get("tournament")},
+    )
+    preview = None
+    if request.method == "POST" and form.is_valid():
+        raw = form.raw()
+        tournament = form.cleaned_data["tournament"]
+        if "confirm" in request.POST:
+            try:
+                imported = services.players_import(
+                    raw=raw, by=request.user, ip_address=client_ip(request), tournament=tournament
+                )
+            except services.ServiceError as error:
+                messages.error(request, str(error))
+            else:
+                messages.success(
+                    request,
+                    ngettext(
+                        "%(count)d player imported.", "%(count)d players imported.", len(imported)
+                    )
+                    % {"count": len(imported)},
+                )
+                if tournament is not None:
+                    return redirect("tournaments:entries", slug=tournament.slug)
+                return redirect("tournaments:players")
+        preview = services.players_import_preview(raw)
+        # The confirm step re-sends the same lines (and tournament) and they are checked again.
+        form = PlayerImportForm(
+            initial={"text": services.decode_upload(raw), "tournament": tournament}
+        )
+    return render(
+        request,
+        "tournaments/player_import.html",
+        {"form": form, "preview": preview, "tournament": form.initial.get("tournament")},
+    )
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def club_list(request: HttpRequest) -> HttpResponse:
+    form = ClubForm(request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        club = services.club_create(
+            name=form.cleaned_data["name"],
+            city=form.cleaned_data["city"],
+            by=request.user,
+            ip_address=client_ip(request),
+        )
+        messages.success(request, _("Club %(name)s added.") % {"name": club.name})
+        return redirect("tournaments:clubs")
+    return render(
+        request, "tournaments/club_list.html", {"clubs": selectors.club_list(), "form": form}
+    )

@@ -1,0 +1,241 @@
+"""The dashboard, a tournament's set-up and settings, its entries and who met whom."""
+
+from __future__ import annotations
+
+import copy
+from dataclasses import dataclass
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
+from django.views.decorators.http import require_http_methods, require_safe
+
+from core.security import client_ip
+from engine.presets import PRESETS
+from tournaments import permissions, selectors, services
+from tournaments.clock import RoundClock, round_clock
+from tournaments.forms import (
+    EntryForm,
+    RegisterPlayersForm,
+    TournamentForm,
+    WithdrawForm,
+)
+from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
+from tournaments.views.access import organiser_required, role_required
+
+
+@dataclass(frozen=True)
+class RefereeRound:
+    """A round in play with the tables the account may referee, and its clock: a chief
+    referee (or an organiser) starts it, calls time and resets it from the dashboard."""
+
+    round: Round
+    tables: list[Table]
+    clock: RoundClock
+    keeps_clock: bool
+
+
+def referee_rounds(user: object, tables: list[Table]) -> list[RefereeRound]:
+    """The tables grouped by round, in the order given; the role check runs once a tournament."""
+    grouped: dict[int, list[Table]] = {}
+    for table in tables:
+        grouped.setdefault(table.round_id, []).append(table)
+    keepers: dict[int, bool] = {}
+    rounds = []
+    for round_tables in grouped.values():
+        round_ = round_tables[0].round
+        tournament = round_.tournament
+        if tournament.pk not in keepers:
+            keepers[tournament.pk] = permissions.can_run_clock(user, tournament)
+        rounds.append(
+            RefereeRound(round_, round_tables, round_clock(round_), keepers[tournament.pk])
+        )
+    return rounds
+
+
+@role_required
+@require_safe
+def dashboard(request: HttpRequest) -> HttpResponse:
+    """The signed-in start page: the tournaments one organises, the tables one referees."""
+    is_staff = permissions.is_federation_staff(request.user)
+    tables = selectors.refereed_tables(user=request.user)
+    return render(
+        request,
+        "tournaments/dashboard.html",
+        {
+            "is_staff": is_staff,
+            "tournaments": selectors.tournament_list()
+            if is_staff
+            else selectors.organised_tournaments(user=request.user),
+            "tables": tables,
+            "referee_rounds": referee_rounds(request.user, tables),
+            # Chief referees appoint chief referees: the people page of their tournaments.
+            "chief_tournaments": []
+            if is_staff
+            else selectors.chief_refereed_tournaments(user=request.user),
+        },
+    )
+
+
+def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> HttpResponse:
+    """The settings form of a new or an existing tournament. "Fill in" (the preset list's button
+    without JavaScript) shows the preset's options filled in, unsaved."""
+    data = request.POST or None
+    # The form writes what it reads into its instance, valid or not: it gets a copy, so the
+    # page's links and heading stay on the saved tournament (a form with no name and no slug
+    # made them link to a tournament without a slug).
+    edited = copy.copy(tournament) if tournament is not None else None
+    if data is not None and data.get("fill_preset") and data.get("preset") in PRESETS:
+        data = data.copy()
+        for name, value in preset_options(data["preset"]).items():
+            if isinstance(value, bool):
+                data.setlist(name, ["on"] if value else [])
+            else:
+                data[name] = str(value)
+        form = TournamentForm(data, instance=edited)
+        messages.info(request, _("The preset is filled in: check the options, then save."))
+    else:
+        form = TournamentForm(data, instance=edited)
+        if data is not None and form.is_valid():
+            # The form's instance holds the values, with an option left out of the request
+            # kept as it was (Django's ModelForm).
+            values = {name: getattr(form.instance, name) for name in form._meta.fields}
+            try:
+                saved = services.tournament_settings_save(
+                    tournament=form.instance if tournament is None else tournament,
+                    values=values,
+                    by=request.user,
+                    ip_address=client_ip(request),
+                )
+            except services.ServiceError as error:
+                form.add_error(None, str(error))
+            else:
+                messages.success(
+                    request,
+                    _("Tournament created.") if tournament is None else _("Settings saved."),
+                )
+                if warning := form.deals_warning():
+                    messages.warning(request, warning)
+                return redirect("tournaments:detail", slug=saved.slug)
+    return render(
+        request,
+        "tournaments/tournament_form.html",
+        {
+            "form": form,
+            "tournament": tournament,
+            "locked_round": selectors.playing_round(tournament=tournament) if tournament else None,
+        },
+    )
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_create(request: HttpRequest) -> HttpResponse:
+    return _tournament_form(request, None)
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+    return _tournament_form(request, get_object_or_404(Tournament, slug=slug))
+
+
+@organiser_required
+@require_safe
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournaments/tournament_detail.html",
+        {
+            "tournament": tournament,
+            "rounds": selectors.round_list(tournament=tournament),
+            "entry_count": tournament.entries.count(),
+            "rules_in_words": rule_set_words(
+                rule_set_options(tournament), table_size=4, place_points=False
+            ),
+        },
+    )
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def entries(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = RegisterPlayersForm(request.POST or None, tournament=tournament)
+    if request.method == "POST" and form.is_valid():
+        first_round = selectors.next_round_number(tournament=tournament)
+        created = services.entries_register(
+            tournament=tournament,
+            players=form.cleaned_data["players"],
+            first_round=first_round,
+            by=request.user,
+            ip_address=client_ip(request),
+        )
+        messages.success(
+            request,
+            ngettext("%(count)d player registered.", "%(count)d players registered.", len(created))
+            % {"count": len(created)},
+        )
+        return redirect("tournaments:entries", slug=slug)
+    return render(
+        request,
+        "tournaments/entries.html",
+        {
+            "tournament": tournament,
+            "entries": selectors.entry_list(tournament=tournament),
+            "form": form,
+        },
+    )
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
+    entry = get_object_or_404(
+        Entry.objects.select_related("player", "tournament"), pk=entry_id, tournament__slug=slug
+    )
+    form = EntryForm(request.POST or None, instance=entry, prefix="entry")
+    withdraw = WithdrawForm(
+        prefix="withdraw",
+        initial={"after_round": selectors.last_round_number(tournament=entry.tournament)},
+    )
+    if request.method == "POST" and "withdraw-after_round" in request.POST:
+        withdraw = WithdrawForm(request.POST, prefix="withdraw")
+        if withdraw.is_valid():
+            services.entry_withdraw(
+                entry=entry,
+                after_round=withdraw.cleaned_data["after_round"],
+                by=request.user,
+                ip_address=client_ip(request),
+            )
+            messages.success(request, _("%(name)s withdrawn.") % {"name": entry.player.full_name})
+            return redirect("tournaments:entries", slug=slug)
+    elif request.method == "POST" and form.is_valid():
+        services.entry_update(
+            entry=entry,
+            values={name: form.cleaned_data[name] for name in form._meta.fields},
+            by=request.user,
+            ip_address=client_ip(request),
+        )
+        messages.success(request, _("Entry saved."))
+        return redirect("tournaments:entries", slug=slug)
+    return render(
+        request,
+        "tournaments/entry_form.html",
+        {"entry": entry, "tournament": entry.tournament, "form": form, "withdraw": withdraw},
+    )
+
+
+@organiser_required
+@require_safe
+def meetings(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return render(
+        request,
+        "tournaments/meetings.html",
+        {"tournament": tournament, **selectors.meeting_matrix(tournament=tournament)},
+    )
