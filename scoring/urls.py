@@ -2,20 +2,20 @@
 
 from django.urls import path
 
-from scoring.views import documents, entry
+from scoring.views import documents, entry, links
 
 app_name = "scoring"
 
 urlpatterns = [
     path(
-        "organise/t/<slug:slug>/rounds/<int:number>/close/", entry.round_close, name="round_close"
+        "organise/t/<slug:slug>/rounds/<int:number>/close/", links.round_close, name="round_close"
     ),
     path("r/<str:token>/", entry.token_sheet, name="token_sheet"),
     path("organise/tables/<int:table_id>/sheet/", entry.organiser_sheet, name="table_sheet"),
-    path("organise/tables/<int:table_id>/link/new/", entry.table_link_new, name="table_link_new"),
+    path("organise/tables/<int:table_id>/link/new/", links.table_link_new, name="table_link_new"),
     path(
         "organise/tables/<int:table_id>/link/revoke/",
-        entry.table_link_revoke,
+        links.table_link_revoke,
         name="table_link_revoke",
     ),
     path(
