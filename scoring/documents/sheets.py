@@ -133,8 +133,10 @@ def pule_letters() -> tuple[str, str]:
     return _pule_letters(get_language())
 
 
+@functools.lru_cache(maxsize=4096)
 def signed(value: int) -> str:
-    """A score as a sheet writes it: +2, −3 (a true minus sign), 0."""
+    """A score as a sheet writes it: +2, −3 (a true minus sign), 0. Formatted once per value:
+    a round's sheets write the same few hundred scores thousands of times."""
     if value > 0:
         return f"+{value}"
     if value < 0:
@@ -142,6 +144,7 @@ def signed(value: int) -> str:
     return "0"
 
 
+@functools.lru_cache(maxsize=4096)
 def total_text(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
@@ -507,12 +510,13 @@ def draw_deals(
     size = min(8.5, row_height * 0.55)
     small = size * 0.8
     not_played_text = pgettext("score sheet: a deal the round never reached", "not played")
+    # Each dealer's label written once for the sheet, not once a row.
+    dealer_labels = [f"{player.seat}. {player.short_name}" for player in sheet.players]
     for index, deal in enumerate(deals):
         baseline = rows_top - index * row_height - row_height / 2 - size / 3
-        dealer = sheet.players[deal.dealer_seat - 1]
         values = [
             str(deal.number),
-            f"{dealer.seat}. {dealer.short_name}",
+            dealer_labels[deal.dealer_seat - 1],
             not_played_text if index in unplayed_set else deal.game,
             deal.declarer,
             deal.points,
