@@ -172,8 +172,14 @@ STATUS_LINE = 11
 RULES_SIZE, RULES_LEADING, RULES_LINES = 6.5, 8, 4
 
 
-def deal_columns(size: int) -> tuple[list[Column], float]:
+def deal_columns(size: int) -> tuple[tuple[Column, ...], float]:
     """The deal grid's columns before the players', and the width of a player's column."""
+    return _deal_columns(get_language(), size)
+
+
+@functools.lru_cache(maxsize=32)
+def _deal_columns(language: str | None, size: int) -> tuple[tuple[Column, ...], float]:
+    """`deal_columns` in `language` (the active one): translated once, not on every page."""
     dealer_title = _("Dealer (sits out)") if size == 4 else _("Dealer")
     columns = [
         Column(_("No."), 18, "center", bold=True),
@@ -186,7 +192,7 @@ def deal_columns(size: int) -> tuple[list[Column], float]:
         Column(_("Pules"), 30, "center"),
     ]
     used = sum(column.width for column in columns)
-    return columns, (CONTENT_WIDTH - used) / size
+    return tuple(columns), (CONTENT_WIDTH - used) / size
 
 
 @dataclass(frozen=True)
@@ -416,14 +422,20 @@ def draw_sheet_heading(
     return top - heading.height
 
 
-def draw_players(pen: Pen, sheet: ScoreSheet, top: float) -> float:
-    columns = [
+@functools.lru_cache(maxsize=8)
+def _player_columns(language: str | None) -> tuple[Column, ...]:
+    """The players' table's columns in `language` (the active one): translated once."""
+    return (
         Column(_("Seat"), 28, "center", bold=True),
         Column(_("Player"), 200, bold=True),
         Column(_("Club"), 170),
         Column(_("Licence"), 79),
         Column(_("Deals first"), CONTENT_WIDTH - 477, "center"),
-    ]
+    )
+
+
+def draw_players(pen: Pen, sheet: ScoreSheet, top: float) -> float:
+    columns = _player_columns(get_language())
     widths = [column.width for column in columns]
     pen.static(
         ("players", top, sheet.size),
