@@ -13,8 +13,8 @@ from collections import Counter, defaultdict
 from collections.abc import Callable, Sequence
 from dataclasses import replace
 from fractions import Fraction
+from typing import NamedTuple
 
-from django.db.models import Prefetch
 from django.utils import timezone
 from django.utils.formats import date_format
 from django.utils.translation import get_language
@@ -85,34 +85,69 @@ def event_info(tournament: Tournament) -> EventInfo:
 # -- Score sheets --------------------------------------------------------------------------------
 
 
+class _PlayerRow(NamedTuple):
+    full_name: str
+    club: str
+    licence_number: str
+
+
+class _EntryRow(NamedTuple):
+    player: _PlayerRow
+
+
+class _SeatRow(NamedTuple):
+    """A seat as the sheet reads it: what `seat_keys`, `sheet_players` and `table_sheet` use of a
+    `Seat`, read as a row rather than built as three model instances (seat, entry, player)."""
+
+    position: int
+    entry_id: int
+    entry: _EntryRow
+
+
+# What `current_results`, `sheet_entry` and the sheet print of a stored deal: read as rows (a
+# round holds thousands of them), not built as model instances.
+DEAL_FIELDS = ("table_id", "position", "kind", "game", "player_id", "points", "tricks", "galdins")
+
+
 def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = False) -> RoundSheets:
     """Every table of the round, in number order: filled from its current deals when it has any,
-    blank otherwise or when `blank` asks for it. Four queries (three when blank)."""
+    blank otherwise or when `blank` asks for it. Four queries (three when blank), whatever the
+    size of the round; the seats, links and deals are read as rows, not model instances."""
     tournament = round_.tournament
     tables = list(
-        round_.tables.select_related("result__confirmed_by", "result__confirmed_by_entry__player")
-        .prefetch_related(
-            Prefetch(
-                "seats",
-                queryset=Seat.objects.select_related("entry__player__club").order_by("position"),
-            ),
-            Prefetch(
-                "tokens",
-                queryset=TableToken.objects.filter(revoked_at__isnull=True).order_by(
-                    "-created_at", "-id"
-                ),
-                to_attr="active_tokens",
-            ),
-        )
-        .order_by("number")
+        round_.tables.select_related(
+            "result__confirmed_by", "result__confirmed_by_entry__player"
+        ).order_by("number")
     )
-    versions: dict[int, list[DealResult]] = defaultdict(list)
+    seats: dict[int, list[_SeatRow]] = defaultdict(list)
+    for table_id, position, entry_id, name, club, licence in (
+        Seat.objects.filter(table__round=round_)
+        .values_list(
+            "table_id",
+            "position",
+            "entry_id",
+            "entry__player__full_name",
+            "entry__player__club__name",
+            "entry__player__licence_number",
+        )
+        .order_by("table_id", "position")
+    ):
+        seats[table_id].append(
+            _SeatRow(position, entry_id, _EntryRow(_PlayerRow(name, club or "", licence)))
+        )
+    tokens: dict[int, str] = {}
+    for table_id, token in (
+        TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
+        .values_list("table_id", "token")
+        .order_by("-created_at", "-id")
+    ):
+        tokens.setdefault(table_id, token)  # the newest link of the table
+    versions: dict[int, list] = defaultdict(list)
     if not blank:
         # Only what the sheet prints: who entered what, and when, is the audit log's business.
-        fields = ("table_id", "position", "version", "kind", "game", "player_id", "points")
         for result in (
             DealResult.objects.filter(table__round=round_)
-            .only(*fields, "tricks", "galdins")
+            .values_list(*DEAL_FIELDS, named=True)
             .order_by("table_id", "position", "version")
         ):
             versions[result.table_id].append(result)
@@ -121,7 +156,16 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
     # The rules in words depend on the table's size only (a table of 4 has its pass pules).
     words = {size: rule_set_words(options, table_size=size) for size in TABLE_SIZES}
     sheets = tuple(
-        _score_sheet(table, rule_set, round_, versions[table.pk], entry_url) for table in tables
+        _score_sheet(
+            table,
+            seats[table.pk],
+            tokens.get(table.pk),
+            rule_set,
+            round_,
+            versions[table.pk],
+            entry_url,
+        )
+        for table in tables
     )
     sheets = tuple(replace(sheet, rules=words.get(sheet.size, ())) for sheet in sheets)
     return RoundSheets(
@@ -135,19 +179,20 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
 
 def _score_sheet(
     table: Table,
+    seats: list[_SeatRow],
+    token: str | None,
     rule_set: RuleSet,
     round_: Round,
-    results: list[DealResult],
+    results: list,
     entry_url: EntryUrl,
 ) -> ScoreSheet:
-    seats = list(table.seats.all())
     names = sheet_players(seats)  # short names told apart when two look alike
     players = tuple(
         SheetPlayer(
             seat=seat.position,
             name=named.name,
             short_name=named.short_name,
-            club=seat.entry.player.club.name if seat.entry.player.club else "",
+            club=seat.entry.player.club,
             licence=seat.entry.player.licence_number,
             deals_first=seat.position == table.first_dealer_position,
         )
@@ -157,8 +202,7 @@ def _score_sheet(
     seat_of = {key: index + 1 for index, key in enumerate(keys)}
     first_dealer = keys[table.first_dealer_position - 1]
     deals_per_round = rule_set.deals_per_round
-    tokens = table.active_tokens
-    url = entry_url(tokens[0].token) if tokens else None
+    url = entry_url(token) if token else None
     blank_rows = tuple(
         SheetDeal(number=index + 1, dealer_seat=seat_of[dealer_for(keys, first_dealer, index)])
         for index in range(deals_per_round)
@@ -391,38 +435,40 @@ def _pule_tallies(
 def round_seating_list(*, round_: Round) -> SeatingList:
     """The round's tables with their players in seat order, and every player alphabetically
     (Latvian order) with his table and seat. Two queries."""
-    tables = round_.tables.prefetch_related(
-        Prefetch(
-            "seats",
-            queryset=Seat.objects.select_related("entry__player__club").order_by("position"),
+    tables = round_.tables.order_by("number").values_list("id", "number", "first_dealer_position")
+    seated: dict[int, list[tuple[int, str, str | None, str]]] = defaultdict(list)
+    for table_id, position, name, club, licence in (
+        Seat.objects.filter(table__round=round_)
+        .values_list(
+            "table_id",
+            "position",
+            "entry__player__full_name",
+            "entry__player__club__name",
+            "entry__player__licence_number",
         )
-    ).order_by("number")
+        .order_by("table_id", "position")
+    ):
+        seated[table_id].append((position, name, club, licence))
     seating_tables = []
     players = []
-    for table in tables:
+    for table_id, number, first_dealer_position in tables:
         seats = []
-        for seat in table.seats.all():
-            player = seat.entry.player
-            club = player.club.name if player.club else ""
+        for position, name, club, licence in seated[table_id]:
             seats.append(
                 SeatingSeat(
-                    position=seat.position,
-                    name=player.full_name,
-                    club=club,
-                    licence=player.licence_number,
-                    deals_first=seat.position == table.first_dealer_position,
+                    position=position,
+                    name=name,
+                    club=club or "",
+                    licence=licence,
+                    deals_first=position == first_dealer_position,
                 )
             )
             players.append(
                 SeatingPlayer(
-                    name=player.full_name,
-                    club=club,
-                    licence=player.licence_number,
-                    table=table.number,
-                    seat=seat.position,
+                    name=name, club=club or "", licence=licence, table=number, seat=position
                 )
             )
-        seating_tables.append(SeatingTable(number=table.number, seats=tuple(seats)))
+        seating_tables.append(SeatingTable(number=number, seats=tuple(seats)))
     players.sort(key=lambda player: display_name_key(player.name))
     return SeatingList(
         event=event_info(round_.tournament),

@@ -133,8 +133,10 @@ def pule_letters() -> tuple[str, str]:
     return _pule_letters(get_language())
 
 
+@functools.lru_cache(maxsize=4096)
 def signed(value: int) -> str:
-    """A score as a sheet writes it: +2, −3 (a true minus sign), 0."""
+    """A score as a sheet writes it: +2, −3 (a true minus sign), 0. Formatted once per value:
+    a round's sheets write the same few hundred scores thousands of times."""
     if value > 0:
         return f"+{value}"
     if value < 0:
@@ -142,6 +144,7 @@ def signed(value: int) -> str:
     return "0"
 
 
+@functools.lru_cache(maxsize=4096)
 def total_text(value: int) -> str:
     return f"−{-value}" if value < 0 else str(value)
 
@@ -169,8 +172,14 @@ STATUS_LINE = 11
 RULES_SIZE, RULES_LEADING, RULES_LINES = 6.5, 8, 4
 
 
-def deal_columns(size: int) -> tuple[list[Column], float]:
+def deal_columns(size: int) -> tuple[tuple[Column, ...], float]:
     """The deal grid's columns before the players', and the width of a player's column."""
+    return _deal_columns(get_language(), size)
+
+
+@functools.lru_cache(maxsize=32)
+def _deal_columns(language: str | None, size: int) -> tuple[tuple[Column, ...], float]:
+    """`deal_columns` in `language` (the active one): translated once, not on every page."""
     dealer_title = _("Dealer (sits out)") if size == 4 else _("Dealer")
     columns = [
         Column(_("No."), 18, "center", bold=True),
@@ -183,7 +192,7 @@ def deal_columns(size: int) -> tuple[list[Column], float]:
         Column(_("Pules"), 30, "center"),
     ]
     used = sum(column.width for column in columns)
-    return columns, (CONTENT_WIDTH - used) / size
+    return tuple(columns), (CONTENT_WIDTH - used) / size
 
 
 @dataclass(frozen=True)
@@ -413,14 +422,20 @@ def draw_sheet_heading(
     return top - heading.height
 
 
-def draw_players(pen: Pen, sheet: ScoreSheet, top: float) -> float:
-    columns = [
+@functools.lru_cache(maxsize=8)
+def _player_columns(language: str | None) -> tuple[Column, ...]:
+    """The players' table's columns in `language` (the active one): translated once."""
+    return (
         Column(_("Seat"), 28, "center", bold=True),
         Column(_("Player"), 200, bold=True),
         Column(_("Club"), 170),
         Column(_("Licence"), 79),
         Column(_("Deals first"), CONTENT_WIDTH - 477, "center"),
-    ]
+    )
+
+
+def draw_players(pen: Pen, sheet: ScoreSheet, top: float) -> float:
+    columns = _player_columns(get_language())
     widths = [column.width for column in columns]
     pen.static(
         ("players", top, sheet.size),
@@ -507,12 +522,13 @@ def draw_deals(
     size = min(8.5, row_height * 0.55)
     small = size * 0.8
     not_played_text = pgettext("score sheet: a deal the round never reached", "not played")
+    # Each dealer's label written once for the sheet, not once a row.
+    dealer_labels = [f"{player.seat}. {player.short_name}" for player in sheet.players]
     for index, deal in enumerate(deals):
         baseline = rows_top - index * row_height - row_height / 2 - size / 3
-        dealer = sheet.players[deal.dealer_seat - 1]
         values = [
             str(deal.number),
-            f"{dealer.seat}. {dealer.short_name}",
+            dealer_labels[deal.dealer_seat - 1],
             not_played_text if index in unplayed_set else deal.game,
             deal.declarer,
             deal.points,

@@ -30,6 +30,7 @@ from engine.simulate import random_deal
 from scoring import selectors as scoring_selectors
 from scoring import services
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
+from scoring.documents import selectors as document_selectors
 from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR, prepare_reportlab
 from scoring.documents.layout import MARGIN, PORTRAIT, Pen
 from scoring.documents.qr import QUIET_ZONE, dark_blocks, qr_matrix, qr_modules
@@ -528,6 +529,28 @@ class TestSheetsView:
             response = client.get(self.url(round_))
 
         assert len(read_pdf(response.content).pages) == round_.tables.count() == 5
+
+    def test_the_sheets_read_four_queries_whatever_the_rounds_size(self, django_assert_num_queries):
+        """Seats, links and deals are read as rows in one query each (three when blank)."""
+        for players, played in ((7, 1), (16, 4)):
+            tournament = make_named_tournament(players=players)
+            round_ = publish_next_round(tournament)
+            for table in round_.tables.order_by("number")[:played]:
+                play_deals(table, 3, seed=table.number, penalty_before=2)
+            round_ = Round.objects.select_related("tournament").get(pk=round_.pk)
+
+            with django_assert_num_queries(4):
+                sheets = document_selectors.round_score_sheets(
+                    round_=round_, entry_url=lambda token: f"https://z.example/{token}/"
+                )
+            with django_assert_num_queries(3):
+                document_selectors.round_score_sheets(
+                    round_=round_, entry_url=lambda token: token, blank=True
+                )
+
+            assert len(sheets.sheets) == round_.tables.count()
+            assert sum(sheet.filled for sheet in sheets.sheets) == played
+            assert all(sheet.entry_url for sheet in sheets.sheets)
 
 
 class TestLinks:
