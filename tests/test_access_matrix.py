@@ -1,5 +1,5 @@
-"""The access matrix: every view of tournaments.urls and scoring.urls, requested as every role,
-with GET and with a POST that would write if it were let through.
+"""The access matrix: every view of tournaments.urls and scoring.entry.urls, requested as every
+role, with GET and with a POST that would write if it were let through.
 
 The views are found in the URL resolver, so a new view fails `test_every_view_is_in_the_matrix`
 until it is given its roles here. A refused request answers 403 (a visitor: a redirect to sign

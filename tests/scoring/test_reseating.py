@@ -22,9 +22,9 @@ from core.ratelimit import TABLE_LINK_FAILURES
 from engine import Play
 from engine.rules import Game
 from scoring import services
+from scoring.entry import views as entry_views
 from scoring.models import DealResult
 from scoring.services import Writer
-from scoring.views import entry as entry_views
 from tests.factories import make_organiser, make_published_round, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken

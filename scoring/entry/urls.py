@@ -2,7 +2,9 @@
 
 from django.urls import path
 
-from scoring.views import documents, entry, links
+from scoring.documents import views as documents
+from scoring.entry import links
+from scoring.entry import views as entry
 
 app_name = "scoring"
 

@@ -13,8 +13,8 @@ from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
 from scoring import services
+from scoring.entry.views import table_role_required
 from scoring.services import Writer
-from scoring.views.entry import table_role_required
 from tournaments import permissions
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table

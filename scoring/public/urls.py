@@ -2,7 +2,8 @@
 
 from django.urls import path
 
-from scoring.views import documents, public
+from scoring.documents import views as documents
+from scoring.public import views as public
 
 app_name = "public"
 

@@ -1,1 +1,0 @@
-"""Scoring pages, one module per audience (`entry`: the table entry page and its links)."""
