@@ -79,7 +79,7 @@ def platypus_sheets(document) -> bytes:
     )
 
     from scoring.documents.fonts import BOLD, REGULAR
-    from scoring.documents.sheets import signed, total_text
+    from scoring.documents.sheet_data import signed, total_text
 
     title = ParagraphStyle("title", fontName=BOLD, fontSize=15, leading=18)
     small = ParagraphStyle("small", fontName=REGULAR, fontSize=8.5, leading=10)

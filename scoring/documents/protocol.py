@@ -12,6 +12,16 @@ from functools import partial
 from django.utils.translation import gettext as _
 
 from scoring.documents.layout import (
+    Column,
+    EventInfo,
+    Flow,
+    column_edges,
+    draw_footer,
+    draw_heading,
+    draw_signatures,
+    heading_height,
+)
+from scoring.documents.pen import (
     ALERT,
     INK,
     LANDSCAPE,
@@ -19,19 +29,11 @@ from scoring.documents.layout import (
     MUTED,
     SHADE,
     ZEBRA,
-    Column,
-    EventInfo,
-    Flow,
     Pen,
     close_document,
-    column_edges,
-    draw_footer,
-    draw_heading,
-    draw_signatures,
-    heading_height,
     open_document,
 )
-from scoring.documents.sheets import signed, total_text
+from scoring.documents.sheet_data import signed, total_text
 
 
 @dataclass(frozen=True)

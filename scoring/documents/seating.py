@@ -9,20 +9,16 @@ from functools import partial
 
 from django.utils.translation import gettext as _
 
-from scoring.documents.layout import (
+from scoring.documents.layout import EventInfo, Flow, draw_footer, draw_heading, heading_height
+from scoring.documents.pen import (
     INK,
     MARGIN,
     MUTED,
     PORTRAIT,
     SHADE,
     ZEBRA,
-    EventInfo,
-    Flow,
     Pen,
     close_document,
-    draw_footer,
-    draw_heading,
-    heading_height,
     open_document,
 )
 

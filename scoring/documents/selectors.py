@@ -38,7 +38,7 @@ from engine.standings import PlaceScheme, RoundResult, rank_standings
 from scoring.documents.layout import EventInfo, variant_for
 from scoring.documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
 from scoring.documents.seating import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
-from scoring.documents.sheets import (
+from scoring.documents.sheet_data import (
     PuleTally,
     RoundSheets,
     ScoreSheet,

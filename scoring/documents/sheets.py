@@ -21,155 +21,49 @@ from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
 from scoring.documents.layout import (
-    ALERT,
     FEDERATION_HEIGHT,
-    INK,
-    MARGIN,
-    MUTED,
-    PORTRAIT,
-    SHADE,
-    ZEBRA,
     Column,
-    EventInfo,
-    Pen,
-    close_document,
     column_edges,
     draw_column_titles,
     draw_federation,
     draw_footer,
     draw_grid_lines,
     draw_signatures,
+)
+from scoring.documents.pen import (
+    ALERT,
+    INK,
+    MARGIN,
+    MUTED,
+    PORTRAIT,
+    SHADE,
+    ZEBRA,
+    Pen,
+    close_document,
     open_document,
 )
-
-
-@dataclass(frozen=True)
-class SheetPlayer:
-    seat: int  # 1-based, each to the left of the previous
-    name: str
-    short_name: str
-    club: str
-    licence: str
-    deals_first: bool
-
-
-@dataclass(frozen=True)
-class SheetDeal:
-    """One row of the sheet: the dealer is always printed; the rest once the deal is entered."""
-
-    number: int
-    dealer_seat: int  # 1-based; at a table of 4 the dealer sits the deal out
-    game: str = ""
-    declarer: str = ""
-    points: str = ""
-    tricks: str = ""
-    pule_marks: str = ""  # "C+", "P2−", ... (the letters in the document's language)
-    scores: tuple[int, ...] | None = None  # per seat, the engine's
-    totals: tuple[int, ...] | None = None  # running totals after this deal, the engine's
-
-
-@dataclass(frozen=True)
-class PuleTally:
-    """How many pules of one kind were written and crossed out, and how many were open at the
-    end of the round (before the settlement): counted from the engine's pule events."""
-
-    written: int
-    crossed: int
-    open: int
-
-
-@dataclass(frozen=True)
-class ScoreSheet:
-    table_number: int
-    players: tuple[SheetPlayer, ...]
-    deals: tuple[SheetDeal, ...]  # one per deal of the round, 1..deals_per_round
-    entry_url: str | None  # the table's entry page, for the QR code
-    filled: bool
-    status: str = ""  # "Confirmed by ...", "12 of 24 deals entered", ...
-    penalties: tuple[str, ...] = ()  # "Jānis B. (before deal 5)"
-    common_pules: PuleTally | None = None
-    personal_pules: tuple[PuleTally, ...] | None = None  # per seat
-    settlement: tuple[int, ...] | None = None  # per seat, once the round is complete
-    totals: tuple[int, ...] | None = None  # per seat, after the settlement
-    places: tuple[int, ...] | None = None
-    place_points: tuple[str, ...] | None = None
-    zero_sum: bool | None = None  # the engine's check that the totals add up to zero
-    totals_sum: int | None = None
-    error: str | None = None  # the stored deals do not score under the round's rules
-    rules: tuple[str, ...] = ()  # the round's rules in words, for a table of this size
-    # Confirmed with fewer deals than planned because the round's time was up: the last deal
-    # played. The rows after it stay unplayed.
-    time_called_after: int | None = None
-
-    @property
-    def size(self) -> int:
-        return len(self.players)
-
-    @property
-    def is_complete(self) -> bool:
-        return self.totals is not None
-
-
-@dataclass(frozen=True)
-class RoundSheets:
-    event: EventInfo
-    round_number: int
-    deals_per_round: int
-    pules: bool  # the tournament writes pules (everyone passing writes a common pule)
-    sheets: tuple[ScoreSheet, ...]
-
-
-@functools.lru_cache(maxsize=8)
-def _pule_letters(language: str | None) -> tuple[str, str]:
-    return (
-        pgettext("the score sheet's mark of a common pule", "C"),
-        pgettext("the score sheet's mark of a personal pule", "P"),
-    )
-
-
-def pule_letters() -> tuple[str, str]:
-    """The letters of the pules column (common, personal) in the active language: looked up
-    once per language, not on every row."""
-    return _pule_letters(get_language())
-
-
-@functools.lru_cache(maxsize=4096)
-def signed(value: int) -> str:
-    """A score as a sheet writes it: +2, −3 (a true minus sign), 0. Formatted once per value:
-    a round's sheets write the same few hundred scores thousands of times."""
-    if value > 0:
-        return f"+{value}"
-    if value < 0:
-        return f"−{-value}"
-    return "0"
-
-
-@functools.lru_cache(maxsize=4096)
-def total_text(value: int) -> str:
-    return f"−{-value}" if value < 0 else str(value)
-
-
-# -- Geometry (points; A4 portrait is 595 × 842) -------------------------------------------------
-
-CONTENT_WIDTH = PORTRAIT[0] - 2 * MARGIN
-QR_SIZE = 84
-PLAYER_ROW = 13
-GRID_HEADER = 24
-MAX_ROW = 19  # rows taller than this only waste paper
-MIN_ROW = 11.5  # about 4 mm: still room to write in; more deals than fit go on over pages
-SUMMARY_ROW = 14
-CHECK_HEIGHT = 16
-TALLY_HEIGHT = 74
-SIGNATURE_HEIGHT = 40
-TALLY_BOX = 8
-# Under the last deal row of a table: the settlement, totals, places and place points, the
-# check, the pule tallies and the signatures.
-FOOT_HEIGHT = SIGNATURE_HEIGHT + TALLY_HEIGHT + CHECK_HEIGHT + 4 * SUMMARY_ROW + 6
-PAGE_FOOT = 4  # a page whose rows go on overleaf ends just above the footer
-CONTINUED_HEADING = 34
-HEADING_LINES = 15 + 15 + 12 + 22 + 13  # title, event, place and date, round and table
-STATUS_LINE = 11
-RULES_SIZE, RULES_LEADING, RULES_LINES = 6.5, 8, 4
+from scoring.documents.sheet_data import (
+    CONTENT_WIDTH,
+    CONTINUED_HEADING,
+    FOOT_HEIGHT,
+    GRID_HEADER,
+    HEADING_LINES,
+    MAX_ROW,
+    MIN_ROW,
+    PAGE_FOOT,
+    PLAYER_ROW,
+    QR_SIZE,
+    RULES_LEADING,
+    RULES_LINES,
+    RULES_SIZE,
+    STATUS_LINE,
+    RoundSheets,
+    ScoreSheet,
+    SheetDeal,
+    signed,
+    total_text,
+)
+from scoring.documents.sheet_foot import draw_check, draw_summary, draw_tallies
 
 
 def deal_columns(size: int) -> tuple[tuple[Column, ...], float]:
@@ -624,209 +518,3 @@ def draw_deal_lines(
 def not_played(sheet: ScoreSheet, number: int) -> bool:
     """A deal the round never reached: its time was called after an earlier one."""
     return sheet.time_called_after is not None and number > sheet.time_called_after
-
-
-def draw_summary(
-    pen: Pen, sheet: ScoreSheet, columns: Sequence[Column], player_width: float, *, top: float
-) -> float:
-    """The end-of-round settlement, the totals, places and place points: one row each under the
-    players' columns."""
-    label_width = sum(column.width for column in columns)
-    first_player_edge = MARGIN + label_width
-    rows: list[tuple[str, Sequence[str] | None, bool]] = [
-        (
-            _("End-of-round settlement (open personal pules)"),
-            [signed(value) for value in sheet.settlement] if sheet.settlement else None,
-            False,
-        ),
-        (_("Total"), [total_text(value) for value in sheet.totals] if sheet.totals else None, True),
-        (_("Place"), [str(place) for place in sheet.places] if sheet.places else None, False),
-        (_("Place points"), list(sheet.place_points) if sheet.place_points else None, False),
-    ]
-    pen.static(
-        ("summary", top, sheet.size, label_width, player_width),
-        lambda: draw_summary_lines(
-            pen, sheet, [bold for *_, bold in rows], label_width, player_width, top
-        ),
-    )
-    y = top
-    for label, values, bold in rows:
-        bottom = y - SUMMARY_ROW
-        baseline = bottom + 4
-        pen.text(MARGIN, baseline, label, size=8, bold=bold, align="right", width=label_width - 6)
-        for seat, value in enumerate(values or ()):
-            left = first_player_edge + seat * player_width
-            pen.text(
-                left + 2,
-                baseline,
-                value,
-                size=9.5 if bold else 8.5,
-                bold=bold,
-                align="right",
-                width=player_width - 5,
-            )
-        y = bottom
-    return y
-
-
-def draw_summary_lines(
-    pen: Pen,
-    sheet: ScoreSheet,
-    bolds: Sequence[bool],
-    label_width: float,
-    player_width: float,
-    top: float,
-) -> None:
-    """The summary rows' boxes and lines (see `draw_summary`)."""
-    first_player_edge = MARGIN + label_width
-    y = top
-    for bold in bolds:
-        bottom = y - SUMMARY_ROW
-        pen.box(
-            first_player_edge,
-            bottom,
-            player_width * sheet.size,
-            SUMMARY_ROW,
-            line=0.9 if bold else 0.5,
-            stroke=INK if bold else None,
-            fill=SHADE if bold else None,
-        )
-        for seat in range(sheet.size + 1):
-            x = first_player_edge + seat * player_width
-            pen.line(x, y, x, bottom, width=0.35)
-        pen.line(
-            first_player_edge,
-            bottom,
-            first_player_edge + player_width * sheet.size,
-            bottom,
-            width=0.35,
-        )
-        y = bottom
-
-
-def draw_check(pen: Pen, sheet: ScoreSheet, top: float) -> float:
-    baseline = top - 11
-    if sheet.is_complete and sheet.zero_sum is not None:
-        if sheet.zero_sum:
-            text = _("Check: the totals add up to 0 ✓")
-            color = INK
-        else:
-            text = _("Check failed: the totals add up to %(sum)s ✗") % {
-                "sum": total_text(sheet.totals_sum or 0)
-            }
-            color = ALERT
-        pen.text(
-            MARGIN + CONTENT_WIDTH, baseline, text, size=8.5, bold=True, align="right", color=color
-        )
-    else:
-        text = _("Check: the totals must add up to 0.")
-        pen.text(MARGIN + CONTENT_WIDTH, baseline, text, size=8, align="right", color=MUTED)
-    return top - CHECK_HEIGHT
-
-
-def draw_tally_boxes(
-    pen: Pen, x: float, baseline: float, count: int, tally: PuleTally | None
-) -> None:
-    """Boxes to tally pules in: a written pule gets a stroke, a crossed-out one a cross. The
-    boxes themselves are `draw_tally_box_outlines`'; here the strokes and crosses."""
-    if tally is None:
-        return
-    for index in range(count):
-        left = x + index * (TALLY_BOX + 2)
-        bottom = baseline - 1.5
-        if index < tally.written:
-            pen.line(
-                left + 1.5,
-                bottom + 1.5,
-                left + TALLY_BOX - 1.5,
-                bottom + TALLY_BOX - 1.5,
-                width=1,
-                color=INK,
-            )
-        if index < tally.crossed:
-            pen.line(
-                left + 1.5,
-                bottom + TALLY_BOX - 1.5,
-                left + TALLY_BOX - 1.5,
-                bottom + 1.5,
-                width=1,
-                color=INK,
-            )
-
-
-def draw_tally_box_outlines(pen: Pen, x: float, baselines: Sequence[float], count: int) -> None:
-    for baseline in baselines:
-        for index in range(count):
-            left = x + index * (TALLY_BOX + 2)
-            pen.box(left, baseline - 1.5, TALLY_BOX, TALLY_BOX, line=0.5)
-
-
-def tally_text(tally: PuleTally) -> str:
-    return _("written %(written)d · crossed out %(crossed)d · open %(open)d") % {
-        "written": tally.written,
-        "crossed": tally.crossed,
-        "open": tally.open,
-    }
-
-
-def draw_tallies(pen: Pen, document: RoundSheets, sheet: ScoreSheet, top: float) -> float:
-    """The pule tally boxes (common, then each player's personal pules), the marks' legend and
-    the penalty pules. A tournament where everyone passing plays galdiņš has no pules at all."""
-    if not document.pules:
-        note = _("Everyone passing plays galdiņš in this round: no pules are written.")
-        pen.text(MARGIN, top - 10, note, size=7.5, width=CONTENT_WIDTH, color=MUTED)
-        return top - TALLY_HEIGHT
-    left_width = 350
-    line_height = 11
-    baseline = top - 10
-    pen.text(MARGIN, baseline, _("Pules"), size=8, bold=True)
-    label_width = 88
-    box_count = 14
-    boxes_x = MARGIN + label_width
-    text_x = boxes_x + box_count * (TALLY_BOX + 2) + 4
-    lines: list[tuple[str, PuleTally | None]] = [(_("Common"), sheet.common_pules)]
-    for seat, player in enumerate(sheet.players):
-        tally = sheet.personal_pules[seat] if sheet.personal_pules else None
-        lines.append((f"{player.seat}. {player.short_name}", tally))
-    baselines = [baseline - line_height * (index + 1) for index in range(len(lines))]
-    pen.static(
-        ("tally boxes", boxes_x, tuple(baselines), box_count),
-        lambda: draw_tally_box_outlines(pen, boxes_x, baselines, box_count),
-    )
-    for label, tally in lines:
-        baseline -= line_height
-        pen.text(MARGIN + 8, baseline, label, size=7.5, width=label_width - 10)
-        # More pules than boxes is rare; the counts beside the boxes are always complete.
-        draw_tally_boxes(pen, boxes_x, baseline, box_count, tally)
-        if tally is not None:
-            pen.text(
-                text_x,
-                baseline,
-                tally_text(tally),
-                size=6.5,
-                color=MUTED,
-                width=MARGIN + left_width - text_x,
-            )
-
-    # The marks' legend and the penalty pules, on the right.
-    right_x = MARGIN + left_width + 8
-    right_width = MARGIN + CONTENT_WIDTH - right_x
-    common, personal = pule_letters()
-    legend = _(
-        "Pules column: %(common)s+ common pule written, %(common)s− common pule collected; "
-        "%(personal)s2+ personal pule of player 2 written, %(personal)s2− crossed out. At the end "
-        "each open personal pule costs its owner 1 point to every other player; common pules "
-        "lapse."
-    ) % {"common": common, "personal": personal}
-    y = pen.lines(
-        legend, right_x, top - 10, right_width, size=6.5, leading=8, max_lines=6, color=MUTED
-    )
-    if sheet.penalties:
-        text = _("Penalty pules: %(list)s") % {"list": "; ".join(sheet.penalties)}
-        pen.lines(text, right_x, y - 2, right_width, size=7, leading=8.5, max_lines=3)
-    elif not sheet.filled:
-        pen.text(
-            right_x, y - 2, _("Penalty pules (player, before deal):"), size=7, width=right_width
-        )
-        pen.line(right_x, y - 18, right_x + right_width, y - 18, width=0.4)
-    return top - TALLY_HEIGHT

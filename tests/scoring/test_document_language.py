@@ -18,7 +18,7 @@ from django.utils.translation import gettext, pgettext, trans_real
 
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
 from scoring.documents import selectors as document_selectors
-from scoring.documents import sheets as document_sheets
+from scoring.documents import sheet_data as document_sheets
 from tests.factories import make_organiser
 from tests.scoring.test_documents import (
     confirm,

@@ -32,9 +32,9 @@ from scoring import services
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
 from scoring.documents import selectors as document_selectors
 from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR, prepare_reportlab
-from scoring.documents.layout import MARGIN, PORTRAIT, Pen
+from scoring.documents.pen import MARGIN, PORTRAIT, Pen
 from scoring.documents.qr import QUIET_ZONE, dark_blocks, qr_matrix, qr_modules
-from scoring.documents.sheets import MIN_ROW, SUMMARY_ROW
+from scoring.documents.sheet_data import MIN_ROW, SUMMARY_ROW
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
 from scoring.sheets import table_sheet
