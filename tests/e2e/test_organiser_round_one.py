@@ -89,6 +89,9 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     page.fill("#id_account-username", "ilze")
     page.fill("#id_account-full_name", "Ilze Kalniņa")
     page.click("button:has-text('Create the account')")
+    # The new password is hashed before the page answers: slow on a loaded machine, so wait for
+    # the answer rather than look at the page the click left.
+    page.locator(".new-account code.password").wait_for(state="visible")
     assert page.locator(".new-account code.password").is_visible()
     assert_fits_the_phone(page)
     page.screenshot(path=str(tmp_path / "people.png"), full_page=True)
