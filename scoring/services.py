@@ -87,26 +87,34 @@ class TableState:
         return [sheet_entry(result) for result in self.current]
 
 
-def _lock_table(table: Table, *, entry_write: bool = False) -> TableState:
+def _lock_table(
+    table: Table, *, entry_write: bool = False, seats: list[Seat] | None = None
+) -> TableState:
     """The table's state under its row lock. `entry_write` (a deal, a correction): when the
     round is in play, its row is locked shared, so the tables of a round are written side by
     side; the first deal of a round updates the round's row (in play) and locks it alone.
     A round never goes back to published, so a round read in play stays in play or closes,
-    and closing (FOR UPDATE) waits for the shared lock."""
+    and closing (FOR UPDATE) waits for the shared lock.
+
+    `seats`: the table's seats as this request read them (with their entries and players):
+    not read again. A table's seats never change: seating a round again replaces its tables,
+    and the lock finds a replaced table gone."""
     shared = entry_write and table.round.status == RoundStatus.IN_PLAY
     round_, table = lock_round_and_table(table, shared=shared)
-    # Whether the table is confirmed comes with its seats: one query, read after the lock (a
-    # statement of its own, so it sees a confirmation committed while this write waited; the
-    # locking query's own snapshot, taken before the wait, would not).
-    seats = list(
-        table.seats.annotate(
-            table_confirmed=Exists(TableResult.objects.filter(table_id=OuterRef("table_id")))
-        ).order_by("position")
-    )
+    # Whether the table is confirmed is read after the lock, by a statement of its own, so it
+    # sees a confirmation committed while this write waited (the locking query's own
+    # snapshot, taken before the wait, would not): with the seats when they are read here.
+    confirmed: bool | None = None
+    if seats is None:
+        seats = list(
+            table.seats.annotate(
+                table_confirmed=Exists(TableResult.objects.filter(table_id=OuterRef("table_id")))
+            ).order_by("position")
+        )
+        confirmed = seats[0].table_confirmed if seats else None
+    if confirmed is None:
+        confirmed = TableResult.objects.filter(table_id=table.pk).exists()
     results = list(table.deal_results.order_by("position", "version"))
-    confirmed = bool(seats) and seats[0].table_confirmed
-    if not seats:  # a table is created with its seats; read it the plain way without them
-        confirmed = TableResult.objects.filter(table=table).exists()
     return TableState(table, round_, seats, results, current_results(results), confirmed)
 
 
@@ -222,11 +230,18 @@ def deal_record(
 
 @transaction.atomic
 def deal_record_on_sheet(
-    *, table: Table, entry: SheetEntry, position: int, client_key: str, writer: Writer
+    *,
+    table: Table,
+    entry: SheetEntry,
+    position: int,
+    client_key: str,
+    writer: Writer,
+    seats: list[Seat] | None = None,
 ) -> RecordedEntry:
-    """`deal_record`, with the table's entries as they are after it (`RecordedEntry`)."""
+    """`deal_record`, with the table's entries as they are after it (`RecordedEntry`).
+    `seats`: the table's seats as the caller read them (see `_lock_table`)."""
     _require_client_key(client_key)
-    state = _lock_table(table, entry_write=True)
+    state = _lock_table(table, entry_write=True, seats=seats)
     replay = _replay(state, client_key)
     if replay is not None:
         return RecordedEntry(replay, state.results)

@@ -127,6 +127,7 @@ class TableSheetView:
     mark: int = 0  # the newest entry version's id (0: none yet)
     mark_before: int = 0  # the id of the version stored before that one
     seats: tuple[Seat, ...] = ()  # as read, with their entries and players
+    confirmed_by: str | None = None  # who confirmed the table: a player's or an account's name
 
     @property
     def rules(self) -> Rules:
@@ -200,15 +201,6 @@ class TableSheetView:
         return not self.accepts_entries
 
     @property
-    def confirmed_by(self) -> str | None:
-        if self.result is None:
-            return None
-        if self.result.confirmed_by_entry is not None:
-            return self.result.confirmed_by_entry.player.full_name
-        user = self.result.confirmed_by
-        return (user.get_full_name() or user.get_username()) if user is not None else None
-
-    @property
     def last_row(self) -> SheetRow | None:
         return self.rows[-1] if self.rows else None
 
@@ -262,6 +254,21 @@ def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
     )
 
 
+def confirmer_name(confirmation: TableResult | None, players: Sequence[SheetPlayer]) -> str | None:
+    """Who confirmed the table: a player at it (named from the seats), or an account (the chief
+    referee: one query, once the table is confirmed)."""
+    if confirmation is None:
+        return None
+    if confirmation.confirmed_by_entry_id is not None:
+        seated = (p for p in players if p.entry.pk == confirmation.confirmed_by_entry_id)
+        player = next(seated, None)
+        return (
+            player.name if player is not None else confirmation.confirmed_by_entry.player.full_name
+        )
+    user = confirmation.confirmed_by
+    return (user.get_full_name() or user.get_username()) if user is not None else None
+
+
 def _row(
     result: DealResult,
     scored: ScoredDeal | None,
@@ -313,11 +320,7 @@ def _row(
 # What the sheet reads with its table (its round, tournament and confirmation) in one query; a
 # caller that reads the table anyway (the table's link, the organiser's door) reads it so and
 # hands it over (`table_sheet_view(table=...)`).
-SHEET_TABLE_RELATED = (
-    "round__tournament",
-    "result__confirmed_by",
-    "result__confirmed_by_entry__player",
-)
+SHEET_TABLE_RELATED = ("round__tournament", "result")
 
 
 def table_sheet_view(
@@ -419,6 +422,7 @@ def table_sheet_view(
         mark=ids[-1] if ids else 0,
         mark_before=ids[-2] if len(ids) > 1 else 0,
         seats=tuple(seats),
+        confirmed_by=confirmer_name(confirmation, players),
     )
 
 

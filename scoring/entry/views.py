@@ -276,11 +276,9 @@ def is_repeatable(request: HttpRequest) -> bool:
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
     # The link with its table as the sheet reads it: one query (a link without its table still
-    # names its round and tournament: link_gone).
+    # names its round and tournament, read when it is told: link_gone).
     table_token = (
-        TableToken.objects.select_related(
-            "round__tournament", *(f"table__{related}" for related in SHEET_TABLE_RELATED)
-        )
+        TableToken.objects.select_related(*(f"table__{related}" for related in SHEET_TABLE_RELATED))
         .filter(token=token)
         .first()
     )
@@ -458,6 +456,7 @@ def post_deal(page: SheetPage) -> HttpResponse:
             position=form.cleaned_data["position"],
             client_key=form.cleaned_data["client_key"],
             writer=page.writer,
+            seats=list(sheet.seats),
         ),
         form=form,
         form_name="deal_form",

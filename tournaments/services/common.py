@@ -1,10 +1,12 @@
 """What every write of the tournaments app shares: the refusal it raises, the audit entry it
 leaves, and the one lock order (round, then table) every write that touches a table takes."""
 
+import copy
 import datetime
 
 from django.contrib.auth.models import User
 from django.db import connection, models
+from django.db.models import F
 from django.utils.translation import gettext as _
 
 from tournaments.models import (
@@ -53,28 +55,51 @@ def lock_round_and_table(table: Table, *, shared: bool = False) -> tuple[Round, 
     writes never wait for each other in a circle. A table deleted meanwhile (its round was
     seated again) is a `TableGoneError`.
 
-    `shared`: the round's row is locked FOR SHARE (PostgreSQL), not FOR UPDATE: the deals of
-    different tables are written side by side, while a write of the round itself (FOR UPDATE)
-    still waits for them and they for it. Only for a write that does not change the round's
-    row (a shared lock held by two writes that both update the row would deadlock)."""
-    if shared and connection.vendor == "postgresql":
-        with connection.cursor() as cursor:
-            cursor.execute(
-                f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s FOR SHARE",
-                [table.round_id],
-            )
-        round_ = Round.objects.select_related("tournament").get(pk=table.round_id)
-    else:
-        round_ = (
-            Round.objects.select_for_update(of=("self",))
-            .select_related("tournament")
-            .get(pk=table.round_id)
-        )
+    `shared`: for a write that does not change the round's row (a deal of a round in play): the
+    round's row is locked FOR SHARE (PostgreSQL), not FOR UPDATE, so the deals of different
+    tables are written side by side while a write of the round itself (FOR UPDATE) still waits
+    for them and they for it (a shared lock held by two writes that both update the row would
+    deadlock). Only the round's status is read again, with the table's lock: the round and its
+    tournament as `table.round` holds them stay as read (a round in play changes nothing else
+    a deal reads: its rule set is fixed when it is published)."""
+    if shared:
+        return _lock_table_in_round_in_play(table)
+    round_ = (
+        Round.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .get(pk=table.round_id)
+    )
     # The table's row alone: Table's ordering joins the round and the tournament, and a bare
     # FOR UPDATE would lock their rows too (every write of a tournament queued behind one row).
     locked = Table.objects.select_for_update(of=("self",)).filter(pk=table.pk).first()
     if locked is None:
         raise TableGoneError(table_gone_message())
+    locked.round = round_
+    return round_, locked
+
+
+def _lock_table_in_round_in_play(table: Table) -> tuple[Round, Table]:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(
+                f"SELECT 1 FROM {Round._meta.db_table} WHERE id = %s FOR SHARE",
+                [table.round_id],
+            )
+    # The table's row and, read after the round's lock was taken, the round's status.
+    # (A values() query would lock the round's row too: FOR UPDATE OF needs the model.)
+    found = (
+        Table.objects.select_for_update(of=("self",))
+        .filter(pk=table.pk)
+        .order_by()
+        .only("id")
+        .annotate(round_status=F("round__status"))
+        .first()
+    )
+    if found is None:
+        raise TableGoneError(table_gone_message())
+    round_ = copy.copy(table.round)
+    round_.status = found.round_status
+    locked = copy.copy(table)
     locked.round = round_
     return round_, locked
 
