@@ -27,6 +27,7 @@ import time
 import uuid
 from functools import partial
 from pathlib import Path
+from urllib.parse import urlencode
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -42,6 +43,9 @@ os.environ.pop("REDIS_URL", None)
 from simulated import setup_django
 
 TARGET_MS = 10.0
+# What a browser sends, a plain form and the entry script alike (URLSearchParams): not the
+# multipart body the test client sends by default.
+FORM = "application/x-www-form-urlencoded"
 MARK = re.compile(rb'id="entry-form" class="entry-forms" data-sheet="(\d+)"')
 
 
@@ -134,7 +138,7 @@ def main() -> int:
             trivial.append(seconds)
             # The declarer: a player at the table (of three, every one plays).
             data = deal_data(position, seats[position % 3])
-            seconds, response = cpu(partial(client.post, url, data))
+            seconds, response = cpu(partial(client.post, url, urlencode(data), content_type=FORM))
             if response.status_code != 302:
                 failures.append(f"POST {position}: {response.status_code}")
             posts.append(seconds)
@@ -151,7 +155,13 @@ def main() -> int:
         for token, seats in script_tables:
             url = f"/r/{token}/"
             data = deal_data(position, seats[position % 3])
-            call = partial(client.post, url, data, headers={"X-Entry-Sheet": marks[token]})
+            call = partial(
+                client.post,
+                url,
+                urlencode(data),
+                content_type=FORM,
+                headers={"X-Entry-Sheet": marks[token]},
+            )
             seconds, response = cpu(call)
             last = position == args.deals  # the sheet closes: its settlement, the whole page
             expected_status = 302 if last else 200

@@ -81,9 +81,16 @@ class SubmissionForm(forms.Form):
         regex=rf"^{CLIENT_KEY_PATTERN}$", max_length=64, widget=forms.HiddenInput
     )
 
-    def __init__(self, *args: object, correction: bool = False, **kwargs: object) -> None:
+    def __init__(
+        self,
+        *args: object,
+        correction: bool = False,
+        client_key: str | None = None,
+        **kwargs: object,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.is_correction = correction
+        self.given_client_key = client_key
         if correction:
             self.fields["base_version"] = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
             self.fields["reason"] = reason_field(_("Why is it corrected?"))
@@ -91,7 +98,9 @@ class SubmissionForm(forms.Form):
     @cached_property
     def client_key_value(self) -> str:
         """The key to render: the one posted when this same submission comes back with an error
-        (nothing was stored under it), otherwise a new uuid4."""
+        (nothing was stored under it), otherwise the one given, or a new uuid4."""
+        if self.given_client_key is not None:
+            return self.given_client_key
         if self.is_bound:
             posted = str(self.data.get(self.add_prefix("client_key"), ""))
             if re.fullmatch(CLIENT_KEY_PATTERN, posted):
@@ -101,6 +110,11 @@ class SubmissionForm(forms.Form):
 
 class DealForm(SubmissionForm):
     """A deal: the game, and the declarer's tricks and points (galdiņš: every playing player's)."""
+
+    # At a table of four the form says who sits its deal out (the dealer): the page sends it
+    # back, and the deal's players are read by it before the sheet is (see
+    # scoring.entry.views.posted_sitting_out).
+    SITS_OUT = "sits_out"
 
     game = forms.ChoiceField(widget=choice_buttons(), label=_("Game"))
     declarer = forms.ChoiceField(required=False, widget=choice_buttons(), label=_("Declarer"))
@@ -123,6 +137,12 @@ class DealForm(SubmissionForm):
         self.playing = [player for player in players if player != sitting_out]
         self.fields["declarer"].widget.choices = player_choices(self.playing)
         self.sitting_out = sitting_out
+        if len(players) == 4:
+            self.fields[self.SITS_OUT] = forms.CharField(
+                required=False,
+                widget=forms.HiddenInput,
+                initial=sitting_out.key if sitting_out is not None else "",
+            )
         self.rules = rules
         self.has_galdins = rules.allows(Game.GALDINS)
         if self.has_galdins:

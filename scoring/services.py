@@ -20,7 +20,14 @@ from engine.deals import Entry as SheetEntry
 from engine.standings import round_results
 from scoring import reactions
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
-from scoring.sheets import current_results, deals_played, result_fields, sheet_entry, table_sheet
+from scoring.sheets import (
+    current_results,
+    deals_played,
+    result_fields,
+    sheet_entry,
+    table_results,
+    table_sheet,
+)
 from tournaments import permissions
 from tournaments.clock import time_is_up
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
@@ -114,7 +121,7 @@ def _lock_table(
         confirmed = seats[0].table_confirmed if seats else None
     if confirmed is None:
         confirmed = TableResult.objects.filter(table_id=table.pk).exists()
-    results = list(table.deal_results.order_by("position", "version"))
+    results = table_results(table.pk)
     return TableState(table, round_, seats, results, current_results(results), confirmed)
 
 

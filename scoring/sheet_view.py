@@ -18,7 +18,13 @@ from django.utils.translation import gettext_lazy as _
 from core.engine_text import GAME_WORDS, error_text
 from engine import Rules, ScoredDeal, SheetError, dealer_for, score_sheet
 from scoring.models import DealResult, EntryKind, TableResult
-from scoring.sheets import current_results, deals_played, sheet_is_closed, table_sheet
+from scoring.sheets import (
+    current_results,
+    deals_played,
+    sheet_is_closed,
+    table_results,
+    table_sheet,
+)
 from tournaments.clock import RoundClock, round_clock
 from tournaments.models import (
     Entry,
@@ -30,6 +36,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import RuleSet, round_rule_set
+from tournaments.selectors import table_seats
 
 OPEN_ROUND = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
 
@@ -106,6 +113,7 @@ class SheetRow:
 
 @dataclass(frozen=True)
 class TableSheetView:
+    frame: SheetFrame  # the table, its seats and players, the rules (what the fields repeat)
     table: Table
     round: Round
     tournament: Tournament
@@ -126,7 +134,6 @@ class TableSheetView:
     # the entry script answers with only its new row when nothing else changed meanwhile.
     mark: int = 0  # the newest entry version's id (0: none yet)
     mark_before: int = 0  # the id of the version stored before that one
-    seats: tuple[Seat, ...] = ()  # as read, with their entries and players
     confirmed_by: str | None = None  # who confirmed the table: a player's or an account's name
 
     @property
@@ -319,47 +326,76 @@ def _row(
 
 # What the sheet reads with its table (its round, tournament and confirmation) in one query; a
 # caller that reads the table anyway (the table's link, the organiser's door) reads it so and
-# hands it over (`table_sheet_view(table=...)`).
+# hands it over (`table_sheet_view(table=...)`, `sheet_frame`).
 SHEET_TABLE_RELATED = ("round__tournament", "result")
 
 
-def table_sheet_view(
-    *,
-    table_id: int,
-    after: TableSheetView | None = None,
-    results: Sequence[DealResult] | None = None,
-    table: Table | None = None,
-) -> TableSheetView:
+@dataclass(frozen=True)
+class SheetFrame:
+    """A table's sheet without its entries: the table, its round and players, the rules, the
+    confirmation. What a deal's form needs before the deal is written (the entries are read
+    under the table's lock by the write, and the sheet after it is built from those)."""
+
+    table: Table
+    seats: tuple[Seat, ...]  # with their entries and players
+    players: tuple[SheetPlayer, ...]
+    rule_set: RuleSet
+
+    @property
+    def round(self) -> Round:
+        return self.table.round
+
+    @property
+    def confirmation(self) -> TableResult | None:
+        # Loaded by select_related; an unconfirmed table has none (the lookup raises).
+        return getattr(self.table, "result", None)
+
+    @property
+    def accepts_entries(self) -> bool:
+        return self.round.status in OPEN_ROUND and self.confirmation is None
+
+    def player(self, key: str) -> SheetPlayer | None:
+        return next((player for player in self.players if player.key == key), None)
+
+
+def sheet_frame(table: Table) -> SheetFrame:
+    """The frame of `table` (read with `SHEET_TABLE_RELATED`): its seats, in one query. Raises
+    Table.DoesNotExist for a table without seats (a table is created with them)."""
+    seats = tuple(table_seats(table.pk))
+    if not seats:
+        raise Table.DoesNotExist(f"table {table.pk} has no seats")
+    return SheetFrame(
+        table=table,
+        seats=seats,
+        players=sheet_players(seats),
+        rule_set=round_rule_set(table.round),
+    )
+
+
+def table_sheet_view(*, table_id: int, table: Table | None = None) -> TableSheetView:
     """The table, its seats with the players, and every version of its entries, in three queries
     whatever the number of deals; scored by the engine. Raises Table.DoesNotExist.
 
-    `after`: the same table's sheet read earlier in this request, before an entry was added
-    (a write of an open, unconfirmed table that succeeded): its table and seats are kept (an
-    entry changes neither) and only the entries are read again, in one query; or not at all
-    when the write hands them over as `results` (every version, ordered by position and
-    version: `scoring.services.RecordedEntry.versions`).
-
     `table`: this table, just read with `SHEET_TABLE_RELATED` in this request: not read again."""
-    if after is not None and after.table.pk == table_id:
-        table = after.table
-        seats = list(after.seats)
-    else:
-        if table is None or table.pk != table_id:
-            table = Table.objects.select_related(*SHEET_TABLE_RELATED).get(pk=table_id)
-        seats = list(
-            Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
-        )
-    if results is None or after is None or after.table.pk != table_id:
-        results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
-    ids = sorted(result.pk for result in results)
-    tournament = table.round.tournament
-    # Loaded by select_related; an unconfirmed table has none (the lookup raises AttributeError).
-    confirmation: TableResult | None = getattr(table, "result", None)
+    if table is None or table.pk != table_id:
+        table = Table.objects.select_related(*SHEET_TABLE_RELATED).get(pk=table_id)
+    return sheet_with_entries(sheet_frame(table))
 
-    if not seats:  # a table is created with its seats; without them there is no sheet
-        raise Table.DoesNotExist(f"table {table.pk} has no seats")
-    players = sheet_players(seats)
-    rule_set = round_rule_set(table.round)
+
+def sheet_with_entries(
+    frame: SheetFrame, results: Sequence[DealResult] | None = None
+) -> TableSheetView:
+    """The sheet of the frame's table with its entries: `results` (every version, ordered by
+    position and version, as a write hands them over: `scoring.services.RecordedEntry`), or
+    read in one query."""
+    table = frame.table
+    if results is None:
+        results = table_results(table.pk)
+    ids = sorted(result.pk for result in results)
+    confirmation = frame.confirmation
+    seats = frame.seats
+    players = frame.players
+    rule_set = frame.rule_set
     rules = rule_set.rules
     current = current_results(results)
     deals_entered = deals_played(current)
@@ -404,9 +440,10 @@ def table_sheet_view(
 
     by_key = {player.key: player for player in players}
     return TableSheetView(
+        frame=frame,
         table=table,
         round=table.round,
-        tournament=tournament,
+        tournament=table.round.tournament,
         rule_set=rule_set,
         players=players,
         rows=rows,
@@ -421,7 +458,6 @@ def table_sheet_view(
         error=error,
         mark=ids[-1] if ids else 0,
         mark_before=ids[-2] if len(ids) > 1 else 0,
-        seats=tuple(seats),
         confirmed_by=confirmer_name(confirmation, players),
     )
 

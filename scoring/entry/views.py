@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import wraps
+from functools import cached_property, wraps
 
 from django import forms
 from django.contrib import messages
@@ -25,7 +25,8 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
-from django.utils.functional import Promise
+from django.utils.functional import Promise, lazy
+from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.cache import never_cache
@@ -36,20 +37,17 @@ from core.query import whole_number
 from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import client_ip
 from scoring import services
-from scoring.forms import (
-    ConfirmForm,
-    DealForm,
-    PenaltyForm,
-    RemoveForm,
-    UnlockForm,
-    correction_initial,
-)
+from scoring.entry.entry_forms import OfferedForms, correction_form, entry_forms_html
+from scoring.forms import ConfirmForm, DealForm, PenaltyForm, RemoveForm, UnlockForm
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet_view import (
     SHEET_TABLE_RELATED,
+    SheetFrame,
     SheetPlayer,
     SheetRow,
     TableSheetView,
+    sheet_frame,
+    sheet_with_entries,
     table_sheet_view,
 )
 from scoring.templatetags.sheet_rows import rows_html
@@ -62,13 +60,22 @@ TEMPLATE = "scoring/sheet.html"
 
 @dataclass(frozen=True)
 class SheetPage:
-    """One request to a table's sheet: who asks, through which door, and the sheet as read."""
+    """One request to a table's sheet: who asks, through which door, and the table as read.
+    The table's entries are read when the page needs them (`sheet`): a deal is written without
+    reading them first, as its write reads them under the table's lock."""
 
     request: HttpRequest
-    sheet: TableSheetView
+    frame: SheetFrame
     token: TableToken | None  # None: a signed-in organiser or chief referee
     is_chief: bool
     url: str
+    given_sheet: TableSheetView | None = None  # the sheet, when it is known already
+
+    @cached_property
+    def sheet(self) -> TableSheetView:
+        if self.given_sheet is not None:
+            return self.given_sheet
+        return sheet_with_entries(self.frame)
 
     @property
     def writer(self) -> Writer:
@@ -77,15 +84,12 @@ class SheetPage:
     def posted_position(self, prefix: str) -> int | None:
         return whole_number(self.request.POST.get(f"{prefix}-position"))
 
+    def with_sheet(self, sheet: TableSheetView) -> SheetPage:
+        return replace(self, frame=sheet.frame, given_sheet=sheet)
+
     def refreshed(self) -> SheetPage:
         """The same page with the sheet read again (another device has written meanwhile)."""
-        return SheetPage(
-            self.request,
-            table_sheet_view(table_id=self.sheet.table.pk),
-            self.token,
-            self.is_chief,
-            self.url,
-        )
+        return self.with_sheet(table_sheet_view(table_id=self.frame.table.pk))
 
     def render(
         self,
@@ -106,6 +110,7 @@ class SheetPage:
         error: str | None = None,
     ) -> dict[str, object]:
         sheet = self.sheet
+        offered = OfferedForms(sheet, is_chief=self.is_chief, correcting=correcting, bound=bound)
         return {
             "sheet": sheet,
             "table": sheet.table,
@@ -116,8 +121,12 @@ class SheetPage:
             "via_link": self.token is not None,
             "correcting": correcting,
             "page_error": error,
-            **default_forms(sheet, is_chief=self.is_chief, correcting=correcting),
-            **(bound or {}),
+            "offered": offered,
+            # Rendered where the template shows it (so the page's own context is the one a
+            # test client records first).
+            "entry_forms": lazy(entry_forms_html, SafeString)(
+                self.request, offered, page_url=self.url
+            ),
         }
 
     def conflict(self, message: str, position: int | None) -> HttpResponse:
@@ -171,6 +180,19 @@ def deal_label(sheet: TableSheetView, position: int | None) -> str:
     return str(position) if position is not None else "?"
 
 
+def posted_sitting_out(page: SheetPage, position: int | None) -> SheetPlayer | None:
+    """Who sits out the deal being sent, as the page that sent it showed (its form's hidden
+    `sits_out`): the form reads that deal's players by it, without reading the sheet first. The
+    write checks the deal against the sheet under the table's lock: a position another device
+    took is a conflict, and a deal that names a player who sits out it is the engine's
+    refusal. A page that does not say is answered from the sheet."""
+    if len(page.frame.players) != 4:
+        return None
+    key = page.request.POST.get(f"deal-{DealForm.SITS_OUT}")
+    player = page.frame.player(key) if key else None
+    return player if player is not None else sitting_out_at(page.sheet, position)
+
+
 def sitting_out_at(sheet: TableSheetView, position: int | None) -> SheetPlayer | None:
     """Who sits out the deal at this position: the next deal's dealer, or, for a position
     already on the sheet (a resent request, another device), that deal's dealer."""
@@ -178,82 +200,6 @@ def sitting_out_at(sheet: TableSheetView, position: int | None) -> SheetPlayer |
     if row is not None and not row.is_penalty:
         return row.sitting_out
     return sheet.next_sitting_out
-
-
-def correction_form(
-    sheet: TableSheetView, row: SheetRow, data: object | None = None
-) -> DealForm | PenaltyForm:
-    if row.is_penalty:
-        return PenaltyForm(
-            data,
-            prefix="fix",
-            players=sheet.players,
-            correction=True,
-            initial=correction_initial(row),
-        )
-    return DealForm(
-        data,
-        prefix="fix",
-        players=sheet.players,
-        sitting_out=row.sitting_out,
-        rules=sheet.rules,
-        correction=True,
-        initial=correction_initial(row),
-    )
-
-
-def default_forms(
-    sheet: TableSheetView, *, is_chief: bool, correcting: SheetRow | None
-) -> dict[str, forms.Form | None]:
-    """The forms the sheet offers now; a locked table (confirmed, or its round not open)
-    offers none, except unlock for the chief referee."""
-    open_ = sheet.accepts_entries
-    last = sheet.last_row
-    next_entry = {"position": sheet.next_position}
-    return {
-        "deal_form": (
-            DealForm(
-                prefix="deal",
-                players=sheet.players,
-                sitting_out=sheet.next_sitting_out,
-                rules=sheet.rules,
-                initial=next_entry,
-            )
-            if open_ and not sheet.is_complete and correcting is None
-            else None
-        ),
-        "correction_form": (
-            correction_form(sheet, correcting) if open_ and correcting is not None else None
-        ),
-        "penalty_form": (
-            PenaltyForm(prefix="penalty", players=sheet.players, initial=next_entry)
-            if open_ and sheet.rules.pules and correcting is None
-            else None
-        ),
-        "remove_form": (
-            RemoveForm(
-                prefix="remove",
-                initial={"position": last.position, "base_version": last.version},
-            )
-            if open_ and last is not None and correcting is None
-            else None
-        ),
-        "confirm_form": (
-            ConfirmForm(
-                prefix="confirm",
-                players=sheet.players,
-                needs_confirmer=not is_chief,
-                initial={"deals": sheet.deals_played},
-            )
-            if sheet.can_confirm and correcting is None
-            else None
-        ),
-        "unlock_form": (
-            UnlockForm(prefix="unlock")
-            if is_chief and sheet.is_confirmed and sheet.round_is_open
-            else None
-        ),
-    }
 
 
 # --- The two doors ------------------------------------------------------------------------------
@@ -297,7 +243,6 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
         return link_gone(request, table_token, reseated=False)
     return sheet_page(
         request,
-        table_id=table_token.table_id,
         table=table_token.table,
         token=table_token,
         url=reverse("scoring:token_sheet", args=[token]),
@@ -365,7 +310,6 @@ def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     """The table's sheet for a signed-in account that may write it (tournaments.roles)."""
     return sheet_page(
         request,
-        table_id=table.pk,
         table=table,
         token=None,
         url=reverse("scoring:table_sheet", args=[table.pk]),
@@ -373,23 +317,19 @@ def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
 
 
 def sheet_page(
-    request: HttpRequest,
-    *,
-    table_id: int,
-    table: Table | None = None,
-    token: TableToken | None,
-    url: str,
+    request: HttpRequest, *, table: Table, token: TableToken | None, url: str
 ) -> HttpResponse:
+    """`table`: read with its round, tournament and confirmation (`SHEET_TABLE_RELATED`)."""
     try:
-        sheet = table_sheet_view(table_id=table_id, table=table)
+        frame = sheet_frame(table)
     except Table.DoesNotExist:
         if token is not None:  # the round was seated again since the link was read
             return link_gone(request, token, reseated=True)
         raise Http404 from None
     # Who may open the page is settled by its door (the link, or table_role_required); the
     # chief referee is offered more: confirming as himself, unlocking.
-    is_chief = permissions.is_chief_referee(request.user, sheet.tournament)
-    page = SheetPage(request, sheet, token, is_chief, url)
+    is_chief = permissions.is_chief_referee(request.user, table.round.tournament)
+    page = SheetPage(request, frame, token, is_chief, url)
     if request.method == "POST":
         action = request.POST.get("action", "")
         handler = POST_ACTIONS.get(action)
@@ -397,8 +337,8 @@ def sheet_page(
             return page.render(
                 error=_("That request is not understood: reload the page."), status=400
             )
-        if action not in ("unlock", "confirm") and not sheet.accepts_entries:
-            return page.render(error=closed_message(sheet), status=409)
+        if action not in ("unlock", "confirm") and not frame.accepts_entries:
+            return page.render(error=closed_message(page.sheet), status=409)
         try:
             return handler(page)
         except TableGoneError:  # seated again while this request was on its way
@@ -438,25 +378,25 @@ def show(page: SheetPage) -> HttpResponse:
 
 
 def post_deal(page: SheetPage) -> HttpResponse:
-    sheet = page.sheet
+    frame = page.frame
     position = page.posted_position("deal")
     form = DealForm(
         page.request.POST,
         prefix="deal",
-        players=sheet.players,
-        sitting_out=sitting_out_at(sheet, position),
-        rules=sheet.rules,
+        players=frame.players,
+        sitting_out=posted_sitting_out(page, position),
+        rules=frame.rule_set.rules,
     )
     if not form.is_valid():
         return page.render({"deal_form": form})
     return page.write(
         lambda: services.deal_record_on_sheet(
-            table=sheet.table,
+            table=frame.table,
             entry=form.cleaned_data["entry"],
             position=form.cleaned_data["position"],
             client_key=form.cleaned_data["client_key"],
             writer=page.writer,
-            seats=list(sheet.seats),
+            seats=list(frame.seats),
         ),
         form=form,
         form_name="deal_form",
@@ -485,9 +425,7 @@ def deal_saved(client_key: str) -> Callable[[SheetPage, str, object], HttpRespon
         shown = whole_number(page.request.headers.get(SHOWN_SHEET_HEADER))
         if shown is None or not isinstance(recorded, services.RecordedEntry):
             return None
-        sheet = table_sheet_view(
-            table_id=page.sheet.table.pk, after=page.sheet, results=recorded.versions
-        )
+        sheet = sheet_with_entries(page.frame, recorded.versions)
         row = sheet.last_row
         if (
             row is None
@@ -499,7 +437,7 @@ def deal_saved(client_key: str) -> Callable[[SheetPage, str, object], HttpRespon
             or not sheet.accepts_entries
         ):
             return None
-        page = replace(page, sheet=sheet)
+        page = page.with_sheet(sheet)
         context = page.context()
         context["messages"] = [Message(message_levels.SUCCESS, saved)]
         context["rows"] = rows_html(sheet, [row], editable=True, page_url=page.url)

@@ -119,7 +119,7 @@ class TestTheLink:
         sheet = response.context["sheet"]
         assert [player.name for player in sheet.players] == names
         assert (sheet.next_deal_number, sheet.deals_per_round) == (1, 24)
-        assert response.context["deal_form"] is not None
+        assert response.context["offered"].deal_form is not None
 
     def test_short_names_tell_the_players_apart(self, client, table_of_three):
         assert short_name("Jānis Bērziņš") == "Jānis B."
@@ -172,8 +172,8 @@ class TestTheLink:
         sheet = response.context["sheet"]
         assert sheet.is_complete and len(sheet.rows) == 24
         assert sum(sheet.totals) == 0
-        assert response.context["deal_form"] is None
-        assert response.context["confirm_form"] is not None
+        assert response.context["offered"].deal_form is None
+        assert response.context["offered"].confirm_form is not None
 
     def test_a_sheet_that_no_longer_scores_is_shown_with_the_reason(self, client, table_of_three):
         _a, b, _c = seat_keys(table_of_three)
@@ -216,7 +216,7 @@ class TestTheLink:
         response = client.get(url)
         assert response.status_code == 200
         assert response.context["sheet"].round_is_draft
-        assert response.context["deal_form"] is None
+        assert response.context["offered"].deal_form is None
         response = client.post(url, deal_data(1, "k", game="pass"))
         assert response.status_code == 409
         assert "Round 1 is not published yet" in response.context["page_error"]
@@ -500,12 +500,12 @@ class TestEnteringDeals:
     ):
         record(table_of_three, Pass(), 1)
         response = client.get(url_of(table_of_three))
-        form = response.context["deal_form"]
+        form = response.context["offered"].deal_form
         assert form["position"].value() == 2
         page = response.content.decode()
         assert f'value="{form.client_key_value}"' in page
         assert len(form.client_key_value) == 36  # a uuid4
-        again = client.get(url_of(table_of_three)).context["deal_form"]
+        again = client.get(url_of(table_of_three)).context["offered"].deal_form
         assert again.client_key_value != form.client_key_value
 
     def test_a_bad_deal_shows_the_engines_message_and_stores_nothing(self, client, table_of_three):
@@ -520,7 +520,7 @@ class TestEnteringDeals:
         )
         assert not DealResult.objects.exists()
         # The same submission comes back with its key: nothing was stored under it.
-        assert response.context["deal_form"].client_key_value == "bad-1"
+        assert response.context["offered"].deal_form.client_key_value == "bad-1"
 
     @pytest.mark.parametrize(
         "fields",
@@ -544,7 +544,7 @@ class TestEnteringDeals:
         fields = {name: b if value == "B" else value for name, value in fields.items()}
         response = client.post(url_of(table_of_three), deal_data(1, "k-1", **fields))
         assert response.status_code == 200
-        assert response.context["deal_form"].errors
+        assert response.context["offered"].deal_form.errors
         assert not DealResult.objects.exists()
 
     def test_missing_hidden_fields_and_unknown_actions_store_nothing(self, client, table_of_three):
@@ -552,9 +552,9 @@ class TestEnteringDeals:
         no_key = {"action": "deal", "deal-position": 1, "deal-game": "pass"}
         response = client.post(url, no_key)
         assert response.status_code == 200
-        assert "client_key" in response.context["deal_form"].errors
+        assert "client_key" in response.context["offered"].deal_form.errors
         no_position = {"action": "deal", "deal-client_key": "k", "deal-game": "pass"}
-        assert "position" in client.post(url, no_position).context["deal_form"].errors
+        assert "position" in client.post(url, no_position).context["offered"].deal_form.errors
         assert client.post(url, {"action": "explode"}).status_code == 400
         assert client.post(url, {}).status_code == 400
         assert not DealResult.objects.exists()
@@ -584,7 +584,7 @@ class TestEnteringDeals:
         assert DealResult.objects.get().player_id == int(b)
         # The sheet now, with a fresh form for deal 2.
         assert response.context["sheet"].next_deal_number == 2
-        assert response.context["deal_form"]["position"].value() == 2
+        assert response.context["offered"].deal_form["position"].value() == 2
 
     def test_the_sitting_out_dealer_is_not_offered_as_declarer_at_a_table_of_four(
         self, client, table_of_four
@@ -594,7 +594,7 @@ class TestEnteringDeals:
         for deal in range(3):
             dealer = dealer_for(players, players[table_of_four.first_dealer_position - 1], deal)
             response = client.get(url)
-            form = response.context["deal_form"]
+            form = response.context["offered"].deal_form
             offered = [key for key, _name in form.fields["declarer"].widget.choices]
             assert sorted(offered) == sorted(set(players) - {dealer})
             assert f'name="deal-declarer" value="{dealer}"' not in response.content.decode()
@@ -611,19 +611,19 @@ class TestEnteringDeals:
     def test_game_types_follow_the_rule_set(self, client, table_of_three):
         url = url_of(table_of_three)
         games = lambda: [  # noqa: E731
-            key for key, _ in client.get(url).context["deal_form"].fields["game"].choices
+            key for key, _ in client.get(url).context["offered"].deal_form.fields["game"].choices
         ]
         assert games() == ["lielais", "zole", "pass"]
         play_round_with(table_of_three.round, small_zole=True, all_pass="galdins")
         assert games() == ["lielais", "zole", "maza_zole", "galdins"]
-        assert client.get(url).context["penalty_form"] is None  # no pules under galdiņš
+        assert client.get(url).context["offered"].penalty_form is None  # no pules under galdiņš
 
     def test_galdins_takes_each_playing_players_tricks_and_points(self, client, table_of_four):
         play_round_with(table_of_four.round, all_pass="galdins")
         players = seat_keys(table_of_four)
         dealer = players[table_of_four.first_dealer_position - 1]
         playing = [key for key in players if key != dealer]
-        form = client.get(url_of(table_of_four)).context["deal_form"]
+        form = client.get(url_of(table_of_four)).context["offered"].deal_form
         assert [player.key for player, _t, _p in form.galdins_fields] == playing
         fields = {"game": "galdins"}
         for key, tricks, points in zip(playing, (4, 2, 2), (60, 30, 30), strict=True):
@@ -642,9 +642,9 @@ class TestCorrections:
         record(table_of_three, lielais(b), 1)
         url = url_of(table_of_three)
         response = client.get(url, {"correct": 1})
-        form = response.context["correction_form"]
+        form = response.context["offered"].correction_form
         assert (form["points"].value(), form["declarer"].value()) == (75, b)
-        assert response.context["deal_form"] is None
+        assert response.context["offered"].deal_form is None
         data = {
             "action": "correct",
             "fix-position": 1,
@@ -657,7 +657,7 @@ class TestCorrections:
         }
         without_reason = client.post(url, data)
         assert without_reason.status_code == 200
-        assert "reason" in without_reason.context["correction_form"].errors
+        assert "reason" in without_reason.context["offered"].correction_form.errors
         assert DealResult.objects.count() == 1
         response = client.post(url, {**data, "fix-reason": "95, not 75"})
         assert response.status_code == 302
@@ -737,7 +737,7 @@ class TestCorrections:
         assert sheet.next_deal_number == 1
         # The penalty row is corrected with the penalty form.
         response = client.get(url, {"correct": 1})
-        assert response.context["correction_form"]["player"].value() == a
+        assert response.context["offered"].correction_form["player"].value() == a
 
     def test_a_fourth_penalty_pule_for_one_player_is_refused_with_the_engines_message(
         self, client, table_of_three
@@ -791,7 +791,7 @@ class TestConfirmation:
         page = client.get(url)
         assert page.context["sheet"].is_confirmed
         for name in ("deal_form", "penalty_form", "remove_form", "confirm_form", "unlock_form"):
-            assert page.context[name] is None, name
+            assert getattr(page.context["offered"], name) is None, name
         assert 'name="action"' not in page.content.decode()  # no forms at all
         assert confirmer.player.full_name in page.content.decode()
         # A locked table takes no more entries.
@@ -804,7 +804,7 @@ class TestConfirmation:
         play_deals(short_round, 3)
         client.force_login(chief)
         url = reverse("scoring:table_sheet", args=[short_round.pk])
-        assert "confirmer" not in client.get(url).context["confirm_form"].fields
+        assert "confirmer" not in client.get(url).context["offered"].confirm_form.fields
         assert client.post(url, self.confirm_data()).status_code == 302
         assert TableResult.objects.get().confirmed_by == chief
 
@@ -819,16 +819,16 @@ class TestConfirmation:
         organiser_url = reverse("scoring:table_sheet", args=[short_round.pk])
         unlock = {"action": "unlock", "unlock-reason": "deal 2 was wrong"}
 
-        assert client.get(link).context["unlock_form"] is None
+        assert client.get(link).context["offered"].unlock_form is None
         assert client.post(link, unlock).status_code == 403
         client.force_login(make_organiser())
-        assert client.get(organiser_url).context["unlock_form"] is None
+        assert client.get(organiser_url).context["offered"].unlock_form is None
         assert client.post(organiser_url, unlock).status_code == 403
         assert TableResult.objects.filter(table=short_round).exists()
         assert not AuditEntry.objects.filter(action="table.unlocked").exists()
 
         client.force_login(chief)
-        assert client.get(organiser_url).context["unlock_form"] is not None
+        assert client.get(organiser_url).context["offered"].unlock_form is not None
         response = client.post(organiser_url, {"action": "unlock", "unlock-reason": "  "})
         assert response.status_code == 200
         assert TableResult.objects.filter(table=short_round).exists()
@@ -837,7 +837,7 @@ class TestConfirmation:
         assert not TableResult.objects.filter(table=short_round).exists()
         audit = AuditEntry.objects.get(action="table.unlocked")
         assert (audit.user, audit.detail["reason"]) == (chief, "deal 2 was wrong")
-        assert client.get(organiser_url).context["confirm_form"] is not None
+        assert client.get(organiser_url).context["offered"].confirm_form is not None
 
 
 class TestOrganiserDoor:

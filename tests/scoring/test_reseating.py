@@ -130,14 +130,14 @@ class TestAReseatedRound:
         round_ = make_published_round(players=6)
         table = round_.tables.get(number=1)
         url = reverse("scoring:token_sheet", args=[TableToken.objects.get(table=table).token])
-        read_sheet = entry_views.table_sheet_view
+        read_table = entry_views.sheet_frame
 
-        def read_then_reseated(*, table_id, **read):
-            sheet = read_sheet(table_id=table_id, **read)
+        def read_then_reseated(table):
+            frame = read_table(table)
             reseat(Round.objects.get(pk=round_.pk))
-            return sheet
+            return frame
 
-        monkeypatch.setattr(entry_views, "table_sheet_view", read_then_reseated)
+        monkeypatch.setattr(entry_views, "sheet_frame", read_then_reseated)
         response = Client(raise_request_exception=False).post(url, deal_data(table, "race"))
 
         assert response.status_code == 410

@@ -268,8 +268,8 @@ class TestTheRefereesPage:
         assert "round-clock.js" in html and "htmx.min.js" in html
         clock_url = reverse("public:round_clock", args=[table.round.tournament.slug, 1])
         assert f'hx-get="{clock_url}"' in html
-        assert response.context["deal_form"] is not None
-        assert response.context["confirm_form"] is None
+        assert response.context["offered"].deal_form is not None
+        assert response.context["offered"].confirm_form is None
 
     def test_a_round_without_a_limit_shows_no_clock(self, client, clock):
         round_ = make_published_round(make_tournament(), players=6)
@@ -293,7 +293,7 @@ class TestTheRefereesPage:
         assert "Time is up: finish the deal under way, then confirm." in html
         assert "Time is up: confirm after deal 3?" in html
         assert "Confirm after deal 3" in html
-        assert response.context["deal_form"] is not None  # the deal under way is entered
+        assert response.context["offered"].deal_form is not None  # the deal under way is entered
         assert 'name="confirm-deals" value="3"' in html
 
         confirmer = table.seats.order_by("position").last().entry

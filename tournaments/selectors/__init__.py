@@ -38,6 +38,7 @@ from tournaments.selectors.seating import (
     entry_scores,
     round_seating,
     seating_history,
+    table_seats,
 )
 
 __all__ = [
@@ -65,6 +66,7 @@ __all__ = [
     "round_seating",
     "round_tables",
     "seating_history",
+    "table_seats",
     "tables_confirmed_short",
     "tournament_list",
     "tournament_people",
