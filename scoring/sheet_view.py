@@ -35,7 +35,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
-from tournaments.rule_set import RuleSet, round_rule_set
+from tournaments.rule_set import RULE_SET_FIELDS, RuleSet, round_rule_set
 from tournaments.selectors import table_seats
 
 OPEN_ROUND = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
@@ -324,10 +324,56 @@ def _row(
     )
 
 
-# What the sheet reads with its table (its round, tournament and confirmation) in one query; a
-# caller that reads the table anyway (the table's link, the organiser's door) reads it so and
-# hands it over (`table_sheet_view(table=...)`, `sheet_frame`).
-SHEET_TABLE_RELATED = ("round__tournament", "result")
+# What the sheet reads of its table, round, tournament and confirmation, with the table, in one
+# query: only these fields (the query is built on every deal, and its cost grows with every
+# column: a tournament has some thirty). The tournament's rule options are read for a round
+# whose rule set is not fixed yet (a draft: tournaments.rule_set.round_options).
+SHEET_TABLE_FIELDS = ("id", "round_id", "number", "first_dealer_position")
+SHEET_ROUND_FIELDS = (
+    "id",
+    "tournament_id",
+    "number",
+    "status",
+    "rule_set",
+    "clock_started_at",
+    "time_limit",
+    "time_called_at",
+)
+SHEET_TOURNAMENT_FIELDS = ("id", "name", "slug", "round_time_limit", *RULE_SET_FIELDS)
+SHEET_CONFIRMATION_FIELDS = (
+    "id",
+    "table_id",
+    "confirmed_at",
+    "confirmed_by_id",
+    "confirmed_by_entry_id",
+    "last_position",
+    "time_called",
+    "last_version_id",
+)
+
+
+def sheet_tables(prefix: str = "") -> tuple[tuple[str, ...], tuple[str, ...]]:
+    """`select_related` and `only` for reading a table as its sheet does, from a model that
+    reaches it through `prefix` ("table__" from its link)."""
+    related = ("round__tournament", "result")
+    fields = (
+        *SHEET_TABLE_FIELDS,
+        *(f"round__{name}" for name in SHEET_ROUND_FIELDS),
+        *(f"round__tournament__{name}" for name in SHEET_TOURNAMENT_FIELDS),
+        *(f"result__{name}" for name in SHEET_CONFIRMATION_FIELDS),
+    )
+    return tuple(prefix + name for name in related), tuple(prefix + name for name in fields)
+
+
+def sheet_table(table_id: int) -> Table:
+    """The table as its sheet reads it (`sheet_tables`): one query. Raises Table.DoesNotExist."""
+    related, fields = sheet_tables()
+    return Table.objects.select_related(*related).only(*fields).get(pk=table_id)
+
+
+def table_confirmation(table: Table) -> TableResult | None:
+    """The confirmation of a table read with `sheet_tables` (select_related: none is a None)."""
+    return getattr(table, "result", None)
 
 
 @dataclass(frozen=True)
@@ -336,7 +382,8 @@ class SheetFrame:
     confirmation. What a deal's form needs before the deal is written (the entries are read
     under the table's lock by the write, and the sheet after it is built from those)."""
 
-    table: Table
+    table: Table  # with its round and the round's tournament
+    confirmation: TableResult | None
     seats: tuple[Seat, ...]  # with their entries and players
     players: tuple[SheetPlayer, ...]
     rule_set: RuleSet
@@ -346,11 +393,6 @@ class SheetFrame:
         return self.table.round
 
     @property
-    def confirmation(self) -> TableResult | None:
-        # Loaded by select_related; an unconfirmed table has none (the lookup raises).
-        return getattr(self.table, "result", None)
-
-    @property
     def accepts_entries(self) -> bool:
         return self.round.status in OPEN_ROUND and self.confirmation is None
 
@@ -358,28 +400,27 @@ class SheetFrame:
         return next((player for player in self.players if player.key == key), None)
 
 
-def sheet_frame(table: Table) -> SheetFrame:
-    """The frame of `table` (read with `SHEET_TABLE_RELATED`): its seats, in one query. Raises
-    Table.DoesNotExist for a table without seats (a table is created with them)."""
+def sheet_frame(table: Table, confirmation: TableResult | None) -> SheetFrame:
+    """The frame of `table` (with its round and tournament) and its `confirmation`: its seats,
+    in one query. Raises Table.DoesNotExist for a table without seats (a table is created with
+    them: it was deleted, its round seated again)."""
     seats = tuple(table_seats(table.pk))
     if not seats:
         raise Table.DoesNotExist(f"table {table.pk} has no seats")
     return SheetFrame(
         table=table,
+        confirmation=confirmation,
         seats=seats,
         players=sheet_players(seats),
         rule_set=round_rule_set(table.round),
     )
 
 
-def table_sheet_view(*, table_id: int, table: Table | None = None) -> TableSheetView:
+def table_sheet_view(*, table_id: int) -> TableSheetView:
     """The table, its seats with the players, and every version of its entries, in three queries
-    whatever the number of deals; scored by the engine. Raises Table.DoesNotExist.
-
-    `table`: this table, just read with `SHEET_TABLE_RELATED` in this request: not read again."""
-    if table is None or table.pk != table_id:
-        table = Table.objects.select_related(*SHEET_TABLE_RELATED).get(pk=table_id)
-    return sheet_with_entries(sheet_frame(table))
+    whatever the number of deals; scored by the engine. Raises Table.DoesNotExist."""
+    table = sheet_table(table_id)
+    return sheet_with_entries(sheet_frame(table, table_confirmation(table)))
 
 
 def sheet_with_entries(

@@ -10,6 +10,7 @@ from functools import cache
 
 from django.db import connection
 
+from core import plain_sql
 from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import Entry as SheetEntry
 from engine.rules import Game
@@ -18,8 +19,9 @@ from tournaments.models import Seat, Table
 
 # What the sheet reads of a stored result: not who entered it, from where or when (those stay
 # deferred: read when asked for, as the audit pages and the archive do).
-SHEET_RESULT_FIELDS = frozenset(
-    {
+SHEET_RESULT_FIELDS = plain_sql.model_fields(
+    DealResult,
+    (
         "id",
         "table_id",
         "position",
@@ -32,50 +34,29 @@ SHEET_RESULT_FIELDS = frozenset(
         "galdins",
         "reason",
         "client_key",
-    }
+    ),
 )
 
 
 @cache
-def _results_query(vendor: str) -> tuple[str, tuple[str, ...]]:
-    """The statement, and the fields it reads in the model's order (as `Model.from_db` takes
-    them), for the database `vendor`."""
-    meta = DealResult._meta
-    quote = connection.ops.quote_name
-    fields = [field for field in meta.concrete_fields if field.attname in SHEET_RESULT_FIELDS]
-    columns = ", ".join(quote(field.column) for field in fields)
-    table, position, version = (
-        quote(meta.get_field(name).column) for name in ("table", "position", "version")
+def _results_sql(vendor: str) -> str:
+    return (
+        f"SELECT {plain_sql.select_list(DealResult, 'd', SHEET_RESULT_FIELDS)} "
+        f"FROM {plain_sql.table_name(DealResult)} d "
+        f"WHERE {plain_sql.column(DealResult, 'table', 'd')} = %s "
+        f"ORDER BY {plain_sql.column(DealResult, 'position', 'd')}, "
+        f"{plain_sql.column(DealResult, 'version', 'd')}"
     )
-    sql = (
-        f"SELECT {columns} FROM {quote(meta.db_table)} WHERE {table} = %s "
-        f"ORDER BY {position}, {version}"
-    )
-    return sql, tuple(field.attname for field in fields)
 
 
 def table_results(table_id: int) -> list[DealResult]:
     """Every version of a table's entries, ordered by position and version, with the fields the
-    sheet reads (`SHEET_RESULT_FIELDS`; the others are deferred).
-
-    One statement of plain SQL (the table's and columns' names from the model): a table's
-    results are read on every deal and every view of its sheet, and the ORM spent ten times
-    longer building this one query and its instances than the database took to answer it
-    (bench/entry.py). The rows become DealResult instances through `Model.from_db`, the
-    documented way to make an instance of a row; the galdiņš numbers (JSON, text on both
-    databases) are decoded by the field itself."""
-    sql, names = _results_query(connection.vendor)
-    galdins = DealResult._meta.get_field("galdins")
-    galdins_index = names.index("galdins")
+    sheet reads (`SHEET_RESULT_FIELDS`; the others are deferred). Plain SQL (core.plain_sql):
+    read on every deal and every view of the sheet."""
     with connection.cursor() as cursor:
-        cursor.execute(sql, [table_id])
+        cursor.execute(_results_sql(connection.vendor), [table_id])
         rows = cursor.fetchall()
-    results = []
-    for row in rows:
-        values = list(row)
-        values[galdins_index] = galdins.from_db_value(values[galdins_index], None, connection)
-        results.append(DealResult.from_db(connection.alias, names, values))
-    return results
+    return [plain_sql.instance(DealResult, SHEET_RESULT_FIELDS, row) for row in rows]
 
 
 def current_results(results: Iterable[DealResult]) -> list[DealResult]:

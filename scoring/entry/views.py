@@ -23,7 +23,7 @@ from django.contrib.messages import constants as message_levels
 from django.contrib.messages.storage.base import Message
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, redirect, render
+from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.utils.functional import Promise, lazy
 from django.utils.safestring import SafeString
@@ -38,16 +38,19 @@ from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import client_ip
 from scoring import services
 from scoring.entry.entry_forms import OfferedForms, correction_form, entry_forms_html
+from scoring.entry.link_read import linked_table
 from scoring.forms import ConfirmForm, DealForm, PenaltyForm, RemoveForm, UnlockForm
+from scoring.models import TableResult
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet_view import (
-    SHEET_TABLE_RELATED,
     SheetFrame,
     SheetPlayer,
     SheetRow,
     TableSheetView,
     sheet_frame,
+    sheet_table,
     sheet_with_entries,
+    table_confirmation,
     table_sheet_view,
 )
 from scoring.templatetags.sheet_rows import rows_html
@@ -221,14 +224,10 @@ def is_repeatable(request: HttpRequest) -> bool:
 @require_http_methods(["GET", "HEAD", "POST"])
 def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
-    # The link with its table as the sheet reads it: one query (a link without its table still
-    # names its round and tournament, read when it is told: link_gone).
-    table_token = (
-        TableToken.objects.select_related(*(f"table__{related}" for related in SHEET_TABLE_RELATED))
-        .filter(token=token)
-        .first()
-    )
-    if table_token is None:
+    # The link with its table as the sheet reads it: one statement (a link without its table
+    # still names its round and tournament, read when its holder is told: link_gone).
+    linked = linked_table(token)
+    if linked is None:
         # Only an unknown link is refused to an address that keeps failing: a venue shares
         # one address, and a valid link is served whatever the other phones did.
         refusal = TABLE_LINK_FAILURES.begin(request)  # counted first: parallel guesses too
@@ -237,14 +236,15 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404
     # A link that was issued (32 random bytes: never guessed) and no longer works: its holder
     # is told why, and that is no failed guess.
-    if table_token.table_id is None:
-        return link_gone(request, table_token, reseated=True)
-    if table_token.revoked_at is not None:
-        return link_gone(request, table_token, reseated=False)
+    if linked.table is None:
+        return link_gone(request, linked.token, reseated=True)
+    if linked.token.revoked_at is not None:
+        return link_gone(request, linked.token, reseated=False)
     return sheet_page(
         request,
-        table=table_token.table,
-        token=table_token,
+        table=linked.table,
+        confirmation=linked.confirmation,
+        token=linked.token,
         url=reverse("scoring:token_sheet", args=[token]),
     )
 
@@ -311,17 +311,23 @@ def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
     return sheet_page(
         request,
         table=table,
+        confirmation=table_confirmation(table),
         token=None,
         url=reverse("scoring:table_sheet", args=[table.pk]),
     )
 
 
 def sheet_page(
-    request: HttpRequest, *, table: Table, token: TableToken | None, url: str
+    request: HttpRequest,
+    *,
+    table: Table,
+    confirmation: TableResult | None,
+    token: TableToken | None,
+    url: str,
 ) -> HttpResponse:
-    """`table`: read with its round, tournament and confirmation (`SHEET_TABLE_RELATED`)."""
+    """`table`: with its round and tournament, as the sheet reads them (`sheet_tables`)."""
     try:
-        frame = sheet_frame(table)
+        frame = sheet_frame(table, confirmation)
     except Table.DoesNotExist:
         if token is not None:  # the round was seated again since the link was read
             return link_gone(request, token, reseated=True)
@@ -582,4 +588,7 @@ POST_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
 
 
 def _table(table_id: int) -> Table:
-    return get_object_or_404(Table.objects.select_related(*SHEET_TABLE_RELATED), pk=table_id)
+    try:
+        return sheet_table(table_id)
+    except Table.DoesNotExist:
+        raise Http404 from None

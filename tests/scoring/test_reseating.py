@@ -132,8 +132,8 @@ class TestAReseatedRound:
         url = reverse("scoring:token_sheet", args=[TableToken.objects.get(table=table).token])
         read_table = entry_views.sheet_frame
 
-        def read_then_reseated(table):
-            frame = read_table(table)
+        def read_then_reseated(table, confirmation):
+            frame = read_table(table, confirmation)
             reseat(Round.objects.get(pk=round_.pk))
             return frame
 

@@ -5,6 +5,7 @@ from functools import cache
 
 from django.db import connection
 
+from core import plain_sql
 from engine.standings import RoundResult, rank_standings
 from tournaments.models import (
     Entry,
@@ -73,56 +74,43 @@ def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, floa
 
 # What a table's sheet reads of its seats: the seat, its entry, the entry's player's name (the
 # other fields of the entry and the player stay deferred: read when asked for).
-SEAT_FIELDS = ("id", "table_id", "position", "entry_id")
-SEAT_ENTRY_FIELDS = ("id", "tournament_id", "player_id")
-SEAT_PLAYER_FIELDS = ("id", "full_name")
+SEAT_FIELDS = plain_sql.model_fields(Seat, ("id", "table_id", "position", "entry_id"))
+SEAT_ENTRY_FIELDS = plain_sql.model_fields(Entry, ("id", "tournament_id", "player_id"))
+SEAT_PLAYER_FIELDS = plain_sql.model_fields(Player, ("id", "full_name"))
 
 
 @cache
 def _table_seats_sql(vendor: str) -> str:
-    quote = connection.ops.quote_name
-
-    def columns(model: type, alias: str, names: tuple[str, ...]) -> list[str]:
-        return [f"{alias}.{quote(model._meta.get_field(name).column)}" for name in names]
-
-    def column(model: type, name: str) -> str:
-        return quote(model._meta.get_field(name).column)
-
     selected = ", ".join(
-        [
-            *columns(Seat, "s", SEAT_FIELDS),
-            *columns(Entry, "e", SEAT_ENTRY_FIELDS),
-            *columns(Player, "p", SEAT_PLAYER_FIELDS),
-        ]
+        (
+            plain_sql.select_list(Seat, "s", SEAT_FIELDS),
+            plain_sql.select_list(Entry, "e", SEAT_ENTRY_FIELDS),
+            plain_sql.select_list(Player, "p", SEAT_PLAYER_FIELDS),
+        )
     )
     return (
-        f"SELECT {selected} FROM {quote(Seat._meta.db_table)} s "
-        f"JOIN {quote(Entry._meta.db_table)} e ON e.id = s.{column(Seat, 'entry')} "
-        f"JOIN {quote(Player._meta.db_table)} p ON p.id = e.{column(Entry, 'player')} "
-        f"WHERE s.{column(Seat, 'table')} = %s ORDER BY s.{column(Seat, 'position')}"
+        f"SELECT {selected} FROM {plain_sql.table_name(Seat)} s "
+        f"JOIN {plain_sql.table_name(Entry)} e ON e.id = {plain_sql.column(Seat, 'entry', 's')} "
+        f"JOIN {plain_sql.table_name(Player)} p "
+        f"ON p.id = {plain_sql.column(Entry, 'player', 'e')} "
+        f"WHERE {plain_sql.column(Seat, 'table', 's')} = %s "
+        f"ORDER BY {plain_sql.column(Seat, 'position', 's')}"
     )
 
 
 def table_seats(table_id: int) -> list[Seat]:
-    """A table's seats in order, each with its entry and the entry's player (its name).
-
-    One statement of plain SQL (names from the models), read on every deal and every view of a
-    table's sheet, where the ORM's select_related took several times longer to build the query
-    and its instances than the database took to answer; the rows become instances through
-    `Model.from_db`, the documented way to make an instance of a row."""
-    width_seat, width_entry = len(SEAT_FIELDS), len(SEAT_ENTRY_FIELDS)
+    """A table's seats in order, each with its entry and the entry's player (its name). Plain
+    SQL (core.plain_sql): read on every deal and every view of the table's sheet."""
+    seat_end = len(SEAT_FIELDS)
+    entry_end = seat_end + len(SEAT_ENTRY_FIELDS)
     with connection.cursor() as cursor:
         cursor.execute(_table_seats_sql(connection.vendor), [table_id])
         rows = cursor.fetchall()
     seats = []
     for row in rows:
-        seat = Seat.from_db(connection.alias, SEAT_FIELDS, row[:width_seat])
-        entry = Entry.from_db(
-            connection.alias, SEAT_ENTRY_FIELDS, row[width_seat : width_seat + width_entry]
-        )
-        entry.player = Player.from_db(
-            connection.alias, SEAT_PLAYER_FIELDS, row[width_seat + width_entry :]
-        )
+        seat = plain_sql.instance(Seat, SEAT_FIELDS, row[:seat_end])
+        entry = plain_sql.instance(Entry, SEAT_ENTRY_FIELDS, row[seat_end:entry_end])
+        entry.player = plain_sql.instance(Player, SEAT_PLAYER_FIELDS, row[entry_end:])
         seat.entry = entry
         seats.append(seat)
     return seats
