@@ -13,7 +13,7 @@ deferred: reading one later is a query of its own, as with `QuerySet.only`.
 from __future__ import annotations
 
 import datetime
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from functools import cache
 
 from django.db import connection, models
@@ -56,22 +56,77 @@ def select_list(model: type[models.Model], alias: str, attnames: Sequence[str]) 
     return ", ".join(column(model, name, alias) for name in model_fields(model, attnames))
 
 
-def _converted(field: models.Field, value: object) -> object:
-    if value is None:
-        return None
+def _json(field: models.JSONField) -> Callable[[object], object]:
+    return lambda value: field.from_db_value(value, None, connection)
+
+
+def _aware(value: datetime.datetime) -> datetime.datetime:
+    return value if timezone.is_aware(value) else value.replace(tzinfo=datetime.UTC)
+
+
+def _converter(field: models.Field) -> Callable[[object], object] | None:
+    """What turns the database's value of `field` into the ORM's, if anything must."""
     if isinstance(field, models.JSONField):
-        return field.from_db_value(value, None, connection)
-    if isinstance(field, models.DateTimeField) and isinstance(value, datetime.datetime):
-        return value if timezone.is_aware(value) else value.replace(tzinfo=datetime.UTC)
+        return _json(field)
+    if isinstance(field, models.DateTimeField):
+        return _aware
     if isinstance(field, models.BooleanField):
-        return bool(value)
-    return value
+        return bool
+    return None
+
+
+@cache
+def _conversions(
+    model: type[models.Model], attnames: tuple[str, ...]
+) -> tuple[tuple[int, Callable[[object], object]], ...]:
+    _names, fields = _layout(model, attnames)
+    converters = ((index, _converter(field)) for index, field in enumerate(fields))
+    return tuple((index, convert) for index, convert in converters if convert is not None)
 
 
 def instance(
-    model: type[models.Model], attnames: Sequence[str], values: Sequence[object]
+    model: type[models.Model], attnames: tuple[str, ...], values: Sequence[object]
 ) -> models.Model:
     """An instance of one row: `values` of `model_fields(model, attnames)`, in that order."""
-    names, fields = _layout(model, tuple(attnames))
-    converted = [_converted(field, value) for field, value in zip(fields, values, strict=True)]
-    return model.from_db(connection.alias, names, converted)
+    names = _layout(model, attnames)[0]
+    row = list(values)
+    for index, convert in _conversions(model, attnames):
+        if row[index] is not None:
+            row[index] = convert(row[index])
+    return model.from_db(connection.alias, names, row)
+
+
+def exists(model: type[models.Model], field: str, value: object) -> bool:
+    """Whether a row of `model` has `field` = `value`."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT EXISTS (SELECT 1 FROM {table_name(model)} WHERE {column(model, field)} = %s)",
+            [value],
+        )
+        return bool(cursor.fetchone()[0])
+
+
+def insert(model: type[models.Model], values: dict[str, object]) -> models.Model:
+    """Insert one row of `model` (`values` by attname; every column the row needs: no default
+    or `auto_now_add` is filled in here) and return it as an instance, its id read back.
+
+    The values go through each field's `get_db_prep_save`, as the ORM's insert does (a JSON
+    field's encoding, a datetime's adaptation to the database); the database's constraints
+    still hold, and a broken one is Django's IntegrityError as usual."""
+    fields = [model._meta.get_field(name) for name in values]
+    columns = ", ".join(quote(field.column) for field in fields)
+    params = [
+        field.get_db_prep_save(value, connection)
+        for field, value in zip(fields, values.values(), strict=True)
+    ]
+    pk = model._meta.pk
+    sql = (
+        f"INSERT INTO {table_name(model)} ({columns}) "
+        f"VALUES ({', '.join(['%s'] * len(params))}) RETURNING {quote(pk.column)}"
+    )
+    with connection.cursor() as cursor:
+        cursor.execute(sql, params)
+        (new_id,) = cursor.fetchone()
+    row = {pk.attname: new_id, **values}
+    names = model_fields(model, tuple(row))
+    return model.from_db(connection.alias, names, [row[name] for name in names])

@@ -10,9 +10,11 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
+from core import plain_sql
 from core.cache import tournament_changed
 from core.engine_text import error_text
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
@@ -120,7 +122,7 @@ def _lock_table(
         )
         confirmed = seats[0].table_confirmed if seats else None
     if confirmed is None:
-        confirmed = TableResult.objects.filter(table_id=table.pk).exists()
+        confirmed = plain_sql.exists(TableResult, "table", table.pk)
     results = table_results(table.pk)
     return TableState(table, round_, seats, results, current_results(results), confirmed)
 
@@ -173,21 +175,30 @@ def _store(
     version = 1 + max(
         (result.version for result in state.results if result.position == position), default=0
     )
-    # No savepoint of its own: a clash raises ConflictError at once, out of the service's
-    # transaction, which rolls back as a whole (nothing else runs in the failed transaction).
+    # Written in plain SQL (core.plain_sql.insert): the ORM's insert cost a deal more than the
+    # database took to store it (bench/entry.py). A clash raises ConflictError at once, out of
+    # the service's transaction, which rolls back as a whole (nothing else runs in the failed
+    # transaction).
+    values = {
+        "table_id": state.table.pk,
+        "position": position,
+        "version": version,
+        "kind": "",
+        "game": "",
+        "player_id": None,
+        "points": None,
+        "tricks": None,
+        "galdins": None,
+        "reason": reason,
+        "client_key": client_key,
+        "entered_by_id": writer.account.pk if writer.account is not None else None,
+        "entered_via_token_id": writer.token.pk if writer.token is not None else None,
+        "ip_address": writer.ip_address,
+        "created_at": timezone.now(),
+    }
+    values |= {_attname(name): value for name, value in _describe(entry).items()}
     try:
-        with transaction.atomic(savepoint=False):
-            return DealResult.objects.create(
-                table=state.table,
-                position=position,
-                version=version,
-                client_key=client_key,
-                reason=reason,
-                entered_by=writer.account,
-                entered_via_token=writer.token,
-                ip_address=writer.ip_address,
-                **_describe(entry),
-            )
+        return plain_sql.insert(DealResult, values)
     except IntegrityError:
         # The unique (table, position, version) guard: another writer got there first.
         raise ConflictError(
@@ -203,6 +214,10 @@ def _replay(state: TableState, client_key: str) -> DealResult | None:
     """A resent request or a double tap: the entry it already recorded (among every version of
     the table's entries, read under its lock: no second query)."""
     return next((result for result in state.results if result.client_key == client_key), None)
+
+
+def _attname(name: str) -> str:
+    return DealResult._meta.get_field(name).attname
 
 
 def _describe(entry: SheetEntry | None) -> dict[str, object]:

