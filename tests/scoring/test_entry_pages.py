@@ -653,6 +653,50 @@ class TestEnteringDeals:
         assert stored.kind == "galdins"
         assert stored.galdins["tricks"] == dict(zip(playing, (4, 2, 2), strict=True))
 
+    def test_the_form_says_who_sits_out_and_the_deal_is_read_by_it(self, client, table_of_four):
+        """The deal is read before the sheet is: by the sitting-out dealer its page showed."""
+        play_round_with(table_of_four.round, all_pass="galdins")
+        players = seat_keys(table_of_four)
+        dealer = players[table_of_four.first_dealer_position - 1]
+        playing = [key for key in players if key != dealer]
+        page = client.get(url_of(table_of_four)).content.decode()
+        assert f'name="deal-sits_out" value="{dealer}"' in page
+        fields = {"game": "galdins", "sits_out": dealer}
+        for key, tricks, points in zip(playing, (4, 2, 2), (60, 30, 30), strict=True):
+            fields[f"tricks_{key}"] = tricks
+            fields[f"points_{key}"] = points
+        response = client.post(url_of(table_of_four), deal_data(1, "g", **fields))
+        assert response.status_code == 302
+        assert DealResult.objects.get().galdins["points"] == dict(
+            zip(playing, (60, 30, 30), strict=True)
+        )
+
+    def test_a_page_naming_the_wrong_player_sitting_out_is_refused_and_stores_nothing(
+        self, client, table_of_four
+    ):
+        play_round_with(table_of_four.round, all_pass="galdins")
+        players = seat_keys(table_of_four)
+        dealer = players[table_of_four.first_dealer_position - 1]
+        other = next(key for key in players if key != dealer)
+        # A galdiņš read for the wrong three: the dealer's numbers among them.
+        fields = {"game": "galdins", "sits_out": other}
+        for key, tricks, points in zip(
+            [key for key in players if key != other], (4, 2, 2), (60, 30, 30), strict=True
+        ):
+            fields[f"tricks_{key}"] = tricks
+            fields[f"points_{key}"] = points
+        response = client.post(url_of(table_of_four), deal_data(1, "g1", **fields))
+        assert response.status_code == 200
+        assert response.context["offered"].deal_form.non_field_errors()
+        # The dealer declaring a Lielais he sits out.
+        lielais_by_dealer = {"game": "lielais", "declarer": dealer, "points": 75, "tricks": 5}
+        response = client.post(
+            url_of(table_of_four), deal_data(1, "g2", sits_out=other, **lielais_by_dealer)
+        )
+        assert response.status_code == 200
+        assert response.context["offered"].deal_form.non_field_errors()
+        assert not DealResult.objects.exists()
+
 
 class TestCorrections:
     def test_a_correction_makes_version_2_and_keeps_version_1(self, client, table_of_three):
