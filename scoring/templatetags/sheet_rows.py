@@ -192,25 +192,27 @@ def _name(player: SheetPlayer, full: str) -> str:
 
 
 def _game_cell(row: SheetRow, words: RowWords) -> str:
-    parts = [f'<span class="game">{escape(row.game_words)}']
+    # The parts are apart by a space (the declarer's name and his figures, the game and what
+    # happened to the pules), which the page's layout keeps on one line or breaks.
+    game = escape(row.game_words)
     if row.common_pules:
-        parts.append(
+        game += (
             f'<span class="entry-pule-mark common entry-pules-inline" '
             f'title="{words.common_open}"> ○{_times(row.common_pules)}</span>'
         )
-    parts.append("</span>")
+    parts = [f'<span class="game">{game}</span>']
     if row.declarer or row.points is not None or row.tricks is not None:
-        parts.append('<span class="entry-play">')
+        play = []
         if row.declarer:
-            parts.append(
+            play.append(
                 f'<span class="declarer">{_name(row.declarer, row.declarer.short_name)}</span>'
             )
         if row.points is not None:
-            parts.append(f'<span class="figures">{row.points}/{row.tricks}</span>')
+            play.append(f'<span class="figures">{row.points}/{row.tricks}</span>')
         elif row.tricks is not None:
             tricks = ngettext("%(tricks)s trick", "%(tricks)s tricks", row.tricks)
-            parts.append(f'<span class="figures">{escape(tricks % {"tricks": row.tricks})}</span>')
-        parts.append("</span>")
+            play.append(f'<span class="figures">{escape(tricks % {"tricks": row.tricks})}</span>')
+        parts.append(f'<span class="entry-play">{" ".join(play)}</span>')
     if row.galdins:
         figures = ", ".join(
             f"{_name(player, player.short_name)} {tricks}/{points}"
@@ -226,7 +228,7 @@ def _game_cell(row: SheetRow, words: RowWords) -> str:
     if row.is_corrected:
         said = escape(gettext("corrected, version %(version)s") % {"version": row.version})
         parts.append(f'<span class="corrected" title="{escape(row.result.reason)}">{said}</span>')
-    return f'<td class="entry-game">{"".join(parts)}</td>'
+    return f'<td class="entry-game">{" ".join(parts)}</td>'
 
 
 def _player_cell(cell: SheetCell, words: RowWords) -> str:
@@ -248,7 +250,7 @@ def _player_cell(cell: SheetCell, words: RowWords) -> str:
             f'<span class="entry-pule-mark personal" title="{words.personal_open}">'
             f"{words.personal_mark}{_times(cell.personal_pules)}</span>"
         )
-    return f'<td class="{classes}">{"".join(parts)}</td>'
+    return f'<td class="{classes}">{" ".join(parts)}</td>'
 
 
 def render_row(row: SheetRow, *, editable: bool, page_url: str, pules: bool) -> str:

@@ -68,19 +68,21 @@ def test_a_won_lielais_shows_its_declarer_figures_and_each_players_box(table):
     assert html.startswith('<tr id="entry-1" class="entry-row">')
     assert '<a class="entry-no-link" href="/r/x&quot;y/?correct=1#entry-form"' in html
     assert '<span class="game">lielais</span>' in html
+    # The declarer's name and his figures apart (they ran together: "Anna K.75/5").
     assert (
-        '<span class="declarer"><span class="entry-name-full">Anna K.</span>'
-        '<abbr class="entry-name-short" title="Anna Kalna">AK</abbr></span>'
+        '<span class="game">lielais</span> <span class="entry-play"><span class="declarer">'
+        '<span class="entry-name-full">Anna K.</span>'
+        '<abbr class="entry-name-short" title="Anna Kalna">AK</abbr></span> '
+        '<span class="figures">75/5</span></span>'
     ) in html
-    assert '<span class="figures">75/5</span>' in html
     # The dealer sits out and pays like the other two (RULES: a table of four).
     assert (
         '<td class="entry-cell is-dealer sits-out"><abbr class="entry-dealer-mark" '
-        'title="deals and sits out">D</abbr><span class="total">-1</span>'
+        'title="deals and sits out">D</abbr> <span class="total">-1</span> '
         '<small class="delta score-negative">-1</small></td>'
     ) in html
     assert (
-        '<td class="entry-cell is-declarer"><span class="total">3</span>'
+        '<td class="entry-cell is-declarer"><span class="total">3</span> '
         '<small class="delta score-positive">+3</small></td>'
     ) in html
     assert html.count('<small class="delta score-negative">-1</small>') == 3
