@@ -1,5 +1,6 @@
-"""The access matrix: every view of tournaments.urls and scoring.entry.urls, requested as every
-role, with GET and with a POST that would write if it were let through.
+"""The access matrix: every view of tournaments.urls, scoring.entry.urls, scoring.documents.urls
+and ranking.urls, requested as every role, with GET and with a POST that would write if it were
+let through.
 
 The views are found in the URL resolver, so a new view fails `test_every_view_is_in_the_matrix`
 until it is given its roles here. A refused request answers 403 (a visitor: a redirect to sign
@@ -53,7 +54,7 @@ ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
 EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
 
 # The namespaces whose every view is in the matrix (the public pages only read).
-NAMESPACES = ("tournaments", "scoring", "ranking")
+NAMESPACES = ("tournaments", "scoring", "documents", "ranking")
 
 
 @dataclass
@@ -347,7 +348,9 @@ SPECS: dict[str, ViewSpec] = {
     "scoring:table_sheet": ViewSpec(TABLE_WRITERS, this_table, pass_deal),
     "scoring:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
     "scoring:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {"confirmed": "yes"}),
-    "scoring:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),
+    "documents:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),
+    "documents:round_seating_pdf": ViewSpec(EVERYONE, round_1),
+    "documents:standings_pdf": ViewSpec(EVERYONE, slug),
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),
     "ranking:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),

@@ -286,14 +286,14 @@ class TestNamesAreHarmless:
         slug = world.tournament.slug
         staff, public = world.staff(), hostile_client()
         documents = {
-            "sheets": staff.get(reverse("scoring:round_sheets_pdf", args=[slug, 2])),
+            "sheets": staff.get(reverse("documents:round_sheets_pdf", args=[slug, 2])),
             "blank sheets": staff.get(
-                reverse("scoring:round_sheets_pdf", args=[slug, 1]) + "?blank=1"
+                reverse("documents:round_sheets_pdf", args=[slug, 1]) + "?blank=1"
             ),
-            "seating": public.get(reverse("public:round_seating_pdf", args=[slug, 2])),
-            "standings": public.get(reverse("public:standings_pdf", args=[slug])),
+            "seating": public.get(reverse("documents:round_seating_pdf", args=[slug, 2])),
+            "standings": public.get(reverse("documents:standings_pdf", args=[slug])),
             "standings after round 1": public.get(
-                reverse("public:standings_pdf", args=[slug]) + "?round=1"
+                reverse("documents:standings_pdf", args=[slug]) + "?round=1"
             ),
         }
         for name, response in documents.items():
@@ -843,8 +843,8 @@ class TestPublicQueries:
                 "team-sort=%27",
                 "team-page=-1",
             ],
-            reverse("public:standings_pdf", args=[slug]): ["round=abc", "round=-1", "round=0"],
-            reverse("scoring:round_sheets_pdf", args=[slug, 1]): ["blank=%3Cscript%3E"],
+            reverse("documents:standings_pdf", args=[slug]): ["round=abc", "round=-1", "round=0"],
+            reverse("documents:round_sheets_pdf", args=[slug, 1]): ["blank=%3Cscript%3E"],
             reverse("tournaments:players"): ["q=%3Cscript%3E", f"q={long_text}"],
         }
         staff = world.staff()

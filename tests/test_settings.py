@@ -204,7 +204,7 @@ class TestContentSecurityPolicy:
         from tests.scoring.test_standings_selectors import played_tournament
 
         tournament = played_tournament(players=6, rounds=1)
-        response = client.get(reverse("public:standings_pdf", args=[tournament.slug]))
+        response = client.get(reverse("documents:standings_pdf", args=[tournament.slug]))
 
         assert response["Content-Type"] == "application/pdf"
         assert "Content-Security-Policy" not in response

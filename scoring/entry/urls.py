@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-from scoring.documents import views as documents
 from scoring.entry import links
 from scoring.entry import views as entry
 
@@ -19,10 +18,5 @@ urlpatterns = [
         "organise/tables/<int:table_id>/link/revoke/",
         links.table_link_revoke,
         name="table_link_revoke",
-    ),
-    path(
-        "t/<slug:slug>/rounds/<int:number>/sheets.pdf",
-        documents.round_sheets,
-        name="round_sheets_pdf",
     ),
 ]

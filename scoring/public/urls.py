@@ -2,7 +2,6 @@
 
 from django.urls import path
 
-from scoring.documents import views as documents
 from scoring.public import views as public
 
 app_name = "public"
@@ -27,10 +26,4 @@ urlpatterns = [
         name="round_clock",
     ),
     path("players/<int:player_id>/", public.player_detail, name="player"),
-    path(
-        "t/<slug:slug>/rounds/<int:number>/seating.pdf",
-        documents.round_seating,
-        name="round_seating_pdf",
-    ),
-    path("t/<slug:slug>/standings.pdf", documents.standings_protocol, name="standings_pdf"),
 ]

@@ -168,9 +168,9 @@ class TestNotTheViewersLanguage:
             client.cookies[settings.LANGUAGE_COOKIE_NAME] = viewer.pop("cookie")
         client.force_login(make_organiser())
 
-        sheets = client.get(reverse("scoring:round_sheets_pdf", args=[slug, 1]), **viewer)
-        seating = client.get(reverse("public:round_seating_pdf", args=[slug, 1]), **viewer)
-        protocol = client.get(reverse("public:standings_pdf", args=[slug]), **viewer)
+        sheets = client.get(reverse("documents:round_sheets_pdf", args=[slug, 1]), **viewer)
+        seating = client.get(reverse("documents:round_seating_pdf", args=[slug, 1]), **viewer)
+        protocol = client.get(reverse("documents:standings_pdf", args=[slug]), **viewer)
 
         assert in_language("ru", SHEET_TITLE) in pdf_text(sheets.content)[0]
         assert in_language("ru", SEATING_TITLE, number=1) in pdf_text(seating.content)[0]
@@ -183,10 +183,10 @@ class TestNotTheViewersLanguage:
         client.force_login(make_organiser())
 
         sheets = client.get(
-            reverse("scoring:round_sheets_pdf", args=[slug, 1]), HTTP_ACCEPT_LANGUAGE="ru"
+            reverse("documents:round_sheets_pdf", args=[slug, 1]), HTTP_ACCEPT_LANGUAGE="ru"
         )
         seating = client.get(
-            reverse("public:round_seating_pdf", args=[slug, 1]), HTTP_ACCEPT_LANGUAGE="ru"
+            reverse("documents:round_seating_pdf", args=[slug, 1]), HTTP_ACCEPT_LANGUAGE="ru"
         )
 
         assert SHEET_TITLE in pdf_text(sheets.content)[0]

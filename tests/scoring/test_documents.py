@@ -448,7 +448,7 @@ class TestQrCodes:
 
 class TestSheetsView:
     def url(self, round_, **params) -> str:
-        url = reverse("scoring:round_sheets_pdf", args=[round_.tournament.slug, round_.number])
+        url = reverse("documents:round_sheets_pdf", args=[round_.tournament.slug, round_.number])
         return url + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
 
     def test_organisers_get_filled_sheets_with_absolute_entry_links(
@@ -502,7 +502,7 @@ class TestSheetsView:
         client.force_login(make_organiser())
 
         assert client.get(self.url(round_)).status_code == 404
-        missing = reverse("scoring:round_sheets_pdf", args=[tournament.slug, 9])
+        missing = reverse("documents:round_sheets_pdf", args=[tournament.slug, 9])
         assert client.get(missing).status_code == 404
 
     def test_a_draft_rounds_sheets_print_blank_without_a_link_yet(self, client):
@@ -562,10 +562,10 @@ class TestLinks:
 
         page = client.get(reverse("tournaments:round", args=[slug, number])).content.decode()
 
-        sheets = reverse("scoring:round_sheets_pdf", args=[slug, number])
+        sheets = reverse("documents:round_sheets_pdf", args=[slug, number])
         assert f'href="{sheets}"' in page
         assert f'href="{sheets}?blank=1"' in page
-        assert reverse("public:round_seating_pdf", args=[slug, number]) in page
+        assert reverse("documents:round_seating_pdf", args=[slug, number]) in page
 
     def test_a_draft_rounds_page_offers_the_sheets_but_not_the_seating_list(self, client):
         tournament = make_named_tournament()
@@ -577,20 +577,20 @@ class TestLinks:
             reverse("tournaments:round", args=[tournament.slug, round_.number])
         ).content.decode()
 
-        assert reverse("scoring:round_sheets_pdf", args=[tournament.slug, 1]) in page
-        assert reverse("public:round_seating_pdf", args=[tournament.slug, 1]) not in page
+        assert reverse("documents:round_sheets_pdf", args=[tournament.slug, 1]) in page
+        assert reverse("documents:round_seating_pdf", args=[tournament.slug, 1]) not in page
 
     def test_the_standings_page_links_the_protocol(self, client, played_round):
         slug = played_round.tournament.slug
 
         page = client.get(reverse("public:standings", args=[slug])).content.decode()
 
-        assert f'href="{reverse("public:standings_pdf", args=[slug])}"' in page
+        assert f'href="{reverse("documents:standings_pdf", args=[slug])}"' in page
 
 
 class TestSeatingList:
     def url(self, round_) -> str:
-        return reverse("public:round_seating_pdf", args=[round_.tournament.slug, round_.number])
+        return reverse("documents:round_seating_pdf", args=[round_.tournament.slug, round_.number])
 
     def test_public_by_table_and_alphabetically_in_latvian_order(self, client, played_round):
         response = client.get(self.url(played_round))
@@ -652,7 +652,7 @@ class TestSeatingList:
 
 class TestStandingsProtocol:
     def url(self, tournament, **params) -> str:
-        url = reverse("public:standings_pdf", args=[tournament.slug])
+        url = reverse("documents:standings_pdf", args=[tournament.slug])
         return url + ("?" + "&".join(f"{k}={v}" for k, v in params.items()) if params else "")
 
     def test_public_in_the_engines_order_with_each_rounds_result(self, client):

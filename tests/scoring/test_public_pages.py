@@ -675,8 +675,8 @@ class TestHead:
             table_url(small_tournament, 1, 1),
             standings_url(small_tournament),
             reverse("public:player", args=[player_id]),
-            reverse("public:round_seating_pdf", args=[small_tournament.slug, 1]),
-            reverse("public:standings_pdf", args=[small_tournament.slug]),
+            reverse("documents:round_seating_pdf", args=[small_tournament.slug, 1]),
+            reverse("documents:standings_pdf", args=[small_tournament.slug]),
         ]
         for url in urls:
             head = client.head(url)
