@@ -671,6 +671,29 @@ class TestEnteringDeals:
             zip(playing, (60, 30, 30), strict=True)
         )
 
+    @pytest.mark.parametrize(
+        "sits_out", ["", "0", "999999999999999999999", "'; DROP TABLE x; --", "ā" * 300]
+    )
+    def test_a_sitting_out_naming_no_one_at_the_table_is_read_from_the_sheet(
+        self, client, table_of_four, sits_out
+    ):
+        players = seat_keys(table_of_four)
+        dealer = players[table_of_four.first_dealer_position - 1]
+        declarer = next(key for key in players if key != dealer)
+        deal = {"game": "lielais", "declarer": declarer, "points": 75, "tricks": 5}
+        response = client.post(url_of(table_of_four), deal_data(1, "h", sits_out=sits_out, **deal))
+        assert response.status_code == 302
+        assert DealResult.objects.get().player_id == int(declarer)
+
+    def test_a_sitting_out_with_a_nul_is_refused_and_stores_nothing(self, client, table_of_four):
+        players = seat_keys(table_of_four)
+        deal = {"game": "lielais", "declarer": players[1], "points": 75, "tricks": 5}
+        response = client.post(url_of(table_of_four), deal_data(1, "h", sits_out="\x00", **deal))
+        assert response.status_code == 200
+        assert response.context["offered"].deal_form.errors["sits_out"]
+        assert "Null characters are not allowed." in response.content.decode()
+        assert not DealResult.objects.exists()
+
     def test_a_page_naming_the_wrong_player_sitting_out_is_refused_and_stores_nothing(
         self, client, table_of_four
     ):
