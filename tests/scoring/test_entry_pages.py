@@ -355,12 +355,13 @@ class TestADealSentByTheScriptGetsOnlyWhatChanged:
         mark = self.mark(client, url)
         _a, b, _c = seat_keys(table_of_three)
         data = deal_data(3, "tap-3", game="lielais", declarer=b, points=75, tricks=5)
-        # The page's link with its table, its seats and entries; under the lock the round, the
-        # table, its seats with its confirmation and its entries (on PostgreSQL, the round's
-        # shared lock first); the insert and its audit entry (and the test's savepoint around
-        # the write). The answer's entries are the ones read under the lock, with the new one:
-        # not read again. 17 before.
-        with django_assert_max_num_queries(12):
+        # The page's link with its table, round, tournament and confirmation, and its seats;
+        # under the lock the round's status with the table's row, whether the table is
+        # confirmed, its entries (on PostgreSQL, the round's shared lock first); the insert and
+        # its audit entry; the savepoint the test's transaction puts around the write and its
+        # release. The deal is read by the page's form, and the answer is built from the
+        # entries read under the lock, with the new one: nothing is read twice. 17 before.
+        with django_assert_max_num_queries(10):
             response, rendered = rows_rendered(self.send, client, url, data, mark)
         assert response.status_code == 200
         assert response["X-Entry-Fragment"] == "1"
