@@ -236,6 +236,9 @@ class RecordedEntry:
 
     result: DealResult
     versions: list[DealResult]
+    # The engine's sheet with the new entry, open (no settlement), as the write checked it;
+    # None for a resent request, which checked nothing.
+    scored: ScoredSheet | None = None
 
 
 def deal_record(
@@ -282,7 +285,7 @@ def deal_record_on_sheet(
             _("all %(count)d deals of the round are already entered")
             % {"count": state.deals_per_round}
         )
-    _check(state, [*state.entries(), entry])
+    scored = _check(state, [*state.entries(), entry])
     result = _store(state, position=position, entry=entry, client_key=client_key, writer=writer)
     if state.round.status == RoundStatus.PUBLISHED:
         Round.objects.filter(pk=state.round.pk).update(status=RoundStatus.IN_PLAY)
@@ -300,7 +303,7 @@ def deal_record_on_sheet(
     )
     # In the order the table's entries are read (removed entries keep their versions).
     versions = sorted([*state.results, result], key=lambda each: (each.position, each.version))
-    return RecordedEntry(result, versions)
+    return RecordedEntry(result, versions, scored)
 
 
 @transaction.atomic

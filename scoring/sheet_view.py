@@ -10,13 +10,14 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from functools import cached_property
 
 from django.db.models import Prefetch
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import GAME_WORDS, error_text
-from engine import Rules, ScoredDeal, SheetError, dealer_for, score_sheet
+from engine import Rules, ScoredDeal, ScoredSheet, SheetError, dealer_for, score_sheet
 from scoring.models import DealResult, EntryKind, TableResult
 from scoring.sheets import (
     current_results,
@@ -119,7 +120,12 @@ class TableSheetView:
     tournament: Tournament
     rule_set: RuleSet
     players: tuple[SheetPlayer, ...]
-    rows: tuple[SheetRow, ...]
+    # The current entries and what the engine made of each (None: the sheet does not score;
+    # then each entry's dealer from the rotation): the rows are made of them when first read
+    # (the answer to a deal sent by the entry script shows its last row alone).
+    entries: tuple[DealResult, ...]
+    scored_deals: tuple[ScoredDeal, ...] | None
+    entry_dealers: tuple[str | None, ...]
     deals_played: int
     next_dealer: SheetPlayer
     open_common_pules: int | None
@@ -144,10 +150,21 @@ class TableSheetView:
     def deals_per_round(self) -> int:
         return self.rule_set.deals_per_round
 
+    @cached_property
+    def rows(self) -> tuple[SheetRow, ...]:
+        return tuple(self._row(index) for index in range(len(self.entries)))
+
+    def _row(self, index: int) -> SheetRow:
+        if "rows" in self.__dict__:  # made already
+            return self.rows[index]
+        deal = self.scored_deals[index] if self.scored_deals is not None else None
+        dealer = deal.dealer if deal is not None else self.entry_dealers[index]
+        return _row(self.entries[index], deal, self.players, dealer)
+
     @property
     def next_position(self) -> int:
         # Only the last entry can be removed, so current positions always run 1..k.
-        return len(self.rows) + 1
+        return len(self.entries) + 1
 
     @property
     def next_deal_number(self) -> int:
@@ -209,7 +226,7 @@ class TableSheetView:
 
     @property
     def last_row(self) -> SheetRow | None:
-        return self.rows[-1] if self.rows else None
+        return self._row(len(self.entries) - 1) if self.entries else None
 
     def row_at(self, position: int) -> SheetRow | None:
         return next((row for row in self.rows if row.position == position), None)
@@ -424,11 +441,15 @@ def table_sheet_view(*, table_id: int) -> TableSheetView:
 
 
 def sheet_with_entries(
-    frame: SheetFrame, results: Sequence[DealResult] | None = None
+    frame: SheetFrame,
+    results: Sequence[DealResult] | None = None,
+    *,
+    scored_open: ScoredSheet | None = None,
 ) -> TableSheetView:
     """The sheet of the frame's table with its entries: `results` (every version, ordered by
     position and version, as a write hands them over: `scoring.services.RecordedEntry`), or
-    read in one query."""
+    read in one query. `scored_open`: the engine's sheet of these entries, open (as the write
+    checked it): used unless the sheet is closed (its settlement needs the closed sheet)."""
     table = frame.table
     if results is None:
         results = table_results(table.pk)
@@ -448,24 +469,24 @@ def sheet_with_entries(
     )
     error: str | None = None
     try:
-        scored = score_sheet(
-            table_sheet(table, seats=seats, results=results, rules=rules, closed=closed)
+        scored = (
+            scored_open
+            if scored_open is not None and not closed
+            else score_sheet(
+                table_sheet(table, seats=seats, results=results, rules=rules, closed=closed)
+            )
         )
     except SheetError as sheet_error:
         scored = None
         error = error_text(sheet_error, names={player.key: player.name for player in players})
 
     keys = [player.key for player in players]
+    dealers: list[str | None] = []
     if scored is not None:
-        rows = tuple(
-            _row(result, deal, players, deal.dealer)
-            for result, deal in zip(current, scored.deals, strict=True)
-        )
         next_dealer_key = scored.next_dealer
     else:
         # Unscored: the dealers still follow the rotation, so the sheet can be shown and fixed.
         first_dealer = keys[table.first_dealer_position - 1] if keys else None
-        dealers: list[str | None] = []
         deal_index = 0
         for result in current:
             if result.kind == EntryKind.PENALTY:
@@ -473,10 +494,6 @@ def sheet_with_entries(
             else:
                 dealers.append(dealer_for(keys, first_dealer, deal_index))
                 deal_index += 1
-        rows = tuple(
-            _row(result, None, players, dealer)
-            for result, dealer in zip(current, dealers, strict=True)
-        )
         next_dealer_key = dealer_for(keys, first_dealer, deal_index)
 
     by_key = {player.key: player for player in players}
@@ -487,7 +504,9 @@ def sheet_with_entries(
         tournament=table.round.tournament,
         rule_set=rule_set,
         players=players,
-        rows=rows,
+        entries=tuple(current),
+        scored_deals=tuple(scored.deals) if scored is not None else None,
+        entry_dealers=tuple(dealers),
         deals_played=scored.deals_played if scored else deals_entered,
         next_dealer=by_key[next_dealer_key],
         open_common_pules=scored.open_common_pules if scored else None,

@@ -24,4 +24,3 @@ def project_packages() -> set[str]:
 
 def test_no_circle_is_checked_in_every_package_of_the_project():
     assert set(contract("no-circles")["ancestors"]) == project_packages()
-

@@ -431,7 +431,7 @@ def deal_saved(client_key: str) -> Callable[[SheetPage, str, object], HttpRespon
         shown = whole_number(page.request.headers.get(SHOWN_SHEET_HEADER))
         if shown is None or not isinstance(recorded, services.RecordedEntry):
             return None
-        sheet = sheet_with_entries(page.frame, recorded.versions)
+        sheet = sheet_with_entries(page.frame, recorded.versions, scored_open=recorded.scored)
         row = sheet.last_row
         if (
             row is None

@@ -377,6 +377,38 @@ class TestADealSentByTheScriptGetsOnlyWhatChanged:
         # The message was said here: the next page does not say it again.
         assert "Deal saved." not in client.get(url).content.decode()
 
+    def test_the_answers_row_and_forms_are_what_the_page_shows_after_it(
+        self, client, table_of_four
+    ):
+        """The answer is built from the write's own reading and scoring of the sheet: the same
+        row and forms as the page read afresh (pules open, a penalty, the dealer sitting out)."""
+        players = seat_keys(table_of_four)
+        record(table_of_four, Pass(), 1)
+        record(table_of_four, PenaltyPule(players[2]), 2)
+        url = url_of(table_of_four)
+        mark = self.mark(client, url)
+        sheet = client.get(url).context["sheet"]
+        declarer = next(player.key for player in sheet.players if player != sheet.next_dealer)
+        data = deal_data(
+            3,
+            "same",
+            game="lielais",
+            declarer=declarer,
+            points=75,
+            tricks=5,
+            sits_out=sheet.next_dealer.key,
+        )
+        answer = self.send(client, url, data, mark).content.decode()
+        page = client.get(url).content.decode()
+        row = re.search(r'<tr id="entry-3".*?</tr>', answer, re.S)[0]
+        assert row in page
+        assert "entry-pule-event" in row  # the common pule this Lielais collected
+        next_deal = re.search(r"<form[^>]*entry-deal-form.*?</form>", answer, re.S)[0]
+        keyless = re.compile(r'value="[0-9a-f-]{36}"|value="[A-Za-z0-9]{64}"')
+        assert keyless.sub("", next_deal) == keyless.sub(
+            "", re.search(r"<form[^>]*entry-deal-form.*?</form>", page, re.S)[0]
+        )
+
     def test_without_the_script_the_page_is_loaded_whole_as_before(self, client, table_of_three):
         _a, b, _c = seat_keys(table_of_three)
         url = url_of(table_of_three)
