@@ -33,7 +33,14 @@ from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_pro
 from scoring.documents import selectors as document_selectors
 from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR, prepare_reportlab
 from scoring.documents.pen import MARGIN, PORTRAIT, Pen
-from scoring.documents.qr import QUIET_ZONE, dark_blocks, qr_matrix, qr_modules
+from scoring.documents.qr import (
+    ERROR_CORRECTION,
+    MASK,
+    QUIET_ZONE,
+    dark_blocks,
+    qr_matrix,
+    qr_modules,
+)
 from scoring.documents.sheet_data import MIN_ROW, SUMMARY_ROW
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
@@ -430,6 +437,25 @@ class TestQrCodes:
         )
         assert printed == matrix
         assert qr_matrix(url) == matrix  # deterministic
+
+    def test_every_code_is_printed_with_the_fixed_mask_and_reads_back(self, tmp_path):
+        """The encoder is given the mask pattern rather than searching the eight: links of
+        every length still decode from the printed page, each with that mask and level M."""
+        buffer = io.BytesIO()
+        prepare_reportlab()
+        pen = Pen(Canvas(buffer, pagesize=PORTRAIT), PORTRAIT)
+        urls = [f"https://zole.example.lv/r/{'k9_Z-' * count}/" for count in (1, 6, 9, 14)]
+        for index, url in enumerate(urls):
+            pen.qr(url, x=40 + (index % 2) * 280, y=460 - (index // 2) * 300, size=240)
+        pen.end_page()
+        pen.canvas.save()
+
+        image = render_page(buffer.getvalue(), 0, tmp_path / "masks.png", scale=2.0)
+        decoded = {result.text: result for result in zxingcpp.read_barcodes(image)}
+        assert sorted(decoded) == sorted(urls)
+        for result in decoded.values():
+            assert result.extra["DataMask"] == MASK
+            assert result.ec_level == ERROR_CORRECTION
 
     def test_the_drawn_rectangles_cover_the_dark_modules_exactly_once(self):
         """Runs are stretched over the rows below that repeat them: still every dark module in
