@@ -405,6 +405,49 @@ class TestLongText:
         assert long < 2.5 * short  # linear: twice the text, about twice the measuring
 
 
+class TestFontChunks:
+    """The documents' font keeps each string's subset chunks per document (fonts.DocumentTTFont):
+    what is printed must read back as if every string were split afresh."""
+
+    def document(self) -> tuple[io.BytesIO, Pen]:
+        prepare_reportlab()
+        buffer = io.BytesIO()
+        return buffer, Pen(Canvas(buffer, pagesize=PORTRAIT), PORTRAIT)
+
+    def test_two_documents_written_in_turns_each_read_back_their_own_text(self):
+        """The same strings get different codes in two documents (whose first letters differ):
+        neither may print with the other's."""
+        first, second = self.document(), self.document()
+        lines = {
+            0: ["Žanis Grūžs", "Jānis Bērziņš", "+12", "−7", "Дмитрий Иванов"],
+            1: ["Дмитрий Иванов", "−7", "Ķikute", "Jānis Bērziņš", "+12"],
+        }
+        for row in range(5):
+            for index, (_buffer, pen) in enumerate((first, second)):
+                pen.text(MARGIN, 700 - 20 * row, lines[index][row], size=10)
+                pen.text(MARGIN + 200, 700 - 20 * row, lines[1 - index][row], bold=True)
+        for _buffer, pen in (first, second):
+            pen.end_page()
+            pen.canvas.save()
+
+        for index, (buffer, _pen) in enumerate((first, second)):
+            page = pdf_text(buffer.getvalue())[0].splitlines()
+            assert page == [f"{a} {b}" for a, b in zip(lines[index], lines[1 - index], strict=True)]
+
+    def test_a_saved_document_is_forgotten(self):
+        regular = pdfmetrics.getFont(REGULAR)
+        buffer, pen = self.document()
+        pen.text(MARGIN, 700, "Reģīna Ķikute")
+        pen.end_page()
+        assert len(regular.chunks) >= 1
+        kept = len(regular.chunks)
+
+        pen.canvas.save()
+
+        assert len(regular.chunks) == kept - 1
+        assert pdf_text(buffer.getvalue())[0].strip() == "Reģīna Ķikute"
+
+
 class TestQrCodes:
     def test_what_is_printed_is_the_encoders_code_for_the_link_module_for_module(self, tmp_path):
         """Read back without a decoder: the rendered page's modules are the encoder's matrix
