@@ -10,11 +10,12 @@ from __future__ import annotations
 
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from django.utils import timezone
-from django.utils.formats import date_format
+from django.utils import dateformat, timezone
+from django.utils.formats import date_format, get_format
 from django.utils.translation import gettext as _
 
 from core.engine_text import display_name_key, error_text
@@ -138,23 +139,10 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
             .order_by("table_id", "position", "version")
         ):
             versions[result.table_id].append(result)
-    options = round_options(round_)
-    rule_set = rule_set_from_options(options)
-    # The rules in words depend on the table's size only (a table of 4 has its pass pules).
-    rules = {size: rule_set_words(options, table_size=size) for size in TABLE_SIZES}
-    words = row_words()
+    context = _sheets_context(round_, entry_url)
+    rule_set = context.rule_set
     sheets = tuple(
-        _score_sheet(
-            table,
-            seats[table.pk],
-            tokens.get(table.pk),
-            rule_set,
-            round_,
-            versions[table.pk],
-            entry_url,
-            rules,
-            words,
-        )
+        _score_sheet(table, seats[table.pk], tokens.get(table.pk), versions[table.pk], context)
         for table in tables
     )
     return RoundSheets(
@@ -166,17 +154,56 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
     )
 
 
+@dataclass
+class _SheetsContext:
+    """What every table's sheet of a round shares, worked out once for the round."""
+
+    round_number: int
+    rule_set: RuleSet
+    entry_url: EntryUrl
+    rules: dict[int, tuple[str, ...]]  # the round's rules in words, by table size
+    words: RowWords
+    time_format: str  # a confirmation's date and time as printed (a Django format)
+    # (table size, first dealer's seat) → the rows of a sheet with no deal entered
+    blank: dict[tuple[int, int], tuple[SheetDeal, ...]] = field(default_factory=dict)
+
+    def blank_rows(self, size: int, first_dealer: int) -> tuple[SheetDeal, ...]:
+        """Every deal's row with its dealer only: the same rows (immutable, shared) for every
+        table of the size whose first dealer sits in the same seat."""
+        rows = self.blank.get((size, first_dealer))
+        if rows is None:
+            # The engine's rotation, over seats named by their numbers.
+            seats = tuple(str(seat) for seat in range(1, size + 1))
+            first = seats[first_dealer - 1]
+            rows = self.blank[size, first_dealer] = tuple(
+                SheetDeal(number=index + 1, dealer_seat=int(dealer_for(seats, first, index)))
+                for index in range(self.rule_set.deals_per_round)
+            )
+        return rows
+
+
+def _sheets_context(round_: Round, entry_url: EntryUrl) -> _SheetsContext:
+    options = round_options(round_)
+    return _SheetsContext(
+        round_number=round_.number,
+        rule_set=rule_set_from_options(options),
+        entry_url=entry_url,
+        # The rules in words depend on the table's size only (a table of 4 has its pass pules).
+        rules={size: rule_set_words(options, table_size=size) for size in TABLE_SIZES},
+        words=row_words(),
+        time_format=get_format("SHORT_DATETIME_FORMAT"),
+    )
+
+
 def _score_sheet(
     table: Table,
     seats: list[_SeatRow],
     token: str | None,
-    rule_set: RuleSet,
-    round_: Round,
     results: list,
-    entry_url: EntryUrl,
-    rules: dict[int, tuple[str, ...]],
-    words: RowWords,
+    context: _SheetsContext,
 ) -> ScoreSheet:
+    rule_set, words = context.rule_set, context.words
+    rules = context.rules.get(len(seats), ())
     names = sheet_players(seats)  # short names told apart when two look alike
     players = tuple(
         SheetPlayer(
@@ -191,13 +218,9 @@ def _score_sheet(
     )
     keys = seat_keys(seats)
     seat_of = {key: index + 1 for index, key in enumerate(keys)}
-    first_dealer = keys[table.first_dealer_position - 1]
     deals_per_round = rule_set.deals_per_round
-    url = entry_url(token) if token else None
-    blank_rows = tuple(
-        SheetDeal(number=index + 1, dealer_seat=seat_of[dealer_for(keys, first_dealer, index)])
-        for index in range(deals_per_round)
-    )
+    url = context.entry_url(token) if token else None
+    blank_rows = context.blank_rows(len(keys), table.first_dealer_position)
     current = current_results(results)
     if not current:
         return ScoreSheet(
@@ -207,7 +230,7 @@ def _score_sheet(
             entry_url=url,
             filled=False,
             status=_("Blank sheet: write each deal on its row."),
-            rules=rules.get(len(players), ()),
+            rules=rules,
         )
 
     deals_entered = deals_played(current)
@@ -218,7 +241,7 @@ def _score_sheet(
         deals_played=deals_entered, deals_per_round=deals_per_round, confirmation=confirmation
     )
     time_called = complete and deals_entered < deals_per_round
-    status = _confirmation_status(confirmation, deals_entered, deals_per_round)
+    status = _confirmation_status(confirmation, deals_entered, deals_per_round, context.time_format)
     try:
         scored = score_sheet(
             table_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=complete)
@@ -237,7 +260,7 @@ def _score_sheet(
             status=status,
             error=error_text(error, names={named.key: named.name for named in names}),
             time_called_after=deals_entered if time_called else None,
-            rules=rules.get(len(players), ()),
+            rules=rules,
         )
 
     rows = list(blank_rows)
@@ -258,7 +281,7 @@ def _score_sheet(
         totals = tuple(scored.totals[key] for key in keys)
         results_by_player = {
             result.player: result
-            for result in round_results(round_.number, scored.totals, rule_set.place_scheme)
+            for result in round_results(context.round_number, scored.totals, rule_set.place_scheme)
         }
         places = tuple(results_by_player[key].place for key in keys)
         place_points = tuple(points_text(results_by_player[key].place_points) for key in keys)
@@ -284,12 +307,12 @@ def _score_sheet(
         zero_sum=zero_sum,
         totals_sum=totals_sum,
         time_called_after=deals_entered if time_called else None,
-        rules=rules.get(len(players), ()),
+        rules=rules,
     )
 
 
 def _confirmation_status(
-    confirmation: TableResult | None, deals_entered: int, deals_per_round: int
+    confirmation: TableResult | None, deals_entered: int, deals_per_round: int, time_format: str
 ) -> str:
     if confirmation is not None:
         if confirmation.confirmed_by_entry is not None:
@@ -301,9 +324,8 @@ def _confirmation_status(
             who = _("the table")
         confirmed = _("Confirmed by %(who)s, %(when)s.") % {
             "who": who,
-            "when": date_format(
-                timezone.localtime(confirmation.confirmed_at), "SHORT_DATETIME_FORMAT"
-            ),
+            # date_format's own work with the format looked up once for the round
+            "when": dateformat.format(timezone.localtime(confirmation.confirmed_at), time_format),
         }
         if confirmation.time_called:
             ended = _("Time was up: the table's round ended after deal %(number)d.") % {

@@ -90,13 +90,18 @@ def deal_row(
     deal: ScoredDeal, seat_of: dict[str, int], by_key: dict[str, str], words: RowWords
 ) -> SheetDeal:
     """A scored deal as its row, with the engine's scores and running totals."""
+    entry = deal.entry
+    played = isinstance(entry, Play)
     return SheetDeal(
         number=deal.number or 0,
         dealer_seat=seat_of[deal.dealer or ""],
+        game=words.game(entry),
+        declarer=by_key.get(entry.declarer, entry.declarer) if played else "",
+        points="" if not played or entry.points is None else str(entry.points),
+        tricks="" if not played or entry.tricks is None else str(entry.tricks),
         pule_marks=pule_marks(deal, seat_of, words),
         scores=deal.score_row,
         totals=deal.total_row,
-        **entry_columns(deal.entry, by_key, words),
     )
 
 
