@@ -44,14 +44,23 @@ class DocumentTTFont(TTFont):
     def __init__(self, name: str, filename: str) -> None:
         super().__init__(name, filename)
         self.chunks: weakref.WeakKeyDictionary[Any, dict[str, Chunks]] = weakref.WeakKeyDictionary()
+        # The document written last and its chunks: a document's strings come one after the
+        # other, and looking the document up in the weak dictionary made a new weak reference
+        # each time.
+        self.last: tuple[weakref.ref[Any], dict[str, Chunks]] | None = None
 
     def splitString(self, text: Any, doc: Any, *args: Any, **kwargs: Any) -> Chunks:
         if args or kwargs or type(text) is not str:
             # Bytes, an encoding, a shaped string: as TTFont does it, not kept.
             return super().splitString(text, doc, *args, **kwargs)
-        kept = self.chunks.get(doc)
-        if kept is None:
-            kept = self.chunks[doc] = {}
+        last = self.last
+        if last is not None and last[0]() is doc:
+            kept = last[1]
+        else:
+            kept = self.chunks.get(doc)
+            if kept is None:
+                kept = self.chunks[doc] = {}
+            self.last = (weakref.ref(doc), kept)
         chunks = kept.get(text)
         if chunks is None:
             chunks = kept[text] = super().splitString(text, doc)
@@ -59,6 +68,7 @@ class DocumentTTFont(TTFont):
 
     def addObjects(self, doc: Any) -> None:
         self.chunks.pop(doc, None)
+        self.last = None
         super().addObjects(doc)
 
 
