@@ -56,11 +56,12 @@ def dark_blocks(rows: Sequence[bytes | bytearray]) -> list[tuple[int, int, int, 
     run. Some 250 rectangles for a code of 33 × 33 modules instead of some 300 runs."""
     blocks = []
     open_runs: dict[tuple[int, int], int] = {}  # (start, end) → the row it began in
+    runs = DARK_RUN.finditer
     for row_index, row in enumerate(rows):
         current = {}
-        for match in DARK_RUN.finditer(row):
-            span = match.span()
-            current[span] = open_runs.pop(span, row_index)
+        pop = open_runs.pop
+        for span in map(re.Match.span, runs(row)):
+            current[span] = pop(span, row_index)
         for (start, end), first in open_runs.items():
             blocks.append((start, first, end - start, row_index - first))
         open_runs = current
