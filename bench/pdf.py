@@ -14,6 +14,11 @@ SimpleDocTemplate of Paragraphs and Tables, the QR code from reportlab's own QrC
 from the same selector. "x platypus" is a document's time per page against the baseline's: below
 1 is faster. Trivial reportlab pages (one line each) are timed too, as the floor.
 
+The same sheets' text alone is timed too ("text alone"): every call the build makes on
+reportlab's text objects (fonts, colours, origins, strings), recorded once and written again
+straight through one text object a page, with nothing else. That is reportlab's own cost for
+those strings, the floor of any drawing of them through its public API.
+
 A round of the worst sheets the database could hold ("hostile" rows: every name, club and
 licence 2,000 characters long, 60 penalty pules a table, every rules line long) must still
 build in a few seconds: the text fitting is linear in the text's length.
@@ -150,6 +155,68 @@ def platypus_sheets(document) -> bytes:
         buffer, pagesize=A4, leftMargin=12 * mm, rightMargin=12 * mm, topMargin=12 * mm
     ).build(story)
     return buffer.getvalue()
+
+
+TEXT_CALLS = ("setFont", "setFillColorRGB", "setTextOrigin", "textLine")
+
+
+def text_calls(build: Callable[[], bytes]) -> list[tuple[str | None, tuple]]:
+    """What a build asks of reportlab's text objects, in order, None where a page ends: the
+    strings, their fonts, colours and places, without the data, the pen, lines or QR codes."""
+    from reportlab.pdfgen.canvas import Canvas
+    from reportlab.pdfgen.textobject import PDFTextObject
+
+    calls: list[tuple[str | None, tuple]] = []
+    originals = {name: getattr(PDFTextObject, name) for name in TEXT_CALLS}
+    show_page = Canvas.showPage
+
+    def recording(name: str) -> Callable:
+        original = originals[name]
+
+        def record(self, *args):
+            calls.append((name, args))
+            return original(self, *args)
+
+        return record
+
+    def page_end(self) -> None:
+        calls.append((None, ()))
+        show_page(self)
+
+    try:
+        for name in TEXT_CALLS:
+            setattr(PDFTextObject, name, recording(name))
+        Canvas.showPage = page_end
+        build()
+    finally:
+        for name, original in originals.items():
+            setattr(PDFTextObject, name, original)
+        Canvas.showPage = show_page
+    return calls
+
+
+def text_alone(calls: list[tuple[str | None, tuple]]) -> Callable[[], bytes]:
+    """The recorded text written again through one text object a page, and saved."""
+    from reportlab.lib.pagesizes import A4
+    from reportlab.pdfgen.canvas import Canvas
+
+    from scoring.documents.fonts import REGULAR
+
+    def build() -> bytes:
+        buffer = io.BytesIO()
+        canvas = Canvas(buffer, pagesize=A4, pageCompression=1, initialFontName=REGULAR)
+        text = canvas.beginText()
+        for name, args in calls:
+            if name is None:
+                canvas.drawText(text)
+                canvas.showPage()
+                text = canvas.beginText()
+            else:
+                getattr(text, name)(*args)
+        canvas.save()
+        return buffer.getvalue()
+
+    return build
 
 
 def hostile(document):
@@ -312,6 +379,8 @@ def main() -> int:
         return build
 
     baseline_pages = len(PdfReader(io.BytesIO(platypus())).pages)
+    threes_text = text_alone(text_calls(sheets(round_)))
+    fours_text = text_alone(text_calls(sheets(fours)))
     hostile_threes = hostile(read(round_))
     hostile_pages = len(PdfReader(io.BytesIO(drawn(hostile_threes)())).pages)
 
@@ -322,11 +391,18 @@ def main() -> int:
         ("filled sheets", tables, sheets(round_), qr_path.cache_clear),
         ("blank sheets", tables, sheets(round_, blank=True), qr_path.cache_clear),
         ("filled sheets, QR codes cached", tables, sheets(round_), lambda: None),
+        ("filled sheets: their text alone", tables, threes_text, lambda: None),
         (
             f"filled, {args.federation_deals} deals, tables of 4",
             four_tables,
             sheets(fours),
             qr_path.cache_clear,
+        ),
+        (
+            f"filled, {args.federation_deals} deals: text alone",
+            four_tables,
+            fours_text,
+            lambda: None,
         ),
         (
             f"blank, {args.federation_deals} deals, tables of 4",

@@ -151,10 +151,13 @@ def _field_of(field_name: str, of: str | None) -> tuple[str, str, dict[str, obje
 def _whole_number(
     value: object, field_name: str, low: int, high: int, of: str | None = None
 ) -> int:
-    key, field, player = _field_of(field_name, of)
+    # The error's wording is looked up only for a bad value: a sheet of 28 deals checks some
+    # sixty numbers each time it is scored, and nearly all of them are good.
     if isinstance(value, bool) or not isinstance(value, int):
+        key, field, player = _field_of(field_name, of)
         raise SheetError(_WHOLE[key], field=field, value=shown(value), **player)
     if not low <= value <= high:
+        key, field, player = _field_of(field_name, of)
         raise SheetError(_RANGE[key], field=field, low=low, high=high, value=value, **player)
     return value
 

@@ -60,8 +60,11 @@ class Pen:
         self._font_names = {False: REGULAR, True: BOLD}
         # (bold, text) → the width of a string drawn at 1 point
         self.widths: dict[tuple[bool, str], float] = {}
-        # (bold, text, size, width) → the text and size that fit, and the former's width at 1 pt
-        self._placed: dict[tuple[bool, str, float, float], tuple[str, float, float]] = {}
+        # (text, size, width, bold, align) → the text and size drawn (fitted to the width) and
+        # the offset from x that aligns it: a round's names, numbers and words come back on
+        # every row and every sheet, placed once for the document
+        self._placed: dict[tuple[str, float, float | None, bool, str], tuple[str, float, float]]
+        self._placed = {}
         # the key of a drawing of lines and boxes → the name of the form XObject holding it
         self._forms: dict[Hashable, str] = {}
         # (text, width, size, lines, bold) → the lines `wrap` made of it
@@ -70,7 +73,8 @@ class Pen:
 
     def _start_page(self) -> None:
         self._text = self.canvas.beginText()
-        self._font: tuple[bool, float] | None = None
+        self._bold: bool | None = None  # the text object's font and size, once it has one
+        self._size: float | None = None
         self._text_color: colors.Color | None = None
         self._paths: list[tuple[PathStyle, PDFPathObject]] = []
         self._path_style: PathStyle | None = None
@@ -132,31 +136,37 @@ class Pen:
         `x` (its left edge)."""
         if not text:
             return
-        # The hot path of every document: a few hundred calls a page, so kept lean.
-        if width is not None:
-            # Fitted once per document for each text, size and width: a sheet's names and
-            # words come back on every row, however long they are.
-            placed_key = (bold, text, size, width)
-            placed = self._placed.get(placed_key)
+        # The hot path of every document: a few hundred calls a page, so kept lean. Text set
+        # from the left at its own size is drawn as it is, without being measured.
+        if width is not None or align != "left":
+            key = (text, size, width, bold, align)
+            placed = self._placed.get(key)
             if placed is None:
-                fitted, fitted_size = self.fit(text, size, width, bold=bold)
-                placed = (fitted, fitted_size, self._measure(fitted, bold))
-                self._placed[placed_key] = placed
-            text, size, unit_width = placed
+                placed = self._placed[key] = self._place(text, size, width, bold, align)
+            text, size, offset = placed
             if not text:
                 return
-            if align == "right":
-                x += width
-            elif align == "center":
-                x += width / 2
-        else:
-            unit_width = self._measure(text, bold)
-        if align == "right":
-            x -= unit_width * size
-        elif align == "center":
-            x -= unit_width * size / 2
+            x += offset
+        self._write(x, y, text, size, bold, color)
+
+    def _place(
+        self, text: str, size: float, width: float | None, bold: bool, align: Align
+    ) -> tuple[str, float, float]:
+        """The text and size drawn (fitted to `width` if given) and its offset from the left
+        edge (or from the anchor, without a width) for `align`."""
+        if width is not None:
+            text, size = self.fit(text, size, width, bold=bold)
+        if align == "left" or not text:
+            return text, size, 0.0
+        room = width or 0.0
+        drawn = self._measure(text, bold) * size
+        return text, size, room - drawn if align == "right" else (room - drawn) / 2
+
+    def _write(
+        self, x: float, y: float, text: str, size: float, bold: bool, color: colors.Color
+    ) -> None:
         out = self._text
-        if self._text_color is not color:
+        if color is not self._text_color:
             # As RGB values: a Color object also sets its alpha, a graphics state of its own.
             out.setFillColorRGB(color.red, color.green, color.blue)
             self._text_color = color
@@ -164,9 +174,9 @@ class Pen:
         # along the line is never used: textLine writes the string without measuring it again
         # for that advance (textOut would: a fifth of its cost), and with a leading of 0 its
         # step to the next line goes nowhere, so the text reads back exactly as before.
-        if self._font != (bold, size):
+        if bold is not self._bold or size != self._size:
             out.setFont(self._font_names[bold], size, 0)
-            self._font = (bold, size)
+            self._bold, self._size = bold, size
         out.setTextOrigin(x, y)
         out.textLine(text)
 

@@ -8,43 +8,31 @@ puts the answers in the shape the drawing code prints.
 
 from __future__ import annotations
 
-import functools
 from collections import Counter, defaultdict
-from collections.abc import Callable, Sequence
-from dataclasses import replace
+from collections.abc import Callable
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import NamedTuple
 
-from django.utils import timezone
-from django.utils.formats import date_format
-from django.utils.translation import get_language
+from django.utils import dateformat, timezone
+from django.utils.formats import date_format, get_format
 from django.utils.translation import gettext as _
 
-from core.engine_text import GAME_WORDS, display_name_key, error_text
-from engine import (
-    Pass,
-    PenaltyPule,
-    Play,
-    ScoredDeal,
-    SheetError,
-    dealer_for,
-    round_results,
-    score_sheet,
-)
-from engine.deals import Entry as SheetEntry
+from core.engine_text import display_name_key, error_text
+from engine import SheetError, dealer_for, round_results, score_sheet
 from engine.rules import TABLE_SIZES
-from engine.sheet import PuleEvent
 from engine.standings import PlaceScheme, RoundResult, rank_standings
 from scoring.documents.layout import EventInfo, variant_for
 from scoring.documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
 from scoring.documents.seating import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
-from scoring.documents.sheet_data import (
-    PuleTally,
-    RoundSheets,
-    ScoreSheet,
-    SheetDeal,
-    SheetPlayer,
-    pule_letters,
+from scoring.documents.sheet_data import RoundSheets, ScoreSheet, SheetDeal, SheetPlayer
+from scoring.documents.sheet_rows import (
+    RowWords,
+    deal_row,
+    deals_before,
+    pule_tallies,
+    row_words,
+    unscored_rows,
 )
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standings_order
@@ -151,23 +139,12 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
             .order_by("table_id", "position", "version")
         ):
             versions[result.table_id].append(result)
-    options = round_options(round_)
-    rule_set = rule_set_from_options(options)
-    # The rules in words depend on the table's size only (a table of 4 has its pass pules).
-    words = {size: rule_set_words(options, table_size=size) for size in TABLE_SIZES}
+    context = _sheets_context(round_, entry_url)
+    rule_set = context.rule_set
     sheets = tuple(
-        _score_sheet(
-            table,
-            seats[table.pk],
-            tokens.get(table.pk),
-            rule_set,
-            round_,
-            versions[table.pk],
-            entry_url,
-        )
+        _score_sheet(table, seats[table.pk], tokens.get(table.pk), versions[table.pk], context)
         for table in tables
     )
-    sheets = tuple(replace(sheet, rules=words.get(sheet.size, ())) for sheet in sheets)
     return RoundSheets(
         event=event_info(tournament),
         round_number=round_.number,
@@ -177,15 +154,56 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
     )
 
 
+@dataclass
+class _SheetsContext:
+    """What every table's sheet of a round shares, worked out once for the round."""
+
+    round_number: int
+    rule_set: RuleSet
+    entry_url: EntryUrl
+    rules: dict[int, tuple[str, ...]]  # the round's rules in words, by table size
+    words: RowWords
+    time_format: str  # a confirmation's date and time as printed (a Django format)
+    # (table size, first dealer's seat) → the rows of a sheet with no deal entered
+    blank: dict[tuple[int, int], tuple[SheetDeal, ...]] = field(default_factory=dict)
+
+    def blank_rows(self, size: int, first_dealer: int) -> tuple[SheetDeal, ...]:
+        """Every deal's row with its dealer only: the same rows (immutable, shared) for every
+        table of the size whose first dealer sits in the same seat."""
+        rows = self.blank.get((size, first_dealer))
+        if rows is None:
+            # The engine's rotation, over seats named by their numbers.
+            seats = tuple(str(seat) for seat in range(1, size + 1))
+            first = seats[first_dealer - 1]
+            rows = self.blank[size, first_dealer] = tuple(
+                SheetDeal(number=index + 1, dealer_seat=int(dealer_for(seats, first, index)))
+                for index in range(self.rule_set.deals_per_round)
+            )
+        return rows
+
+
+def _sheets_context(round_: Round, entry_url: EntryUrl) -> _SheetsContext:
+    options = round_options(round_)
+    return _SheetsContext(
+        round_number=round_.number,
+        rule_set=rule_set_from_options(options),
+        entry_url=entry_url,
+        # The rules in words depend on the table's size only (a table of 4 has its pass pules).
+        rules={size: rule_set_words(options, table_size=size) for size in TABLE_SIZES},
+        words=row_words(),
+        time_format=get_format("SHORT_DATETIME_FORMAT"),
+    )
+
+
 def _score_sheet(
     table: Table,
     seats: list[_SeatRow],
     token: str | None,
-    rule_set: RuleSet,
-    round_: Round,
     results: list,
-    entry_url: EntryUrl,
+    context: _SheetsContext,
 ) -> ScoreSheet:
+    rule_set, words = context.rule_set, context.words
+    rules = context.rules.get(len(seats), ())
     names = sheet_players(seats)  # short names told apart when two look alike
     players = tuple(
         SheetPlayer(
@@ -200,13 +218,9 @@ def _score_sheet(
     )
     keys = seat_keys(seats)
     seat_of = {key: index + 1 for index, key in enumerate(keys)}
-    first_dealer = keys[table.first_dealer_position - 1]
     deals_per_round = rule_set.deals_per_round
-    url = entry_url(token) if token else None
-    blank_rows = tuple(
-        SheetDeal(number=index + 1, dealer_seat=seat_of[dealer_for(keys, first_dealer, index)])
-        for index in range(deals_per_round)
-    )
+    url = context.entry_url(token) if token else None
+    blank_rows = context.blank_rows(len(keys), table.first_dealer_position)
     current = current_results(results)
     if not current:
         return ScoreSheet(
@@ -216,6 +230,7 @@ def _score_sheet(
             entry_url=url,
             filled=False,
             status=_("Blank sheet: write each deal on its row."),
+            rules=rules,
         )
 
     deals_entered = deals_played(current)
@@ -226,7 +241,7 @@ def _score_sheet(
         deals_played=deals_entered, deals_per_round=deals_per_round, confirmation=confirmation
     )
     time_called = complete and deals_entered < deals_per_round
-    status = _confirmation_status(confirmation, deals_entered, deals_per_round)
+    status = _confirmation_status(confirmation, deals_entered, deals_per_round, context.time_format)
     try:
         scored = score_sheet(
             table_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=complete)
@@ -237,25 +252,28 @@ def _score_sheet(
         return ScoreSheet(
             table_number=table.number,
             players=players,
-            deals=_unscored_rows([sheet_entry(result) for result in current], blank_rows, by_key),
+            deals=unscored_rows(
+                [sheet_entry(result) for result in current], blank_rows, by_key, words
+            ),
             entry_url=url,
             filled=True,
             status=status,
             error=error_text(error, names={named.key: named.name for named in names}),
             time_called_after=deals_entered if time_called else None,
+            rules=rules,
         )
 
     rows = list(blank_rows)
     penalties = []
     for deal in scored.deals:
         if deal.number is None:  # a penalty pule uses no deal
-            before = _deals_before(deal, scored.deals) + 1
+            before = deals_before(deal, scored.deals) + 1
             penalties.append(
                 _("%(player)s (before deal %(number)d)")
                 % {"player": by_key.get(deal.pule_owner or "", "?"), "number": before}
             )
         elif deal.number <= len(rows):
-            rows[deal.number - 1] = _deal_row(deal, seat_of, by_key)
+            rows[deal.number - 1] = deal_row(deal, seat_of, by_key, words)
     totals = settlement = places = place_points = None
     zero_sum = totals_sum = None
     if complete:
@@ -263,13 +281,13 @@ def _score_sheet(
         totals = tuple(scored.totals[key] for key in keys)
         results_by_player = {
             result.player: result
-            for result in round_results(round_.number, scored.totals, rule_set.place_scheme)
+            for result in round_results(context.round_number, scored.totals, rule_set.place_scheme)
         }
         places = tuple(results_by_player[key].place for key in keys)
         place_points = tuple(points_text(results_by_player[key].place_points) for key in keys)
         zero_sum = scored.zero_sum
         totals_sum = sum(scored.totals.values())
-    common, personal = _pule_tallies(
+    common, personal = pule_tallies(
         scored.deals, keys, scored.open_common_pules, scored.open_personal_pules
     )
     return ScoreSheet(
@@ -289,21 +307,12 @@ def _score_sheet(
         zero_sum=zero_sum,
         totals_sum=totals_sum,
         time_called_after=deals_entered if time_called else None,
+        rules=rules,
     )
 
 
-def _deals_before(penalty: ScoredDeal, deals: Sequence[ScoredDeal]) -> int:
-    count = 0
-    for deal in deals:
-        if deal is penalty:
-            return count
-        if deal.number is not None:
-            count += 1
-    return count
-
-
 def _confirmation_status(
-    confirmation: TableResult | None, deals_entered: int, deals_per_round: int
+    confirmation: TableResult | None, deals_entered: int, deals_per_round: int, time_format: str
 ) -> str:
     if confirmation is not None:
         if confirmation.confirmed_by_entry is not None:
@@ -315,9 +324,8 @@ def _confirmation_status(
             who = _("the table")
         confirmed = _("Confirmed by %(who)s, %(when)s.") % {
             "who": who,
-            "when": date_format(
-                timezone.localtime(confirmation.confirmed_at), "SHORT_DATETIME_FORMAT"
-            ),
+            # date_format's own work with the format looked up once for the round
+            "when": dateformat.format(timezone.localtime(confirmation.confirmed_at), time_format),
         }
         if confirmation.time_called:
             ended = _("Time was up: the table's round ended after deal %(number)d.") % {
@@ -331,102 +339,6 @@ def _confirmation_status(
         "entered": deals_entered,
         "count": deals_per_round,
     }
-
-
-@functools.lru_cache(maxsize=64)
-def _words(language: str | None, game: str) -> str:
-    """A game in words in `language` (the active one): translated once, not on every row."""
-    if game == "pass":
-        return _("all passed")  # the page's "everyone passed" is too long for the column
-    return str(GAME_WORDS[game])
-
-
-def _game_words(entry: SheetEntry) -> str:
-    if isinstance(entry, Play):
-        game = entry.game.value
-    else:
-        game = "pass" if isinstance(entry, Pass) else "galdins"
-    return _words(get_language(), game)
-
-
-def _entry_columns(entry: SheetEntry, by_key: dict[str, str]) -> dict[str, str]:
-    if not isinstance(entry, Play):
-        return {"game": _game_words(entry)}
-    return {
-        "game": _game_words(entry),
-        "declarer": by_key.get(entry.declarer, entry.declarer),
-        "points": "" if entry.points is None else str(entry.points),
-        "tricks": "" if entry.tricks is None else str(entry.tricks),
-    }
-
-
-def _pule_marks(deal: ScoredDeal, seat_of: dict[str, int]) -> str:
-    if not deal.pule_event:
-        return ""
-    common, personal = pule_letters()
-    owner = seat_of.get(deal.pule_owner or "")
-    marks = {
-        PuleEvent.COMMON_WRITTEN: f"{common}+",
-        PuleEvent.COMMON_COLLECTED: f"{common}−",
-        PuleEvent.PERSONAL_WRITTEN: f"{personal}{owner}+",
-        PuleEvent.OWN_COLLECTED: f"{personal}{owner}−",
-        PuleEvent.PERSONAL_COLLECTED: f"{personal}{owner}−",
-    }
-    return marks.get(deal.pule_event, "")
-
-
-def _deal_row(deal: ScoredDeal, seat_of: dict[str, int], by_key: dict[str, str]) -> SheetDeal:
-    return SheetDeal(
-        number=deal.number or 0,
-        dealer_seat=seat_of[deal.dealer or ""],
-        pule_marks=_pule_marks(deal, seat_of),
-        scores=deal.score_row,
-        totals=deal.total_row,
-        **_entry_columns(deal.entry, by_key),
-    )
-
-
-def _unscored_rows(
-    entries: Sequence[SheetEntry], blank_rows: tuple[SheetDeal, ...], by_key: dict[str, str]
-) -> tuple[SheetDeal, ...]:
-    rows = list(blank_rows)
-    number = 0
-    for entry in entries:
-        if not isinstance(entry, PenaltyPule):  # a penalty pule uses no deal
-            number += 1
-            if number <= len(rows):
-                row = rows[number - 1]
-                rows[number - 1] = SheetDeal(
-                    number=row.number, dealer_seat=row.dealer_seat, **_entry_columns(entry, by_key)
-                )
-    return tuple(rows)
-
-
-def _pule_tallies(
-    deals: Sequence[ScoredDeal],
-    keys: Sequence[str],
-    open_common: int,
-    open_personal: dict[str, int],
-) -> tuple[PuleTally, tuple[PuleTally, ...]]:
-    """The engine's pule events counted: what the referee's tally boxes would show."""
-    events = Counter(deal.pule_event for deal in deals if deal.pule_event)
-    written: Counter[str] = Counter()
-    crossed: Counter[str] = Counter()
-    for deal in deals:
-        if deal.pule_event in (PuleEvent.PERSONAL_WRITTEN, PuleEvent.PENALTY):
-            written[deal.pule_owner or ""] += 1
-        elif deal.pule_event in (PuleEvent.OWN_COLLECTED, PuleEvent.PERSONAL_COLLECTED):
-            crossed[deal.pule_owner or ""] += 1
-    common = PuleTally(
-        written=events[PuleEvent.COMMON_WRITTEN],
-        crossed=events[PuleEvent.COMMON_COLLECTED],
-        open=open_common,
-    )
-    personal = tuple(
-        PuleTally(written=written[key], crossed=crossed[key], open=open_personal.get(key, 0))
-        for key in keys
-    )
-    return common, personal
 
 
 # -- Seating list --------------------------------------------------------------------------------

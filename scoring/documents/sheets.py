@@ -386,7 +386,6 @@ def draw_deals(
     ]
     all_columns = [*columns, *player_columns]
     edges = column_edges(MARGIN, all_columns)
-    first_player_edge = edges[len(columns)]
     rows_top = top - GRID_HEADER
     rows_bottom = rows_top - len(deals) * row_height
     unplayed = [index for index, deal in enumerate(deals) if not_played(sheet, deal.number)]
@@ -413,57 +412,82 @@ def draw_deals(
         pen, x=MARGIN, top=top, columns=all_columns, header_height=GRID_HEADER, header_size=7
     )
 
+    draw_deal_rows(
+        pen,
+        sheet,
+        deals,
+        columns,
+        edges,
+        unplayed_set,
+        player_width=player_width,
+        rows_top=rows_top,
+        row_height=row_height,
+    )
+    return rows_bottom
+
+
+def draw_deal_rows(
+    pen: Pen,
+    sheet: ScoreSheet,
+    deals: Sequence[SheetDeal],
+    columns: Sequence[Column],
+    edges: Sequence[float],
+    unplayed: set[int],
+    *,
+    player_width: float,
+    rows_top: float,
+    row_height: float,
+) -> None:
+    """The deal rows' writing: the deal's columns, then each seat's score and running total.
+    Some 300 strings a page, the bulk of a sheet's text: everything a row's cells share (their
+    edges, widths, type) is worked out once for the grid, not once a cell."""
     size = min(8.5, row_height * 0.55)
-    small = size * 0.8
+    small, total_size = size * 0.8, size + 0.5
     not_played_text = pgettext("score sheet: a deal the round never reached", "not played")
     # Each dealer's label written once for the sheet, not once a row.
     dealer_labels = [f"{player.seat}. {player.short_name}" for player in sheet.players]
+    cells = [
+        (left + 2, column.width - 4, column.bold, column.align)
+        for column, left in zip(columns, edges, strict=False)
+    ]
+    seat_lefts = [left + 2 for left in edges[len(columns) : -1]]
+    total_width = player_width - 5
+    text = pen.text
     for index, deal in enumerate(deals):
         baseline = rows_top - index * row_height - row_height / 2 - size / 3
-        values = [
+        skipped = index in unplayed
+        values = (
             str(deal.number),
             dealer_labels[deal.dealer_seat - 1],
-            not_played_text if index in unplayed_set else deal.game,
+            not_played_text if skipped else deal.game,
             deal.declarer,
             deal.points,
             deal.tricks,
             deal.pule_marks,
-        ]
-        left = MARGIN
-        for column, value in zip(columns, values, strict=True):
-            muted = index in unplayed_set or (column is columns[1] and deal.totals is None)
-            color = MUTED if muted else INK
-            pen.text(
-                left + 2,
-                baseline,
-                value,
-                size=size,
-                bold=column.bold,
-                align=column.align,
-                width=column.width - 4,
-                color=color,
-            )
-            left += column.width
+        )
+        row_color = MUTED if skipped else INK
+        # The dealer is muted on a row not scored yet: he is all the row says.
+        dealer_color = MUTED if skipped or deal.totals is None else INK
+        for cell, ((x, width, bold, align), value) in enumerate(zip(cells, values, strict=True)):
+            color = dealer_color if cell == 1 else row_color
+            text(x, baseline, value, size=size, bold=bold, align=align, width=width, color=color)
         if deal.totals is None or deal.scores is None:
             continue
         # Each seat's score, small in the corner, then each seat's running total: one change
         # of type and colour for the row's scores and one for its totals.
-        for seat, score in enumerate(deal.scores):
+        for x, score in zip(seat_lefts, deal.scores, strict=True):
             if score:
-                left = first_player_edge + seat * player_width
-                pen.text(left + 2, baseline, signed(score), size=small, color=MUTED)
-        for seat, total in enumerate(deal.totals):
-            left = first_player_edge + seat * player_width
-            pen.text(
-                left + 2,
+                text(x, baseline, signed(score), size=small, color=MUTED)
+        for x, total in zip(seat_lefts, deal.totals, strict=True):
+            text(
+                x,
                 baseline,
                 total_text(total),
-                size=size + 0.5,
+                size=total_size,
                 bold=True,
                 align="right",
-                width=player_width - 5,
+                width=total_width,
             )
-    return rows_bottom
 
 
 def draw_deal_lines(

@@ -17,8 +17,8 @@ from django.utils.formats import date_format
 from django.utils.translation import gettext, pgettext, trans_real
 
 from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
-from scoring.documents import selectors as document_selectors
 from scoring.documents import sheet_data as document_sheets
+from scoring.documents import sheet_rows as document_rows
 from tests.factories import make_organiser
 from tests.scoring.test_documents import (
     confirm,
@@ -50,7 +50,7 @@ RUSSIAN = {
 
 def _clear_document_caches() -> None:
     # The game words and pule letters are looked up once per language and kept.
-    document_selectors._words.cache_clear()
+    document_rows._words.cache_clear()
     document_sheets._pule_letters.cache_clear()
 
 

@@ -33,7 +33,14 @@ from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_pro
 from scoring.documents import selectors as document_selectors
 from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR, prepare_reportlab
 from scoring.documents.pen import MARGIN, PORTRAIT, Pen
-from scoring.documents.qr import QUIET_ZONE, dark_blocks, qr_matrix, qr_modules
+from scoring.documents.qr import (
+    ERROR_CORRECTION,
+    MASK,
+    QUIET_ZONE,
+    dark_blocks,
+    qr_matrix,
+    qr_modules,
+)
 from scoring.documents.sheet_data import MIN_ROW, SUMMARY_ROW
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
@@ -398,6 +405,49 @@ class TestLongText:
         assert long < 2.5 * short  # linear: twice the text, about twice the measuring
 
 
+class TestFontChunks:
+    """The documents' font keeps each string's subset chunks per document (fonts.DocumentTTFont):
+    what is printed must read back as if every string were split afresh."""
+
+    def document(self) -> tuple[io.BytesIO, Pen]:
+        prepare_reportlab()
+        buffer = io.BytesIO()
+        return buffer, Pen(Canvas(buffer, pagesize=PORTRAIT), PORTRAIT)
+
+    def test_two_documents_written_in_turns_each_read_back_their_own_text(self):
+        """The same strings get different codes in two documents (whose first letters differ):
+        neither may print with the other's."""
+        first, second = self.document(), self.document()
+        lines = {
+            0: ["Žanis Grūžs", "Jānis Bērziņš", "+12", "−7", "Дмитрий Иванов"],
+            1: ["Дмитрий Иванов", "−7", "Ķikute", "Jānis Bērziņš", "+12"],
+        }
+        for row in range(5):
+            for index, (_buffer, pen) in enumerate((first, second)):
+                pen.text(MARGIN, 700 - 20 * row, lines[index][row], size=10)
+                pen.text(MARGIN + 200, 700 - 20 * row, lines[1 - index][row], bold=True)
+        for _buffer, pen in (first, second):
+            pen.end_page()
+            pen.canvas.save()
+
+        for index, (buffer, _pen) in enumerate((first, second)):
+            page = pdf_text(buffer.getvalue())[0].splitlines()
+            assert page == [f"{a} {b}" for a, b in zip(lines[index], lines[1 - index], strict=True)]
+
+    def test_a_saved_document_is_forgotten(self):
+        regular = pdfmetrics.getFont(REGULAR)
+        buffer, pen = self.document()
+        pen.text(MARGIN, 700, "Reģīna Ķikute")
+        pen.end_page()
+        assert len(regular.chunks) >= 1
+        kept = len(regular.chunks)
+
+        pen.canvas.save()
+
+        assert len(regular.chunks) == kept - 1
+        assert pdf_text(buffer.getvalue())[0].strip() == "Reģīna Ķikute"
+
+
 class TestQrCodes:
     def test_what_is_printed_is_the_encoders_code_for_the_link_module_for_module(self, tmp_path):
         """Read back without a decoder: the rendered page's modules are the encoder's matrix
@@ -430,6 +480,25 @@ class TestQrCodes:
         )
         assert printed == matrix
         assert qr_matrix(url) == matrix  # deterministic
+
+    def test_every_code_is_printed_with_the_fixed_mask_and_reads_back(self, tmp_path):
+        """The encoder is given the mask pattern rather than searching the eight: links of
+        every length still decode from the printed page, each with that mask and level M."""
+        buffer = io.BytesIO()
+        prepare_reportlab()
+        pen = Pen(Canvas(buffer, pagesize=PORTRAIT), PORTRAIT)
+        urls = [f"https://zole.example.lv/r/{'k9_Z-' * count}/" for count in (1, 6, 9, 14)]
+        for index, url in enumerate(urls):
+            pen.qr(url, x=40 + (index % 2) * 280, y=460 - (index // 2) * 300, size=240)
+        pen.end_page()
+        pen.canvas.save()
+
+        image = render_page(buffer.getvalue(), 0, tmp_path / "masks.png", scale=2.0)
+        decoded = {result.text: result for result in zxingcpp.read_barcodes(image)}
+        assert sorted(decoded) == sorted(urls)
+        for result in decoded.values():
+            assert result.extra["DataMask"] == MASK
+            assert result.ec_level == ERROR_CORRECTION
 
     def test_the_drawn_rectangles_cover_the_dark_modules_exactly_once(self):
         """Runs are stretched over the rows below that repeat them: still every dark module in
