@@ -224,7 +224,8 @@ class Run:
     server_errors: list[str] = field(default_factory=list)
     refusals: list[str] = field(default_factory=list)
     viewer_failures: list[str] = field(default_factory=list)  # no deal is lost by these
-    targets_met: bool = False
+    targets_met: bool = False  # at the national final's load
+    heavier_under_target: bool = False  # at the heavier load too
 
 
 class Phone:
@@ -403,8 +404,9 @@ def percentiles(values: list[float]) -> tuple[float, float, float]:
     return tuple(cuts[index] * 1000 for index in (49, 94, 98))  # type: ignore[return-value]
 
 
-def report(phase: Phase, health_ms: float) -> bool:
-    """Prints the phase; True when entry and standings keep p95 under the target."""
+def report(phase: Phase, health_ms: float, *, target: bool = False) -> bool:
+    """Prints the phase; True when entry and standings keep p95 under the target (marked on
+    the phase that has the target: the national final's load)."""
     rate = phase.deals / phase.seconds if phase.seconds else 0.0
     print(
         f"-- {phase.name}: {phase.seconds:.0f} s, {phase.deals} deals ({rate:.1f}/s), "
@@ -424,7 +426,8 @@ def report(phase: Phase, health_ms: float) -> bool:
         if name != "sheet reload":
             met = p95 < TARGET_P95_MS
             ok = ok and met
-            mark = "  (p95 target met)" if met else "  (p95 target NOT met)"
+            if target:
+                mark = "  (p95 target met)" if met else "  (p95 target NOT met)"
         print(
             f"   {name:13} {len(values):6} requests  p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  "
             f"p99 {p99:7.1f} ms   p50 = {p50 / health_ms:5.1f}x idle healthz{mark}"
@@ -465,7 +468,7 @@ async def load(args, tables: list[tuple[str, list[str]]], port: int, server_pid:
         tasks = [referee(phone, run, phase, args.interval / factor, stop) for phone in referees]
         tasks += [viewer(run, phase, args.poll / factor, stop, rng) for _ in range(args.viewers)]
         await play(phase, server_pid, tasks, seconds=args.seconds)
-        results.append(report(phase, health_ms))
+        results.append(report(phase, health_ms, target=factor == 1.0))
     phase = Phase(
         f"saturation: {args.saturation_clients} phones entering deals back to back, no viewers"
     )
@@ -478,7 +481,10 @@ async def load(args, tables: list[tuple[str, list[str]]], port: int, server_pid:
         f"{'the new row in its answer' if run_script else 'the sheet read again'}); "
         f"the national final needs {len(referees) / args.interval:.1f}"
     )
-    run.targets_met = all(results)
+    # The target is the national final's (issue 14): p95 under 300 ms; at the heavier load,
+    # nothing lost (the figures are printed for what they are).
+    run.targets_met = results[0]
+    run.heavier_under_target = results[1]
     return run
 
 
@@ -582,8 +588,9 @@ def main() -> int:
         and numbers["DUPLICATE_KEYS"] == numbers["DUPLICATE_POSITIONS"] == "0"
     )
     print(
-        f"nothing lost: {'yes' if nothing_lost else 'NO'}; p95 targets at the national final "
-        f"and at {args.factor:g}x: {'met' if run.targets_met else 'NOT met'}"
+        f"nothing lost: {'yes' if nothing_lost else 'NO'}; p95 target at the national final: "
+        f"{'met' if run.targets_met else 'NOT met'} (at {args.factor:g}x that load p95 is "
+        f"{'under' if run.heavier_under_target else 'over'} {TARGET_P95_MS:g} ms)"
     )
     print("PASS" if nothing_lost else "FAIL")
     return 0 if nothing_lost else 1
