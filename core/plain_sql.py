@@ -130,3 +130,17 @@ def insert(model: type[models.Model], values: dict[str, object]) -> models.Model
     row = {pk.attname: new_id, **values}
     names = model_fields(model, tuple(row))
     return model.from_db(connection.alias, names, [row[name] for name in names])
+
+
+def row_where(model: type[models.Model], field: str, value: object) -> models.Model | None:
+    """The row of `model` whose `field` is `value` (a unique field), every field read, or
+    None."""
+    names = tuple(each.attname for each in model._meta.concrete_fields)
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"SELECT {select_list(model, 'x', names)} FROM {table_name(model)} x "
+            f"WHERE {column(model, field, 'x')} = %s",
+            [value],
+        )
+        found = cursor.fetchone()
+    return instance(model, names, found) if found is not None else None

@@ -188,3 +188,18 @@ def test_exists_asks_one_row():
 def test_an_unknown_field_is_refused_by_name():
     with pytest.raises(ValueError, match="no_such"):
         plain_sql.model_fields(Seat, ("id", "no_such"))
+
+
+def test_a_row_read_whole_is_the_orms_instance_field_for_field():
+    from tournaments.models import Tournament
+
+    tournament = make_published_round(players=6).tournament
+    Tournament.objects.filter(pk=tournament.pk).update(
+        mix_plan={"rounds": [[1, 2, 3]]}, small_zole=True, round_time_limit=90
+    )
+    read = plain_sql.row_where(Tournament, "slug", tournament.slug)
+    stored = Tournament.objects.get(pk=tournament.pk)
+    for field in Tournament._meta.concrete_fields:
+        assert getattr(read, field.attname) == getattr(stored, field.attname), field.name
+    assert timezone.is_aware(read.created_at)
+    assert plain_sql.row_where(Tournament, "slug", "no-such-tournament") is None

@@ -14,12 +14,11 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
-from core.cache import cached_public_page
 from core.query import positive_number
 from scoring import documents, selectors
 from tournaments import permissions
 from tournaments.models import Round, Tournament
-from tournaments.views.access import lazy_tournament
+from tournaments.views.access import cached_tournament_page, lazy_tournament
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
@@ -69,12 +68,11 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @require_safe
 def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return cached_public_page(
+    return cached_tournament_page(
         request,
-        tournament_id=tournament.pk,
+        slug,
         params=frozenset(),
-        render=lambda: _round_seating(tournament, number),
+        render=lambda tournament: _round_seating(tournament, number),
     )
 
 
@@ -93,12 +91,11 @@ def _round_seating(tournament: Tournament, number: int) -> HttpResponse:
 @require_safe
 def standings_protocol(request: HttpRequest, slug: str) -> HttpResponse:
     """The protocol after the latest published round, or after round n with ?round=n."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return cached_public_page(
+    return cached_tournament_page(
         request,
-        tournament_id=tournament.pk,
+        slug,
         params=frozenset({"round"}),
-        render=lambda: _standings_protocol(request, tournament),
+        render=lambda tournament: _standings_protocol(request, tournament),
     )
 
 

@@ -11,7 +11,6 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
-from core.cache import cached_public_page
 from core.query import paginate, positive_number
 from scoring import selectors
 from scoring.charts import cumulative_chart
@@ -25,6 +24,7 @@ from scoring.tables import (
 from tournaments.clock import round_clock
 from tournaments.models import Table, Tournament
 from tournaments.rule_set import rule_set_options, rule_set_words
+from tournaments.views.access import cached_tournament_page
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -43,12 +43,11 @@ def tournament_list(request: HttpRequest) -> HttpResponse:
 
 @require_safe
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return cached_public_page(
+    return cached_tournament_page(
         request,
-        tournament_id=tournament.pk,
+        slug,
         params=frozenset(),
-        render=lambda: render(
+        render=lambda tournament: render(
             request,
             "public/tournament_detail.html",
             {
@@ -66,12 +65,11 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @require_safe
 def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return cached_public_page(
+    return cached_tournament_page(
         request,
-        tournament_id=tournament.pk,
+        slug,
         params=frozenset({"q"}),
-        render=lambda: _round_detail(request, tournament, number),
+        render=lambda tournament: _round_detail(request, tournament, number),
     )
 
 
@@ -96,12 +94,11 @@ def _round_detail(request: HttpRequest, tournament: Tournament, number: int) -> 
 @require_safe
 def table_detail(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
     """A confirmed table's sheet, deal by deal, read-only: the players check what was entered."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return cached_public_page(
+    return cached_tournament_page(
         request,
-        tournament_id=tournament.pk,
+        slug,
         params=frozenset(),
-        render=lambda: _table_detail(request, tournament, number, table_number),
+        render=lambda tournament: _table_detail(request, tournament, number, table_number),
     )
 
 
@@ -134,12 +131,11 @@ STANDINGS_PARAMS = frozenset(
 @require_safe
 def standings(request: HttpRequest, slug: str) -> HttpResponse:
     """The standings page, its htmx partial and its CSV/XLSX exports, all from the cache."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return cached_public_page(
+    return cached_tournament_page(
         request,
-        tournament_id=tournament.pk,
+        slug,
         params=STANDINGS_PARAMS,
-        render=lambda: _standings(request, tournament),
+        render=lambda tournament: _standings(request, tournament),
     )
 
 
@@ -198,12 +194,11 @@ def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def display(request: HttpRequest, slug: str) -> HttpResponse:
     """The hall display: a projector or TV at the venue shows the current round's seating, the
     round clock and the top of the standings; htmx refreshes its live part, from the cache."""
-    tournament = get_object_or_404(Tournament, slug=slug)
-    return cached_public_page(
+    return cached_tournament_page(
         request,
-        tournament_id=tournament.pk,
+        slug,
         params=frozenset(),
-        render=lambda: _display(request, tournament),
+        render=lambda tournament: _display(request, tournament),
     )
 
 

@@ -8,11 +8,13 @@ from functools import wraps
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
+from core import plain_sql
+from core.cache import cached_public_page
 from tournaments import permissions
 from tournaments.models import Round, Tournament
 
@@ -21,6 +23,25 @@ def lazy_tournament(slug: str) -> Tournament:
     """The URL's tournament, loaded only if a check needs it (staff pass without a query);
     an unknown address is a 404."""
     return SimpleLazyObject(lambda: get_object_or_404(Tournament, slug=slug))
+
+
+def cached_tournament_page(
+    request: HttpRequest,
+    slug: str,
+    *,
+    params: frozenset[str],
+    render: Callable[[Tournament], HttpResponse],
+) -> HttpResponse:
+    """A public page of the URL's tournament, from the cache (core.cache.cached_public_page),
+    or `render(tournament)`; an unknown address is a 404. The tournament is read in one plain
+    statement (core.plain_sql): the ORM's building of that query was most of the cost of a
+    page served from the cache, which every viewer's poll is."""
+    tournament = plain_sql.row_where(Tournament, "slug", slug)
+    if tournament is None:
+        raise Http404
+    return cached_public_page(
+        request, tournament_id=tournament.pk, params=params, render=lambda: render(tournament)
+    )
 
 
 def organiser_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
