@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import display_name_key
 from ranking.selectors import RankingRow, RatingRow
-from scoring.tables import player_url
+from scoring.tables import CellRenderer, LeanRowsTable, player_link, player_url
 
 
 def _row_class(record: dict[str, Any]) -> str:
@@ -23,13 +23,14 @@ class DecimalColumn(tables.Column):
     """A rating: 27,43 on the page (localised, two places), 27.43 in the export."""
 
     def render(self, value: float) -> str:
-        return number_format(value, decimal_pos=2)
+        # Rounded first, as the export is: number_format cuts the digits after the second.
+        return number_format(round(value, 2), decimal_pos=2)
 
     def value(self, value: float) -> float:
         return round(value, 2)
 
 
-class SeasonRankingTable(tables.Table):
+class SeasonRankingTable(LeanRowsTable):
     rank = tables.Column(verbose_name=_("Rank"), accessor="rank_label", order_by=("position",))
     name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=player_url)
     club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
@@ -48,6 +49,20 @@ class SeasonRankingTable(tables.Table):
         row_attrs = {"class": _row_class}
         empty_text = _("No finished tournaments in this season yet.")
         order_by = ("rank",)
+        template_name = "_lean_table.html"
+
+    def row_class(self, record: dict[str, Any]) -> str:
+        return _row_class(record)
+
+    def cell_renderers(self) -> dict[str, CellRenderer]:
+        renderers: dict[str, CellRenderer] = {
+            "rank": lambda record: record["rank_label"],
+            "name": player_link,
+            "club": lambda record: record["club"],
+        }
+        for key in ("points", "wins", "game_points", "counted", "events"):
+            renderers[key] = lambda record, key=key: record[key]
+        return renderers
 
     @classmethod
     def for_rows(cls, rows: Iterable[RankingRow], **kwargs: Any) -> SeasonRankingTable:
@@ -75,7 +90,7 @@ class SeasonRankingTable(tables.Table):
         )
 
 
-class RatingTable(tables.Table):
+class RatingTable(LeanRowsTable):
     rank = tables.Column(verbose_name=_("Rank"), order_by=("position",))
     name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=player_url)
     club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
@@ -88,6 +103,19 @@ class RatingTable(tables.Table):
         attrs = {"class": "list standings-table rating-table"}
         empty_text = _("No rated tables yet.")
         order_by = ("rank",)
+        template_name = "_lean_table.html"
+
+    def cell_renderers(self) -> dict[str, CellRenderer]:
+        renderers: dict[str, CellRenderer] = {
+            "rank": lambda record: record["rank"],
+            "name": player_link,
+            "club": lambda record: record["club"],
+            "played": lambda record: record["played"],
+        }
+        for key in ("ordinal", "mu", "sigma"):
+            render = self.columns[key].column.render
+            renderers[key] = lambda record, key=key, render=render: render(record[key])
+        return renderers
 
     @classmethod
     def for_rows(cls, rows: Iterable[RatingRow], **kwargs: Any) -> RatingTable:

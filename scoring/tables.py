@@ -98,77 +98,44 @@ def player_url(record: dict[str, Any]) -> str | None:
     return reverse("public:player", args=[record["player_id"]])
 
 
-def _row_class(record: dict[str, Any]) -> str:
-    classes = []
-    if record["provisional"]:
-        classes.append("provisional")
-    if record["shared"]:
-        classes.append("shared-rank")
-    return " ".join(classes)
+def player_link(record: dict[str, Any]) -> SafeString | str:
+    """The player's name, a link to his page if he has one (as `linkify=player_url` renders)."""
+    url = player_url(record)
+    return format_html('<a href="{}">{}</a>', url, record["name"]) if url else record["name"]
 
 
-def _cell_renderers(table: tables.Table) -> dict[str, Callable[[dict[str, Any]], Any]]:
-    """The cells of the standings' record dicts rendered directly, as the columns render them
-    (see StandingsTable.body_html). A column missing here is rendered by django-tables2."""
-    renderers: dict[str, Callable[[dict[str, Any]], Any]] = {
-        "rank": lambda record: record["rank_label"],
-        "name": lambda record: (
-            format_html('<a href="{}">{}</a>', url, record["name"])
-            if (url := player_url(record))
-            else record["name"]
-        ),
-        "club": lambda record: record["club"],
-        "team": lambda record: record["team"],
-        "place_points": lambda record: points_text(record["place_points"]),
-        "game_points": lambda record: record["game_points"],
-    }
-    for name, column in table.columns.columns.items():
-        if isinstance(column.column, RoundColumn):
-            render = column.column.render
-            default = column.default
-            renderers[name] = lambda record, key=name, render=render, default=default: (
-                default if record[key] is None else render(record[key])
-            )
-    return renderers
+# What a lean row's cell is made from: the table's record dict, to the cell's value.
+CellRenderer = Callable[[dict[str, Any]], Any]
 
 
-class StandingsTable(tables.Table):
-    rank = tables.Column(
-        verbose_name=_("Rank"), accessor="rank_label", order_by=("position",), orderable=True
-    )
-    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=player_url)
-    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
-    team = tables.Column(verbose_name=_("Team"), order_by=("team_key",), default="")
-    place_points = PlacePointsColumn(
-        verbose_name=_("Place points"), order_by=("place_points", "-position")
-    )
-    game_points = tables.Column(
-        verbose_name=_("Game points"), order_by=("game_points", "-position")
-    )
-    provisional = tables.BooleanColumn(verbose_name=_("Provisional"), visible=False)
+class LeanRowsTable(tables.Table):
+    """A django-tables2 table whose page of rows is written in one pass (`body_html`, used by
+    templates/_lean_table.html in place of the template's row loop): django-tables2's way, a
+    bound cell per cell and a signature inspected per call, was most of a cache miss's time on
+    the standings and the season ranking. The HTML is django-tables2's own, cell for cell
+    (tests/scoring/test_standings_tables.py and tests/ranking/test_tables.py render both).
 
-    class Meta:
-        attrs = {"class": "list standings-table"}
-        row_attrs = {"class": _row_class}
-        empty_text = _("No results yet.")
-        order_by = ("rank",)
-        orderable = True
-        # django-tables2's own template, with the rows of the page from body_html.
-        template_name = "public/_standings_table.html"
+    A subclass says how each cell is made from its record (`cell_renderers`, as its columns
+    render them) and which classes a row has besides even/odd (`row_class`, the same function
+    as its Meta.row_attrs). A column without a renderer is rendered by django-tables2."""
+
+    def row_class(self, record: dict[str, Any]) -> str:
+        return ""
+
+    def cell_renderers(self) -> dict[str, CellRenderer]:
+        return {}
 
     def body_html(self) -> SafeString:
-        """The page's rows, as django-tables2's template renders them (the same HTML, which
-        tests/scoring/test_standings_tables.py checks), built in one pass: its way (a bound
-        cell per cell, a signature inspected per call) is most of a cache miss's time."""
-        renderers = _cell_renderers(self)
+        renderers = self.cell_renderers()
         columns = [
             (column.name, column.attrs["td"].as_html(), renderers.get(column.name))
             for column in self.columns
         ]
+        row_class = self.row_class
         rows = []
         for index, row in enumerate(self.paginated_rows):
             record = row.record
-            classes = " ".join(filter(None, (_row_class(record), "odd" if index % 2 else "even")))
+            classes = " ".join(filter(None, (row_class(record), "odd" if index % 2 else "even")))
             cells = []
             for name, attrs, render in columns:
                 value = render(record) if render is not None else row.get_cell(name)
@@ -188,6 +155,60 @@ class StandingsTable(tables.Table):
                 f'<tr><td colspan="{len(columns)}">{conditional_escape(self.empty_text)}</td></tr>'
             )
         return mark_safe("\n".join(rows))  # every value escaped above
+
+
+def _standings_row_class(record: dict[str, Any]) -> str:
+    classes = []
+    if record["provisional"]:
+        classes.append("provisional")
+    if record["shared"]:
+        classes.append("shared-rank")
+    return " ".join(classes)
+
+
+class StandingsTable(LeanRowsTable):
+    rank = tables.Column(
+        verbose_name=_("Rank"), accessor="rank_label", order_by=("position",), orderable=True
+    )
+    name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=player_url)
+    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
+    team = tables.Column(verbose_name=_("Team"), order_by=("team_key",), default="")
+    place_points = PlacePointsColumn(
+        verbose_name=_("Place points"), order_by=("place_points", "-position")
+    )
+    game_points = tables.Column(
+        verbose_name=_("Game points"), order_by=("game_points", "-position")
+    )
+    provisional = tables.BooleanColumn(verbose_name=_("Provisional"), visible=False)
+
+    class Meta:
+        attrs = {"class": "list standings-table"}
+        row_attrs = {"class": _standings_row_class}
+        empty_text = _("No results yet.")
+        order_by = ("rank",)
+        orderable = True
+        template_name = "_lean_table.html"
+
+    def row_class(self, record: dict[str, Any]) -> str:
+        return _standings_row_class(record)
+
+    def cell_renderers(self) -> dict[str, CellRenderer]:
+        renderers: dict[str, CellRenderer] = {
+            "rank": lambda record: record["rank_label"],
+            "name": player_link,
+            "club": lambda record: record["club"],
+            "team": lambda record: record["team"],
+            "place_points": lambda record: points_text(record["place_points"]),
+            "game_points": lambda record: record["game_points"],
+        }
+        for name, column in self.columns.columns.items():
+            if isinstance(column.column, RoundColumn):
+                render = column.column.render
+                default = column.default
+                renderers[name] = lambda record, key=name, render=render, default=default: (
+                    default if record[key] is None else render(record[key])
+                )
+        return renderers
 
     def value_provisional(self, value: bool) -> str:
         return "*" if value else ""

@@ -3,15 +3,13 @@ template renders, cell for cell: the same columns, classes, links, defaults and 
 
 from __future__ import annotations
 
-import re
 from fractions import Fraction
 
 import pytest
-from django.template.loader import get_template
 
-from core.query import paginate
 from scoring.selectors import RoundCell, StandingRow
 from scoring.tables import StandingsTable
+from tests.tables import rendered_both_ways
 
 
 def row(position: int, name: str, **changes) -> StandingRow:
@@ -52,24 +50,6 @@ ROWS = [
     ),
     row(5, "Līga Liepa", game_points=0, place_points=Fraction(0), rounds={}),
 ]
-
-
-def rendered_both_ways(table_factory, rf, query: str) -> tuple[str, str]:
-    lean = table_factory()
-    paginate(rf.get("/" + query), lean, per_page=3)
-    plain = table_factory()
-    paginate(rf.get("/" + query), plain, per_page=3)
-    plain.template_name = "django_tables2/table.html"
-    request = rf.get("/" + query)
-
-    def html(table) -> str:
-        return re.sub(
-            r"\s+",
-            "",
-            get_template(table.template_name).render({"table": table, "request": request}),
-        )
-
-    return html(lean), html(plain)
 
 
 @pytest.mark.parametrize(
