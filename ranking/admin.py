@@ -4,7 +4,7 @@ the placings and ratings are derived (read only: `manage.py recompute_ranking` r
 
 from django.contrib import admin
 
-from ranking.cache import ranking_changed
+from ranking.cache import season_ranking_changed
 from ranking.models import Invitation, Placing, PlayerRating, Season
 
 
@@ -22,7 +22,7 @@ class SeasonAdmin(admin.ModelAdmin):
 
     def save_model(self, request, obj, form, change) -> None:
         super().save_model(request, obj, form, change)
-        ranking_changed()  # the ranking pages show the new rules at once
+        season_ranking_changed()  # the season ranking shows the new rules at once
 
 
 @admin.register(Placing)

@@ -25,7 +25,7 @@ from django.views.decorators.http import (
 from core.query import paginate, positive_number
 from core.security import client_ip
 from ranking import selectors, services
-from ranking.cache import cached_ranking_page
+from ranking.cache import RATING_PAGES, SEASON_PAGES, cached_ranking_page
 from ranking.forms import InvitationForm, SeasonForm
 from ranking.models import Invitation, Season
 from ranking.tables import RatingTable, SeasonRankingTable
@@ -67,7 +67,7 @@ def _club(request: HttpRequest, clubs: list[Club]) -> Club | None:
 def season_ranking(request: HttpRequest) -> HttpResponse:
     """The season ranking: ?season= (the current one by default), ?club= to list one club."""
     return cached_ranking_page(
-        request, params=RANKING_PARAMS, render=lambda: _season_ranking(request)
+        request, pages=SEASON_PAGES, params=RANKING_PARAMS, render=lambda: _season_ranking(request)
     )
 
 
@@ -111,7 +111,9 @@ def _season_ranking(request: HttpRequest) -> HttpResponse:
 @require_GET
 def rating(request: HttpRequest) -> HttpResponse:
     """The rating list: every rated player by his conservative rating; ?club= to list one club."""
-    return cached_ranking_page(request, params=RATING_PARAMS, render=lambda: _rating(request))
+    return cached_ranking_page(
+        request, pages=RATING_PAGES, params=RATING_PARAMS, render=lambda: _rating(request)
+    )
 
 
 def _rating(request: HttpRequest) -> HttpResponse:

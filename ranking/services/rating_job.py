@@ -14,7 +14,7 @@ from django.db import connections, transaction
 from django.db.models import Count
 
 from engine.rating import NEW_PLAYER, Rating, replay_ratings
-from ranking.cache import ranking_changed
+from ranking.cache import ratings_changed
 from ranking.models import (
     RatingChange,
     RatingUpdate,
@@ -136,7 +136,7 @@ def rating_updates_run() -> Rerated | None:
             players = {str(player) for update in updates for player in update.players}
             done = _replay_tail(start, players=players)
             RatingUpdate.objects.filter(pk__in=[update.pk for update in updates]).delete()
-            ranking_changed()
+            ratings_changed()
         cache.delete(PROGRESS_KEY)
     return done
 

@@ -11,7 +11,7 @@ from django.db import transaction
 from django.db.models import Q
 
 from engine.rating import NEW_PLAYER, Rating, replay_ratings, table_order
-from ranking.cache import ranking_changed
+from ranking.cache import ratings_changed
 from ranking.models import (
     PlayerRating,
     RatingChange,
@@ -187,7 +187,7 @@ def rating_apply_table(*, table_result: TableResult) -> Rerated:
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
     _lock_ratings_of(table)
     rerated = _rerate_or_defer(table, changed=_players_of(table_result))
-    ranking_changed()
+    ratings_changed()
     return rerated
 
 
@@ -198,7 +198,7 @@ def rating_remove_table(*, table_result: TableResult) -> Rerated:
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
     _lock_ratings_of(table)
     rerated = _rerate_or_defer(table, changed=_players_of(table_result), dropped=table_result.pk)
-    ranking_changed()
+    ratings_changed()
     return rerated
 
 

@@ -13,7 +13,7 @@ from django.utils.translation import gettext as _
 from engine.errors import SheetError
 from engine.ranking import PointsTable, QualifiedBy
 from ranking import selectors
-from ranking.cache import ranking_changed
+from ranking.cache import season_ranking_changed
 from ranking.models import (
     Invitation,
     Season,
@@ -82,7 +82,7 @@ def season_create(
         before={},
         after=_season_values(season),
     )
-    ranking_changed()
+    season_ranking_changed()
     return season
 
 
@@ -125,7 +125,7 @@ def season_update(
         before={field: before[field] for field in changed},
         after={field: after[field] for field in changed},
     )
-    ranking_changed()
+    season_ranking_changed()
     return True
 
 

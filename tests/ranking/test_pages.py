@@ -16,6 +16,7 @@ from ranking import services
 from ranking.models import Invitation, Placing, PlayerRating
 from ranking.services import QUALIFIERS_REGISTERED
 from ranking.synthetic import build_played_tournaments
+from scoring import services as scoring_services
 from tests.factories import (
     make_player,
     make_published_round,
@@ -24,7 +25,12 @@ from tests.factories import (
     seat_keys,
 )
 from tests.ranking.conftest import make_season
-from tests.scoring.test_standings_selectors import confirm_with_totals
+from tests.ranking.test_services import CHIEF, play, small_tournament
+from tests.scoring.test_standings_selectors import (
+    confirm,
+    confirm_with_totals,
+    publish_next_round,
+)
 from tournaments.models import AuditEntry, Club, Entry, Player, Tournament
 
 pytestmark = pytest.mark.django_db
@@ -348,3 +354,32 @@ def test_the_ranking_page_is_served_from_the_cache_until_a_table_changes_it(clie
     assert len(queries) == 0
     Tournament.objects.update(name="Pārdēvēts")  # no ranking write: still the cached page
     assert "Pārdēvēts" not in client.get(url).content.decode()
+
+
+def test_a_confirmed_table_refreshes_the_rating_list_and_leaves_the_season_ranking_cached(
+    client, played, django_capture_on_commit_callbacks
+):
+    """During a tournament every confirmation changes ratings, not the season ranking (which
+    counts finished tournaments): its pages stay in the cache until the last round closes."""
+    season_url, rating_url = reverse("ranking:season"), reverse("ranking:rating")
+    tournament = small_tournament(rounds_planned=1, starts_on=played.starts_on)
+    round_ = publish_next_round(tournament)
+    newcomer = round_.tables.order_by("number").first().seats.first().entry.player
+    season_before = client.get(season_url).content
+    assert newcomer.full_name not in client.get(rating_url).content.decode()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        for table in round_.tables.all():
+            play(table)
+            confirm(table)
+
+    assert newcomer.full_name in client.get(rating_url).content.decode()
+    with CaptureQueriesContext(connection) as queries:
+        assert client.get(season_url).content == season_before
+    assert len(queries) == 0  # served from the cache
+
+    with django_capture_on_commit_callbacks(execute=True):
+        scoring_services.round_close(round_=round_, writer=CHIEF)
+
+    assert Placing.objects.filter(tournament=tournament).exists()
+    assert newcomer.full_name in client.get(season_url).content.decode()
