@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import display_name_key
 from ranking.selectors import RankingRow, RatingRow
-from scoring.tables import CellRenderer, LeanRowsTable, player_link, player_url
+from scoring.tables import LeanRowsTable, player_url
 
 
 def _row_class(record: dict[str, Any]) -> str:
@@ -50,19 +50,6 @@ class SeasonRankingTable(LeanRowsTable):
         empty_text = _("No finished tournaments in this season yet.")
         order_by = ("rank",)
         template_name = "_lean_table.html"
-
-    def row_class(self, record: dict[str, Any]) -> str:
-        return _row_class(record)
-
-    def cell_renderers(self) -> dict[str, CellRenderer]:
-        renderers: dict[str, CellRenderer] = {
-            "rank": lambda record: record["rank_label"],
-            "name": player_link,
-            "club": lambda record: record["club"],
-        }
-        for key in ("points", "wins", "game_points", "counted", "events"):
-            renderers[key] = lambda record, key=key: record[key]
-        return renderers
 
     @classmethod
     def for_rows(cls, rows: Iterable[RankingRow], **kwargs: Any) -> SeasonRankingTable:
@@ -104,18 +91,6 @@ class RatingTable(LeanRowsTable):
         empty_text = _("No rated tables yet.")
         order_by = ("rank",)
         template_name = "_lean_table.html"
-
-    def cell_renderers(self) -> dict[str, CellRenderer]:
-        renderers: dict[str, CellRenderer] = {
-            "rank": lambda record: record["rank"],
-            "name": player_link,
-            "club": lambda record: record["club"],
-            "played": lambda record: record["played"],
-        }
-        for key in ("ordinal", "mu", "sigma"):
-            render = self.columns[key].column.render
-            renderers[key] = lambda record, key=key, render=render: render(record[key])
-        return renderers
 
     @classmethod
     def for_rows(cls, rows: Iterable[RatingRow], **kwargs: Any) -> RatingTable:

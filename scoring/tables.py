@@ -7,6 +7,7 @@ numbers in separate columns so a spreadsheet can add them up."""
 from __future__ import annotations
 
 import html
+import inspect
 from collections.abc import Callable, Iterable
 from typing import Any
 
@@ -115,23 +116,52 @@ class LeanRowsTable(tables.Table):
     the standings and the season ranking. The HTML is django-tables2's own, cell for cell
     (tests/scoring/test_standings_tables.py and tests/ranking/test_tables.py render both).
 
-    A subclass says how each cell is made from its record (`cell_renderers`, as its columns
-    render them) and which classes a row has besides even/odd (`row_class`, the same function
-    as its Meta.row_attrs). A column without a renderer is rendered by django-tables2."""
+    How each cell is made is worked out once per column (`cell_renderer`): the record's value,
+    the column's default when it is empty, through the column's own `render(value)` if it has
+    one; the player's name as `linkify=player_url` links it. A row's classes come from
+    Meta.row_attrs, as django-tables2 takes them. Any other column (another link, a render
+    taking more than the value, a table's render_ method) is rendered by django-tables2."""
 
-    def row_class(self, record: dict[str, Any]) -> str:
-        return ""
+    def cell_renderer(self, bound: tables.columns.BoundColumn) -> CellRenderer | None:
+        column = bound.column
+        accessor = str(bound.accessor)
+        if bound.name == "name" and column.link is not None:
+            return player_link  # every lean table links its players' names with player_url
+        if (
+            column.link is not None
+            or hasattr(self, f"render_{bound.name}")
+            or "." in accessor
+            or "__" in accessor
+        ):
+            return None
+        render = None
+        if type(column).render is not tables.Column.render:
+            if list(inspect.signature(column.render).parameters) != ["value"]:
+                return None
+            render = column.render
+        empty, default = column.empty_values, bound.default
 
-    def cell_renderers(self) -> dict[str, CellRenderer]:
-        return {}
+        def cell(record: dict[str, Any]) -> Any:
+            value = record[accessor]
+            if value in empty:
+                return default
+            return value if render is None else render(value)
+
+        return cell
+
+    def _row_class(self) -> Callable[[dict[str, Any]], str]:
+        """The classes Meta.row_attrs gives a row (a function of its record, or a text)."""
+        row_class = self.row_attrs.get("class", "")
+        if callable(row_class):
+            return lambda record: row_class(record=record) or ""
+        return lambda record: row_class
 
     def body_html(self) -> SafeString:
-        renderers = self.cell_renderers()
         columns = [
-            (column.name, column.attrs["td"].as_html(), renderers.get(column.name))
+            (column.name, column.attrs["td"].as_html(), self.cell_renderer(column))
             for column in self.columns
         ]
-        row_class = self.row_class
+        row_class = self._row_class()
         rows = []
         for index, row in enumerate(self.paginated_rows):
             record = row.record
@@ -188,27 +218,6 @@ class StandingsTable(LeanRowsTable):
         order_by = ("rank",)
         orderable = True
         template_name = "_lean_table.html"
-
-    def row_class(self, record: dict[str, Any]) -> str:
-        return _standings_row_class(record)
-
-    def cell_renderers(self) -> dict[str, CellRenderer]:
-        renderers: dict[str, CellRenderer] = {
-            "rank": lambda record: record["rank_label"],
-            "name": player_link,
-            "club": lambda record: record["club"],
-            "team": lambda record: record["team"],
-            "place_points": lambda record: points_text(record["place_points"]),
-            "game_points": lambda record: record["game_points"],
-        }
-        for name, column in self.columns.columns.items():
-            if isinstance(column.column, RoundColumn):
-                render = column.column.render
-                default = column.default
-                renderers[name] = lambda record, key=name, render=render, default=default: (
-                    default if record[key] is None else render(record[key])
-                )
-        return renderers
 
     def value_provisional(self, value: bool) -> str:
         return "*" if value else ""

@@ -71,9 +71,14 @@ QUERIES = ["", "?page=2", "?sort=-name", "?sort=club&page=2", "?sort=-game_point
 
 @pytest.mark.parametrize("language", ["lv", "en"])
 @pytest.mark.parametrize("query", QUERIES)
-def test_the_season_rankings_lean_rows_are_django_tables2s(rf, query, language):
+@pytest.mark.parametrize(
+    ("table", "rows"),
+    [(SeasonRankingTable, RANKING), (RatingTable, RATINGS)],
+    ids=["season", "rating"],
+)
+def test_the_lean_rows_are_django_tables2s(rf, table, rows, query, language):
     with translation.override(language):
-        lean, plain = rendered_both_ways(lambda: SeasonRankingTable.for_rows(RANKING), rf, query)
+        lean, plain = rendered_both_ways(lambda: table.for_rows(rows), rf, query)
 
     assert "<tbody" in lean and "<td" in lean
     assert lean == plain
@@ -86,16 +91,6 @@ def test_the_lean_rows_mark_shared_ranks_link_players_with_a_page_and_escape_nam
     assert lean.count('class="shared-rankodd"') + lean.count('class="shared-rankeven"') == 2
     assert "&lt;b&gt;Ojārs&lt;/b&gt;&amp;Co" in lean  # whitespace removed by rendered_both_ways
     assert "/players/203/" not in lean and "/players/201/" in lean
-
-
-@pytest.mark.parametrize("language", ["lv", "en"])
-@pytest.mark.parametrize("query", QUERIES)
-def test_the_rating_lists_lean_rows_are_django_tables2s(rf, query, language):
-    with translation.override(language):
-        lean, plain = rendered_both_ways(lambda: RatingTable.for_rows(RATINGS), rf, query)
-
-    assert "<tbody" in lean and "<td" in lean
-    assert lean == plain
 
 
 def test_a_rating_is_rounded_to_two_places_in_the_readers_number_format(rf):
