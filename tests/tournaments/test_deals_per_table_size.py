@@ -187,3 +187,13 @@ class TestEverythingReadsTheTablesCount:
             (link.table.seats.count(), link.deals_entered, link.is_confirmed)
             for link in round_table_links(round_=round_)
         ) == [(3, 6, True), (4, 8, True)]
+
+
+def test_a_preset_filled_in_plays_its_deals_at_every_table(client):
+    client.force_login(make_organiser())
+    tournament = make_tournament(table_size=4, deals_per_round=28, deals_at_three=27)
+    url = reverse("tournaments:edit", args=[tournament.slug])
+    data = settings_form(tournament, preset="lzf", fill_preset="1")
+    form = client.post(url, data).context["form"]
+    assert form["deals_at_three"].value() in ("", None)
+    assert form.is_valid(), form.errors
