@@ -29,8 +29,10 @@ CARD_SIDES_EM = 3.0
 CARD_HEAD_EM = 2.4
 LINE_EM = 1.3
 # The smallest type of a card's names, across a hall: a field whose cards do not fit the panel
-# in this size scrolls (static/js/display.js) instead of shrinking further.
-SMALLEST_TYPE_REM = 1.1
+# in this size scrolls (static/js/display.js) instead of shrinking further. Beside the standings
+# a large field's cards in one column would scroll through many screens: two columns of names
+# in this size fit there.
+SMALLEST_TYPE_REM = 0.95
 MOST_COLUMNS = 12
 
 
