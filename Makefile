@@ -30,10 +30,13 @@ lint: install
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
 
-# The suite runs on whatever DATABASE_URL names; SQLite when it is unset.
+# The suite runs on whatever DATABASE_URL names; SQLite when it is unset. One process per core
+# (pytest-xdist; at most 4: each has its own test database, live server and browser), and the
+# slowest tests listed at the end, so that a suite growing slow shows where.
+PYTEST_ARGS ?= --numprocesses=auto --maxprocesses=4 --durations=25
 test: install messages
 	$(MAKE) lint
-	$(BIN)/pytest
+	$(BIN)/pytest $(PYTEST_ARGS)
 
 migrate: install
 	$(BIN)/python manage.py migrate --noinput

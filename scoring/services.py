@@ -90,7 +90,8 @@ class TableState:
 
     @property
     def deals_per_round(self) -> int:
-        return self.rule_set.deals_per_round
+        """The deals this table plays: its round's count for a table of its size."""
+        return self.rule_set.deals_at(len(self.seats))
 
     def entries(self) -> list[SheetEntry]:
         return [sheet_entry(result) for result in self.current]

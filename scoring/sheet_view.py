@@ -12,7 +12,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cached_property
 
-from django.db.models import Prefetch
+from django.db.models import Count, Prefetch
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
@@ -148,7 +148,8 @@ class TableSheetView:
 
     @property
     def deals_per_round(self) -> int:
-        return self.rule_set.deals_per_round
+        """The deals this table plays: its round's count for a table of its size."""
+        return self.rule_set.deals_at(len(self.players))
 
     @cached_property
     def rows(self) -> tuple[SheetRow, ...]:
@@ -464,7 +465,7 @@ def sheet_with_entries(
     # The end-of-round settlement belongs on the sheet once its round is over for the table.
     closed = sheet_is_closed(
         deals_played=deals_entered,
-        deals_per_round=rule_set.deals_per_round,
+        deals_per_round=rule_set.deals_at(len(seats)),
         confirmation=confirmation,
     )
     error: str | None = None
@@ -544,6 +545,7 @@ def round_table_links(*, round_: Round) -> list[TableLink]:
     in three queries whatever the size of the round."""
     tables = list(
         round_.tables.select_related("result")
+        .annotate(seat_count=Count("seats"))
         .prefetch_related(
             Prefetch(
                 "tokens",
@@ -562,7 +564,7 @@ def round_table_links(*, round_: Round) -> list[TableLink]:
         .order_by("table_id", "position", "version")
     ):
         versions[result.table_id].append(result)
-    deals_per_round = round_rule_set(round_).deals_per_round
+    rule_set = round_rule_set(round_)
     links = []
     for table in tables:
         current = current_results(versions[table.pk])
@@ -573,7 +575,7 @@ def round_table_links(*, round_: Round) -> list[TableLink]:
                 table=table,
                 token=table.active_tokens[0].token if table.active_tokens else None,
                 deals_entered=deals_played(current),
-                deals_per_round=deals_per_round,
+                deals_per_round=rule_set.deals_at(table.seat_count),
                 is_confirmed=confirmation is not None,
                 time_called=confirmation is not None and confirmation.time_called,
             )

@@ -64,7 +64,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
-from tournaments.rule_set import preset_options, round_rule_set
+from tournaments.rule_set import RuleSet, preset_options, round_rule_set
 from tournaments.services import ServiceError
 
 # (city, its genitive): clubs and tournaments are named "Cēsu ...", "Rīgas ...".
@@ -367,7 +367,7 @@ def _round_tables(round_: Round) -> list[Table]:
 
 
 def _table_plans(
-    seed: int, round_: Round, tables: Sequence[Table], *, deals: int, rules: Rules
+    seed: int, round_: Round, tables: Sequence[Table], *, rule_set: RuleSet
 ) -> list[TablePlan]:
     plans = []
     for table in tables:
@@ -379,8 +379,8 @@ def _table_plans(
                 rng,
                 players=keys,
                 first_dealer=keys[table.first_dealer_position - 1],
-                deals=deals,
-                rules=rules,
+                deals=rule_set.deals_at(len(keys)),
+                rules=rule_set.rules,
             )
         )
     return plans
@@ -556,7 +556,7 @@ def play_simulated_round(
     tables. `rounds` is the tournament's, for the progress reports."""
     tables = _round_tables(round_)
     rule_set = round_rule_set(round_)
-    plans = _table_plans(seed, round_, tables, deals=rule_set.deals_per_round, rules=rule_set.rules)
+    plans = _table_plans(seed, round_, tables, rule_set=rule_set)
     tokens = {
         token.table_id: token
         for token in TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)

@@ -6,10 +6,18 @@ import pytest
 from hypothesis import HealthCheck, settings
 
 # No per-example deadline: the CI machines are noisy, and speed is measured in bench/, not here.
-# CI runs more examples; a local run stays quick. HYPOTHESIS_PROFILE overrides either.
+# CI (CI set) runs as many examples as a local run: it runs the suite twice (SQLite, then
+# PostgreSQL), so each property meets twice as many examples there, within CI's time. A test
+# whose property needs more says so itself (tests/engine/test_properties.py's reference model).
+# CI prints the blob that replays a failing example (@reproduce_failure). HYPOTHESIS_PROFILE
+# overrides either profile.
 settings.register_profile("dev", deadline=None, max_examples=100)
 settings.register_profile(
-    "ci", deadline=None, max_examples=300, suppress_health_check=[HealthCheck.too_slow]
+    "ci",
+    deadline=None,
+    max_examples=100,
+    print_blob=True,
+    suppress_health_check=[HealthCheck.too_slow],
 )
 settings.load_profile(os.environ.get("HYPOTHESIS_PROFILE", "ci" if os.environ.get("CI") else "dev"))
 

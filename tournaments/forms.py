@@ -75,6 +75,8 @@ class TournamentForm(forms.ModelForm):
             "level",
             "rounds_planned",
             "deals_per_round",
+            "deals_at_three",
+            "deals_at_four",
             "round_time_limit",
             "table_size",
             "all_pass",
@@ -98,6 +100,14 @@ class TournamentForm(forms.ModelForm):
             "slug": _("Letters, digits and hyphens; filled from the name when left empty."),
             "deals_per_round": _(
                 "1 to 60. 24 and 28 are usual; a multiple of the table size lets everyone deal "
+                "equally often."
+            ),
+            "deals_at_three": _(
+                "Leave empty for the deals per round. 27 or 24 let everyone at a table of 3 deal "
+                "equally often."
+            ),
+            "deals_at_four": _(
+                "Leave empty for the deals per round. 28 or 24 let everyone at a table of 4 deal "
                 "equally often."
             ),
             "round_time_limit": _(
@@ -153,6 +163,20 @@ class TournamentForm(forms.ModelForm):
             )
         return deals
 
+    def _deals_at(self, name: str) -> int | None:
+        deals = self.cleaned_data[name]
+        if deals is not None and not 1 <= deals <= MAX_DEALS_PER_ROUND:
+            raise forms.ValidationError(
+                _("a round has 1 to %(most)s deals"), params={"most": MAX_DEALS_PER_ROUND}
+            )
+        return deals
+
+    def clean_deals_at_three(self) -> int | None:
+        return self._deals_at("deals_at_three")
+
+    def clean_deals_at_four(self) -> int | None:
+        return self._deals_at("deals_at_four")
+
     def clean_round_time_limit(self) -> int | None:
         minutes = self.cleaned_data["round_time_limit"]
         if minutes is not None and not 1 <= minutes <= MAX_ROUND_MINUTES:
@@ -164,7 +188,9 @@ class TournamentForm(forms.ModelForm):
 
     def deals_warning(self) -> str | None:
         """Said, not refused: a deal count that is not a multiple of the table size."""
-        deals, size = self.cleaned_data.get("deals_per_round"), self.cleaned_data.get("table_size")
+        size = self.cleaned_data.get("table_size")
+        deals = self.cleaned_data.get("deals_at_four" if size == 4 else "deals_at_three")
+        deals = deals or self.cleaned_data.get("deals_per_round")
         if deals and size and not deals_per_round_fits(deals, (size,)):
             return _(
                 "%(deals)s deals are not a multiple of %(size)s: at a table of %(size)s not "

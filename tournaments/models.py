@@ -160,6 +160,14 @@ class Tournament(models.Model):
     )
     rounds_planned = models.PositiveSmallIntegerField(_("rounds (kārtas)"), default=5)
     deals_per_round = models.PositiveSmallIntegerField(_("deals (partijas) per round"), default=24)
+    # Empty: a table of that size plays the deals per round. A count per size lets everyone at a
+    # table deal equally often whatever sizes the field needs (27 at a 3 among tables of 4).
+    deals_at_three = models.PositiveSmallIntegerField(
+        _("deals per round at a table of 3"), null=True, blank=True
+    )
+    deals_at_four = models.PositiveSmallIntegerField(
+        _("deals per round at a table of 4"), null=True, blank=True
+    )
     table_size = models.PositiveSmallIntegerField(
         _("tables"), choices=TableSize.choices, default=TableSize.THREES
     )

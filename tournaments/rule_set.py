@@ -33,10 +33,15 @@ RULE_OPTIONS = (
 RULE_SET_FIELDS = (
     *RULE_OPTIONS,
     "deals_per_round",
+    "deals_at_three",
+    "deals_at_four",
     "table_size",
     "place_points_three",
     "place_points_four",
 )
+# Options a round published before they existed did not store: such a round plays without them
+# (None), never with what the tournament says now.
+LATER_OPTIONS = ("deals_at_three", "deals_at_four")
 
 
 @dataclass(frozen=True)
@@ -45,6 +50,13 @@ class RuleSet:
     deals_per_round: int
     table_size: int  # 3 or 4: the tables the seating builds (the other size only where needed)
     place_scheme: PlaceScheme
+    deals_at_three: int | None = None  # None: the deals per round
+    deals_at_four: int | None = None
+
+    def deals_at(self, size: int) -> int:
+        """The deals a table of `size` plays in the round."""
+        count = self.deals_at_four if size == 4 else self.deals_at_three
+        return self.deals_per_round if count is None else count
 
 
 def rule_set_options(tournament: Tournament) -> dict[str, Any]:
@@ -55,7 +67,7 @@ def rule_set_options(tournament: Tournament) -> dict[str, Any]:
 def rule_set_from_options(options: Mapping[str, Any]) -> RuleSet:
     # Every sheet, deal and page reads its round's rule set, and parsing the place points each
     # time showed in a deal's cost: a rule set is immutable, so one per set of options is kept.
-    return _rule_set(tuple(sorted((name, options[name]) for name in RULE_SET_FIELDS)))
+    return _rule_set(tuple(sorted((name, options.get(name)) for name in RULE_SET_FIELDS)))
 
 
 @lru_cache(maxsize=256)
@@ -64,11 +76,17 @@ def _rule_set(items: tuple[tuple[str, Any], ...]) -> RuleSet:
     return RuleSet(
         rules=Rules(**{name: options[name] for name in RULE_OPTIONS}),
         deals_per_round=int(options["deals_per_round"]),
+        deals_at_three=_count(options["deals_at_three"]),
+        deals_at_four=_count(options["deals_at_four"]),
         table_size=int(options["table_size"]),
         place_scheme=PlaceScheme.from_text(
             options["place_points_three"], options["place_points_four"]
         ),
     )
+
+
+def _count(value: Any) -> int | None:
+    return None if value is None else int(value)
 
 
 def tournament_rule_set(tournament: Tournament) -> RuleSet:
@@ -80,8 +98,8 @@ def round_options(round_: Round) -> dict[str, Any]:
     """The options a round is played with: fixed when it was published; a draft follows the
     tournament. An option the round did not store (an older archive) is the tournament's."""
     stored = round_.rule_set or {}
-    if all(name in stored for name in RULE_SET_FIELDS):
-        return dict(stored)
+    if all(name in stored for name in RULE_SET_FIELDS if name not in LATER_OPTIONS):
+        return {**dict.fromkeys(LATER_OPTIONS), **stored}
     return {**rule_set_options(round_.tournament), **stored}
 
 
@@ -128,6 +146,9 @@ def preset_options(name: str) -> dict[str, Any]:
         # options the contract's JSON (`engine.contract.rules_to_json`) writes.
         **{option: getattr(preset.rules, option) for option in RULE_OPTIONS},
         "deals_per_round": preset.deals_per_round,
+        # Every table plays the preset's deals per round, whatever its size.
+        "deals_at_three": None,
+        "deals_at_four": None,
         "table_size": preset.table_size,
         "place_points_three": preset.place_points_three,
         "place_points_four": preset.place_points_four,

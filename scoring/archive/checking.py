@@ -214,6 +214,8 @@ class Checker(TableChecks):
             "tournament",
             deals_per_round=tournament.deals_per_round,
             round_time_limit=tournament.round_time_limit,
+            deals_at_three=tournament.deals_at_three,
+            deals_at_four=tournament.deals_at_four,
         )
         try:
             tournament_rule_set(tournament)
@@ -408,7 +410,12 @@ class Checker(TableChecks):
             except ValidationError as error:
                 raise ArchiveError(f"{where}: {name}: {' '.join(error.messages)}") from None
             checked[name] = value
-        check_bounds(where, deals_per_round=checked.get("deals_per_round"))
+        check_bounds(
+            where,
+            deals_per_round=checked.get("deals_per_round"),
+            deals_at_three=checked.get("deals_at_three"),
+            deals_at_four=checked.get("deals_at_four"),
+        )
         if status == RoundStatus.DRAFT:
             return checked
         return {**rule_set_options(self.tournament), **checked}

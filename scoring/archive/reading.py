@@ -136,13 +136,17 @@ def moment_field(data: Mapping[str, Any], key: str, where: str) -> datetime.date
 
 
 def check_bounds(
-    where: str, *, deals_per_round: int | None = None, round_time_limit: int | None = None
+    where: str,
+    *,
+    deals_per_round: int | None = None,
+    round_time_limit: int | None = None,
+    **deal_counts: int | None,
 ) -> None:
-    """The bounds the settings form keeps (the model's columns hold more)."""
-    if deals_per_round is not None and not 1 <= deals_per_round <= MAX_DEALS_PER_ROUND:
-        raise ArchiveError(
-            f"{where}: deals_per_round must be 1-{MAX_DEALS_PER_ROUND}, got {deals_per_round}"
-        )
+    """The bounds the settings form keeps (the model's columns hold more). `deal_counts`: the
+    deals at a table size (deals_at_three=...), bound as the deals per round are."""
+    for name, deals in {"deals_per_round": deals_per_round, **deal_counts}.items():
+        if deals is not None and not 1 <= deals <= MAX_DEALS_PER_ROUND:
+            raise ArchiveError(f"{where}: {name} must be 1-{MAX_DEALS_PER_ROUND}, got {deals}")
     if round_time_limit is not None and not 1 <= round_time_limit <= MAX_ROUND_MINUTES:
         raise ArchiveError(
             f"{where}: round_time_limit must be 1-{MAX_ROUND_MINUTES} minutes, got "

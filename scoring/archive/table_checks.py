@@ -101,7 +101,7 @@ class TableChecks:
             return str(names[name])
 
         entries = [renamed_entry(entry, key) for entry in sheet.entries]
-        deals_per_round = round_.rule_set.deals_per_round
+        deals_per_round = round_.rule_set.deals_at(len(names))
         if scored.deals_played > deals_per_round:
             raise ArchiveError(
                 f"{where}: {scored.deals_played} deals, more than the {deals_per_round} of "

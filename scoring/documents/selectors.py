@@ -177,7 +177,7 @@ class _SheetsContext:
             first = seats[first_dealer - 1]
             rows = self.blank[size, first_dealer] = tuple(
                 SheetDeal(number=index + 1, dealer_seat=int(dealer_for(seats, first, index)))
-                for index in range(self.rule_set.deals_per_round)
+                for index in range(self.rule_set.deals_at(size))
             )
         return rows
 
@@ -218,7 +218,7 @@ def _score_sheet(
     )
     keys = seat_keys(seats)
     seat_of = {key: index + 1 for index, key in enumerate(keys)}
-    deals_per_round = rule_set.deals_per_round
+    deals_per_round = rule_set.deals_at(len(keys))
     url = context.entry_url(token) if token else None
     blank_rows = context.blank_rows(len(keys), table.first_dealer_position)
     current = current_results(results)

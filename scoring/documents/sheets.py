@@ -274,7 +274,7 @@ def draw_sheet_heading(
         MARGIN, y, round_and_table(document, sheet), size=17, bold=True, width=text_width * 0.62
     )
     deals = _("%(count)d deals, %(size)d players") % {
-        "count": document.deals_per_round,
+        "count": len(sheet.deals),
         "size": sheet.size,
     }
     pen.text(

@@ -19,8 +19,10 @@ from scoring.selectors.common import (
     standings_order,
 )
 from scoring.selectors.display import (
+    SeatingGrid,
     display_round,
     hall_display,
+    seating_grid,
 )
 from scoring.selectors.listing import (
     entry_count,
@@ -49,6 +51,7 @@ from scoring.selectors.standings import (
 __all__ = [
     "PUBLIC_STATUSES",
     "RoundCell",
+    "SeatingGrid",
     "StandingRow",
     "TableLine",
     "TeamRow",
@@ -65,6 +68,7 @@ __all__ = [
     "public_tournament_list",
     "rank_label",
     "round_tables",
+    "seating_grid",
     "standings_order",
     "tournament_progress",
     "tournament_standings",

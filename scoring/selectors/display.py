@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 
 from core.engine_text import display_name_key
@@ -13,6 +14,96 @@ from tournaments.models import Round, RoundStatus, Tournament
 
 # The standings rows the hall display shows: the top of the table, in large type.
 DISPLAY_STANDINGS_ROWS = 30
+
+# The seating panel on a large screen (static/css/display.css), in the screen's rem, which grows
+# with the screen's width: its width beside the players' list alone (wide) or beside the
+# standings too, and its height under the head and the clock. A 16:9 screen's figures.
+SEATING_PANEL_REM = {True: 59.0, False: 34.0}
+SEATING_PANEL_HEIGHT_REM = 33.0
+CARD_GAP_REM = 0.6
+# A table card in its own type (em): a name's letters are about 0.58 em wide (DejaVu Sans, with
+# a margin), around them the card's padding and the seat numbers; its height is its heading
+# and padding plus a line per seat.
+LETTER_EM = 0.58
+CARD_SIDES_EM = 3.0
+CARD_HEAD_EM = 2.4
+LINE_EM = 1.3
+# The smallest type of a card's names, across a hall: a field whose cards do not fit the panel
+# in this size scrolls (static/js/display.js) instead of shrinking further. Beside the standings
+# a large field's cards in one column would scroll through many screens: two columns of names
+# in this size fit there.
+SMALLEST_TYPE_REM = 0.95
+MOST_COLUMNS = 12
+
+
+@dataclass(frozen=True)
+class SeatingGrid:
+    """The table cards' grid on a large screen: its columns and rows, whether it scrolls, the
+    cards' measures in their own type (em: the CSS sizes the type by the panel it gets) and the
+    type this gives on a 16:9 screen (rem)."""
+
+    columns: int
+    rows: int
+    scrolls: bool
+    name_em: int  # a card's width
+    lines: int  # a card's lines under its heading
+    type_rem: float
+
+    @property
+    def classes(self) -> str:
+        """The grid's classes (a Content-Security-Policy allows no style attribute)."""
+        classes = [f"cols-{self.columns}", f"name-em-{self.name_em}", f"lines-{self.lines}"]
+        classes.append("scrolls" if self.scrolls else f"rows-{self.rows}")
+        return " ".join(classes)
+
+
+def seating_grid(
+    *, tables: int, seats: int, longest_name: int, wide: bool, notes: bool = False
+) -> SeatingGrid:
+    """The columns that give the cards' names the largest type with every table in view; when
+    that type would be under SMALLEST_TYPE_REM, the most columns that keep at least that size,
+    the names filling their cards' width and the grid scrolling. `seats`: the most at a table;
+    `longest_name`: in letters; `wide`: the panel beside the players' list alone; `notes`: a
+    card has a line under its seats ("time called")."""
+    width = SEATING_PANEL_REM[wide]
+    name_em = min(30, math.ceil(LETTER_EM * max(longest_name, 10) + CARD_SIDES_EM))
+    lines = max(seats, 3) + notes
+    card_em = CARD_HEAD_EM + LINE_EM * lines
+    tables = max(tables, 1)
+
+    def by_width(columns: int) -> float:
+        return (width - (columns - 1) * CARD_GAP_REM) / columns / name_em
+
+    def by_height(rows: int) -> float:
+        return (SEATING_PANEL_HEIGHT_REM - (rows - 1) * CARD_GAP_REM) / rows / card_em
+
+    def rows_of(columns: int) -> int:
+        return math.ceil(tables / columns)
+
+    fits = [
+        (min(by_width(columns), by_height(rows_of(columns))), columns)
+        for columns in range(1, min(tables, MOST_COLUMNS) + 1)
+    ]
+    type_rem, columns = max(fits, key=lambda fit: (fit[0], -fit[1]))
+    scrolls = type_rem < SMALLEST_TYPE_REM
+    if scrolls:
+        columns = max(
+            (
+                c
+                for c in range(1, min(tables, MOST_COLUMNS) + 1)
+                if by_width(c) >= SMALLEST_TYPE_REM
+            ),
+            default=1,
+        )
+        type_rem = by_width(columns)
+    return SeatingGrid(
+        columns=columns,
+        rows=rows_of(columns),
+        scrolls=scrolls,
+        name_em=name_em,
+        lines=lines,
+        type_rem=round(type_rem, 3),
+    )
 
 
 def display_round(*, tournament: Tournament) -> Round | None:
@@ -54,6 +145,22 @@ class HallDisplay:
     @property
     def confirmed_count(self) -> int:
         return sum(table.confirmed for table in self.tables)
+
+    @property
+    def shows_standings(self) -> bool:
+        """On a large screen the standings have a column once there are any; before, the
+        seating takes their room."""
+        return self.round is None or bool(self.standings)
+
+    @property
+    def seating_grid(self) -> SeatingGrid:
+        return seating_grid(
+            tables=len(self.tables),
+            seats=max((len(table.seats) for table in self.tables), default=3),
+            longest_name=max((len(player.name) for player in self.players), default=0),
+            wide=not self.shows_standings,
+            notes=any(table.time_called_after for table in self.tables),
+        )
 
 
 def hall_display(*, tournament: Tournament) -> HallDisplay:

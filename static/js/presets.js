@@ -23,7 +23,7 @@ document.addEventListener("DOMContentLoaded", function () {
       if (field.type === "checkbox") {
         field.checked = Boolean(options[name]);
       } else {
-        field.value = String(options[name]);
+        field.value = options[name] === null ? "" : String(options[name]);
       }
       field.dispatchEvent(new Event("change", { bubbles: true }));
     });

@@ -204,3 +204,55 @@ class TestCacheAndQueries:
             assert len(response.context["hall"].players) == players
             counts.append(len(queries))
         assert counts == [DISPLAY_QUERIES, DISPLAY_QUERIES]
+
+
+class TestTheSeatingFillsTheScreen:
+    """The table cards' grid on a large screen: as many columns as give the largest type with
+    every table in view; a field too large for that scrolls, in type still read across a hall."""
+
+    @pytest.mark.parametrize("tables", [1, 4, 6, 13, 30, 40])
+    @pytest.mark.parametrize("wide", [True, False])
+    def test_every_table_has_a_place(self, tables, wide):
+        grid = selectors.seating_grid(tables=tables, seats=4, longest_name=24, wide=wide)
+        assert grid.columns * grid.rows >= tables > grid.columns * (grid.rows - 1)
+
+    def test_a_small_event_is_all_in_view_in_large_type(self):
+        grid = selectors.seating_grid(tables=6, seats=3, longest_name=24, wide=True)
+        assert not grid.scrolls
+        assert grid.type_rem >= 1.5
+
+    def test_a_large_field_scrolls_rather_than_shrink_below_hall_size(self):
+        grid = selectors.seating_grid(tables=40, seats=4, longest_name=24, wide=True)
+        assert grid.scrolls
+        assert grid.type_rem >= 1.1
+        beside_the_standings = selectors.seating_grid(
+            tables=30, seats=3, longest_name=24, wide=False
+        )
+        assert beside_the_standings.columns == 2 and beside_the_standings.type_rem >= 0.95
+
+    @pytest.mark.parametrize("wide", [True, False])
+    def test_until_it_scrolls_more_tables_or_longer_names_never_give_larger_type(self, wide):
+        grids = [
+            selectors.seating_grid(tables=tables, seats=3, longest_name=20, wide=wide)
+            for tables in range(1, 41)
+        ]
+        in_view = [grid.type_rem for grid in grids if not grid.scrolls]
+        assert in_view == sorted(in_view, reverse=True)
+        assert all(grid.type_rem >= 0.95 for grid in grids)
+        by_name = [
+            selectors.seating_grid(tables=8, seats=3, longest_name=name, wide=wide)
+            for name in range(8, 30)
+        ]
+        in_view = [grid.type_rem for grid in by_name if not grid.scrolls]
+        assert in_view == sorted(in_view, reverse=True)
+
+    def test_the_display_names_its_grid(self, client: Client):
+        tournament = make_tournament(slug="zale-6")
+        make_entries(tournament, 18)
+        round_ = tournament_services.round_create(tournament=tournament)
+        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        tournament_services.round_publish(round_=round_, by=None)
+        response = client.get(display_url(tournament))
+        grid = response.context["hall"].seating_grid
+        html = response.content.decode()
+        assert f'class="display-tables {grid.classes}"' in html

@@ -690,6 +690,14 @@ class TestBadArchives:
                 "round 1: rule_set: deals_per_round must be 1-60, got 0",
             ),
             (
+                lambda a: a["tournament"].update(deals_at_three=61),
+                "tournament: deals_at_three must be 1-60, got 61",
+            ),
+            (
+                lambda a: a["rounds"][0]["rule_set"].update(deals_at_four=0),
+                "round 1: rule_set: deals_at_four must be 1-60, got 0",
+            ),
+            (
                 lambda a: a["rounds"][0]["rule_set"].update(place_points_three="6;4"),
                 "round 1: rule_set: place points for a table of 3",
             ),

@@ -218,6 +218,8 @@ class TestPresets:
             "personal_pule_payment": "N",
             "four_table_pass_pules": 2,
             "deals_per_round": 28,
+            "deals_at_three": None,
+            "deals_at_four": None,
             "table_size": 4,
             "place_points_three": "6,4,2",
             "place_points_four": "6,4,2,0; 1-4=2",

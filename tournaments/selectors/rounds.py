@@ -1,11 +1,13 @@
 """Tournaments, rounds, entries, check-in, a round's tables, who met whom, players and clubs."""
 
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from core.engine_text import display_name_key
+from engine.rules import deals_per_round_fits
 from engine.seating import meeting_counts
 from tournaments.models import (
     Club,
@@ -17,6 +19,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.rule_set import round_rule_set
 from tournaments.selectors.seating import seating_history
 
 
@@ -132,6 +135,26 @@ def round_tables(*, round_: Round) -> list[TableView]:
         )
     ).order_by("number")
     return [TableView(table, list(table.seats.all()), table.flags) for table in tables]
+
+
+@dataclass(frozen=True)
+class UnevenDealing:
+    """Tables of `size` play `deals`, not a multiple of their size: some players deal once more."""
+
+    size: int
+    deals: int
+    tables: int  # how many tables of that size the round has
+
+
+def uneven_dealing(*, round_: Round, tables: Iterable[TableView]) -> list[UnevenDealing]:
+    """Each table size the round seats whose deal count is not a multiple of the size."""
+    rule_set = round_rule_set(round_)
+    sizes = Counter(len(view.seats) for view in tables if view.seats)
+    return [
+        UnevenDealing(size=size, deals=rule_set.deals_at(size), tables=count)
+        for size, count in sorted(sizes.items())
+        if not deals_per_round_fits(rule_set.deals_at(size), (size,))
+    ]
 
 
 def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:

@@ -78,6 +78,7 @@ def _round_page(
             "tournament": round_.tournament,
             "round": round_,
             "tables": tables,
+            "uneven_dealing": selectors.uneven_dealing(round_=round_, tables=tables),
             "check_in_form": check_in_form,
             "attendance": attendance,
             "generate_form": generate_form

@@ -93,6 +93,8 @@ def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> Htt
         for name, value in preset_options(data["preset"]).items():
             if isinstance(value, bool):
                 data.setlist(name, ["on"] if value else [])
+            elif value is None:
+                data[name] = ""
             else:
                 data[name] = str(value)
         form = TournamentForm(data, instance=edited)
