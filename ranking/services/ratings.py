@@ -23,12 +23,13 @@ from ranking.services.rating_store import (
     Rerated,
     TableKey,
     key_of,
+    lock_ratings,
     outcomes_of,
     store_changes,
     store_ratings,
 )
 from scoring.models import SeatResult, TableResult
-from tournaments.models import Table, Tournament
+from tournaments.models import Table
 
 
 def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = None) -> Rerated:
@@ -123,13 +124,6 @@ def _players_of(table_result: TableResult) -> set[str]:
     }
 
 
-def _lock_ratings_of(table: Table) -> None:
-    """One rating update at a time per tournament: two tables of different rounds confirmed at
-    once share players, and each must be rated from the other's result. (Tournaments never
-    share a player on the same day, so they need not wait for each other.)"""
-    Tournament.objects.select_for_update().filter(pk=table.round.tournament_id).order_by().first()
-
-
 def _tables_from(start: TableKey) -> int:
     """How many confirmed tables come at or after `start` in the rating order. One query."""
     starts_on, slug, round_number, table_number = start
@@ -184,8 +178,8 @@ def rating_apply_table(*, table_result: TableResult) -> Rerated:
     """Rate a table just confirmed (called by scoring.services.table_confirm, in its
     transaction); the tables after it in the rating order that its players' results reach, if
     any, are rated again (by a job, after the commit, if they are many)."""
+    lock_ratings()
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
-    _lock_ratings_of(table)
     rerated = _rerate_or_defer(table, changed=_players_of(table_result))
     ratings_changed()
     return rerated
@@ -195,8 +189,8 @@ def rating_remove_table(*, table_result: TableResult) -> Rerated:
     """Take back the ratings of a table being unlocked (called by table_unlock before the result
     is deleted): its players, and every table after it that they reach, are rated as if it had
     never been (by a job, after the commit, if they are many)."""
+    lock_ratings()
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
-    _lock_ratings_of(table)
     rerated = _rerate_or_defer(table, changed=_players_of(table_result), dropped=table_result.pk)
     ratings_changed()
     return rerated
@@ -208,7 +202,7 @@ def rate_unrated(tables: list[Table]) -> Rerated | None:
     left to a job too."""
     if not tables:
         return None
-    _lock_ratings_of(tables[0])
+    lock_ratings()
     start = min(key_of(table) for table in tables)
     if RatingUpdate.objects.exists():
         _defer(start, players=set())
