@@ -34,10 +34,11 @@ def lock_ratings() -> None:
     write touches is known only once it has read them, and locking players as they are found
     would let two writes lock overlapping sets in opposite orders (a deadlock). A rating write
     in a request is short (at most settings.RATING_INLINE_TABLES tables follow it; a longer one
-    is left to the job), so waiting for another costs little; a confirmation made while the job
-    runs waits for it. Taken after the table's and the round's locks; its holder takes no lock
-    a waiting writer holds, so the two cannot deadlock. Read committed: each statement after
-    the wait sees what the previous holder committed.
+    is left to the job), so waiting for another costs little. The job holds it for seconds (a
+    season re-rated): a table confirmed meanwhile queues behind the job without waiting
+    (`try_lock_ratings`, ratings.rating_apply_table). Taken after the table's and the round's
+    locks; its holder takes no lock a waiting writer holds, so the two cannot deadlock. Read
+    committed: each statement after the wait sees what the previous holder committed.
 
     PostgreSQL: a transaction-scoped advisory lock (released at commit or rollback; no row to
     keep). SQLite: nothing to take, every transaction there begins with the database's one
@@ -48,6 +49,17 @@ def lock_ratings() -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK_KEY])
+
+
+def try_lock_ratings() -> bool:
+    """`lock_ratings` if no other transaction holds it; whether it is held now. Never waits."""
+    if not transaction.get_connection().in_atomic_block:
+        raise TransactionManagementError("ratings are written in a transaction")
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [RATINGS_LOCK_KEY])
+        return cursor.fetchone()[0]
 
 
 TableKey = tuple[str, str, int, int]  # (date, tournament slug, round number, table number)

@@ -27,6 +27,7 @@ from ranking.services.rating_store import (
     outcomes_of,
     store_changes,
     store_ratings,
+    try_lock_ratings,
 )
 from scoring.models import SeatResult, TableResult
 from tournaments.models import Table
@@ -178,11 +179,29 @@ def rating_apply_table(*, table_result: TableResult) -> Rerated:
     """Rate a table just confirmed (called by scoring.services.table_confirm, in its
     transaction); the tables after it in the rating order that its players' results reach, if
     any, are rated again (by a job, after the commit, if they are many)."""
-    lock_ratings()
+    locked = try_lock_ratings()
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
-    rerated = _rerate_or_defer(table, changed=_players_of(table_result))
+    changed = _players_of(table_result)
+    if not locked and _queued_behind_job(key_of(table), players=changed):
+        rerated = Rerated(tables=0, players=0, deferred=True)
+    else:
+        rerated = _rerate_or_defer(table, changed=changed)
     ratings_changed()
     return rerated
+
+
+def _queued_behind_job(start: TableKey, *, players: set[str]) -> bool:
+    """The rating lock is held by another write. If a re-rating waits for the job (or the job
+    runs, holding the lock for seconds), a table just confirmed only queues behind it, as it
+    would with the lock: queuing writes no rating, and the job takes in a table committed while
+    it ran at its next pass. So no lock is needed, and the referee does not wait for the job.
+    Otherwise wait for the lock. (A table unlocked always waits: the job may be writing that
+    table's ratings.)"""
+    if RatingUpdate.objects.exists():
+        _defer(start, players=players)
+        return True
+    lock_ratings()
+    return False
 
 
 def rating_remove_table(*, table_result: TableResult) -> Rerated:

@@ -11,11 +11,11 @@ import random
 import threading
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 
 from engine.rating import replay_ratings
 from ranking.models import PlayerRating, RatingChange, RatingUpdate
-from ranking.services.rating_store import OUTCOME_FIELDS, outcomes_of
+from ranking.services.rating_store import OUTCOME_FIELDS, lock_ratings, outcomes_of
 from scoring import services as scoring_services
 from scoring.models import SeatResult, TableResult
 from scoring.services import Writer
@@ -168,3 +168,53 @@ def test_confirmations_and_unlocks_of_tournaments_sharing_players_rate_as_a_repl
         assert now == {t.pk for t in chosen} - confirmed, f"step {step}"
         assert not RatingUpdate.objects.exists(), f"step {step}: a re-rating left waiting"
         assert stored() == replayed(), f"step {step}"
+
+
+def test_a_table_confirmed_while_the_job_re_rates_queues_behind_it_at_once(settings):
+    """A season's re-rating holds the rating lock for seconds: a table confirmed meanwhile only
+    queues behind it (it writes no rating), so its referee does not wait for the job."""
+    settings.RATING_UPDATES_IN_BACKGROUND = True
+    january, *_rest, february = tournaments_sharing_players(2)
+    tournament = january.round.tournament
+    RatingUpdate.objects.create(  # a correction of January waiting for the job
+        starts_on=tournament.starts_on,
+        tournament_slug=tournament.slug,
+        round_number=1,
+        table_number=1,
+        players=[],
+    )
+    holding, release = threading.Event(), threading.Event()
+
+    def job_re_rating() -> None:
+        try:
+            with transaction.atomic():
+                lock_ratings()
+                holding.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    job = threading.Thread(target=job_re_rating)
+    job.start()
+    assert holding.wait(30)
+    try:
+        # Waiting for the job's lock, this would fail with a lock timeout.
+        with transaction.atomic():
+            with connection.cursor() as cursor:
+                cursor.execute("SET LOCAL lock_timeout = '2s'")
+            scoring_services.table_confirm(
+                table=february,
+                writer=Writer(ip_address="10.0.0.9"),
+                confirmer=february.seats.order_by("position").first().entry,
+                deals_seen=3,
+            )
+    finally:
+        release.set()
+        job.join(30)
+    for thread in threading.enumerate():
+        if thread.name == "rating-updates":
+            thread.join(30)
+
+    assert TableResult.objects.filter(table=february).exists()
+    assert not RatingUpdate.objects.exists()
+    assert stored() == replayed()

@@ -422,8 +422,13 @@ def _first_steps_of(call, monkeypatch) -> list[str]:
         steps.append("lock")
         rating_store.lock_ratings()
 
+    def try_lock() -> bool:
+        steps.append("lock")
+        return rating_store.try_lock_ratings()
+
     for module in (ratings, rating_job, placings):
         monkeypatch.setattr(module, "lock_ratings", lock)
+    monkeypatch.setattr(ratings, "try_lock_ratings", try_lock)
 
     def record(execute, sql, params, many, context):
         if not sql.lstrip().upper().startswith(("SAVEPOINT", "RELEASE SAVEPOINT")):
