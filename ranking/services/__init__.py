@@ -13,7 +13,8 @@ who met one of them at such a table since) is rated again, from the ratings its 
 before it (each player's earliest "before" in the tail); the other tables keep theirs, since
 nothing they were rated from changed. So the stored ratings are always exactly what
 `ranking_recompute` (the whole replay) would give, at the cost of the affected tail only.
-Rating updates of one tournament wait for each other (a row lock on the tournament).
+Rating writes wait for each other, whatever their tournament: each takes one lock first
+(`rating_store.lock_ratings`), since a table re-rates later tournaments' tables of its players.
 
 A rating update with more than settings.RATING_INLINE_TABLES confirmed tables after it in the
 rating order (a table of the first weekend of a long season corrected) is not done in the

@@ -17,7 +17,13 @@ from ranking.models import (
     RatingUpdate,
     Season,
 )
-from ranking.services.rating_store import OUTCOME_FIELDS, outcomes_of, store_changes, store_ratings
+from ranking.services.rating_store import (
+    OUTCOME_FIELDS,
+    lock_ratings,
+    outcomes_of,
+    store_changes,
+    store_ratings,
+)
 from ranking.services.ratings import rate_unrated
 from scoring.models import SeatResult
 from scoring.selectors import tournament_standings
@@ -58,6 +64,7 @@ def placings_record(*, tournament: Tournament) -> int:
 def ranking_round_closed(*, round_: Round) -> None:
     """After a round is closed (called by scoring.services.round_close): its tables confirmed in
     bulk are rated, and a tournament now finished gets its placings."""
+    lock_ratings()  # before reading which tables are unrated: a rating write may be rating them
     unrated = Table.objects.filter(
         round=round_, result__isnull=False, result__rating_changes__isnull=True
     ).select_related("round__tournament")
@@ -78,6 +85,7 @@ class Recomputed:
 def ranking_recompute() -> Recomputed:
     """Everything from the stored results: every finished tournament's placings, and every
     player's rating from every confirmed table, replayed in the rating order."""
+    lock_ratings()
     Placing.objects.all().delete()
     placings = 0
     finished = 0

@@ -23,6 +23,7 @@ from ranking.services.rating_store import (
     OUTCOME_FIELDS,
     Rerated,
     TableKey,
+    lock_ratings,
     outcomes_of,
     store_changes,
     store_ratings,
@@ -126,6 +127,7 @@ def rating_updates_run() -> Rerated | None:
     done = None
     while True:
         with transaction.atomic():
+            lock_ratings()  # no table is rated or taken back while the tail is re-rated
             updates = list(RatingUpdate.objects.select_for_update().order_by("pk"))
             if not updates:
                 break

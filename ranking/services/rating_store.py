@@ -1,5 +1,6 @@
-"""What every rating write shares: the engine's order of tables (`table_key`), a table's outcome
-as the engine reads it, and the rating changes and ratings stored in few queries."""
+"""What every rating write shares: the one lock it takes first (`lock_ratings`), the engine's
+order of tables (`table_key`), a table's outcome as the engine reads it, and the rating changes
+and ratings stored in few queries."""
 
 from __future__ import annotations
 
@@ -8,7 +9,8 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db import connection
+from django.db import connection, transaction
+from django.db.transaction import TransactionManagementError
 
 from engine.rating import Rating, TableOutcome
 from engine.rating import RatingChange as EngineRatingChange
@@ -17,6 +19,48 @@ from ranking.models import (
     RatingChange,
 )
 from tournaments.models import Table
+
+# PostgreSQL's advisory lock of the ratings: a key no other lock of this database uses ("zolerate").
+RATINGS_LOCK_KEY = 0x7A6F6C6572617465
+
+
+def lock_ratings() -> None:
+    """Wait until no other transaction writes ratings, and keep them to this one until it ends.
+
+    Every rating write takes it first, before it reads what it rates from: a table confirmed or
+    unlocked, a round's tables confirmed in bulk, the re-rating job, the whole recomputation.
+    One lock for all, not one per tournament or per player: a January table re-rates February's
+    tables of its players and, through them, of every player they met since, so which rows a
+    write touches is known only once it has read them, and locking players as they are found
+    would let two writes lock overlapping sets in opposite orders (a deadlock). A rating write
+    in a request is short (at most settings.RATING_INLINE_TABLES tables follow it; a longer one
+    is left to the job), so waiting for another costs little. The job holds it for seconds (a
+    season re-rated): a table confirmed meanwhile queues behind the job without waiting
+    (`try_lock_ratings`, ratings.rating_apply_table). Taken after the table's and the round's
+    locks; its holder takes no lock a waiting writer holds, so the two cannot deadlock. Read
+    committed: each statement after the wait sees what the previous holder committed.
+
+    PostgreSQL: a transaction-scoped advisory lock (released at commit or rollback; no row to
+    keep). SQLite: nothing to take, every transaction there begins with the database's one
+    write lock (settings: IMMEDIATE)."""
+    if not transaction.get_connection().in_atomic_block:
+        # Outside a transaction the lock would end with its own statement.
+        raise TransactionManagementError("ratings are written in a transaction")
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute("SELECT pg_advisory_xact_lock(%s)", [RATINGS_LOCK_KEY])
+
+
+def try_lock_ratings() -> bool:
+    """`lock_ratings` if no other transaction holds it; whether it is held now. Never waits."""
+    if not transaction.get_connection().in_atomic_block:
+        raise TransactionManagementError("ratings are written in a transaction")
+    if connection.vendor != "postgresql":
+        return True
+    with connection.cursor() as cursor:
+        cursor.execute("SELECT pg_try_advisory_xact_lock(%s)", [RATINGS_LOCK_KEY])
+        return cursor.fetchone()[0]
+
 
 TableKey = tuple[str, str, int, int]  # (date, tournament slug, round number, table number)
 

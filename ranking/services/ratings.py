@@ -23,12 +23,14 @@ from ranking.services.rating_store import (
     Rerated,
     TableKey,
     key_of,
+    lock_ratings,
     outcomes_of,
     store_changes,
     store_ratings,
+    try_lock_ratings,
 )
 from scoring.models import SeatResult, TableResult
-from tournaments.models import Table, Tournament
+from tournaments.models import Table
 
 
 def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = None) -> Rerated:
@@ -123,13 +125,6 @@ def _players_of(table_result: TableResult) -> set[str]:
     }
 
 
-def _lock_ratings_of(table: Table) -> None:
-    """One rating update at a time per tournament: two tables of different rounds confirmed at
-    once share players, and each must be rated from the other's result. (Tournaments never
-    share a player on the same day, so they need not wait for each other.)"""
-    Tournament.objects.select_for_update().filter(pk=table.round.tournament_id).order_by().first()
-
-
 def _tables_from(start: TableKey) -> int:
     """How many confirmed tables come at or after `start` in the rating order. One query."""
     starts_on, slug, round_number, table_number = start
@@ -184,19 +179,37 @@ def rating_apply_table(*, table_result: TableResult) -> Rerated:
     """Rate a table just confirmed (called by scoring.services.table_confirm, in its
     transaction); the tables after it in the rating order that its players' results reach, if
     any, are rated again (by a job, after the commit, if they are many)."""
+    locked = try_lock_ratings()
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
-    _lock_ratings_of(table)
-    rerated = _rerate_or_defer(table, changed=_players_of(table_result))
+    changed = _players_of(table_result)
+    if not locked and _queued_behind_job(key_of(table), players=changed):
+        rerated = Rerated(tables=0, players=0, deferred=True)
+    else:
+        rerated = _rerate_or_defer(table, changed=changed)
     ratings_changed()
     return rerated
+
+
+def _queued_behind_job(start: TableKey, *, players: set[str]) -> bool:
+    """The rating lock is held by another write. If a re-rating waits for the job (or the job
+    runs, holding the lock for seconds), a table just confirmed only queues behind it, as it
+    would with the lock: queuing writes no rating, and the job takes in a table committed while
+    it ran at its next pass. So no lock is needed, and the referee does not wait for the job.
+    Otherwise wait for the lock. (A table unlocked always waits: the job may be writing that
+    table's ratings.)"""
+    if RatingUpdate.objects.exists():
+        _defer(start, players=players)
+        return True
+    lock_ratings()
+    return False
 
 
 def rating_remove_table(*, table_result: TableResult) -> Rerated:
     """Take back the ratings of a table being unlocked (called by table_unlock before the result
     is deleted): its players, and every table after it that they reach, are rated as if it had
     never been (by a job, after the commit, if they are many)."""
+    lock_ratings()
     table = Table.objects.select_related("round__tournament").get(pk=table_result.table_id)
-    _lock_ratings_of(table)
     rerated = _rerate_or_defer(table, changed=_players_of(table_result), dropped=table_result.pk)
     ratings_changed()
     return rerated
@@ -208,7 +221,7 @@ def rate_unrated(tables: list[Table]) -> Rerated | None:
     left to a job too."""
     if not tables:
         return None
-    _lock_ratings_of(tables[0])
+    lock_ratings()
     start = min(key_of(table) for table in tables)
     if RatingUpdate.objects.exists():
         _defer(start, players=set())

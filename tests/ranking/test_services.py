@@ -404,3 +404,89 @@ def test_the_job_runs_in_a_thread_after_the_commit(settings):
     services.ranking_recompute()
     assert rating_snapshot()["changes"] == kept["changes"]
     assert rating_snapshot()["ratings"] == kept["ratings"]
+
+
+# -- Rating writes wait for each other -----------------------------------------------------------
+
+
+def _first_steps_of(call, monkeypatch) -> list[str]:
+    """What `call` does first, in order: "lock" where it takes the rating lock, then the SQL
+    statements (savepoints left out: they read and write nothing)."""
+    from django.db import connection
+
+    from ranking.services import placings, rating_job, rating_store, ratings
+
+    steps: list[str] = []
+
+    def lock() -> None:
+        steps.append("lock")
+        rating_store.lock_ratings()
+
+    def try_lock() -> bool:
+        steps.append("lock")
+        return rating_store.try_lock_ratings()
+
+    for module in (ratings, rating_job, placings):
+        monkeypatch.setattr(module, "lock_ratings", lock)
+    monkeypatch.setattr(ratings, "try_lock_ratings", try_lock)
+
+    def record(execute, sql, params, many, context):
+        if not sql.lstrip().upper().startswith(("SAVEPOINT", "RELEASE SAVEPOINT")):
+            steps.append(sql)
+        return execute(sql, params, many, context)
+
+    with connection.execute_wrapper(record):
+        call()
+    return steps
+
+
+RATING_WRITES = {
+    "a table confirmed": lambda result: services.rating_apply_table(table_result=result),
+    "a table unlocked": lambda result: services.rating_remove_table(table_result=result),
+    "a round's tables confirmed in bulk": lambda result: services.ranking_round_closed(
+        round_=result.table.round
+    ),
+    "the re-rating job": lambda result: services.rating_updates_run(),
+    "the whole recomputation": lambda result: services.ranking_recompute(),
+}
+
+
+@pytest.mark.parametrize("write", list(RATING_WRITES))
+def test_every_rating_write_takes_the_rating_lock_before_it_reads_anything(
+    season, monkeypatch, write
+):
+    """Ratings of tournaments sharing players are written one transaction at a time: each
+    rating write waits for the one lock before its first statement, so it rates from what the
+    previous one committed (PostgreSQL runs them side by side otherwise)."""
+    from ranking.models import RatingUpdate
+    from tests.factories import seat_keys
+    from tests.scoring.test_standings_selectors import confirm_with_totals
+
+    tournament = small_tournament()
+    round_ = publish_next_round(tournament)
+    table = round_.tables.order_by("number").first()
+    result = confirm_with_totals(table, dict(zip(seat_keys(table), (5, 0, -5), strict=True)))
+    RatingUpdate.objects.create(  # a re-rating waiting for the job
+        starts_on=tournament.starts_on,
+        tournament_slug=tournament.slug,
+        round_number=round_.number,
+        table_number=table.number,
+        players=[],
+    )
+
+    steps = _first_steps_of(lambda: RATING_WRITES[write](result), monkeypatch)
+
+    assert steps[0] == "lock"
+    assert len(steps) > 1
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_rating_lock_is_refused_outside_a_transaction():
+    """Out of a transaction the lock would be let go at once: a rating write there is a
+    mistake, said at once rather than racing."""
+    from django.db.transaction import TransactionManagementError
+
+    from ranking.services.rating_store import lock_ratings
+
+    with pytest.raises(TransactionManagementError):
+        lock_ratings()
