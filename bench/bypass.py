@@ -8,14 +8,17 @@ simulated client has its own address in X-Forwarded-For) and, in one run:
    `--poll` seconds (0.5, spread at random), for `--seconds` (15);
 2. "attacked": the same viewers as long again, while `--attackers` (8) clients, each from its
    own address, ask back to back for exports, PDFs and ranking pages with a new random
-   parameter each time (`x=<random>`), or a new random value of a parameter the page reads,
-   following a redirect as a browser does.
+   parameter each time (`x=<random>`), following a redirect as a browser does; with
+   `--read-values`, also random values of parameters the pages read (a sort, a search), each a
+   new page that only the limit on renders per address holds back.
 
-It prints the viewers' p50/p95 in both phases and their ratio (attacked / alone, measured in the
+Between the two, a "plain flood": the same attackers asking for the same pages at their own
+addresses (no random part), what any cache at best leaves of such a flood on these cores. It
+prints the viewers' p50/p95 in each phase and the ratio to the viewers alone (measured in the
 same run: the machine's load cancels out), and what the attackers were answered (200 from the
 cache or a render, 302 to the page's one address, 429 once their address rendered too much).
 
-    .venv/bin/python bench/bypass.py [--players 300 --seconds 15 --attackers 8]
+    .venv/bin/python bench/bypass.py [--players 300 --seconds 15 --attackers 8] [--read-values]
 
 Only loopback addresses are ever contacted.
 """
@@ -45,24 +48,29 @@ ROOT = Path(__file__).resolve().parent.parent
 SLUG = "bench"
 
 
-def attack_url(rng: random.Random) -> str:
-    """An export, a document or a ranking page with a parameter no page reads, or a random
-    value of one it reads."""
+def attack_url(rng: random.Random, read_values: bool, plain: bool = False) -> str:
+    """An export, a document or a ranking page with a parameter no page reads; with
+    `read_values`, sometimes a random value of a parameter the page reads (a sort, a search):
+    a new page each time. `plain`: the same pages at their own addresses."""
     junk = uuid.UUID(int=rng.getrandbits(128)).hex[:12]
-    return rng.choice(
-        [
-            f"/t/{SLUG}/standings/?_export=xlsx&x={junk}",
-            f"/t/{SLUG}/standings/?_export=csv&x={junk}",
-            f"/t/{SLUG}/standings/?x={junk}",
-            f"/t/{SLUG}/standings/?sort={junk}",
-            f"/t/{SLUG}/standings.pdf?x={junk}",
-            f"/t/{SLUG}/rounds/1/seating.pdf?x={junk}",
-            f"/t/{SLUG}/rounds/1/?q={junk}",
-            f"/ranking/?x={junk}",
-            f"/ranking/rating/?_export=xlsx&x={junk}",
-            f"/ranking/rating/?x={junk}",
-        ]
-    )
+    pages = [
+        (f"/t/{SLUG}/standings/", "_export=xlsx"),
+        (f"/t/{SLUG}/standings/", "_export=csv"),
+        (f"/t/{SLUG}/standings/", ""),
+        (f"/t/{SLUG}/standings.pdf", ""),
+        (f"/t/{SLUG}/rounds/1/seating.pdf", ""),
+        ("/ranking/", ""),
+        ("/ranking/rating/", "_export=xlsx"),
+        ("/ranking/rating/", ""),
+    ]
+    if read_values:
+        pages += [(f"/t/{SLUG}/standings/", "sort=-"), (f"/t/{SLUG}/rounds/1/", "q=")]
+    path, query = rng.choice(pages)
+    if query.endswith(("=-", "=")):  # a value the page reads: random, a new page
+        query = "" if plain else query + junk
+    elif not plain:
+        query = "&".join(filter(None, (query, f"x={junk}")))
+    return f"{path}?{query}" if query else path
 
 
 async def viewer(
@@ -82,10 +90,16 @@ async def viewer(
 
 
 async def attacker(
-    port: int, address: str, stop: float, rng: random.Random, answers: collections.Counter
+    port: int,
+    address: str,
+    stop: float,
+    rng: random.Random,
+    answers: collections.Counter,
+    read_values: bool,
+    plain: bool,
 ) -> None:
     while time.monotonic() < stop:
-        path = attack_url(rng)
+        path = attack_url(rng, read_values, plain)
         try:
             answer = await http(port, "GET", path, extra={"X-Forwarded-For": address})
             answers[answer.status] += 1
@@ -101,7 +115,9 @@ async def attacker(
             answers["no answer"] += 1
 
 
-async def phase(args, port: int, *, attackers: int, seed: int) -> tuple[list[float], dict]:
+async def phase(
+    args, port: int, *, attackers: int, seed: int, plain: bool = False
+) -> tuple[list[float], dict]:
     rng = random.Random(seed)
     stop = time.monotonic() + args.seconds
     times: list[float] = []
@@ -110,7 +126,10 @@ async def phase(args, port: int, *, attackers: int, seed: int) -> tuple[list[flo
         viewer(port, f"10.1.{n // 250}.{n % 250 + 1}", args.poll, stop, rng, times)
         for n in range(args.viewers)
     ]
-    tasks += [attacker(port, f"10.9.0.{n + 1}", stop, rng, answers) for n in range(attackers)]
+    tasks += [
+        attacker(port, f"10.9.0.{n + 1}", stop, rng, answers, args.read_values, plain)
+        for n in range(attackers)
+    ]
     await asyncio.gather(*tasks)
     return times, dict(answers)
 
@@ -119,16 +138,23 @@ async def measure(args, port: int) -> None:
     # Every page asked for once, so that the viewers' page is in the cache in both phases.
     await http(port, "GET", f"/t/{SLUG}/standings/", extra={"HX-Request": "true"})
     alone, _ = await phase(args, port, attackers=0, seed=1)
+    plain, plain_answers = await phase(args, port, attackers=args.attackers, seed=3, plain=True)
     attacked, answers = await phase(args, port, attackers=args.attackers, seed=2)
     a50, a95, _ = percentiles(alone)
-    b50, b95, _ = percentiles(attacked)
     print(f"viewers alone:    {len(alone):5} polls  p50 {a50:7.1f} ms  p95 {a95:7.1f} ms")
-    print(f"viewers attacked: {len(attacked):5} polls  p50 {b50:7.1f} ms  p95 {b95:7.1f} ms")
-    print(f"attacked / alone: p50 {b50 / a50:5.1f}x  p95 {b95 / a95:5.1f}x")
-    print(
-        f"attackers' answers ({args.attackers} clients, {args.seconds:g} s): "
-        + ", ".join(f"{status}: {count}" for status, count in sorted(answers.items(), key=str))
-    )
+    for name, times, counts in (
+        ("plain flood", plain, plain_answers),
+        ("random queries", attacked, answers),
+    ):
+        p50, p95, _ = percentiles(times)
+        print(
+            f"{name + ':':17} {len(times):5} polls  p50 {p50:7.1f} ms  p95 {p95:7.1f} ms   "
+            f"/ alone: p50 {p50 / a50:5.1f}x  p95 {p95 / a95:5.1f}x"
+        )
+        print(
+            "   attackers' answers: "
+            + ", ".join(f"{status}: {count}" for status, count in sorted(counts.items(), key=str))
+        )
 
 
 def main() -> int:
@@ -140,6 +166,11 @@ def main() -> int:
     parser.add_argument("--poll", type=float, default=0.5, help="seconds between polls")
     parser.add_argument("--attackers", type=int, default=8)
     parser.add_argument("--seconds", type=float, default=15.0, help="each phase")
+    parser.add_argument(
+        "--read-values",
+        action="store_true",
+        help="the attackers also send random values of parameters the pages read (sort, q)",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--threads", type=int, default=4)
     args = parser.parse_args()
@@ -199,6 +230,7 @@ def main() -> int:
         print(
             f"gunicorn {args.workers}x{args.threads}, SQLite, local memory cache; "
             f"{args.viewers} viewers every {args.poll:g} s, {args.attackers} attackers"
+            + (" (random values of read parameters too)" if args.read_values else "")
         )
         asyncio.run(measure(args, port))
     finally:
