@@ -23,6 +23,20 @@ round filter, export format and search) without knowing their keys; the orphans 
   it stood one write before (the previous generation, remembered under the new one, so a lost
   generation never leads back to it), or, if there is none, waits for the render to be stored
   (at most PAGE_WAIT_SECONDS, then renders it itself: a crashed render never blocks anyone).
+- Why a page has one address: a page is stored under the values it reads (`params`, the last
+  of repeated values, as Django's QueryDict.get reads them), never the raw query string, so a
+  made-up parameter or another order of the same parameters finds the stored page. A query
+  string with a parameter the page does not read, or with one it reads given twice, is sent to
+  that address (302) before anything is read or rendered: what the page is rendered from (its
+  links, django-tables2's sort and page links, which copy the query string) is then exactly
+  what its key says.
+- Why renders are counted per address: a new value of a parameter the page reads (a search, a
+  sort) is a new page, rendered. An anonymous client whose renders here pass
+  settings.RATE_LIMITS["render"] gets 429 (core.ratelimit.RENDERS), or the page as it stood one
+  write before when the cache still holds it: a venue's spectators may share one address, and
+  a page the last write invalidated is rendered for them by whoever asks first. What the cache
+  holds is served to everyone, limited or not. Signed-in users are never limited: they are few
+  and must not be locked out by the crowd on their address.
 - Every entry also expires after settings.PUBLIC_PAGE_CACHE_SECONDS (the standings' refresh
   period): this bounds what no write here invalidates: another gunicorn worker's local memory
   cache (Redis shares one generation between them all), a player renamed, a deal entered but
@@ -43,8 +57,12 @@ from django.conf import settings
 from django.contrib.messages import get_messages
 from django.core.cache import cache
 from django.db import transaction
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseRedirect
 from django.utils import translation
+from django.utils.encoding import escape_uri_path
+from django.utils.http import urlencode
+
+from core.ratelimit import RENDERS
 
 logger = logging.getLogger(__name__)
 
@@ -111,11 +129,28 @@ def tournament_changed(tournament_id: int) -> None:
     transaction.on_commit(partial(_replace_generation, tournament_id))
 
 
-def _cacheable_request(request: HttpRequest, params: frozenset[str]) -> bool:
-    if request.method != "GET" or any(name not in params for name in request.GET):
-        return False  # an unknown parameter: served, but never fills the cache
+def read_values(request: HttpRequest, params: frozenset[str]) -> list[tuple[str, str]]:
+    """The query parameters the page reads, as it reads them (the last of repeated values:
+    QueryDict.get), by name."""
+    return sorted((name, request.GET.get(name)) for name in params if name in request.GET)
+
+
+def canonical_redirect(request: HttpRequest, params: frozenset[str]) -> HttpResponse | None:
+    """A redirect to the page's own address when the query string holds a parameter the page
+    does not read or one it reads given more than once; else None."""
+    if all(name in params and len(request.GET.getlist(name)) == 1 for name in request.GET):
+        return None
+    query = urlencode(read_values(request, params))
+    return HttpResponseRedirect(escape_uri_path(request.path) + (f"?{query}" if query else ""))
+
+
+def _anonymous(request: HttpRequest) -> bool:
     user = getattr(request, "user", None)
-    if user is not None and user.is_authenticated:
+    return user is None or not user.is_authenticated
+
+
+def _cacheable_request(request: HttpRequest) -> bool:
+    if request.method not in ("GET", "HEAD") or not _anonymous(request):
         return False
     # A message waiting to be shown (once) belongs to this visitor alone.
     return len(get_messages(request)) == 0
@@ -132,11 +167,13 @@ def _cacheable_response(request: HttpRequest, response: HttpResponse) -> bool:
     )
 
 
-def page_key(request: HttpRequest, *, tournament_id: int, generation: str) -> str:
-    # JSON of the decoded pairs: a name or value holding "&" or "=" (sent escaped) can never
-    # spell the key of other parameters, as joining them unescaped would let it.
-    pairs = sorted((name, value) for name, values in request.GET.lists() for value in values)
-    query = json.dumps([request.path, pairs])
+def page_key(
+    request: HttpRequest, *, tournament_id: int, generation: str, params: frozenset[str]
+) -> str:
+    """The page's key: its path and the values it reads (`read_values`), never the raw query
+    string. JSON of the decoded pairs: a name or value holding "&" or "=" (sent escaped) can
+    never spell the key of other parameters, as joining them unescaped would let it."""
+    query = json.dumps([request.path, read_values(request, params)])
     digest = hashlib.sha256(query.encode()).hexdigest()[:32]
     htmx = "htmx" if getattr(request, "htmx", False) else "page"
     language = translation.get_language() or settings.LANGUAGE_CODE
@@ -163,16 +200,28 @@ def _lock_key(key: str) -> str:
     return f"{key}:rendering"
 
 
+def _previous_page(
+    request: HttpRequest, *, tournament_id: int, generation: str, params: frozenset[str]
+) -> StoredPage | None:
+    """The page as it stood one write before, if the cache holds it."""
+    previous = cache.get(_previous_key(tournament_id, generation))
+    if previous is None:
+        return None
+    return cache.get(
+        page_key(request, tournament_id=tournament_id, generation=previous, params=params)
+    )
+
+
 def _while_another_renders(
-    request: HttpRequest, *, tournament_id: int, generation: str, key: str
+    request: HttpRequest, *, tournament_id: int, generation: str, key: str, params: frozenset[str]
 ) -> StoredPage | None:
     """What a request gets while another renders its page: the page of the previous generation,
     else the new page once stored (None if it is not within PAGE_WAIT_SECONDS)."""
-    previous = cache.get(_previous_key(tournament_id, generation))
-    if previous is not None:
-        stored = cache.get(page_key(request, tournament_id=tournament_id, generation=previous))
-        if stored is not None:
-            return stored
+    stored = _previous_page(
+        request, tournament_id=tournament_id, generation=generation, params=params
+    )
+    if stored is not None:
+        return stored
     waited = 0.0
     while waited < PAGE_WAIT_SECONDS:
         _pause(PAGE_POLL_SECONDS)
@@ -195,19 +244,29 @@ def cached_public_page(
     """The page from the cache, or `render()` stored there for the next visitor; one render at a
     time per page (see the module's docstring: the stampede guard).
 
-    `params`: the query parameters the page reads. A request with any other parameter is
-    rendered but not stored, so made-up query strings cannot flood the cache."""
-    if not _cacheable_request(request, params):
+    `params`: the query parameters the page reads: the page is stored under their values, and
+    a query string with any other parameter, or with one of them repeated, is sent to the
+    page's own address (`canonical_redirect`). A render for an anonymous client counts against
+    its address's limit (RENDERS)."""
+    redirect = canonical_redirect(request, params)
+    if redirect is not None:
+        return redirect
+    if not _cacheable_request(request):
         return render()
+    locked = False
     try:
         generation = tournament_generation(tournament_id)
-        key = page_key(request, tournament_id=tournament_id, generation=generation)
+        key = page_key(request, tournament_id=tournament_id, generation=generation, params=params)
         stored = cache.get(key)
         if stored is None:
             locked = cache.add(_lock_key(key), 1, timeout=PAGE_LOCK_SECONDS)
             if not locked:
                 stored = _while_another_renders(
-                    request, tournament_id=tournament_id, generation=generation, key=key
+                    request,
+                    tournament_id=tournament_id,
+                    generation=generation,
+                    key=key,
+                    params=params,
                 )
     except Exception:  # an unreachable cache: serve from the database
         logger.warning("cache unavailable: page rendered uncached", exc_info=True)
@@ -215,6 +274,15 @@ def cached_public_page(
     if stored is not None:
         return _response(stored)
     try:
+        refusal = RENDERS.begin(request)
+        if refusal is not None:
+            try:
+                stored = _previous_page(
+                    request, tournament_id=tournament_id, generation=generation, params=params
+                )
+            except Exception:
+                logger.warning("cache unavailable: no previous page", exc_info=True)
+            return refusal if stored is None else _response(stored)
         response = render()
         if _cacheable_response(request, response):
             try:

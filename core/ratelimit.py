@@ -53,6 +53,8 @@ class FailureLimit:
     scope: str
     refusal_title: Promise
     refusal_message: Promise  # lazy, singular and plural by %(minutes)d
+    # Where the count lives: a name of STORES, or settings.RATE_LIMIT_STORE when None.
+    store: str | None = None
 
     @property
     def failures(self) -> int:
@@ -65,7 +67,7 @@ class FailureLimit:
     def refusal(self, request: HttpRequest) -> HttpResponse | None:
         """A 429 page when the address has used up its failures, else None."""
         try:
-            count = _store().count(self, client_address(request))
+            count = _store(self).count(self, client_address(request))
         except Exception:  # an unreachable store must not lock everyone out
             logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
             return None
@@ -79,7 +81,7 @@ class FailureLimit:
         unless `succeeded` gives it back."""
         address = client_address(request)
         try:
-            count = _store().add_failure(self, address)
+            count = _store(self).add_failure(self, address)
         except Exception:  # an unreachable store must not lock everyone out
             logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
             return None
@@ -94,7 +96,7 @@ class FailureLimit:
 
     def _give_back(self, address: str) -> None:
         try:
-            _store().remove_failure(self, address)
+            _store(self).remove_failure(self, address)
         except Exception:
             logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
 
@@ -111,7 +113,7 @@ class FailureLimit:
 
     def record_failure(self, request: HttpRequest) -> None:
         try:
-            _store().add_failure(self, client_address(request))
+            _store(self).add_failure(self, client_address(request))
         except Exception:
             logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
 
@@ -186,8 +188,8 @@ class DatabaseStore:
 STORES = {"cache": CacheStore(), "database": DatabaseStore()}
 
 
-def _store() -> CacheStore | DatabaseStore:
-    return STORES[settings.RATE_LIMIT_STORE]
+def _store(limit: FailureLimit) -> CacheStore | DatabaseStore:
+    return STORES[limit.store or settings.RATE_LIMIT_STORE]
 
 
 # Lazy: translated when shown (refusal()), in the language of that request.
@@ -211,6 +213,23 @@ TABLE_LINK_FAILURES = FailureLimit(
         "in %(minutes)d minutes, or ask the organiser for your table's link or QR code.",
         "minutes",
     ),
+)
+
+# Not failures: renders of public pages the cache did not hold (core.cache), each one counted.
+# In the cache whatever RATE_LIMIT_STORE says: a write to the database for every render would
+# compete with the referees' deals (SQLite has one writer); with local memory each gunicorn
+# worker counts on its own, so an address gets the limit once per worker.
+RENDERS = FailureLimit(
+    scope="render",
+    refusal_title=_("Too many pages asked for"),
+    refusal_message=ngettext_lazy(
+        "Too many pages, exports or documents that had to be prepared anew were asked for from "
+        "your address. Try again in %(minutes)d minute; pages already prepared still open.",
+        "Too many pages, exports or documents that had to be prepared anew were asked for from "
+        "your address. Try again in %(minutes)d minutes; pages already prepared still open.",
+        "minutes",
+    ),
+    store="cache",
 )
 
 

@@ -167,17 +167,17 @@ class TestServedFromTheCache:
         assert 'id="standings-live"' in partial
         assert page_again == page
 
-    def test_an_unknown_query_parameter_is_served_but_never_stored(
-        self, client: Client, round_in_play
+    def test_a_head_request_is_answered_from_the_cache(
+        self, client: Client, round_in_play, django_assert_max_num_queries
     ):
         tournament, _round, _tables = round_in_play
-        url = standings_url(tournament) + "?utm_source=poster"
+        url = standings_url(tournament) + "?_export=xlsx"
         client.get(url)
 
-        again = client.get(url)
+        with django_assert_max_num_queries(HIT_QUERIES):
+            response = client.head(url)
 
-        assert again.status_code == 200
-        assert again.context is not None  # rendered again: made-up queries never fill the cache
+        assert response.status_code == 200
 
     def test_an_escaped_ampersand_never_takes_the_key_of_two_parameters(
         self, client: Client, round_in_play
@@ -254,6 +254,217 @@ class TestServedFromTheCache:
         with django_capture_on_commit_callbacks(execute=True):
             confirm(tables[1])  # the write stands; the cache is not there to invalidate
         assert tables[1].result is not None
+
+
+def two_published_rounds(tournament: Tournament, round_: Round, tables: list[Table]) -> None:
+    """Round 1 played, confirmed and closed; round 2 published."""
+    services.round_close(round_=round_, writer=Writer(user=make_organiser()))
+    round_two = tournament_services.round_create(tournament=tournament)
+    tournament_services.round_generate_seating(round_=round_two, seed=2, by=None)
+    tournament_services.round_publish(round_=round_two, by=None)
+
+
+class TestOneAddressPerPage:
+    """A page is stored under the values it reads: a parameter it does not read, or the order of
+    the parameters, never makes another copy of it. A query string with a parameter the page
+    does not read, or with one it reads given twice, is sent to the page's own address."""
+
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "/t/kesa-kauss/",
+            "/t/kesa-kauss/rounds/1/?q=a",
+            "/t/kesa-kauss/standings/",
+            "/t/kesa-kauss/standings/?_export=csv",
+            "/t/kesa-kauss/standings/?_export=xlsx",
+            "/t/kesa-kauss/standings.pdf",
+            "/t/kesa-kauss/rounds/1/seating.pdf",
+            "/t/kesa-kauss/display/",
+            "/ranking/",
+            "/ranking/?_export=xlsx",
+            "/ranking/rating/",
+            "/ranking/rating/?_export=csv",
+        ],
+    )
+    def test_a_made_up_parameter_is_answered_from_the_cache(
+        self, client: Client, round_in_play, url, django_assert_max_num_queries
+    ):
+        first = client.get(url)
+        assert first.status_code == 200
+        separator = "&" if "?" in url else "?"
+
+        for junk in ("x=1", "x=2", "utm_source=poster&x=3"):
+            with django_assert_max_num_queries(HIT_QUERIES):
+                response = client.get(f"{url}{separator}{junk}", follow=True)
+            assert response.redirect_chain == [(url, 302)]
+            assert response.content == first.content
+
+    def test_the_order_of_the_parameters_makes_no_new_copy(
+        self, client: Client, round_in_play, django_assert_max_num_queries
+    ):
+        tournament, _round, _tables = round_in_play
+        first = client.get(standings_url(tournament) + "?provisional=1&sort=-name")
+
+        with django_assert_max_num_queries(HIT_QUERIES):
+            again = client.get(standings_url(tournament) + "?sort=-name&provisional=1")
+
+        assert again.status_code == 200 and again.content == first.content
+
+    def test_a_repeated_parameter_means_its_last_value_in_either_order(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks
+    ):
+        """Django reads the last of repeated values: ?round=1&round=2 is round 2, and
+        ?round=2&round=1 (asked next, with the first in the cache) is round 1."""
+        tournament, round_, tables = round_in_play
+        with django_capture_on_commit_callbacks(execute=True):
+            confirm(tables[1])
+            two_published_rounds(tournament, round_, tables)
+        export = standings_url(tournament) + "?_export=csv"
+        protocol = f"/t/{tournament.slug}/standings.pdf"
+
+        for asked, meant in (("round=1&round=2", 2), ("round=2&round=1", 1)):
+            response = client.get(f"{export}&{asked}", follow=True)
+            assert response.status_code == 200
+            assert f"kesa-kauss-round-{meant}-standings.csv" in response["Content-Disposition"]
+            document = client.get(f"{protocol}?{asked}", follow=True)
+            assert f"after-round-{meant}.pdf" in document["Content-Disposition"]
+
+    def test_the_key_is_built_from_the_values_the_page_reads(self, rf):
+        params = frozenset({"round", "sort"})
+
+        def key(query: str) -> str:
+            request = rf.get(f"/t/kesa-kauss/standings/?{query}")
+            return page_cache.page_key(request, tournament_id=1, generation="g", params=params)
+
+        assert key("round=1&round=2") == key("round=2")
+        assert key("round=2&round=1") == key("round=1") != key("round=2")
+        assert key("sort=name&round=1") == key("round=1&sort=name")
+        assert key("round=1&x=1") == key("round=1")
+
+    def test_the_redirect_keeps_the_values_the_page_reads_and_their_escapes(
+        self, client: Client, round_in_play
+    ):
+        tournament, _round, _tables = round_in_play
+        response = client.get(
+            standings_url(tournament) + "?x=1&sort=name&provisional=0&provisional=1&q=%26%3D"
+        )
+
+        assert response.status_code == 302
+        assert response["Location"] == standings_url(tournament) + "?provisional=1&sort=name"
+        round_url = reverse("public:round", args=[tournament.slug, 1])
+        response = client.get(round_url + "?q=%26round%3D1&q=J%C4%81nis&x")
+        assert response["Location"] == round_url + "?q=J%C4%81nis"
+
+
+class TestExportsFollowTheirPages:
+    """Exports and documents are stored under the same generation as the pages: a confirmation
+    serves them anew."""
+
+    @pytest.mark.parametrize(
+        "url",
+        [
+            "/t/kesa-kauss/standings/?_export=csv",
+            "/t/kesa-kauss/standings/?_export=xlsx",
+            "/t/kesa-kauss/standings.pdf",
+            "/t/kesa-kauss/standings.pdf?round=1",
+            "/ranking/rating/?_export=csv",
+        ],
+    )
+    def test_an_export_after_a_new_confirmation_is_fresh(
+        self,
+        client: Client,
+        round_in_play,
+        url,
+        django_capture_on_commit_callbacks,
+        django_assert_max_num_queries,
+    ):
+        _tournament, _round, tables = round_in_play
+        before = client.get(url)
+        with django_assert_max_num_queries(HIT_QUERIES):
+            assert client.get(url).content == before.content  # from the cache
+
+        with django_capture_on_commit_callbacks(execute=True):
+            confirm(tables[1])
+
+        after = client.get(url)
+        assert after.status_code == 200
+        assert after.content != before.content
+        if "csv" in url:
+            assert names_at(tables[1]) <= {
+                row[1] for row in csv.reader(io.StringIO(after.content.decode("utf-8")))
+            }
+
+
+class TestHeavyRendersAreLimited:
+    """An address that has the pages rendered (exports, documents, searches: whatever the cache
+    did not hold) too often in a while gets 429; what the cache holds it is always served."""
+
+    HOSTILE = "198.51.100.66"
+    VIEWER = "203.0.113.5"
+
+    @pytest.fixture(autouse=True)
+    def few_renders(self, settings) -> None:
+        settings.RATE_LIMITS = {**settings.RATE_LIMITS, "render": {"failures": 3, "seconds": 60}}
+
+    def test_an_address_rendering_too_much_is_answered_429(self, client: Client, round_in_play):
+        tournament, _round, _tables = round_in_play
+        url = reverse("public:round", args=[tournament.slug, 1])
+        for query in ("a", "b", "c"):
+            assert client.get(url, {"q": query}, REMOTE_ADDR=self.HOSTILE).status_code == 200
+
+        refused = client.get(url, {"q": "d"}, REMOTE_ADDR=self.HOSTILE)
+        export = client.get(
+            standings_url(tournament), {"_export": "xlsx"}, REMOTE_ADDR=self.HOSTILE
+        )
+
+        assert refused.status_code == 429 == export.status_code
+        assert refused["Retry-After"] == "60"
+        assert "Too many pages" in refused.content.decode()
+        assert "Content-Security-Policy" in refused
+        # What the cache holds is still served; another address has its own count.
+        assert client.get(url, {"q": "a"}, REMOTE_ADDR=self.HOSTILE).status_code == 200
+        assert client.get(url, {"q": "d"}, REMOTE_ADDR=self.VIEWER).status_code == 200
+
+    def test_a_viewer_polling_the_standings_is_never_limited(self, client: Client, round_in_play):
+        tournament, _round, _tables = round_in_play
+        url = reverse("public:round", args=[tournament.slug, 1])
+        for query in ("a", "b", "c", "d"):  # a hostile neighbour uses up its renders
+            client.get(url, {"q": query}, REMOTE_ADDR=self.HOSTILE)
+
+        for _poll in range(20):
+            response = client.get(
+                standings_url(tournament), HTTP_HX_REQUEST="true", REMOTE_ADDR=self.VIEWER
+            )
+            assert response.status_code == 200
+
+    def test_a_limited_address_gets_the_page_as_it_stood_one_write_before(
+        self, client: Client, round_in_play, django_capture_on_commit_callbacks
+    ):
+        """A venue's spectators may share one address: once it is limited, a page the last
+        write invalidated is served as it stood before that write rather than refused."""
+        tournament, _round, tables = round_in_play
+        url = standings_url(tournament)
+        before = client.get(url, REMOTE_ADDR=self.VIEWER).content
+        for query in ("a", "b"):
+            client.get(url, {"_export": "csv", "sort": query}, REMOTE_ADDR=self.VIEWER)
+        with django_capture_on_commit_callbacks(execute=True):
+            confirm(tables[1])
+
+        response = client.get(url, REMOTE_ADDR=self.VIEWER)
+
+        assert response.status_code == 200 and response.content == before
+        assert client.get(url, REMOTE_ADDR=self.HOSTILE).content != before
+
+    def test_signed_in_users_are_not_limited(self, client: Client, round_in_play):
+        tournament, _round, _tables = round_in_play
+        client.force_login(make_organiser())
+        for query in ("a", "b", "c", "d", "e"):
+            response = client.get(
+                standings_url(tournament),
+                {"_export": "csv", "sort": query},
+                REMOTE_ADDR=self.HOSTILE,
+            )
+            assert response.status_code == 200
 
 
 class TestWritesInvalidate:
@@ -468,7 +679,9 @@ class TestOneRequestRecomputes:
         monkeypatch.setattr(page_cache, "_pause", pause)
         request = rf.get("/new-page/")
         generation = tournament_generation(tournament.pk)
-        key = page_cache.page_key(request, tournament_id=tournament.pk, generation=generation)
+        key = page_cache.page_key(
+            request, tournament_id=tournament.pk, generation=generation, params=frozenset()
+        )
         during = []
 
         def render_while_another_arrives():

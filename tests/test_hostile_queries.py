@@ -186,8 +186,15 @@ def test_no_query_string_answers_500(world, pages, query):  # noqa: F811
     organiser.force_login(world.organiser)
     for page in pages:
         url = f"{page.url}?{query}"
+        browser = organiser if page.signed_in else Client()
         try:
-            response = (organiser if page.signed_in else Client()).get(url)
+            response = browser.get(url)
+            # A public page sends a query string that is not its own to its own address, with
+            # the values it reads: those are what must never answer 500.
+            location = response.get("Location", "")
+            if response.status_code == 302 and location.startswith(f"{page.url}?"):
+                url = location
+                response = browser.get(url)
         except Exception as error:
             raise AssertionError(f"{url[:300]} raised {error!r}") from error
         assert response.status_code < 500, url[:300]
