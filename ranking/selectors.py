@@ -461,7 +461,7 @@ PLAYER_SEARCH_LIMIT = 50
 def invitable_players(*, query: str) -> list[Player]:
     """Active players whose name, club or licence number contains `query`, in the reader's
     alphabetical order; at most PLAYER_SEARCH_LIMIT (none for an empty query). One query."""
-    query = query.replace("\x00", "").strip()
+    query = query.strip()
     if not query:
         return []
     players = (

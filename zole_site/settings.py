@@ -88,6 +88,8 @@ MIDDLEWARE = [
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the visitor's choice (a cookie), else the browser's, else Latvian.
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything looks a text up (the session, a page): refused in the reader's language.
+    "core.security.NulCharacterMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
