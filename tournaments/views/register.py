@@ -27,6 +27,8 @@ from tournaments.views.access import organiser_required
 def player_list(request: HttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     table = PlayerTable(selectors.player_list(query=query))
+    if query:  # a search that finds nobody is not an empty register
+        table.empty_text = _("Nothing matches “%(query)s”.") % {"query": query}
     # A bad ?page= shows the nearest real page instead of an error.
     paginate(request, table, per_page=50)
     return render(request, "tournaments/player_list.html", {"table": table, "query": query})
