@@ -1,5 +1,5 @@
-"""Site-wide protections that Django leaves to the project: a Content-Security-Policy header
-and a hard limit on the size of a request body."""
+"""Site-wide protections that Django leaves to the project: a Content-Security-Policy header,
+a hard limit on the size of a request body, and no NUL character in any text a request brings."""
 
 from __future__ import annotations
 
@@ -63,8 +63,54 @@ class RequestSizeLimitMiddleware:
         return self.get_response(request)
 
 
+NUL = "\x00"
+
+
+class NulCharacterMiddleware:
+    """Refuses with 400 a request that carries a NUL character in its address, a query
+    parameter, a form field or a cookie, before any page reads it.
+
+    PostgreSQL text cannot hold a NUL (a query that compares with one fails with DataError, a
+    500), and no person types one: it is refused here once rather than in every lookup, search
+    and form. An uploaded file's content is its import's to check."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        where = nul_in(request)
+        if where is None:
+            return self.get_response(request)
+        if where == "":
+            message = _(
+                "The address contains a NUL character, which no text may hold. Nothing was saved."
+            )
+        else:
+            message = _(
+                "“%(name)s” contains a NUL character, which no text may hold. Nothing was saved."
+            ) % {"name": where.replace(NUL, "␀")}
+        return refused(request, status=400, title=_("Not accepted"), message=message)
+
+
+def nul_in(request: HttpRequest) -> str | None:
+    """Where the request carries a NUL: "" for its address, else the name of the parameter,
+    form field or cookie; None when it carries none."""
+    if NUL in request.path_info or NUL in request.path:
+        return ""
+    parts = [request.GET.lists(), request.COOKIES.items()]
+    if request.method == "POST":
+        parts.append(request.POST.lists())
+    for items in parts:
+        for name, values in items:
+            if NUL in name or any(
+                NUL in value for value in ([values] if isinstance(values, str) else values)
+            ):
+                return name
+    return None
+
+
 def refused(request: HttpRequest, *, status: int, title: str, message: str) -> HttpResponse:
-    """A refused request as a page that says why (413, 429)."""
+    """A refused request as a page that says why (400, 413, 429)."""
     return render(request, "refused.html", {"title": title, "message": message}, status=status)
 
 

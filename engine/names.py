@@ -147,3 +147,13 @@ def search_key(text: str) -> str:
     return " ".join(
         word[:-1] if len(word) > 1 and word[-1] == "s" else word for word in plain.split()
     )
+
+
+def search_spellings() -> dict[str, object]:
+    """What `search_key` reads differently, for a page's script that keys what is typed the
+    same way: the Cyrillic letters, the vowels after which е is je, the English spellings."""
+    return {
+        "cyrillic": dict(_CYRILLIC_TO_LATIN),
+        "vowels": "".join(sorted(_VOWELS)),
+        "latin": [list(pair) for pair in _LATIN_SPELLINGS],
+    }

@@ -33,6 +33,7 @@ from engine.rating import Rating
 from ranking.models import Invitation, Placing, PlayerRating, RatingChange, RatingUpdate, Season
 from scoring.selectors import has_public_result, rank_label
 from tournaments.models import Club, Level, Player, Tournament
+from tournaments.selectors import players_found
 
 # Names and clubs recur on every page and in every request: their sort keys are kept.
 name_key = lru_cache(maxsize=16384)(latvian_sort_key)
@@ -459,22 +460,13 @@ PLAYER_SEARCH_LIMIT = 50
 
 
 def invitable_players(*, query: str) -> list[Player]:
-    """Active players whose name, club or licence number contains `query`, in the reader's
-    alphabetical order; at most PLAYER_SEARCH_LIMIT (none for an empty query). One query."""
-    query = query.replace("\x00", "").strip()
-    if not query:
-        return []
-    players = (
-        Player.objects.filter(is_active=True)
-        .filter(
-            Q(full_name__icontains=query)
-            | Q(club__name__icontains=query)
-            | Q(licence_number__iexact=query)
-        )
-        .select_related("club")
-        .order_by("full_name", "pk")[:PLAYER_SEARCH_LIMIT]
-    )
-    return sorted(players, key=lambda player: display_name_key(player.full_name))
+    """Active players a search for `query` finds (`players_found`: by name, club or licence,
+    without marks), in the reader's alphabetical order; at most PLAYER_SEARCH_LIMIT (none for
+    an empty query). One query."""
+    found = players_found(Player.objects.filter(is_active=True).select_related("club"), query)
+    return sorted(found, key=lambda player: display_name_key(player.full_name))[
+        :PLAYER_SEARCH_LIMIT
+    ]
 
 
 @dataclass(frozen=True)

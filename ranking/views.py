@@ -159,7 +159,7 @@ def _qualification_url(tournament: Tournament, season: Season | None) -> str:
 def _search_query(request: HttpRequest) -> str:
     """The player search of the invitation form (?q=, or the POSTed q it was made from)."""
     text = request.POST.get("q") if request.method == "POST" else request.GET.get("q")
-    return (text or "").replace("\x00", "").strip()[:80]
+    return (text or "").strip()[:80]
 
 
 def _invitation_form(request: HttpRequest, season: Season, *, query: str) -> InvitationForm:

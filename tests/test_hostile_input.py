@@ -511,7 +511,10 @@ class TestOrganiserForms:
             response = staff.post(url, {"text": text})
             assert response.status_code < 500
             assert database_state() == before
-            assert_escaped(response, f"preview of {text[:20]!r}")
+            if text == NUL_TEXT:
+                assert response.status_code == 400  # refused before the import reads it
+            else:
+                assert_escaped(response, f"preview of {text[:20]!r}")
         before = database_state()
         response = staff.post(url, {"text": "Anna,Klubs\n" * 300_000})  # 3.3 MB of form
         assert 400 <= response.status_code < 500  # the request size limit
@@ -879,7 +882,7 @@ class TestPublicQueries:
 
     @pytest.mark.parametrize("page", ["public round", "organiser players"])
     def test_a_nul_in_a_search(self, world, page):
-        """PostgreSQL cannot hold a NUL in text: the searches drop it."""
+        """PostgreSQL cannot hold a NUL in text: a search for one is refused, never a 500."""
         url = {
             "public round": reverse("public:round", args=[world.tournament.slug, 1]),
             "organiser players": reverse("tournaments:players"),
@@ -987,6 +990,61 @@ def run_cli(command: Callable[..., int], raw: bytes) -> tuple[int, bytes, str]:
     out, err = io.BytesIO(), io.BytesIO()
     status = command(raw, out, err)
     return status, out.getvalue(), err.getvalue().decode("utf-8", errors="replace")
+
+
+class TestNulCharacters:
+    """PostgreSQL text cannot hold a NUL character. A request that carries one anywhere (its
+    address, a query parameter's name or value, a form field, a cookie) is refused with 400
+    before any page reads it, says where the NUL is and changes nothing."""
+
+    def test_it_is_refused_wherever_it_is(self, world):
+        slug = world.tournament.slug
+        token = world.token.token
+        players = reverse("tournaments:players")
+        upload = ("players.csv", b"Anna Liepa;Klubs;\n", "text/csv")
+
+        def multipart(client: Client) -> Any:
+            file = io.BytesIO(upload[1])
+            file.name = upload[0]
+            return client.post(reverse("tournaments:player_import"), {"file": file, "x": "\x00"})
+
+        attempts: dict[str, tuple[str, Callable[[Client], Any]]] = {
+            "a table link": ("The address", lambda c: c.get("/r/%00/")),
+            "after a table link": ("The address", lambda c: c.get(f"/r/{token}%00/")),
+            "a public search": (
+                "“q”",
+                lambda c: c.get(reverse("public:round", args=[slug, 1]), {"q": "Jā\x00nis"}),
+            ),
+            "an organiser search": ("“q”", lambda c: c.get(players + "?q=%00")),
+            "a ranking filter": (
+                "“club”",
+                lambda c: c.get(reverse("ranking:season") + "?club=%00"),
+            ),
+            "a parameter's name": ("“␀”", lambda c: c.get(players + "?%00=1")),
+            "a form field": (
+                "“full_name”",
+                lambda c: c.post(reverse("tournaments:player_create"), {"full_name": NUL_TEXT}),
+            ),
+            "a multipart field": ("“x”", multipart),
+            "a deal at a table": ("“action”", lambda c: c.post(f"/r/{token}/", {"action": "\x00"})),
+            "a sign-in": (
+                "“username”",
+                lambda c: c.post(reverse("login"), {"username": NUL_TEXT, "password": "x"}),
+            ),
+            "a session cookie": (
+                "“sessionid”",
+                lambda c: c.get("/", HTTP_COOKIE="sessionid=abcdefgh\x00ijk"),
+            ),
+        }
+        client = world.staff()  # signed in (which writes) before the state is taken
+        client.defaults["HTTP_ACCEPT_LANGUAGE"] = "en"
+        before = database_state()
+        for what, (where, attempt) in attempts.items():
+            response = attempt(client)
+            assert response.status_code == 400, f"{what}: {response.status_code}"
+            content = response.content.decode()
+            assert "NUL" in content and where in content, f"{what}: does not say where"
+            assert database_state() == before, f"{what}: something was written"
 
 
 class TestRankingAndLanguage:
@@ -1122,7 +1180,6 @@ class TestRankingAndLanguage:
             "//evil.example",
             "/\\evil.example",
             "javascript:alert(1)",
-            "\x00",
             "x" * 5000,
         ):
             response = client.get(reverse("language", args=["ru"]), {"next": next_url})

@@ -12,6 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import display_name_key, error_text
 from engine import PlaceScheme, SheetError
+from engine.names import search_key, search_spellings
 from engine.presets import PRESETS
 from engine.rules import deals_per_round_fits
 from tournaments.models import Club, Entry, Player, SeatingMode, Tournament
@@ -282,9 +283,25 @@ class PlayerImportForm(forms.Form):
         return cleaned
 
 
+class SearchableCheckboxes(forms.CheckboxSelectMultiple):
+    """Checkboxes that each carry the search key of what they name (data-search), which the
+    page's filter (static/js/filter-list.js) compares with the key of what is typed."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.search_keys: dict[str, str] = {}  # choice value: search key
+
+    def create_option(self, name, value, label, selected, index, subindex=None, attrs=None):
+        option = super().create_option(name, value, label, selected, index, subindex, attrs)
+        key = self.search_keys.get(str(value))
+        if key is not None:
+            option["attrs"]["data-search"] = key
+        return option
+
+
 class RegisterPlayersForm(forms.Form):
     players = EntryChoiceField(
-        queryset=Player.objects.none(), widget=forms.CheckboxSelectMultiple, label=_("Players")
+        queryset=Player.objects.none(), widget=SearchableCheckboxes, label=_("Players")
     )
 
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
@@ -295,13 +312,20 @@ class RegisterPlayersForm(forms.Form):
             .exclude(entries__tournament=tournament)
             .select_related("club")
         )
+        players = list(field.queryset)
         field.choices = latvian_choices(
-            field.queryset,
+            players,
             name=lambda player: player.full_name,
             label=lambda player: (
                 f"{player.full_name} ({player.club})" if player.club else player.full_name
             ),
         )
+        field.widget.search_keys = {
+            str(player.pk): search_key(f"{player.full_name} {player.club or ''}")
+            for player in players
+        }
+        # What the page's filter needs to key what is typed as search_key does.
+        self.search_spellings = json.dumps(search_spellings(), ensure_ascii=False)
 
 
 class EntryForm(forms.ModelForm):

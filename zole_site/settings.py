@@ -80,17 +80,20 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     # Static files straight from gunicorn (no separate file server), before anything else runs.
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    # The security headers wrap everything below, so the refusals made there carry them too.
+    "core.security.ContentSecurityPolicyMiddleware",
+    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     # Before the CSRF check, which would read (and spool) the body of an oversized upload.
     "core.security.RequestSizeLimitMiddleware",
-    "core.security.ContentSecurityPolicyMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     # The language: the visitor's choice (a cookie), else the browser's, else Latvian.
     "django.middleware.locale.LocaleMiddleware",
+    # Before anything looks a text up (the session, a page): refused in the reader's language.
+    "core.security.NulCharacterMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
-    "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "django_htmx.middleware.HtmxMiddleware",
     # Last: it runs the view, and runs it again after a dropped database connection.
     "core.dropped_connections.DroppedConnectionMiddleware",

@@ -24,6 +24,7 @@ written), `reading` (the file parsed, each field checked), `plan` (the rows an i
 
 from scoring.archive.export import tournament_archive
 from scoring.archive.format import ARCHIVE_FORMAT, ARCHIVE_VERSION, READABLE_VERSIONS
+from scoring.archive.plan import NamedRole
 from scoring.archive.reading import ArchiveError, read_archive
 from scoring.archive.writing import tournament_import
 
@@ -32,6 +33,7 @@ __all__ = [
     "ARCHIVE_VERSION",
     "READABLE_VERSIONS",
     "ArchiveError",
+    "NamedRole",
     "read_archive",
     "tournament_archive",
     "tournament_import",

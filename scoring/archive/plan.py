@@ -67,6 +67,16 @@ class PlannedAuditRow:
     detail: dict[str, Any]
 
 
+@dataclass(frozen=True)
+class NamedRole:
+    """A role the archive gives an account: one of the tournament's (`table` None) or a
+    table's (`table` its round and table numbers), by the model's relation name."""
+
+    username: str
+    relation: str
+    table: tuple[int, int] | None = None
+
+
 @dataclass
 class Plan:
     """A checked archive, ready to be written: rows refer to each other by the archive's ids."""
@@ -78,6 +88,23 @@ class Plan:
     entries: dict[int, Entry]  # unsaved, player_id the archive's player id
     rounds: list[PlannedRound]
     audit: list[PlannedAuditRow]
+
+    @property
+    def named_roles(self) -> list[NamedRole]:
+        """Every role the archive names: the tournament's, then its tables' in order."""
+        roles = [
+            NamedRole(name, relation)
+            for relation, holders in self.roles.items()
+            for name in holders
+        ]
+        for round_ in self.rounds:
+            for table in round_.tables:
+                roles.extend(
+                    NamedRole(name, relation, (round_.number, table.number))
+                    for relation, holders in table.roles.items()
+                    for name in holders
+                )
+        return roles
 
     @property
     def usernames(self) -> set[str]:

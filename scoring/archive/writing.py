@@ -12,7 +12,7 @@ from django.db import DatabaseError, models, transaction
 
 from scoring.archive.checking import Checker
 from scoring.archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
-from scoring.archive.plan import Plan
+from scoring.archive.plan import NamedRole, Plan
 from scoring.archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.sheets import (
@@ -58,14 +58,17 @@ def _with_timestamps(rows: list[models.Model], field_name: str, moments: list[An
         type(changed[0]).objects.bulk_update(changed, [field_name], batch_size=BATCH_SIZE)
 
 
-def _write(plan: Plan, on_account_created: Callable[[str], None] | None) -> Tournament:
+def _write(
+    plan: Plan, on_account_created: Callable[[str], None] | None, *, grant_roles: bool
+) -> Tournament:
     accounts = _accounts(plan.usernames, on_account_created)
     tournament = plan.tournament
     mix_plan = tournament.mix_plan
     tournament.mix_plan = {}
     tournament.save()
-    for relation, holders in plan.roles.items():
-        getattr(tournament, relation).set([accounts[name] for name in holders])
+    if grant_roles:
+        for relation, holders in plan.roles.items():
+            getattr(tournament, relation).set([accounts[name] for name in holders])
 
     clubs = {
         name: Club.objects.get_or_create(name=name, defaults={"city": city})[0]
@@ -152,7 +155,7 @@ def _write(plan: Plan, on_account_created: Callable[[str], None] | None) -> Tour
         ),
         batch_size=BATCH_SIZE,
     )
-    for relation in user_relations(Table):
+    for relation in user_relations(Table) if grant_roles else ():
         through = relation.remote_field.through
         through.objects.bulk_create(
             (
@@ -268,7 +271,11 @@ def _write(plan: Plan, on_account_created: Callable[[str], None] | None) -> Tour
     AuditEntry.objects.create(
         tournament=tournament,
         action=AuditEntry.Action.TOURNAMENT_IMPORTED,
-        detail={"history_entries": len(plan.audit), "new_table_links": len(tokens)},
+        detail={
+            "history_entries": len(plan.audit),
+            "new_table_links": len(tokens),
+            "roles_granted": len(plan.named_roles) if grant_roles else 0,
+        },
     )
     return tournament
 
@@ -278,6 +285,8 @@ def tournament_import(
     *,
     slug: str | None = None,
     on_account_created: Callable[[str], None] | None = None,
+    grant_roles: bool = False,
+    on_role: Callable[[NamedRole], None] | None = None,
 ) -> Tournament:
     """Write the tournament of an archive (`tournament_archive`'s document), under `slug` if
     given: its clubs (found by name, or created), players (found by licence number when they
@@ -286,14 +295,23 @@ def tournament_import(
 
     The whole archive is checked first, every sheet re-scored by the engine and compared with
     the confirmed totals and results written beside it; then everything is written in one
-    transaction. Any problem raises `ArchiveError` and nothing is written."""
+    transaction. Any problem raises `ArchiveError` and nothing is written.
+
+    The roles the archive names (organisers, chief referees, table referees) are given to the
+    accounts of this database that bear those usernames only with `grant_roles`: a username
+    here may be someone else than in the archive's database. `on_role` hears each role named,
+    granted or not, once the import is written."""
     try:
         plan = Checker(archive, slug=slug).plan()
     except RecursionError:
         raise ArchiveError("not a tournament archive: its JSON is nested too deeply") from None
     try:
         with transaction.atomic():
-            return _write(plan, on_account_created)
+            tournament = _write(plan, on_account_created, grant_roles=grant_roles)
     except DatabaseError as error:
         # A slug taken meanwhile, or a licence number of another player: all rolled back.
         raise ArchiveError(f"nothing imported: the database refused a row ({error})") from None
+    if on_role is not None:
+        for role in plan.named_roles:
+            on_role(role)
+    return tournament

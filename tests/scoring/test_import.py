@@ -263,7 +263,7 @@ class TestRoundTrip:
         empty_the_database()
         assert Tournament.objects.count() == Player.objects.count() == 0
 
-        assert import_file(path) == "kauss"
+        assert import_file(path, "--grant-roles") == "kauss"
         after = export("kauss")
         # Not even the timestamps differ: only the database's row ids.
         assert comparable(after) == comparable(before)
@@ -320,7 +320,7 @@ class TestRoundTrip:
         tournament = full_tournament()
         before = export(tournament.slug)
         counts = row_counts()
-        slug = import_file(write(tmp_path, before), "--slug", "kauss-kopija")
+        slug = import_file(write(tmp_path, before), "--slug", "kauss-kopija", "--grant-roles")
         assert slug == "kauss-kopija"
         copy_ = Tournament.objects.get(slug=slug)
         # The players are found by their licence numbers, the clubs by name: none is doubled.
@@ -400,11 +400,50 @@ class TestRoundTrip:
         empty_the_database()
         get_user_model().objects.filter(username__in=["organizators", "galvenais"]).delete()
         err = io.StringIO()
-        call_command("import_tournament", str(path), stdout=io.StringIO(), stderr=err)
+        call_command(
+            "import_tournament", str(path), "--grant-roles", stdout=io.StringIO(), stderr=err
+        )
         assert "galvenais, organizators" in err.getvalue()
         chief = get_user_model().objects.get(username="galvenais")
         assert not chief.is_active and not chief.has_usable_password()
         assert list(Tournament.objects.get().chief_referees.all()) == [chief]
+
+    def test_roles_are_named_and_not_granted_unless_asked(self, tmp_path):
+        tournament = full_tournament()
+        path = write(tmp_path, export(tournament.slug))
+        empty_the_database()  # the accounts stay: the archive names local accounts
+        err = io.StringIO()
+
+        call_command("import_tournament", str(path), stdout=io.StringIO(), stderr=err)
+
+        imported = Tournament.objects.get()
+        for relation in user_relations(Tournament):
+            assert not getattr(imported, relation.name).exists(), relation.name
+        assert not Table.referees.through.objects.exists()
+        said = err.getvalue()
+        assert "not granted" in said and "--grant-roles" in said
+        assert "galvenais: chief referee" in said
+        assert "organizators: organiser, table referee" in said
+        assert "tiesnesis: table referee at round 3 table 2" in said
+
+    def test_grant_roles_gives_the_archives_roles(self, tmp_path):
+        tournament = full_tournament()
+        archive = export(tournament.slug)
+        path = write(tmp_path, archive)
+        empty_the_database()
+        err = io.StringIO()
+
+        call_command(
+            "import_tournament", str(path), "--grant-roles", stdout=io.StringIO(), stderr=err
+        )
+
+        imported = Tournament.objects.get()
+        for relation in user_relations(Tournament):
+            holders = getattr(imported, relation.name).values_list("username", flat=True)
+            assert list(holders) == archive["roles"][relation.name]
+        table = imported.rounds.get(number=3).tables.get(number=2)
+        assert list(table.referees.values_list("username", flat=True)) == ["tiesnesis"]
+        assert "Roles granted" in err.getvalue() and "galvenais: chief referee" in err.getvalue()
 
     def test_a_version_1_archive_imports_its_sheets_as_first_versions(self, tmp_path):
         tournament = full_tournament()

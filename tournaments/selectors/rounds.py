@@ -4,9 +4,10 @@ from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.db.models import Count, Max, Prefetch, QuerySet
 
 from core.engine_text import display_name_key
+from engine.names import search_key
 from engine.rules import deals_per_round_fits
 from engine.seating import meeting_counts
 from tournaments.models import (
@@ -184,18 +185,31 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
     }
 
 
+def players_found(players: Iterable[Player], query: str) -> list[Player]:
+    """The players a search for `query` finds by name, club or licence, read as every search
+    reads a name (`engine.names.search_key`: "berzins" finds "Bērziņš"). The players' clubs are
+    read: select them with the players."""
+    needle = search_key(query)
+    return [
+        player
+        for player in players
+        if needle
+        and needle
+        in search_key(
+            " ".join(
+                (player.full_name, player.club.name if player.club else "", player.licence_number)
+            )
+        )
+    ]
+
+
 def player_list(*, query: str = "") -> list[Player]:
-    """The register (or the players whose name, club or licence contains `query`) in the
+    """The register (or the players a search for `query` finds: `players_found`) in the
     reader's alphabetical order, each with `name_key` and `club_key` for sorting the table by
     name or club: the database's collation sorts by character code (Juris before Jānis)."""
-    players = Player.objects.select_related("club")
+    listed = list(Player.objects.select_related("club"))
     if query:
-        players = players.filter(
-            Q(full_name__icontains=query)
-            | Q(club__name__icontains=query)
-            | Q(licence_number__icontains=query)
-        )
-    listed = list(players)
+        listed = players_found(listed, query)
     for player in listed:
         player.name_key = display_name_key(player.full_name)
         # No club sorts first; within a club, by name.

@@ -25,9 +25,10 @@ from tournaments.views.access import organiser_required
 @organiser_required
 @require_safe
 def player_list(request: HttpRequest) -> HttpResponse:
-    # PostgreSQL text cannot hold a NUL: a search for one simply has no such character.
-    query = request.GET.get("q", "").replace("\x00", "").strip()
+    query = request.GET.get("q", "").strip()
     table = PlayerTable(selectors.player_list(query=query))
+    if query:  # a search that finds nobody is not an empty register
+        table.empty_text = _("Nothing matches “%(query)s”.") % {"query": query}
     # A bad ?page= shows the nearest real page instead of an error.
     paginate(request, table, per_page=50)
     return render(request, "tournaments/player_list.html", {"table": table, "query": query})
