@@ -313,3 +313,70 @@ def test_an_imported_list_is_registered_straight_into_a_tournament(organiser_cli
     entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAYERS_IMPORTED)
     assert entry.tournament == tournament
     assert entry.detail["registered"] == 3 and entry.detail["imported"] == 2
+
+
+class TestImportOfALikelyDuplicate:
+    """The preview names the register's player a line likely stands for and offers, per line,
+    to update him (the choice ticked) or to add a new player."""
+
+    LINES = "Jānis Bērziņš;Rīgas Zoles klubs;LV-101\nĻena Ščukina;;\n"
+
+    @pytest.fixture
+    def janis(self):
+        club = Club.objects.create(name="Rīgas Zoles klubs")
+        return make_player(full_name="Jānis Bērziņš", club=club)
+
+    def test_the_preview_names_him_and_ticks_updating_him(self, organiser_client, janis):
+        html = organiser_client.post(
+            reverse("tournaments:player_import"), {"text": self.LINES}
+        ).content.decode()
+        assert "likely already in the register" in html
+        assert f'name="match-1" value="{janis.pk}" checked' in html
+        assert 'name="match-1" value="new"' in html
+        assert "add licence LV-101" in html
+
+    def test_confirmed_as_a_new_player(self, organiser_client, janis):
+        url = reverse("tournaments:player_import")
+        organiser_client.post(url, {"text": self.LINES, "match-1": "new", "confirm": "1"})
+        assert Player.objects.filter(full_name="Jānis Bērziņš").count() == 2
+
+    def test_confirmed_as_him(self, organiser_client, janis):
+        url = reverse("tournaments:player_import")
+        response = organiser_client.post(
+            url, {"text": self.LINES, "match-1": str(janis.pk), "confirm": "1"}
+        )
+        assert response.status_code == 302
+        janis.refresh_from_db()
+        assert janis.licence_number == "LV-101"
+        assert Player.objects.count() == 2
+
+    @pytest.mark.parametrize("value", ["abc", "99999999999999999999999", "", "-1", "\x00"])
+    def test_an_odd_choice_is_a_message_that_changes_nothing(self, organiser_client, janis, value):
+        url = reverse("tournaments:player_import")
+        response = organiser_client.post(
+            url, {"text": self.LINES, "match-1": value, "confirm": "1"}
+        )
+        assert response.status_code == 200
+        assert "line 1: choose a player the preview offers" in response.content.decode()
+        assert Player.objects.count() == 1
+        janis.refresh_from_db()
+        assert janis.licence_number == ""
+
+
+def test_namesakes_on_the_entries_page_are_told_apart(organiser_client):
+    tournament = make_tournament(slug="vakars")
+    club = Club.objects.create(name="Rīgas Zoles klubs")
+    registered = make_player(full_name="Jānis Bērziņš", club=club, licence_number="LV-1")
+    make_player(full_name="Anna Ozoliņa", club=club)
+    services.entries_register(tournament=tournament, players=[registered])
+    namesake = make_player(full_name="Janis Berzins", club=club)
+    other = make_player(full_name="Jānis Bērziņš", club=club)
+    tournament_two = make_tournament(slug="otrais")
+    services.entries_register(tournament=tournament_two, players=[registered, other])
+    html = organiser_client.get(reverse("tournaments:entries", args=["vakars"])).content.decode()
+    # The unregistered namesakes in the checklist, by their number in the register.
+    assert f"Janis Berzins (Rīgas Zoles klubs, #{namesake.pk})" in html
+    assert f"Jānis Bērziņš (Rīgas Zoles klubs, #{other.pk})" in html
+    assert "Anna Ozoliņa (Rīgas Zoles klubs)" in html  # no namesake: no mark
+    listed = organiser_client.get(reverse("tournaments:entries", args=["otrais"])).content.decode()
+    assert "LV-1" in listed and f"#{other.pk}" in listed

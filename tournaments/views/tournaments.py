@@ -23,6 +23,7 @@ from tournaments.forms import (
     WithdrawForm,
 )
 from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.namesakes import namesake_marks
 from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
 from tournaments.views.access import organiser_required, role_required
 
@@ -181,14 +182,14 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
             % {"count": len(created)},
         )
         return redirect("tournaments:entries", slug=slug)
+    listed = selectors.entry_list(tournament=tournament)
+    marks = namesake_marks(entry.player for entry in listed)
+    for entry in listed:
+        entry.player.namesake_mark = marks.get(entry.player_id, "")
     return render(
         request,
         "tournaments/entries.html",
-        {
-            "tournament": tournament,
-            "entries": selectors.entry_list(tournament=tournament),
-            "form": form,
-        },
+        {"tournament": tournament, "entries": listed, "form": form},
     )
 
 
