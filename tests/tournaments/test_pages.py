@@ -291,7 +291,7 @@ def test_the_registration_list_can_be_ticked_all_at_once(organiser_client):
     html = organiser_client.get(reverse("tournaments:entries", args=["visi"])).content.decode()
     assert 'data-select-all="id_players"' in html
     assert "js/select-all.js" in html
-    assert f"?tournament={tournament.slug}" in html  # import a list straight into it
+    assert f'name="tournament" value="{tournament.slug}"' in html  # a list straight into it
 
 
 def test_an_imported_list_is_registered_straight_into_a_tournament(organiser_client):
@@ -380,3 +380,44 @@ def test_namesakes_on_the_entries_page_are_told_apart(organiser_client):
     assert "Anna Ozoliņa (Rīgas Zoles klubs)" in html  # no namesake: no mark
     listed = organiser_client.get(reverse("tournaments:entries", args=["otrais"])).content.decode()
     assert "LV-1" in listed and f"#{other.pk}" in listed
+
+
+class TestImportFromTheEntriesPage:
+    """The entries page pastes or uploads a list straight into the tournament; after an import
+    into the register, one click registers that list."""
+
+    def test_the_entries_page_has_the_import_form_of_the_tournament(self, organiser_client):
+        make_tournament(slug="vakars")
+        url = reverse("tournaments:entries", args=["vakars"])
+        html = organiser_client.get(url).content.decode()
+        form = html[html.index('class="stacked entries-import"') :]
+        form = form[: form.index("</form>")]
+        assert f'action="{reverse("tournaments:player_import")}"' in html
+        assert 'name="tournament" value="vakars"' in form
+        assert 'name="text"' in form and 'name="file"' in form
+
+    def test_after_a_register_import_one_click_registers_the_list(self, organiser_client):
+        tournament = make_tournament(slug="vakars")
+        known = make_player(full_name="Anna Ozoliņa", licence_number="LV-7")
+        make_player(full_name="Pēteris Kalniņš")  # not on the list
+        lines = "Jānis Bērziņš;Rīgas Zoles klubs;LV-1\nAnna Ozoliņa;;LV-7\n"
+        organiser_client.post(reverse("tournaments:player_import"), {"text": lines, "confirm": "1"})
+        url = reverse("tournaments:entries", args=["vakars"])
+        html = organiser_client.get(url).content.decode()
+        assert "Register the 2 players of your last import" in html
+        response = organiser_client.post(url, {"last_import": "1"})
+        assert response.status_code == 302
+        registered = set(tournament.entries.values_list("player__full_name", flat=True))
+        assert registered == {"Jānis Bērziņš", "Anna Ozoliņa"}
+        assert tournament.entries.filter(player=known).exists()
+        html = organiser_client.get(url).content.decode()
+        assert "of your last import" not in html  # all of them registered
+
+    def test_without_an_import_there_is_nothing_to_register(self, organiser_client):
+        tournament = make_tournament(slug="vakars")
+        make_player()
+        url = reverse("tournaments:entries", args=["vakars"])
+        assert "of your last import" not in organiser_client.get(url).content.decode()
+        response = organiser_client.post(url, {"last_import": "1"})
+        assert response.status_code == 302
+        assert not tournament.entries.exists()

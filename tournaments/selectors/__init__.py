@@ -33,6 +33,7 @@ from tournaments.selectors.rounds import (
     round_tables,
     tables_confirmed_short,
     tournament_list,
+    unregistered_players,
 )
 from tournaments.selectors.seating import (
     entry_scores,
@@ -70,4 +71,5 @@ __all__ = [
     "tables_confirmed_short",
     "tournament_list",
     "tournament_people",
+    "unregistered_players",
 ]

@@ -196,3 +196,12 @@ def tables_confirmed_short(*, round_: Round) -> list[int]:
         .order_by("number")
         .values_list("number", flat=True)
     )
+
+
+def unregistered_players(*, tournament: Tournament, pks: Iterable[int]) -> list[Player]:
+    """The active players among `pks` who are not yet entries of the tournament."""
+    return list(
+        Player.objects.filter(pk__in=list(pks), is_active=True).exclude(
+            entries__tournament=tournament
+        )
+    )

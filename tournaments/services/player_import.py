@@ -77,6 +77,7 @@ class ImportResult:
     created: list[Player] = field(default_factory=list)
     updated: list[Player] = field(default_factory=list)  # likely duplicates given a licence
     registered: int = 0  # entries made in the tournament
+    players: list[Player] = field(default_factory=list)  # every player the list stands for
 
 
 def decode_upload(raw: bytes) -> str:
@@ -296,16 +297,17 @@ def players_import(
         Player(full_name=row.full_name, club=clubs.get(row.club), licence_number=row.licence_number)
         for row in new_rows
     )
+    listed = [
+        *_players_of_rows(row for row in preview.rows if row.existing),
+        *matched.values(),
+        *players,
+    ]
     registration = {}
     registered = []
     if tournament is not None:
         registered = entries_register(
             tournament=tournament,
-            players=[
-                *_players_of_rows(row for row in preview.rows if row.existing),
-                *matched.values(),
-                *players,
-            ],
+            players=listed,
             first_round=selectors.next_round_number(tournament=tournament),
         )
         registration = {"registered": len(registered)}
@@ -319,7 +321,9 @@ def players_import(
         skipped=len(preview.rows) - len(players) - len(updated),
         **registration,
     )
-    return ImportResult(created=players, updated=updated, registered=len(registered))
+    return ImportResult(
+        created=players, updated=updated, registered=len(registered), players=listed
+    )
 
 
 def _players_of_rows(rows: Iterable[ImportRow]) -> list[Player]:

@@ -52,6 +52,7 @@ def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpRespo
     return render(request, "tournaments/player_form.html", {"form": form, "player": player})
 
 
+LAST_IMPORT = "last_player_import"  # the session's pks of the players of the last import
 MATCH_FIELD = "match-"  # "match-<line>": a likely duplicate's pk, or "new"
 NEW_PLAYER = "new"
 
@@ -121,6 +122,8 @@ def player_import(request: HttpRequest) -> HttpResponse:
             except services.ServiceError as error:
                 messages.error(request, str(error))
             else:
+                # The list, for the one click that registers it in a tournament (its entries page).
+                request.session[LAST_IMPORT] = [player.pk for player in result.players]
                 imported = len(result.created)
                 messages.success(
                     request,
