@@ -421,3 +421,36 @@ class TestImportFromTheEntriesPage:
         response = organiser_client.post(url, {"last_import": "1"})
         assert response.status_code == 302
         assert not tournament.entries.exists()
+
+
+def test_namesakes_in_the_check_in_list_are_told_apart(organiser_client):
+    tournament = make_tournament(slug="vakars")
+    licensed = make_player(full_name="Jānis Bērziņš", licence_number="LV-1")
+    unlicensed = make_player(full_name="Janis Berzins")
+    others = [make_player() for _ in range(4)]
+    services.entries_register(tournament=tournament, players=[licensed, unlicensed, *others])
+    services.round_create(tournament=tournament)
+    html = organiser_client.get(reverse("tournaments:round", args=["vakars", 1])).content.decode()
+    assert "Jānis Bērziņš (LV-1)" in html
+    assert f"Janis Berzins (#{unlicensed.pk})" in html
+    assert f"{others[0].full_name} (" not in html
+
+
+@pytest.mark.parametrize(
+    ("query", "crumb"),
+    [
+        ("vakars", "/organise/t/vakars/entries/"),
+        ("nav-tada", "/organise/players/"),
+        ("%00", "/organise/players/"),
+        ("a%20b", "/organise/players/"),
+    ],
+)
+def test_the_import_page_leads_back_to_the_tournament_it_was_opened_from(
+    organiser_client, query, crumb
+):
+    make_tournament(slug="vakars")
+    response = organiser_client.get(reverse("tournaments:player_import") + f"?tournament={query}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    breadcrumbs = html[html.index('class="breadcrumbs"') :]
+    assert f'href="{crumb}"' in breadcrumbs[: breadcrumbs.index("</p>")]

@@ -225,6 +225,17 @@ class TestLikelyDuplicates:
             services.players_import(raw=lines.encode(), by=None)
         assert Player.objects.count() == 1
 
+    def test_one_name_twice_in_the_file_diacritics_aside(self):
+        preview = preview_of("Jānis Bērziņš;Ogre;\nJanis Berzins;Ogre;\n")
+        assert preview.errors == ("line 2: Janis Berzins (Ogre) is also on line 1",)
+
+    def test_a_line_for_him_and_a_likely_duplicate_of_him_register_him_once(self, janis):
+        tournament = make_tournament()
+        lines = "Jānis Bērziņš;Rīgas Zoles klubs;\nJanis Berzins;Rīgas Zoles klubs;LV-5\n"
+        result = services.players_import(raw=lines.encode(), by=None, tournament=tournament)
+        assert list(tournament.entries.values_list("player", flat=True)) == [janis.pk]
+        assert result.players == [janis]
+
     def test_imported_into_a_tournament_the_existing_player_is_registered_once(self, janis):
         tournament = make_tournament()
         services.players_import(raw=self.LINE.encode(), by=None, tournament=tournament)

@@ -33,6 +33,7 @@ from tournaments.selectors.rounds import (
     round_tables,
     tables_confirmed_short,
     tournament_list,
+    tournament_named,
     unregistered_players,
 )
 from tournaments.selectors.seating import (
@@ -70,6 +71,7 @@ __all__ = [
     "table_seats",
     "tables_confirmed_short",
     "tournament_list",
+    "tournament_named",
     "tournament_people",
     "unregistered_players",
 ]

@@ -3,6 +3,7 @@
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.core.validators import slug_re
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
 
 from core.engine_text import display_name_key
@@ -205,3 +206,11 @@ def unregistered_players(*, tournament: Tournament, pks: Iterable[int]) -> list[
             entries__tournament=tournament
         )
     )
+
+
+def tournament_named(slug: str) -> Tournament | None:
+    """The tournament of a slug from a query string, or None (a text no slug can be, a NUL
+    included, is not looked up)."""
+    if not slug_re.fullmatch(slug):
+        return None
+    return Tournament.objects.filter(slug=slug).first()

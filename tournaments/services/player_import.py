@@ -131,7 +131,7 @@ def _line_problem(
                 "name": register[key][1],
             }
     else:
-        key = (full_name.casefold(), club.casefold())
+        key = _name_key(full_name, club)
         if key in seen_names:
             return (
                 _("%(name)s (%(club)s) is also on line %(line)d")
@@ -178,7 +178,7 @@ def players_import_preview(raw: bytes) -> ImportPreview:
             seen_licences[_licence_key(row.licence_number)] = row.line
             existing = _licence_key(row.licence_number) in register
         else:
-            seen_names[(row.full_name.casefold(), row.club.casefold())] = row.line
+            seen_names[_name_key(row.full_name, row.club)] = row.line
             existing = (row.full_name, row.club or None) in existing_names
         duplicates = ()
         if not existing:
@@ -297,11 +297,17 @@ def players_import(
         Player(full_name=row.full_name, club=clubs.get(row.club), licence_number=row.licence_number)
         for row in new_rows
     )
-    listed = [
-        *_players_of_rows(row for row in preview.rows if row.existing),
-        *matched.values(),
-        *players,
-    ]
+    # Two lines may name one register player (one exactly, one as a likely duplicate): once.
+    listed = list(
+        {
+            player.pk: player
+            for player in (
+                *_players_of_rows(row for row in preview.rows if row.existing),
+                *matched.values(),
+                *players,
+            )
+        }.values()
+    )
     registration = {}
     registered = []
     if tournament is not None:

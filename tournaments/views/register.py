@@ -103,7 +103,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
     form = PlayerImportForm(
         request.POST or None,
         request.FILES or None,
-        initial={"tournament": request.GET.get("tournament")},
+        initial={"tournament": selectors.tournament_named(request.GET.get("tournament", ""))},
     )
     preview = None
     matches = _matches(request.POST)
