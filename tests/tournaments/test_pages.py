@@ -454,3 +454,28 @@ def test_the_import_page_leads_back_to_the_tournament_it_was_opened_from(
     html = response.content.decode()
     breadcrumbs = html[html.index('class="breadcrumbs"') :]
     assert f'href="{crumb}"' in breadcrumbs[: breadcrumbs.index("</p>")]
+
+
+def test_after_a_register_import_the_players_page_registers_it_in_a_coming_tournament(
+    organiser_client,
+):
+    import datetime
+
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    coming = make_tournament(slug="nakamais", starts_on=today + datetime.timedelta(days=3))
+    make_tournament(slug="pagajis", starts_on=today - datetime.timedelta(days=30))
+    lines = "Jānis Bērziņš;Rīgas Zoles klubs;LV-1\nAnna Ozoliņa;;\n"
+    response = organiser_client.post(
+        reverse("tournaments:player_import"), {"text": lines, "confirm": "1"}, follow=True
+    )
+    html = response.content.decode()
+    entries_url = reverse("tournaments:entries", args=["nakamais"])
+    assert f'action="{entries_url}"' in html
+    assert f"Register these 2 players in {coming.name}" in html
+    assert reverse("tournaments:entries", args=["pagajis"]) not in html  # over
+    organiser_client.post(entries_url, {"last_import": "1"})
+    assert coming.entries.count() == 2
+    html = organiser_client.get(reverse("tournaments:players")).content.decode()
+    assert "Register these" not in html  # all of them registered there

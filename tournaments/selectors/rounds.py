@@ -1,10 +1,12 @@
 """Tournaments, rounds, entries, check-in, a round's tables, who met whom, players and clubs."""
 
+import datetime
 from collections.abc import Iterable
 from dataclasses import dataclass
 
 from django.core.validators import slug_re
 from django.db.models import Count, Max, Prefetch, Q, QuerySet
+from django.db.models.functions import Coalesce
 
 from core.engine_text import display_name_key
 from engine.seating import meeting_counts
@@ -214,3 +216,24 @@ def tournament_named(slug: str) -> Tournament | None:
     if not slug_re.fullmatch(slug):
         return None
     return Tournament.objects.filter(slug=slug).first()
+
+
+def coming_tournaments_for(
+    *, pks: Iterable[int], today: datetime.date, limit: int = 5
+) -> list[tuple[Tournament, int]]:
+    """The tournaments not yet over (the soonest first) in which some of the players `pks` are
+    not yet registered, each with how many of them are not."""
+    pks = list(pks)
+    if not pks:
+        return []
+    coming = Tournament.objects.annotate(last_day=Coalesce("ends_on", "starts_on")).filter(
+        last_day__gte=today
+    )
+    found = []
+    for tournament in coming.order_by("starts_on", "name"):
+        missing = len(unregistered_players(tournament=tournament, pks=pks))
+        if missing:
+            found.append((tournament, missing))
+            if len(found) == limit:
+                break
+    return found

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
+from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
@@ -23,6 +24,8 @@ from tournaments.namesakes import namesake_mark
 from tournaments.tables import PlayerTable
 from tournaments.views.access import organiser_required
 
+LAST_IMPORT = "last_player_import"  # the session's pks of the players of the last import
+
 
 @organiser_required
 @require_safe
@@ -32,7 +35,15 @@ def player_list(request: HttpRequest) -> HttpResponse:
     table = PlayerTable(selectors.player_list(query=query))
     # A bad ?page= shows the nearest real page instead of an error.
     paginate(request, table, per_page=50)
-    return render(request, "tournaments/player_list.html", {"table": table, "query": query})
+    # After an import: the list registered in a coming tournament in one click.
+    last_import = selectors.coming_tournaments_for(
+        pks=request.session.get(LAST_IMPORT, ()), today=timezone.localdate()
+    )
+    return render(
+        request,
+        "tournaments/player_list.html",
+        {"table": table, "query": query, "last_import": last_import},
+    )
 
 
 @organiser_required
@@ -52,7 +63,6 @@ def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpRespo
     return render(request, "tournaments/player_form.html", {"form": form, "player": player})
 
 
-LAST_IMPORT = "last_player_import"  # the session's pks of the players of the last import
 MATCH_FIELD = "match-"  # "match-<line>": a likely duplicate's pk, or "new"
 NEW_PLAYER = "new"
 
