@@ -355,7 +355,7 @@ def _register_players(seed: int, tournament: Tournament, count: int) -> None:
     writer = csv.writer(csv_text)
     writer.writerow(["name", "club", "licence"])
     writer.writerows((player.full_name, player.club, player.licence_number) for player in simulated)
-    players = tournament_services.players_import(raw=csv_text.getvalue().encode(), by=None)
+    players = tournament_services.players_import(raw=csv_text.getvalue().encode(), by=None).created
     tournament_services.entries_register(tournament=tournament, players=players)
 
 

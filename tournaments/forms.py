@@ -16,6 +16,7 @@ from engine.names import search_key, search_spellings
 from engine.presets import PRESETS
 from engine.rules import deals_per_round_fits
 from tournaments.models import Club, Entry, Player, SeatingMode, Tournament
+from tournaments.namesakes import namesake_marks
 from tournaments.rule_set import preset_options
 
 T = TypeVar("T")
@@ -299,6 +300,12 @@ class SearchableCheckboxes(forms.CheckboxSelectMultiple):
         return option
 
 
+def _labelled(name: str, *details: str | None) -> str:
+    """A name and what is known besides it: "Jānis Bērziņš (Rīgas Zoles klubs, LV-1)"."""
+    known = ", ".join(detail for detail in details if detail)
+    return f"{name} ({known})" if known else name
+
+
 class RegisterPlayersForm(forms.Form):
     players = EntryChoiceField(
         queryset=Player.objects.none(), widget=SearchableCheckboxes, label=_("Players")
@@ -313,11 +320,12 @@ class RegisterPlayersForm(forms.Form):
             .select_related("club")
         )
         players = list(field.queryset)
+        marks = namesake_marks(players)
         field.choices = latvian_choices(
             players,
             name=lambda player: player.full_name,
-            label=lambda player: (
-                f"{player.full_name} ({player.club})" if player.club else player.full_name
+            label=lambda player: _labelled(
+                player.full_name, player.club.name if player.club else "", marks.get(player.pk)
             ),
         )
         field.widget.search_keys = {
@@ -358,7 +366,13 @@ class CheckInForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["entries"]
         field.queryset = round_.tournament.entries.select_related("player")
-        field.choices = latvian_choices(field.queryset, name=lambda entry: entry.player.full_name)
+        entries = list(field.queryset)
+        marks = namesake_marks(entry.player for entry in entries)
+        field.choices = latvian_choices(
+            entries,
+            name=lambda entry: entry.player.full_name,
+            label=lambda entry: _labelled(entry.player.full_name, marks.get(entry.player_id)),
+        )
 
 
 class GenerateSeatingForm(forms.Form):

@@ -1,12 +1,13 @@
 """An organiser, on a phone, prepares round 1: import players, create the tournament, register,
-seat and publish."""
+seat and publish; and the same from nothing in as few actions as the pages allow."""
 
 import pytest
 
-from tests.factories import make_organiser
-from tournaments.models import Round, Seat
+from engine.names import search_key
+from tests.factories import make_club, make_organiser, make_player
+from tournaments.models import Player, Round, RoundStatus, Seat, Tournament
 
-from .conftest import assert_fits_the_phone
+from .conftest import assert_fits_the_phone, no_violations, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -95,3 +96,121 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     assert page.locator(".new-account code.password").is_visible()
     assert_fits_the_phone(page)
     page.screenshot(path=str(tmp_path / "people.png"), full_page=True)
+
+
+# 24 players of an lzf event: the register already has Jānis Bērziņš without his licence.
+FEDERATION_LIST = (
+    PLAYERS
+    + """Edgars Ozols;Rīgas Zoles klubs;LV-110
+Inese Kļaviņa;Rīgas Zoles klubs;LV-111
+Māris Vītols;Liepājas Dūzis;LV-112
+Sandra Bērziņa;Liepājas Dūzis;
+Roberts Krūmiņš;Cēsu Pule;LV-114
+Zane Priede;Cēsu Pule;
+Aivars Lūsis;Ogres Zoles klubs;LV-116
+Dace Kalēja;Ogres Zoles klubs;
+Uldis Zariņš;Ogres Zoles klubs;LV-118
+Ilze Strazdiņa;Valmieras Kārts;
+Guntis Āboliņš;Valmieras Kārts;LV-120
+Vija Eglīte;Valmieras Kārts;
+Andris Jansons;Jelgavas Zole;LV-122
+Laura Ceriņa;Jelgavas Zole;
+Oskars Grīnbergs;Jelgavas Zole;LV-124
+"""
+)
+MOST_ACTIONS = 30
+
+
+class Organiser:
+    """The organiser's hands on a page: every click, fill, choice, tick and upload goes through
+    here and is counted; what the test only reads or waits for goes to the page itself."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.actions: list[str] = []
+
+    def _count(self, action: str, selector: str) -> None:
+        self.actions.append(f"{action} {selector}")
+
+    def click(self, selector: str) -> None:
+        self._count("click", selector)
+        self.page.click(selector)
+
+    def fill(self, selector: str, value: str) -> None:
+        self._count("fill", selector)
+        self.page.fill(selector, value)
+
+    def select(self, selector: str, value: str) -> None:
+        self._count("select", selector)
+        self.page.select_option(selector, value)
+
+    def check(self, selector: str) -> None:
+        self._count("tick", selector)
+        self.page.check(selector)
+
+    def upload(self, selector: str, path: str) -> None:
+        self._count("upload", selector)
+        self.page.set_input_files(selector, path)
+
+
+def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
+    live_server, open_page, shots
+):
+    make_organiser(username="rita")
+    janis = make_player(full_name="Jānis Bērziņš", club=make_club(name="Rīgas Zoles klubs"))
+    page = open_page(360, 740)
+    rita = Organiser(page)
+
+    page.goto(f"{live_server.url}/organise/")  # the address typed: where counting starts
+    rita.fill("#id_username", "rita")
+    rita.fill("#id_password", "zole-pass-123")
+    rita.click("form.stacked button[type=submit]")
+    page.wait_for_url(f"{live_server.url}/organise/")
+
+    # The tournament: the lzf preset fills the format, 7 rounds of 55 minutes.
+    rita.click(f"a:has-text('{t('New tournament')}')")
+    rita.select("#id_preset", "lzf")
+    rita.fill("#id_name", "Ziemassvētku kauss")
+    rita.fill("#id_starts_on", "2026-12-20")
+    rita.fill("#id_rounds_planned", "7")
+    rita.fill("#id_round_time_limit", "55")
+    rita.click(f"form.stacked button:has-text('{t('Save')}')")
+    page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/")
+
+    # The list pasted on the tournament's entries page: previewed, imported and registered.
+    rita.click(f"a:has-text('{t('Players and entries')}')")
+    assert page.locator("details.entries-import[open]").count() == 1  # no entries yet: open
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(shots / "entries-import-lv-360.png"), full_page=True)
+    rita.fill("form.entries-import textarea[name=text]", FEDERATION_LIST)
+    rita.click(f"form.entries-import button:has-text('{t('Preview')}')")
+    duplicate = page.locator("tr.likely-duplicate")
+    assert duplicate.count() == 1 and "Jānis Bērziņš" in duplicate.inner_text()
+    assert page.locator(f"input[name='match-1'][value='{janis.pk}']").is_checked()
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(shots / "import-duplicate-lv-360.png"), full_page=True)
+    rita.click("button[name=confirm]")
+    page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/entries/")
+    tournament = Tournament.objects.get(slug="ziemassvetku-kauss")
+    assert tournament.entries.count() == 24
+    names = [search_key(name) for name in Player.objects.values_list("full_name", flat=True)]
+    assert len(names) == len(set(names)) == 24  # Jānis once, given his licence
+    janis.refresh_from_db()
+    assert janis.licence_number == "LV-101"
+
+    # Round 1: prepared, seated, published.
+    rita.click("p.breadcrumbs a")
+    rita.click(f"button:has-text('{t('Prepare round %(number)s', number=1)}')")
+    page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/rounds/1/")
+    rita.click(f"button:has-text('{t('Generate')}')")
+    assert page.locator(".seating-table").count() == 6
+    rita.click(f"button:has-text('{t('Publish round %(number)s', number=1)}')")
+    page.wait_for_load_state()
+    round_one = Round.objects.get(tournament=tournament, number=1)
+    assert round_one.status == RoundStatus.PUBLISHED
+    assert Seat.objects.filter(table__round=round_one).count() == 24
+    no_violations(page)
+
+    print(f"{len(rita.actions)} actions from nothing to a published round 1 of 24 players:")
+    print("\n".join(f"  {number}. {action}" for number, action in enumerate(rita.actions, 1)))
+    assert len(rita.actions) <= MOST_ACTIONS

@@ -291,7 +291,7 @@ def test_the_registration_list_can_be_ticked_all_at_once(organiser_client):
     html = organiser_client.get(reverse("tournaments:entries", args=["visi"])).content.decode()
     assert 'data-select-all="id_players"' in html
     assert "js/select-all.js" in html
-    assert f"?tournament={tournament.slug}" in html  # import a list straight into it
+    assert f'name="tournament" value="{tournament.slug}"' in html  # a list straight into it
 
 
 def test_an_imported_list_is_registered_straight_into_a_tournament(organiser_client):
@@ -313,3 +313,169 @@ def test_an_imported_list_is_registered_straight_into_a_tournament(organiser_cli
     entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAYERS_IMPORTED)
     assert entry.tournament == tournament
     assert entry.detail["registered"] == 3 and entry.detail["imported"] == 2
+
+
+class TestImportOfALikelyDuplicate:
+    """The preview names the register's player a line likely stands for and offers, per line,
+    to update him (the choice ticked) or to add a new player."""
+
+    LINES = "Jānis Bērziņš;Rīgas Zoles klubs;LV-101\nĻena Ščukina;;\n"
+
+    @pytest.fixture
+    def janis(self):
+        club = Club.objects.create(name="Rīgas Zoles klubs")
+        return make_player(full_name="Jānis Bērziņš", club=club)
+
+    def test_the_preview_names_him_and_ticks_updating_him(self, organiser_client, janis):
+        html = organiser_client.post(
+            reverse("tournaments:player_import"), {"text": self.LINES}
+        ).content.decode()
+        assert "likely already in the register" in html
+        assert f'name="match-1" value="{janis.pk}" checked' in html
+        assert 'name="match-1" value="new"' in html
+        assert "add licence LV-101" in html
+
+    def test_confirmed_as_a_new_player(self, organiser_client, janis):
+        url = reverse("tournaments:player_import")
+        organiser_client.post(url, {"text": self.LINES, "match-1": "new", "confirm": "1"})
+        assert Player.objects.filter(full_name="Jānis Bērziņš").count() == 2
+
+    def test_confirmed_as_him(self, organiser_client, janis):
+        url = reverse("tournaments:player_import")
+        response = organiser_client.post(
+            url, {"text": self.LINES, "match-1": str(janis.pk), "confirm": "1"}
+        )
+        assert response.status_code == 302
+        janis.refresh_from_db()
+        assert janis.licence_number == "LV-101"
+        assert Player.objects.count() == 2
+
+    @pytest.mark.parametrize("value", ["abc", "99999999999999999999999", "", "-1", "\x00"])
+    def test_an_odd_choice_is_a_message_that_changes_nothing(self, organiser_client, janis, value):
+        url = reverse("tournaments:player_import")
+        response = organiser_client.post(
+            url, {"text": self.LINES, "match-1": value, "confirm": "1"}
+        )
+        assert response.status_code == 200
+        assert "line 1: choose a player the preview offers" in response.content.decode()
+        assert Player.objects.count() == 1
+        janis.refresh_from_db()
+        assert janis.licence_number == ""
+
+
+def test_namesakes_on_the_entries_page_are_told_apart(organiser_client):
+    tournament = make_tournament(slug="vakars")
+    club = Club.objects.create(name="Rīgas Zoles klubs")
+    registered = make_player(full_name="Jānis Bērziņš", club=club, licence_number="LV-1")
+    make_player(full_name="Anna Ozoliņa", club=club)
+    services.entries_register(tournament=tournament, players=[registered])
+    namesake = make_player(full_name="Janis Berzins", club=club)
+    other = make_player(full_name="Jānis Bērziņš", club=club)
+    tournament_two = make_tournament(slug="otrais")
+    services.entries_register(tournament=tournament_two, players=[registered, other])
+    html = organiser_client.get(reverse("tournaments:entries", args=["vakars"])).content.decode()
+    # The unregistered namesakes in the checklist, by their number in the register.
+    assert f"Janis Berzins (Rīgas Zoles klubs, #{namesake.pk})" in html
+    assert f"Jānis Bērziņš (Rīgas Zoles klubs, #{other.pk})" in html
+    assert "Anna Ozoliņa (Rīgas Zoles klubs)" in html  # no namesake: no mark
+    listed = organiser_client.get(reverse("tournaments:entries", args=["otrais"])).content.decode()
+    assert "LV-1" in listed and f"#{other.pk}" in listed
+
+
+class TestImportFromTheEntriesPage:
+    """The entries page pastes or uploads a list straight into the tournament; after an import
+    into the register, one click registers that list."""
+
+    def test_the_entries_page_has_the_import_form_of_the_tournament(self, organiser_client):
+        make_tournament(slug="vakars")
+        url = reverse("tournaments:entries", args=["vakars"])
+        html = organiser_client.get(url).content.decode()
+        form = html[html.index('class="stacked entries-import"') :]
+        form = form[: form.index("</form>")]
+        assert f'action="{reverse("tournaments:player_import")}"' in html
+        assert 'name="tournament" value="vakars"' in form
+        assert 'name="text"' in form and 'name="file"' in form
+
+    def test_after_a_register_import_one_click_registers_the_list(self, organiser_client):
+        tournament = make_tournament(slug="vakars")
+        known = make_player(full_name="Anna Ozoliņa", licence_number="LV-7")
+        make_player(full_name="Pēteris Kalniņš")  # not on the list
+        lines = "Jānis Bērziņš;Rīgas Zoles klubs;LV-1\nAnna Ozoliņa;;LV-7\n"
+        organiser_client.post(reverse("tournaments:player_import"), {"text": lines, "confirm": "1"})
+        url = reverse("tournaments:entries", args=["vakars"])
+        html = organiser_client.get(url).content.decode()
+        assert "Register the 2 players of your last import" in html
+        response = organiser_client.post(url, {"last_import": "1"})
+        assert response.status_code == 302
+        registered = set(tournament.entries.values_list("player__full_name", flat=True))
+        assert registered == {"Jānis Bērziņš", "Anna Ozoliņa"}
+        assert tournament.entries.filter(player=known).exists()
+        html = organiser_client.get(url).content.decode()
+        assert "of your last import" not in html  # all of them registered
+
+    def test_without_an_import_there_is_nothing_to_register(self, organiser_client):
+        tournament = make_tournament(slug="vakars")
+        make_player()
+        url = reverse("tournaments:entries", args=["vakars"])
+        assert "of your last import" not in organiser_client.get(url).content.decode()
+        response = organiser_client.post(url, {"last_import": "1"})
+        assert response.status_code == 302
+        assert not tournament.entries.exists()
+
+
+def test_namesakes_in_the_check_in_list_are_told_apart(organiser_client):
+    tournament = make_tournament(slug="vakars")
+    licensed = make_player(full_name="Jānis Bērziņš", licence_number="LV-1")
+    unlicensed = make_player(full_name="Janis Berzins")
+    others = [make_player() for _ in range(4)]
+    services.entries_register(tournament=tournament, players=[licensed, unlicensed, *others])
+    services.round_create(tournament=tournament)
+    html = organiser_client.get(reverse("tournaments:round", args=["vakars", 1])).content.decode()
+    assert "Jānis Bērziņš (LV-1)" in html
+    assert f"Janis Berzins (#{unlicensed.pk})" in html
+    assert f"{others[0].full_name} (" not in html
+
+
+@pytest.mark.parametrize(
+    ("query", "crumb"),
+    [
+        ("vakars", "/organise/t/vakars/entries/"),
+        ("nav-tada", "/organise/players/"),
+        ("%00", "/organise/players/"),
+        ("a%20b", "/organise/players/"),
+    ],
+)
+def test_the_import_page_leads_back_to_the_tournament_it_was_opened_from(
+    organiser_client, query, crumb
+):
+    make_tournament(slug="vakars")
+    response = organiser_client.get(reverse("tournaments:player_import") + f"?tournament={query}")
+    assert response.status_code == 200
+    html = response.content.decode()
+    breadcrumbs = html[html.index('class="breadcrumbs"') :]
+    assert f'href="{crumb}"' in breadcrumbs[: breadcrumbs.index("</p>")]
+
+
+def test_after_a_register_import_the_players_page_registers_it_in_a_coming_tournament(
+    organiser_client,
+):
+    import datetime
+
+    from django.utils import timezone
+
+    today = timezone.localdate()
+    coming = make_tournament(slug="nakamais", starts_on=today + datetime.timedelta(days=3))
+    make_tournament(slug="pagajis", starts_on=today - datetime.timedelta(days=30))
+    lines = "Jānis Bērziņš;Rīgas Zoles klubs;LV-1\nAnna Ozoliņa;;\n"
+    response = organiser_client.post(
+        reverse("tournaments:player_import"), {"text": lines, "confirm": "1"}, follow=True
+    )
+    html = response.content.decode()
+    entries_url = reverse("tournaments:entries", args=["nakamais"])
+    assert f'action="{entries_url}"' in html
+    assert f"Register these 2 players in {coming.name}" in html
+    assert reverse("tournaments:entries", args=["pagajis"]) not in html  # over
+    organiser_client.post(entries_url, {"last_import": "1"})
+    assert coming.entries.count() == 2
+    html = organiser_client.get(reverse("tournaments:players")).content.decode()
+    assert "Register these" not in html  # all of them registered there

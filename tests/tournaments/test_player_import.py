@@ -4,9 +4,9 @@ import csv
 
 import pytest
 
-from tests.factories import make_player
+from tests.factories import make_club, make_player, make_tournament
 from tournaments import services
-from tournaments.models import Player
+from tournaments.models import AuditEntry, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -152,3 +152,91 @@ class TestFieldSize:
         assert preview.errors
         assert preview.errors[-1].startswith("line 2: ")
         assert "longer than" in preview.errors[-1]
+
+
+class TestLikelyDuplicates:
+    """A line for a player the register already has under another spelling or without his
+    licence is named as a likely duplicate: by default it updates that player instead of adding
+    a second one of the same name; the organiser may choose a new player instead."""
+
+    LINE = "Jānis Bērziņš;Rīgas Zoles klubs;LV-101\n"
+
+    @pytest.fixture
+    def janis(self):
+        return make_player(full_name="Jānis Bērziņš", club=make_club(name="Rīgas Zoles klubs"))
+
+    def test_a_licensed_line_for_a_register_player_without_licence(self, janis):
+        (row,) = preview_of(self.LINE).rows
+        assert not row.existing
+        assert [player.pk for player in row.duplicates] == [janis.pk]
+
+    def test_the_name_is_compared_without_diacritics_or_case(self, janis):
+        (row,) = preview_of("janis berzins;Rīgas Zoles klubs;\n").rows
+        assert [player.pk for player in row.duplicates] == [janis.pk]
+
+    def test_a_line_without_licence_for_a_licensed_player(self):
+        licensed = make_player(
+            full_name="Jānis Bērziņš", club=make_club(name="Ogre"), licence_number="LV-1"
+        )
+        (row,) = preview_of("Janis Berzins;Ogre;\n").rows
+        assert [player.pk for player in row.duplicates] == [licensed.pk]
+
+    def test_a_namesake_of_another_club_is_not_a_duplicate(self, janis):
+        (row,) = preview_of("Jānis Bērziņš;Ogres Zoles klubs;LV-101\n").rows
+        assert row.duplicates == ()
+
+    def test_two_licences_are_two_players(self):
+        make_player(full_name="Jānis Bērziņš", club=make_club(name="Ogre"), licence_number="LV-1")
+        (row,) = preview_of("Jānis Bērziņš;Ogre;LV-2\n").rows
+        assert row.duplicates == ()
+
+    def test_the_same_licence_under_a_name_without_diacritics_is_the_same_player(self):
+        make_player(full_name="Jānis Bērziņš", licence_number="LV-1")
+        preview = preview_of("Janis Berzins;;lv-1\n")
+        assert preview.errors == ()
+        assert [row.existing for row in preview.rows] == [True]
+
+    def test_by_default_the_existing_player_gets_the_licence(self, janis):
+        result = services.players_import(raw=self.LINE.encode(), by=None)
+        assert Player.objects.count() == 1
+        janis.refresh_from_db()
+        assert janis.licence_number == "LV-101"
+        assert janis.full_name == "Jānis Bērziņš"  # the register's spelling stays
+        assert (result.created, result.updated) == ([], [janis])
+        entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAYERS_IMPORTED)
+        assert entry.detail["imported"] == 0 and entry.detail["updated"] == 1
+
+    def test_the_organiser_may_choose_a_new_player(self, janis):
+        services.players_import(raw=self.LINE.encode(), by=None, matches={1: None})
+        assert Player.objects.filter(full_name="Jānis Bērziņš").count() == 2
+        janis.refresh_from_db()
+        assert janis.licence_number == ""
+
+    def test_a_choice_not_offered_is_refused_and_changes_nothing(self, janis):
+        stranger = make_player(full_name="Anna Ozoliņa")
+        with pytest.raises(services.ServiceError, match="line 1: "):
+            services.players_import(raw=self.LINE.encode(), by=None, matches={1: stranger.pk})
+        janis.refresh_from_db()
+        assert janis.licence_number == "" and Player.objects.count() == 2
+
+    def test_two_lines_cannot_both_be_the_same_register_player(self, janis):
+        lines = self.LINE + "Janis Berzins;Rīgas Zoles klubs;LV-102\n"
+        with pytest.raises(services.ServiceError, match="line 2: "):
+            services.players_import(raw=lines.encode(), by=None)
+        assert Player.objects.count() == 1
+
+    def test_one_name_twice_in_the_file_diacritics_aside(self):
+        preview = preview_of("Jānis Bērziņš;Ogre;\nJanis Berzins;Ogre;\n")
+        assert preview.errors == ("line 2: Janis Berzins (Ogre) is also on line 1",)
+
+    def test_a_line_for_him_and_a_likely_duplicate_of_him_register_him_once(self, janis):
+        tournament = make_tournament()
+        lines = "Jānis Bērziņš;Rīgas Zoles klubs;\nJanis Berzins;Rīgas Zoles klubs;LV-5\n"
+        result = services.players_import(raw=lines.encode(), by=None, tournament=tournament)
+        assert list(tournament.entries.values_list("player", flat=True)) == [janis.pk]
+        assert result.players == [janis]
+
+    def test_imported_into_a_tournament_the_existing_player_is_registered_once(self, janis):
+        tournament = make_tournament()
+        services.players_import(raw=self.LINE.encode(), by=None, tournament=tournament)
+        assert list(tournament.entries.values_list("player", flat=True)) == [janis.pk]

@@ -180,7 +180,7 @@ class TestPlayerImport:
     def test_a_good_file_imports_every_player_and_creates_missing_clubs(self):
         make_club(name="Rīgas Zoles klubs")
         raw = "Jānis Bērziņš;Rīgas Zoles klubs;LV-001\nĪrisa Ķēniņa;Ogres Kārts;\n".encode()
-        players = services.players_import(raw=raw, by=None)
+        players = services.players_import(raw=raw, by=None).created
         assert [p.full_name for p in players] == ["Jānis Bērziņš", "Īrisa Ķēniņa"]
         assert Player.objects.get(licence_number="LV-001").club.name == "Rīgas Zoles klubs"
         assert Club.objects.filter(name="Ogres Kārts").exists()

@@ -23,6 +23,7 @@ from tournaments.selectors.rounds import (
     attendance_difference,
     checked_in,
     club_list,
+    coming_tournaments_for,
     entry_list,
     last_round_number,
     meeting_matrix,
@@ -34,7 +35,9 @@ from tournaments.selectors.rounds import (
     round_tables,
     tables_confirmed_short,
     tournament_list,
+    tournament_named,
     uneven_dealing,
+    unregistered_players,
 )
 from tournaments.selectors.seating import (
     entry_scores,
@@ -53,6 +56,7 @@ __all__ = [
     "checked_in",
     "chief_refereed_tournaments",
     "club_list",
+    "coming_tournaments_for",
     "entry_list",
     "entry_scores",
     "last_round_number",
@@ -72,6 +76,8 @@ __all__ = [
     "table_seats",
     "tables_confirmed_short",
     "tournament_list",
+    "tournament_named",
     "tournament_people",
     "uneven_dealing",
+    "unregistered_players",
 ]

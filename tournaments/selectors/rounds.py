@@ -1,10 +1,13 @@
 """Tournaments, rounds, entries, check-in, a round's tables, who met whom, players and clubs."""
 
+import datetime
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.core.validators import slug_re
 from django.db.models import Count, Max, Prefetch, QuerySet
+from django.db.models.functions import Coalesce
 
 from core.engine_text import display_name_key
 from engine.names import search_key
@@ -233,3 +236,41 @@ def tables_confirmed_short(*, round_: Round) -> list[int]:
         .order_by("number")
         .values_list("number", flat=True)
     )
+
+
+def unregistered_players(*, tournament: Tournament, pks: Iterable[int]) -> list[Player]:
+    """The active players among `pks` who are not yet entries of the tournament."""
+    return list(
+        Player.objects.filter(pk__in=list(pks), is_active=True).exclude(
+            entries__tournament=tournament
+        )
+    )
+
+
+def tournament_named(slug: str) -> Tournament | None:
+    """The tournament of a slug from a query string, or None (a text no slug can be, a NUL
+    included, is not looked up)."""
+    if not slug_re.fullmatch(slug):
+        return None
+    return Tournament.objects.filter(slug=slug).first()
+
+
+def coming_tournaments_for(
+    *, pks: Iterable[int], today: datetime.date, limit: int = 5
+) -> list[tuple[Tournament, int]]:
+    """The tournaments not yet over (the soonest first) in which some of the players `pks` are
+    not yet registered, each with how many of them are not."""
+    pks = list(pks)
+    if not pks:
+        return []
+    coming = Tournament.objects.annotate(last_day=Coalesce("ends_on", "starts_on")).filter(
+        last_day__gte=today
+    )
+    found = []
+    for tournament in coming.order_by("starts_on", "name"):
+        missing = len(unregistered_players(tournament=tournament, pks=pks))
+        if missing:
+            found.append((tournament, missing))
+            if len(found) == limit:
+                break
+    return found

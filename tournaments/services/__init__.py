@@ -30,6 +30,7 @@ from tournaments.services.common import (
 from tournaments.services.player_import import (
     IMPORT_MAX_BYTES,
     ImportPreview,
+    ImportResult,
     decode_upload,
     players_import,
     players_import_preview,
@@ -58,6 +59,7 @@ __all__ = [
     "IMPORT_MAX_BYTES",
     "AttendanceMismatchError",
     "ImportPreview",
+    "ImportResult",
     "ServiceError",
     "TableGoneError",
     "audit",

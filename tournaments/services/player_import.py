@@ -1,8 +1,8 @@
 """Players imported from a CSV file: a preview with every line's problem, then the import."""
 
 import unicodedata
-from collections.abc import Iterable
-from dataclasses import dataclass
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -10,6 +10,7 @@ from django.db.models import Q
 from django.db.models.functions import Upper
 from django.utils.translation import gettext as _
 
+from engine.names import search_key
 from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
@@ -26,12 +27,32 @@ IMPORT_MAX_LINES = 5_000
 
 
 @dataclass(frozen=True, slots=True)
+class RegisterPlayer:
+    """A player of the register a line may stand for, as the preview shows him."""
+
+    pk: int
+    full_name: str
+    club: str
+    licence_number: str
+
+
+@dataclass(frozen=True, slots=True)
 class ImportRow:
     line: int
     full_name: str
     club: str
     licence_number: str
     existing: bool = False  # already in the register: skipped, not an error
+    # Likely the same person: the register's players of the same name and club, the name
+    # compared as a search compares it (no case, no diacritics), whose licence does not tell
+    # them apart (one of the two has none). The import uses the first of them unless the
+    # organiser chooses a new player.
+    duplicates: tuple[RegisterPlayer, ...] = ()
+
+    @property
+    def adds_licence(self) -> bool:
+        """Using the likely duplicate gives him the line's licence."""
+        return bool(self.licence_number and self.duplicates)
 
 
 @dataclass(frozen=True, slots=True)
@@ -43,7 +64,20 @@ class ImportPreview:
 
     @property
     def new_rows(self) -> tuple[ImportRow, ...]:
-        return tuple(row for row in self.rows if not row.existing)
+        """The lines that add a player whatever the organiser chooses."""
+        return tuple(row for row in self.rows if not row.existing and not row.duplicates)
+
+    @property
+    def duplicate_rows(self) -> tuple[ImportRow, ...]:
+        return tuple(row for row in self.rows if row.duplicates)
+
+
+@dataclass(frozen=True, slots=True)
+class ImportResult:
+    created: list[Player] = field(default_factory=list)
+    updated: list[Player] = field(default_factory=list)  # likely duplicates given a licence
+    registered: int = 0  # entries made in the tournament
+    players: list[Player] = field(default_factory=list)  # every player the list stands for
 
 
 def decode_upload(raw: bytes) -> str:
@@ -91,13 +125,13 @@ def _line_problem(
                 "licence": licence,
                 "line": seen_licences[key],
             }
-        if key in register and register[key][1] != full_name:
+        if key in register and search_key(register[key][1]) != search_key(full_name):
             return _("licence %(licence)s already belongs to %(name)s") % {
                 "licence": register[key][0],
                 "name": register[key][1],
             }
     else:
-        key = (full_name.casefold(), club.casefold())
+        key = _name_key(full_name, club)
         if key in seen_names:
             return (
                 _("%(name)s (%(club)s) is also on line %(line)d")
@@ -129,6 +163,7 @@ def players_import_preview(raw: bytes) -> ImportPreview:
     existing_names = set(
         Player.objects.filter(licence_number="").values_list("full_name", "club__name")
     )
+    namesakes = _register_by_name()
     rows: list[ImportRow] = []
     seen_licences: dict[str, int] = {}
     seen_names: dict[tuple[str, str], int] = {}
@@ -143,10 +178,24 @@ def players_import_preview(raw: bytes) -> ImportPreview:
             seen_licences[_licence_key(row.licence_number)] = row.line
             existing = _licence_key(row.licence_number) in register
         else:
-            seen_names[(row.full_name.casefold(), row.club.casefold())] = row.line
+            seen_names[_name_key(row.full_name, row.club)] = row.line
             existing = (row.full_name, row.club or None) in existing_names
+        duplicates = ()
+        if not existing:
+            duplicates = tuple(
+                player
+                for player in namesakes.get(_name_key(row.full_name, row.club), ())
+                if not (player.licence_number and row.licence_number)
+            )
         rows.append(
-            ImportRow(row.line, row.full_name, row.club, row.licence_number, existing=existing)
+            ImportRow(
+                row.line,
+                row.full_name,
+                row.club,
+                row.licence_number,
+                existing=existing,
+                duplicates=duplicates,
+            )
         )
     errors = [
         _("line %(line)d: %(problem)s") % {"line": line, "problem": problem}
@@ -157,6 +206,57 @@ def players_import_preview(raw: bytes) -> ImportPreview:
     return ImportPreview(tuple(rows), tuple(errors))
 
 
+def _name_key(full_name: str, club: str) -> tuple[str, str]:
+    """A name and club as a likely duplicate is found: no case, no diacritics."""
+    return search_key(full_name), search_key(club)
+
+
+def _register_by_name() -> dict[tuple[str, str], list[RegisterPlayer]]:
+    namesakes: dict[tuple[str, str], list[RegisterPlayer]] = {}
+    for pk, full_name, club, licence in Player.objects.order_by("pk").values_list(
+        "pk", "full_name", "club__name", "licence_number"
+    ):
+        namesakes.setdefault(_name_key(full_name, club or ""), []).append(
+            RegisterPlayer(pk, full_name, club or "", licence)
+        )
+    return namesakes
+
+
+def _chosen_players(
+    rows: Iterable[ImportRow], matches: Mapping[int, int | None]
+) -> tuple[dict[int, int], list[str]]:
+    """Line → the register player it stands for (a likely duplicate the organiser did not
+    set aside with None: the first one unless another is chosen), and what is wrong with the
+    choices."""
+    chosen: dict[int, int] = {}
+    problems: list[str] = []
+    taken: dict[int, int] = {}
+    for row in rows:
+        if not row.duplicates:
+            continue
+        pk = matches.get(row.line, row.duplicates[0].pk)
+        if pk is None:
+            continue
+        if pk not in {player.pk for player in row.duplicates}:
+            problems.append(
+                _("line %(line)d: choose a player the preview offers, or a new player")
+                % {"line": row.line}
+            )
+        elif pk in taken:
+            problems.append(
+                _("line %(line)d: %(name)s is already chosen for line %(other)d")
+                % {
+                    "line": row.line,
+                    "name": next(p.full_name for p in row.duplicates if p.pk == pk),
+                    "other": taken[pk],
+                }
+            )
+        else:
+            taken[pk] = row.line
+            chosen[row.line] = pk
+    return chosen, problems
+
+
 @transaction.atomic
 def players_import(
     *,
@@ -164,30 +264,56 @@ def players_import(
     by: User | None,
     ip_address: str | None = None,
     tournament: Tournament | None = None,
-) -> list[Player]:
+    matches: Mapping[int, int | None] | None = None,
+) -> ImportResult:
     """Import every new player of the CSV, creating missing clubs; all or nothing.
 
-    With a `tournament`, every player of the list (new or already in the register) is also
-    registered in it, in the same transaction, and the audit entry says how many. Returns the
-    new players."""
+    A line with likely duplicates in the register stands for the first of them (given the
+    line's licence when he has none) unless `matches` says otherwise: line → the chosen
+    player's pk, or None for a new player. With a `tournament`, every player of the list (new,
+    already in the register or matched) is also registered in it, in the same transaction, and
+    the audit entry says how many."""
     preview = players_import_preview(raw)
-    if preview.errors:
+    chosen, problems = _chosen_players(preview.rows, matches or {})
+    if preview.errors or problems:
         raise ServiceError(
-            _("nothing imported: %(errors)s") % {"errors": "; ".join(preview.errors)}
+            _("nothing imported: %(errors)s") % {"errors": "; ".join([*preview.errors, *problems])}
         )
+    matched = Player.objects.select_for_update().in_bulk(chosen.values())
+    updated = []
+    for row in preview.rows:
+        player = matched.get(chosen.get(row.line))
+        if player is not None and row.licence_number and not player.licence_number:
+            # Only an empty licence is filled in: the register's name and club stay.
+            player.licence_number = row.licence_number
+            player.save(update_fields=["licence_number"])
+            updated.append(player)
+    new_rows = [row for row in preview.rows if not row.existing and row.line not in chosen]
     clubs = {club.name: club for club in Club.objects.all()}
-    for row in preview.new_rows:
+    for row in new_rows:
         if row.club and row.club not in clubs:
             clubs[row.club] = Club.objects.create(name=row.club)
     players = Player.objects.bulk_create(
         Player(full_name=row.full_name, club=clubs.get(row.club), licence_number=row.licence_number)
-        for row in preview.new_rows
+        for row in new_rows
+    )
+    # Two lines may name one register player (one exactly, one as a likely duplicate): once.
+    listed = list(
+        {
+            player.pk: player
+            for player in (
+                *_players_of_rows(row for row in preview.rows if row.existing),
+                *matched.values(),
+                *players,
+            )
+        }.values()
     )
     registration = {}
+    registered = []
     if tournament is not None:
         registered = entries_register(
             tournament=tournament,
-            players=_players_of_rows(preview.rows),
+            players=listed,
             first_round=selectors.next_round_number(tournament=tournament),
         )
         registration = {"registered": len(registered)}
@@ -197,10 +323,13 @@ def players_import(
         tournament=tournament,
         ip_address=ip_address,
         imported=len(players),
-        skipped=len(preview.rows) - len(players),
+        updated=len(updated),
+        skipped=len(preview.rows) - len(players) - len(updated),
         **registration,
     )
-    return players
+    return ImportResult(
+        created=players, updated=updated, registered=len(registered), players=listed
+    )
 
 
 def _players_of_rows(rows: Iterable[ImportRow]) -> list[Player]:

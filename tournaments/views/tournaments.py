@@ -18,13 +18,16 @@ from tournaments import permissions, selectors, services
 from tournaments.clock import RoundClock, round_clock
 from tournaments.forms import (
     EntryForm,
+    PlayerImportForm,
     RegisterPlayersForm,
     TournamentForm,
     WithdrawForm,
 )
 from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.namesakes import namesake_marks
 from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
 from tournaments.views.access import organiser_required, role_required
+from tournaments.views.register import LAST_IMPORT
 
 
 @dataclass(frozen=True)
@@ -167,12 +170,16 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def entries(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
+    # The players of the account's last import (the register's import page) not yet entries here.
+    last_import = selectors.unregistered_players(
+        tournament=tournament, pks=request.session.get(LAST_IMPORT, ())
+    )
     form = RegisterPlayersForm(request.POST or None, tournament=tournament)
-    if request.method == "POST" and form.is_valid():
+    if request.method == "POST" and ("last_import" in request.POST or form.is_valid()):
         first_round = selectors.next_round_number(tournament=tournament)
         created = services.entries_register(
             tournament=tournament,
-            players=form.cleaned_data["players"],
+            players=last_import if "last_import" in request.POST else form.cleaned_data["players"],
             first_round=first_round,
             by=request.user,
             ip_address=client_ip(request),
@@ -183,13 +190,19 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
             % {"count": len(created)},
         )
         return redirect("tournaments:entries", slug=slug)
+    listed = selectors.entry_list(tournament=tournament)
+    marks = namesake_marks(entry.player for entry in listed)
+    for entry in listed:
+        entry.player.namesake_mark = marks.get(entry.player_id, "")
     return render(
         request,
         "tournaments/entries.html",
         {
             "tournament": tournament,
-            "entries": selectors.entry_list(tournament=tournament),
+            "entries": listed,
             "form": form,
+            "last_import": last_import,
+            "import_form": PlayerImportForm(),
         },
     )
 
