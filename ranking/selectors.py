@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from core.engine_text import display_name_key
@@ -239,6 +239,7 @@ class PlayerEvent:
     place: int
     points: int
     counted: bool  # among his best K of the season
+    place_label: str = ""  # "2–3" when tied players share the place
 
     @property
     def level_display(self) -> str:
@@ -257,8 +258,17 @@ def player_ranking(*, player: Player) -> list[PlayerSeason]:
     """The player's ranking points per tournament, season by season (newest first), each marked
     counted or not (his best K), with his season rank. 2 queries, plus 1 per season he played
     in (his rank needs the whole season's ranking)."""
+    # How many share each of his places: the place is shown as the span they share.
+    shared_by = Subquery(
+        Placing.objects.filter(tournament=OuterRef("tournament"), place=OuterRef("place"))
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     placings = list(
         Placing.objects.filter(player=player)
+        .annotate(shared_by=shared_by)
         .select_related("tournament")
         .order_by("-tournament__starts_on", "tournament__slug")
     )
@@ -300,6 +310,7 @@ def player_ranking(*, player: Player) -> list[PlayerSeason]:
                         place=placing.place,
                         points=scored[placing.pk].points,
                         counted=placing.tournament.slug in counted_events,
+                        place_label=rank_label(placing.place, placing.shared_by),
                     )
                     for placing in mine
                 ],

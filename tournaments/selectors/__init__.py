@@ -35,6 +35,7 @@ from tournaments.selectors.rounds import (
     tournament_list,
 )
 from tournaments.selectors.seating import (
+    entry_rank_labels,
     entry_scores,
     round_seating,
     seating_history,
@@ -52,6 +53,7 @@ __all__ = [
     "chief_refereed_tournaments",
     "club_list",
     "entry_list",
+    "entry_rank_labels",
     "entry_scores",
     "last_round_number",
     "meeting_matrix",
