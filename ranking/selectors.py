@@ -329,6 +329,7 @@ class RatingPoint:
     table_number: int
     place: int
     after: Rating
+    place_label: str = ""  # "2–3" when tied players at his table shared the place
 
 
 @dataclass(frozen=True)
@@ -346,7 +347,15 @@ def player_rating(*, player: Player) -> PlayerRatingHistory:
     rank = None
     if current is not None:
         rank = 1 + PlayerRating.objects.filter(ordinal__gt=current.ordinal).count()
-    changes = RatingChange.objects.filter(player=player).values_list(
+    # How many at his table shared his place: the place is shown as the span they share.
+    shared_by = Subquery(
+        RatingChange.objects.filter(table_result=OuterRef("table_result"), place=OuterRef("place"))
+        .order_by()
+        .values("table_result")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    changes = RatingChange.objects.filter(player=player).annotate(shared_by=shared_by).values_list(
         "table_result__table__round__tournament__name",
         "table_result__table__round__tournament__slug",
         "table_result__table__round__tournament__starts_on",
@@ -355,6 +364,7 @@ def player_rating(*, player: Player) -> PlayerRatingHistory:
         "place",
         "mu_after",
         "sigma_after",
+        "shared_by",
     ).order_by()  # fmt: skip
     ordered = sorted(changes, key=lambda row: (row[2], row[1], row[3], row[4]))
     return PlayerRatingHistory(
@@ -362,9 +372,19 @@ def player_rating(*, player: Player) -> PlayerRatingHistory:
         tables=current.tables if current else 0,
         rank=rank,
         points=[
-            RatingPoint(number, name, slug, day, round_number, table_number, place, Rating(m, s))
-            for number, (name, slug, day, round_number, table_number, place, m, s) in enumerate(
-                ordered, start=1
+            RatingPoint(
+                number,
+                name,
+                slug,
+                day,
+                round_number,
+                table_number,
+                place,
+                Rating(m, s),
+                place_label=rank_label(place, shared),
+            )
+            for number, (name, slug, day, round_number, table_number, place, m, s, shared) in (
+                enumerate(ordered, start=1)
             )
         ],
     )

@@ -60,3 +60,15 @@ def test_the_player_page_shows_a_shared_place_as_its_span(client, tied_table):
     assert re.search(r"<td>2–3</td>", tied.content.decode())
     assert not re.search(r"<td>2–3</td>", winner.content.decode())
     assert re.search(r"<td>1</td>", winner.content.decode())
+
+
+def test_the_rating_charts_marker_names_a_shared_place_as_its_span(client, tied_table):
+    from ranking.models import RatingChange
+
+    seats = list(tied_table.seats.order_by("position").select_related("entry"))
+    assert RatingChange.objects.filter(table_result__table=tied_table).count() == 3
+
+    tied = client.get(reverse("public:player", args=[seats[1].entry.player_id])).content.decode()
+
+    assert "table 1: place 2–3" in tied
+    assert "table 1: place 2," not in tied
