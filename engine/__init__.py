@@ -29,6 +29,7 @@ from engine.seating import (
 )
 from engine.sheet import ScoredDeal, ScoredSheet, Sheet, dealer_for, score_sheet, settle_round
 from engine.standings import (
+    AbsentRule,
     Metric,
     PlaceScheme,
     RoundResult,
@@ -42,6 +43,7 @@ from engine.standings import (
 )
 
 __all__ = [
+    "AbsentRule",
     "Galdins",
     "Game",
     "Metric",

@@ -102,6 +102,7 @@ class ScoredDeal:
     personal_pule_row: tuple[int, ...]  # each player's open personal pules after this entry
     pule_event: PuleEvent | None = None
     pule_owner: str | None = None  # whose personal pule was written, given or collected
+    common_written: int = 0  # common pules this entry wrote (two at once at a table of 4 may)
 
     @property
     def scores(self) -> dict[str, int]:
@@ -168,6 +169,7 @@ def score_sheet(sheet: Sheet) -> ScoredSheet:
     for number, entry in enumerate(sheet.entries, start=1):
         event: PuleEvent | None = None
         owner: int | None = None
+        written = 0
         if isinstance(entry, PenaltyPule):
             try:
                 validate_entry(entry, players=players, dealer=None, rules=rules)
@@ -202,9 +204,10 @@ def score_sheet(sheet: Sheet) -> ScoredSheet:
             # zole and mazā zole never do.
             if entry.game in (Game.PASS, Game.GALDINS):
                 if rules.pules:
-                    common += rules.common_pules_written(
+                    written = rules.common_pules_written(
                         size, pule_open=bool(common or personal_queue)
                     )
+                    common += written
                     event = PuleEvent.COMMON_WRITTEN
             elif rules.pules and isinstance(entry, Play) and entry.game is Game.LIELAIS:
                 declarer = seat_of[entry.declarer]
@@ -246,6 +249,7 @@ def score_sheet(sheet: Sheet) -> ScoredSheet:
                 personal_pule_row=tuple(personal_counts),
                 pule_event=event,
                 pule_owner=players[owner] if owner is not None else None,
+                common_written=written,
             )
         )
 

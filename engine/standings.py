@@ -46,6 +46,25 @@ def span_text(span: Span) -> str:
     return str(first) if first == last else f"{first}-{last}"
 
 
+def place_text(first: int, last: int | None = None) -> str:
+    """A place as it is shown to people: "2", or "2–3" (an en dash) for places 2 to 3 shared by
+    tied players. (Organisers write spans with a hyphen in a place-point scheme: `span_text`.)"""
+    return str(first) if last is None or last == first else f"{first}–{last}"
+
+
+def rank_text(rank: int, shared_by: int) -> str:
+    """A rank in the standings as it is shown: "2–3" for two players tied at rank 2."""
+    return place_text(rank, rank + shared_by - 1)
+
+
+def rank_texts(ranks: Iterable[int]) -> dict[int, str]:
+    """Each rank of a ranked list (1, 2, 2, 4) as it is shown: {1: "1", 2: "2–3", 4: "4"}."""
+    shared: dict[int, int] = defaultdict(int)
+    for rank in ranks:
+        shared[rank] += 1
+    return {rank: rank_text(rank, count) for rank, count in shared.items()}
+
+
 def span_from_text(text: str, size: int) -> Span:
     """ "1-4" as the span (1, 4) of a table of this size; its range is checked by `PlaceScheme`."""
     written = _SPAN.fullmatch(text)
@@ -294,6 +313,25 @@ class Metric(StrEnum):
     WINS = "wins"  # rounds in which nobody at the player's table did better
 
 
+class AbsentRule(StrEnum):
+    """How a player who missed rounds (absent, or entered late) ranks."""
+
+    POINTS = "points"  # by his points like everyone: a missed round counts nothing (0 and 0)
+    LAST = "last"  # below every player who played more rounds, then by his points
+
+
+def validate_absent(rule: str) -> AbsentRule:
+    try:
+        return AbsentRule(rule)
+    except ValueError:
+        raise SheetError(
+            gettext_noop("absent players: unknown rule %(value)s (one of %(choices)s)"),
+            field="absent",
+            value=shown(rule),
+            choices=", ".join(member.value for member in AbsentRule),
+        ) from None
+
+
 DEFAULT_ORDER = (Metric.PLACE_POINTS, Metric.GAME_POINTS, Metric.LAST_ROUND_GAME_POINTS)
 GAME_POINTS_ONLY = (Metric.GAME_POINTS,)
 
@@ -357,7 +395,10 @@ def _exact_integers(values: Sequence[Fraction | int]) -> list[int]:
 
 
 def _ranked(
-    rows: list[Ranked], metrics: Sequence[Metric], name: Callable[[Ranked], str]
+    rows: list[Ranked],
+    metrics: Sequence[Metric],
+    name: Callable[[Ranked], str],
+    first: Callable[[Ranked], int] | None = None,
 ) -> list[Ranked]:
     """Rows ordered by the metrics, highest first, then by name (Latvian alphabetical order),
     with competition ranks: rows equal on every metric share a rank (1, 2, 2, 4).
@@ -365,11 +406,14 @@ def _ranked(
     The order of tied rows is the official one, printed in protocols, archived and cached for
     every reader: it stays Latvian (the federation's language) whatever language a page is shown
     in, so the same standings never list tied players differently for different readers. Lists
-    sorted only for display use `engine.names.name_sort_key` with the reader's language."""
+    sorted only for display use `engine.names.name_sort_key` with the reader's language.
+    `first`, when given, ranks before every metric (the rounds played, under `AbsentRule.LAST`)."""
 
     # Each row's key: its metrics as exact integers (see `_exact_integers`), compared as fast as
     # integers are rather than as Fractions, in the same order and equal exactly when they are.
     columns = [_exact_integers([row.metric(metric) for row in rows]) for metric in metrics]
+    if first is not None:
+        columns.insert(0, [first(row) for row in rows])
     keys = zip(*columns, strict=True)
     keyed = sorted(zip(keys, rows, strict=True), key=lambda pair: latvian_sort_key(name(pair[1])))
     keyed.sort(key=lambda pair: pair[0], reverse=True)
@@ -390,13 +434,16 @@ def rank_standings(
     players: Iterable[str] = (),
     names: Mapping[str, str] | None = None,
     order: Sequence[str] = DEFAULT_ORDER,
+    absent: str = AbsentRule.POINTS,
 ) -> list[Standing]:
     """The standings: ranked by `order`, highest first; players equal on every metric share a
-    rank and are listed by name (Latvian alphabetical order).
+    rank and are listed by name (Latvian alphabetical order). `absent` says where players who
+    missed rounds rank (`AbsentRule`).
 
     `players` adds entrants without results yet; `names` gives display names (the player key
     otherwise)."""
     metrics = validate_order(order)
+    absent_rule = validate_absent(absent)
     names = names or {}
     by_player: dict[str, list[RoundResult]] = defaultdict(list)
     for player in players:
@@ -427,7 +474,16 @@ def rank_standings(
                 rounds=tuple(rounds),
             )
         )
-    return _ranked(standings, metrics, name=lambda standing: standing.name)
+    return _ranked(
+        standings,
+        metrics,
+        name=lambda standing: standing.name,
+        first=_rounds_played if absent_rule == AbsentRule.LAST else None,
+    )
+
+
+def _rounds_played(standing: Standing) -> int:
+    return len({result.round_number for result in standing.rounds})
 
 
 @dataclass(frozen=True, slots=True)

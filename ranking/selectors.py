@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.core.cache import cache
-from django.db.models import Q
+from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
 from core.engine_text import display_name_key
@@ -240,6 +240,7 @@ class PlayerEvent:
     place: int
     points: int
     counted: bool  # among his best K of the season
+    place_label: str = ""  # "2–3" when tied players share the place
 
     @property
     def level_display(self) -> str:
@@ -258,8 +259,17 @@ def player_ranking(*, player: Player) -> list[PlayerSeason]:
     """The player's ranking points per tournament, season by season (newest first), each marked
     counted or not (his best K), with his season rank. 2 queries, plus 1 per season he played
     in (his rank needs the whole season's ranking)."""
+    # How many share each of his places: the place is shown as the span they share.
+    shared_by = Subquery(
+        Placing.objects.filter(tournament=OuterRef("tournament"), place=OuterRef("place"))
+        .order_by()
+        .values("tournament")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
     placings = list(
         Placing.objects.filter(player=player)
+        .annotate(shared_by=shared_by)
         .select_related("tournament")
         .order_by("-tournament__starts_on", "tournament__slug")
     )
@@ -301,6 +311,7 @@ def player_ranking(*, player: Player) -> list[PlayerSeason]:
                         place=placing.place,
                         points=scored[placing.pk].points,
                         counted=placing.tournament.slug in counted_events,
+                        place_label=rank_label(placing.place, placing.shared_by),
                     )
                     for placing in mine
                 ],
@@ -319,6 +330,7 @@ class RatingPoint:
     table_number: int
     place: int
     after: Rating
+    place_label: str = ""  # "2–3" when tied players at his table shared the place
 
 
 @dataclass(frozen=True)
@@ -336,7 +348,15 @@ def player_rating(*, player: Player) -> PlayerRatingHistory:
     rank = None
     if current is not None:
         rank = 1 + PlayerRating.objects.filter(ordinal__gt=current.ordinal).count()
-    changes = RatingChange.objects.filter(player=player).values_list(
+    # How many at his table shared his place: the place is shown as the span they share.
+    shared_by = Subquery(
+        RatingChange.objects.filter(table_result=OuterRef("table_result"), place=OuterRef("place"))
+        .order_by()
+        .values("table_result")
+        .annotate(count=Count("pk"))
+        .values("count")
+    )
+    changes = RatingChange.objects.filter(player=player).annotate(shared_by=shared_by).values_list(
         "table_result__table__round__tournament__name",
         "table_result__table__round__tournament__slug",
         "table_result__table__round__tournament__starts_on",
@@ -345,6 +365,7 @@ def player_rating(*, player: Player) -> PlayerRatingHistory:
         "place",
         "mu_after",
         "sigma_after",
+        "shared_by",
     ).order_by()  # fmt: skip
     ordered = sorted(changes, key=lambda row: (row[2], row[1], row[3], row[4]))
     return PlayerRatingHistory(
@@ -352,9 +373,19 @@ def player_rating(*, player: Player) -> PlayerRatingHistory:
         tables=current.tables if current else 0,
         rank=rank,
         points=[
-            RatingPoint(number, name, slug, day, round_number, table_number, place, Rating(m, s))
-            for number, (name, slug, day, round_number, table_number, place, m, s) in enumerate(
-                ordered, start=1
+            RatingPoint(
+                number,
+                name,
+                slug,
+                day,
+                round_number,
+                table_number,
+                place,
+                Rating(m, s),
+                place_label=rank_label(place, shared),
+            )
+            for number, (name, slug, day, round_number, table_number, place, m, s, shared) in (
+                enumerate(ordered, start=1)
             )
         ],
     )

@@ -187,6 +187,9 @@ class LeanRowsTable(tables.Table):
         return mark_safe("\n".join(rows))  # every value escaped above
 
 
+ASIDE_CELL = {"td": {"class": "aside-cell"}, "th": {"class": "aside-cell"}}
+
+
 def _standings_row_class(record: dict[str, Any]) -> str:
     classes = []
     if record["provisional"]:
@@ -201,8 +204,13 @@ class StandingsTable(LeanRowsTable):
         verbose_name=_("Rank"), accessor="rank_label", order_by=("position",), orderable=True
     )
     name = tables.Column(verbose_name=_("Player"), order_by=("name_key",), linkify=player_url)
-    club = tables.Column(verbose_name=_("Club"), order_by=("club_key",), default="")
-    team = tables.Column(verbose_name=_("Team"), order_by=("team_key",), default="")
+    # On a phone the club and the team give way to the points (site.css: .aside-cell).
+    club = tables.Column(
+        verbose_name=_("Club"), order_by=("club_key",), default="", attrs=ASIDE_CELL
+    )
+    team = tables.Column(
+        verbose_name=_("Team"), order_by=("team_key",), default="", attrs=ASIDE_CELL
+    )
     place_points = PlacePointsColumn(
         verbose_name=_("Place points"), order_by=("place_points", "-position")
     )

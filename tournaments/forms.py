@@ -90,6 +90,7 @@ class TournamentForm(forms.ModelForm):
             "place_points_three",
             "place_points_four",
             "standings_order",
+            "absent_players",
             "first_round_seating",
             "later_rounds_seating",
             "avoid_same_club",
@@ -124,6 +125,9 @@ class TournamentForm(forms.ModelForm):
                 "semicolon: 6,4,2,0; 1-4=2 gives 2 each when all four are tied (otherwise tied "
                 "players share the mean)."
             ),
+            "absent_players": _(
+                "Where a player who missed a round ranks, in the standings and in seating by rank."
+            ),
             "language": _(
                 "Score sheets, seating lists and protocols are printed in this language, "
                 "whatever language the pages are read in."
@@ -154,6 +158,7 @@ class TournamentForm(forms.ModelForm):
             "galdins_scoring",
             "small_zole_loss",
             "four_table_pass_pules",
+            "absent_players",
         ):
             self.fields[name].required = False
 

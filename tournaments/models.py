@@ -116,6 +116,13 @@ class StandingsOrder(models.TextChoices):
     GAME_POINTS = "game_points", _("game points alone")
 
 
+class AbsentPlayers(models.TextChoices):
+    """Where a player who missed rounds ranks (`engine.standings.AbsentRule`)."""
+
+    POINTS = "points", _("by his points: a missed round counts nothing")
+    LAST = "last", _("below every player who played more rounds")
+
+
 class Role(models.TextChoices):
     """What an account does in a tournament (tournaments/permissions.py says what each may do)."""
 
@@ -186,6 +193,12 @@ class Tournament(models.Model):
         max_length=80,
         choices=StandingsOrder.choices,
         default=StandingsOrder.PLACE_POINTS,
+    )
+    absent_players = models.CharField(
+        _("players absent from a round"),
+        max_length=8,
+        choices=AbsentPlayers.choices,
+        default=AbsentPlayers.POINTS,
     )
     first_round_seating = models.CharField(
         _("seating of round 1"),

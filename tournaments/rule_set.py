@@ -15,7 +15,7 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
-from engine import PlaceScheme, Rules
+from engine import AbsentRule, PlaceScheme, Rules
 from engine.presets import PRESETS
 from engine.rules import Game
 from tournaments.models import Round, Tournament
@@ -136,6 +136,16 @@ def rule_set_words(
     if place_points:
         phrases.append(said("place_points_four" if table_size == 4 else "place_points_three"))
     return tuple(phrases)
+
+
+def standings_order(tournament: Tournament) -> list[str]:
+    """The metrics the tournament's standings rank by, in order (`engine.standings.Metric`)."""
+    return [metric.strip() for metric in tournament.standings_order.split(",") if metric.strip()]
+
+
+def absent_rule(tournament: Tournament) -> AbsentRule:
+    """Where the tournament's standings (and its seating by rank) put players who missed rounds."""
+    return AbsentRule(tournament.absent_players)
 
 
 def preset_options(name: str) -> dict[str, Any]:

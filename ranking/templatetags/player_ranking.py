@@ -21,7 +21,7 @@ def _marker_label(point: selectors.RatingPoint) -> str:
         "tournament": point.tournament_name,
         "round": point.round_number,
         "table": point.table_number,
-        "place": point.place,
+        "place": point.place_label,
         "mu": number_format(point.after.mu, decimal_pos=2),
         "sigma": number_format(point.after.sigma, decimal_pos=2),
     }

@@ -21,7 +21,7 @@ from django.utils.translation import gettext as _
 from core.engine_text import display_name_key, error_text
 from engine import SheetError, dealer_for, round_results, score_sheet
 from engine.rules import TABLE_SIZES
-from engine.standings import PlaceScheme, RoundResult, rank_standings
+from engine.standings import PlaceScheme, RoundResult, place_spans, place_text, rank_standings
 from scoring.documents.layout import EventInfo, variant_for
 from scoring.documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
 from scoring.documents.seating import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
@@ -48,6 +48,7 @@ from scoring.sheets import (
 from tournaments.models import Entry, Round, RoundStatus, Seat, Table, TableToken, Tournament
 from tournaments.rule_set import (
     RuleSet,
+    absent_rule,
     round_options,
     round_rule_set,
     rule_set_from_options,
@@ -283,7 +284,8 @@ def _score_sheet(
             result.player: result
             for result in round_results(context.round_number, scored.totals, rule_set.place_scheme)
         }
-        places = tuple(results_by_player[key].place for key in keys)
+        spans = place_spans(scored.totals)
+        places = tuple(place_text(*spans[key]) for key in keys)
         place_points = tuple(points_text(results_by_player[key].place_points) for key in keys)
         zero_sum = scored.zero_sum
         totals_sum = sum(scored.totals.values())
@@ -468,7 +470,11 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
     ]
     names = {key: entry.player.full_name for key, entry in entries.items()}
     standings = rank_standings(
-        results, players=entries.keys(), names=names, order=standings_order(tournament)
+        results,
+        players=entries.keys(),
+        names=names,
+        order=standings_order(tournament),
+        absent=absent_rule(tournament),
     )
     shared = Counter(standing.rank for standing in standings)
     rows = tuple(

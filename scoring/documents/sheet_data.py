@@ -65,7 +65,7 @@ class ScoreSheet:
     personal_pules: tuple[PuleTally, ...] | None = None  # per seat
     settlement: tuple[int, ...] | None = None  # per seat, once the round is complete
     totals: tuple[int, ...] | None = None  # per seat, after the settlement
-    places: tuple[int, ...] | None = None
+    places: tuple[str, ...] | None = None  # per seat, as printed: "1", "2–3" when shared
     place_points: tuple[str, ...] | None = None
     zero_sum: bool | None = None  # the engine's check that the totals add up to zero
     totals_sum: int | None = None

@@ -47,7 +47,7 @@ def draw_summary(
             False,
         ),
         (_("Total"), [total_text(value) for value in sheet.totals] if sheet.totals else None, True),
-        (_("Place"), [str(place) for place in sheet.places] if sheet.places else None, False),
+        (_("Place"), list(sheet.places) if sheet.places else None, False),
         (_("Place points"), list(sheet.place_points) if sheet.place_points else None, False),
     ]
     pen.static(

@@ -69,13 +69,14 @@ def entry_columns(entry: SheetEntry, by_key: dict[str, str], words: RowWords) ->
 
 
 def pule_marks(deal: ScoredDeal, seat_of: dict[str, int], words: RowWords) -> str:
-    """The pules column: "C+" a common pule written, "C−" one collected, "P2+" a personal pule
-    of player 2 written, "P2−" one crossed out (in the document's letters)."""
+    """The pules column: "C+" a common pule written ("C+C+" two at once), "C−" one collected,
+    "P2+" a personal pule of player 2 written, "P2−" one crossed out (in the document's
+    letters)."""
     event = deal.pule_event
     if not event:
         return ""
     if event is PuleEvent.COMMON_WRITTEN:
-        return f"{words.common}+"
+        return f"{words.common}+" * max(deal.common_written, 1)  # "C+C+": two written at once
     if event is PuleEvent.COMMON_COLLECTED:
         return f"{words.common}−"
     owner = seat_of.get(deal.pule_owner or "")
@@ -154,7 +155,7 @@ def pule_tallies(
         elif deal.pule_event in (PuleEvent.OWN_COLLECTED, PuleEvent.PERSONAL_COLLECTED):
             crossed[deal.pule_owner or ""] += 1
     common = PuleTally(
-        written=events[PuleEvent.COMMON_WRITTEN],
+        written=sum(deal.common_written for deal in deals),
         crossed=events[PuleEvent.COMMON_COLLECTED],
         open=open_common,
     )

@@ -4,11 +4,13 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from django.db.models import BooleanField, ExpressionWrapper, Q
+from django.db.models import BooleanField, Count, ExpressionWrapper, OuterRef, Q, Subquery
 from django.utils.formats import number_format
 
+from engine.standings import place_text, rank_text
 from scoring.models import SeatResult
-from tournaments.models import RoundStatus, Tournament
+from tournaments.models import RoundStatus
+from tournaments.rule_set import standings_order as standings_order
 
 # Draft rounds are the organiser's work in progress: the public never sees them.
 PUBLIC_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY, RoundStatus.CLOSED)
@@ -66,10 +68,24 @@ def points_number(value: Fraction | int | None) -> int | float | None:
     return value.numerator if value.denominator == 1 else round(float(value), 2)
 
 
-def standings_order(tournament: Tournament) -> list[str]:
-    return [metric.strip() for metric in tournament.standings_order.split(",") if metric.strip()]
+def tied_at_table() -> Subquery:
+    """A SeatResult annotation: how many at its table ended the round with its game points (1
+    when nobody tied), so that its place is shown as the span they share (`place_text`)."""
+    return Subquery(
+        SeatResult.objects.filter(
+            table_result=OuterRef("table_result"), game_points=OuterRef("game_points")
+        )
+        .order_by()
+        .values("table_result")
+        .annotate(tied=Count("pk"))
+        .values("tied")
+    )
 
 
-def rank_label(rank: int, shared_by: int) -> str:
-    """A shared rank as the span of places it covers: "2–3" for two players tied at 2."""
-    return f"{rank}–{rank + shared_by - 1}" if shared_by > 1 else str(rank)
+def seat_place_text(place: int, tied: int) -> str:
+    """A seat's place at its table as shown: "2–3" for two tied at place 2."""
+    return place_text(place, place + tied - 1)
+
+
+# A shared rank as the span of places it covers: "2–3" for two players tied at 2.
+rank_label = rank_text

@@ -7,7 +7,13 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scoring.models import SeatResult, twelfths_fraction
-from scoring.selectors.common import PUBLIC_STATUSES, has_public_result, points_text
+from scoring.selectors.common import (
+    PUBLIC_STATUSES,
+    has_public_result,
+    points_text,
+    seat_place_text,
+    tied_at_table,
+)
 from tournaments.models import Entry, Player, Seat, Tournament
 
 
@@ -18,7 +24,7 @@ class PlayerRound:
     confirmed: bool
     game_points: int | None
     place_points: Fraction | None
-    place: int | None
+    place: str | None  # "2–3" when shared
     cumulative_game_points: int | None  # over the confirmed rounds so far
 
     @property
@@ -65,11 +71,18 @@ def player_history(*, player: Player) -> list[PlayerTournament]:
         .order_by("table__round__number")
     )
     results = {
-        (entry_id, round_number): (game_points, twelfths_fraction(twelfths), place)
-        for entry_id, round_number, game_points, twelfths, place in SeatResult.objects.filter(
+        (entry_id, round_number): (
+            game_points,
+            twelfths_fraction(twelfths),
+            seat_place_text(place, tied),
+        )
+        for entry_id, round_number, game_points, twelfths, place, tied in SeatResult.objects.filter(
             entry__player=player
         )
-        .values_list("entry_id", "round_number", "game_points", "place_points_twelfths", "place")
+        .annotate(tied=tied_at_table())
+        .values_list(
+            "entry_id", "round_number", "game_points", "place_points_twelfths", "place", "tied"
+        )
         .order_by()
     }
     rounds_by_entry: dict[int, list[tuple[int, int]]] = defaultdict(list)

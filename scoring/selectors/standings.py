@@ -3,7 +3,7 @@ and its teams'."""
 
 from __future__ import annotations
 
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -11,20 +11,26 @@ from fractions import Fraction
 from django.db.models import Prefetch
 
 from engine import SheetError, score_sheet
-from engine.standings import RoundResult, Standing, TeamStanding, rank_standings, round_results
+from engine.standings import (
+    RoundResult,
+    Standing,
+    TeamStanding,
+    rank_standings,
+    rank_texts,
+    round_results,
+)
 from engine.standings import team_standings as engine_team_standings
 from scoring.models import DealResult, SeatResult, twelfths_fraction
 from scoring.selectors.common import (
     LIVE_STATUSES,
     has_public_result,
     points_text,
-    rank_label,
     standings_order,
 )
 from scoring.selectors.progress import TournamentProgress, tournament_progress
 from scoring.sheets import table_sheet
 from tournaments.models import Entry, Seat, Table, Tournament
-from tournaments.rule_set import RuleSet, round_rule_set
+from tournaments.rule_set import RuleSet, absent_rule, round_rule_set
 
 
 @dataclass(slots=True)
@@ -153,8 +159,7 @@ def _provisional_results(tournament: Tournament) -> tuple[list[RoundResult], int
 
 
 def _rank_labels(ranks: Sequence[int]) -> dict[int, str]:
-    shared = Counter(ranks)
-    return {rank: rank_label(rank, shared[rank]) for rank in shared}
+    return rank_texts(ranks)
 
 
 def tournament_standings(
@@ -195,6 +200,7 @@ def tournament_standings(
         players=() if only_round is not None else entries.keys(),
         names=names,
         order=order,
+        absent=absent_rule(tournament),
     )
     labels = _rank_labels([standing.rank for standing in standings])
     rows = [

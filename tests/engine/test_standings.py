@@ -20,7 +20,7 @@ from engine import (
     team_standings,
 )
 from engine.names import latvian_sort_key
-from engine.standings import exact_sum
+from engine.standings import AbsentRule, exact_sum
 
 CLUB_SCHEME = PlaceScheme(three=(3, 2, 1), four=(3, 2, 1, 1))
 
@@ -554,3 +554,64 @@ def test_the_ranking_on_integer_keys_orders_and_ties_as_the_fractions_do(scores)
     for before, after in pairwise(standings):
         tied = (before.place_points, before.game_points) == (after.place_points, after.game_points)
         assert (after.rank == before.rank) == tied
+
+
+# --- Players absent from a round -----------------------------------------------------------------
+
+
+def _round_1_with_two_absent():
+    """Round 1 at a table of 4: two players lose game points; Ieva and Uldis were absent."""
+    return [
+        result("Anna", game_points=12, place=6),
+        result("Jānis", game_points=4, place=4),
+        result("Dace", game_points=-6, place=2),
+        result("Pēteris", game_points=-10, place=0),
+    ]
+
+
+def test_by_default_an_absent_player_ranks_by_his_points_a_missed_round_counting_nothing():
+    standings = rank_standings(_round_1_with_two_absent(), players=["Ieva", "Uldis"])
+
+    # 0 place points like Pēteris, last at his table, but 0 game points rank above his -10
+    assert [(s.rank, s.player) for s in standings] == [
+        (1, "Anna"),
+        (2, "Jānis"),
+        (3, "Dace"),
+        (4, "Ieva"),
+        (4, "Uldis"),
+        (6, "Pēteris"),
+    ]
+
+
+def test_under_absent_last_a_player_who_missed_a_round_ranks_below_all_who_played_it():
+    standings = rank_standings(
+        _round_1_with_two_absent(), players=["Ieva", "Uldis"], absent=AbsentRule.LAST
+    )
+
+    assert [(s.rank, s.player) for s in standings] == [
+        (1, "Anna"),
+        (2, "Jānis"),
+        (3, "Dace"),
+        (4, "Pēteris"),
+        (5, "Ieva"),
+        (5, "Uldis"),
+    ]
+
+
+def test_under_absent_last_players_who_missed_as_many_rounds_rank_by_their_points():
+    results = [
+        *_round_1_with_two_absent(),
+        result("Ieva", game_points=8, place=6, round_number=2),
+        result("Anna", game_points=-8, place=0, round_number=2),
+        result("Dace", game_points=3, place=4, round_number=2),
+        result("Uldis", game_points=-3, place=2, round_number=2),
+    ]
+
+    standings = rank_standings(results, absent=AbsentRule.LAST)
+
+    assert [s.player for s in standings] == ["Anna", "Dace", "Ieva", "Jānis", "Uldis", "Pēteris"]
+
+
+def test_an_unknown_absent_rule_is_refused_naming_it():
+    with pytest.raises(SheetError, match='absent players: unknown rule "early"'):
+        rank_standings(_round_1_with_two_absent(), absent="early")

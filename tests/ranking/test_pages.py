@@ -383,3 +383,23 @@ def test_a_confirmed_table_refreshes_the_rating_list_and_leaves_the_season_ranki
 
     assert Placing.objects.filter(tournament=tournament).exists()
     assert newcomer.full_name in client.get(season_url).content.decode()
+
+
+def test_a_players_ranking_shows_a_shared_final_place_as_its_span(client, played):
+    from ranking.selectors import player_ranking
+
+    tournament = Placing.objects.order_by("pk").first().tournament
+    second, third = Placing.objects.filter(tournament=tournament).order_by("place")[1:3]
+    assert (second.place, third.place) == (2, 3)
+    Placing.objects.filter(pk=third.pk).update(place=2)  # tied for places 2-3
+
+    events = [
+        event
+        for season in player_ranking(player=third.player)
+        for event in season.events
+        if event.tournament == tournament
+    ]
+
+    assert [event.place_label for event in events] == ["2–3"]
+    page = client.get(reverse("public:player", args=[third.player_id])).content.decode()
+    assert "<td>2–3</td>" in page

@@ -21,11 +21,14 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
 from engine import (
+    Pass,
     PenaltyPule,
+    Play,
     dealer_for,
     round_results,
     score_sheet,
 )
+from engine.rules import Game
 from engine.simulate import random_deal
 from scoring import selectors as scoring_selectors
 from scoring import services
@@ -1168,3 +1171,45 @@ class TestControlTotals:
         controls = dict(self.controls(tournament))
 
         assert controls[f"1 {table.number}"] == "0 8 ✓"
+
+
+class TestTwoCommonPulesAtATableOfFour:
+    """Under four_table_pass_pules=2, everyone passing with no pule open writes two common pules
+    at once: the sheet counts both, draws both, and says so in that deal's pules column."""
+
+    def played_sheet(self) -> str:
+        tournament = make_named_tournament(
+            players=4, table_size=4, deals_per_round=8, four_table_pass_pules=2
+        )
+        round_ = publish_next_round(tournament)
+        table = round_.tables.get()
+        players = seat_keys(table)
+        first_dealer = players[table.first_dealer_position - 1]
+        # pass: 2 written; won Lielais: 1 collected; pass, pass: 1 written each (one open);
+        # two won Lielais: 2 collected, 1 open; then two zoles, which leave the pules alone.
+        games = ["pass", "lielais", "pass", "pass", "lielais", "lielais", "zole", "zole"]
+        for index, game in enumerate(games):
+            dealer = dealer_for(players, first_dealer, index)
+            declarer = players[(players.index(dealer) + 1) % 4]
+            entry = Pass() if game == "pass" else Play(Game(game), declarer, tricks=5, points=75)
+            services.deal_record(
+                table=table,
+                entry=entry,
+                position=index + 1,
+                client_key=next(keys),
+                writer=REFEREE,
+            )
+        return pdf_text(round_sheets_pdf(round_=round_, entry_url=entry_url))[0]
+
+    def test_the_tally_counts_both_pules_written_at_once(self):
+        page = self.played_sheet()
+
+        assert "Common written 4 · crossed out 3 · open 1" in page
+
+    def test_the_deal_that_wrote_two_shows_two_marks(self):
+        page = self.played_sheet()
+
+        first_deal = re.search(r"^1 \d\. .*$", page, re.MULTILINE)
+        third_deal = re.search(r"^3 \d\. .*$", page, re.MULTILINE)
+        assert first_deal and " all passed C+C+ " in first_deal.group(), first_deal
+        assert third_deal and " all passed C+ " in third_deal.group(), third_deal

@@ -112,6 +112,7 @@ def test_create_a_tournament(organiser_client):
         ("place_points_three", "6,4", "3 whole numbers"),
         ("place_points_four", "0,2,4,6", "must not grow"),
         ("rounds_planned", 0, "1 to 30 rounds"),
+        ("absent_players", "early", "Select a valid choice"),
     ],
 )
 def test_a_bad_setting_is_explained_and_nothing_is_saved(organiser_client, field, value, message):
@@ -479,3 +480,27 @@ def test_after_a_register_import_the_players_page_registers_it_in_a_coming_tourn
     assert coming.entries.count() == 2
     html = organiser_client.get(reverse("tournaments:players")).content.decode()
     assert "Register these" not in html  # all of them registered there
+
+
+def test_the_rule_for_absent_players_is_set_in_the_settings_and_shown(organiser_client):
+    data = {
+        "name": "Kauss",
+        "slug": "kauss",
+        "starts_on": "2026-12-12",
+        "level": "club",
+        "rounds_planned": 5,
+        "deals_per_round": 24,
+        "all_pass": "pule",
+        "personal_pule_payment": "N-1",
+        "place_points_three": "6,4,2",
+        "place_points_four": "6,4,2,0",
+        "standings_order": "game_points",
+        "first_round_seating": "random",
+        "later_rounds_seating": "ranked",
+        "absent_players": "last",
+    }
+    organiser_client.post(reverse("tournaments:create"), data)
+
+    assert Tournament.objects.get().absent_players == "last"
+    page = organiser_client.get(reverse("tournaments:detail", args=["kauss"])).content.decode()
+    assert "below every player who played more rounds" in page

@@ -40,6 +40,7 @@ from tournaments.selectors.rounds import (
     unregistered_players,
 )
 from tournaments.selectors.seating import (
+    entry_rank_labels,
     entry_scores,
     round_seating,
     seating_history,
@@ -58,6 +59,7 @@ __all__ = [
     "club_list",
     "coming_tournaments_for",
     "entry_list",
+    "entry_rank_labels",
     "entry_scores",
     "last_round_number",
     "meeting_matrix",

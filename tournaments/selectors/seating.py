@@ -6,7 +6,7 @@ from functools import cache
 from django.db import connection
 
 from core import plain_sql
-from engine.standings import RoundResult, rank_standings
+from engine.standings import RoundResult, Standing, rank_standings, rank_texts
 from tournaments.models import (
     Entry,
     Player,
@@ -14,6 +14,7 @@ from tournaments.models import (
     Seat,
     Tournament,
 )
+from tournaments.rule_set import absent_rule, standings_order
 
 
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:
@@ -43,10 +44,10 @@ def round_seating(*, round_: Round) -> list[list[str]]:
     return list(tables.values())
 
 
-def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
-    """Each entry's standing before a round, for swiss seating: the better the rank in the
-    standings of the confirmed results so far, the higher the score (entries without results
-    stand at the bottom together)."""
+def standings_before(*, tournament: Tournament, before_round: int) -> list[Standing]:
+    """The standings of the confirmed results of the rounds before `before_round`, every entry
+    in them, ranked as the standings pages rank them (the tournament's order and its rule for
+    absent players): what seating by rank cuts into tables."""
     rows = (
         tournament.entries.filter(seat_results__round_number__lt=before_round)
         .values_list(
@@ -66,10 +67,34 @@ def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, floa
         )
         for entry_id, round_number, game_points, twelfths in rows
     ]
-    standings = rank_standings(results, order=tournament.standings_order.split(","))
+    names = {
+        str(pk): name
+        for pk, name in tournament.entries.values_list("pk", "player__full_name").order_by()
+    }
+    return rank_standings(
+        results,
+        players=names.keys(),
+        names=names,
+        order=standings_order(tournament),
+        absent=absent_rule(tournament),
+    )
+
+
+def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
+    """Each entry's standing before a round, for seating by standings: the better the rank in
+    `standings_before`, the higher the score; players sharing a rank share a score (the seed
+    decides among them)."""
+    standings = standings_before(tournament=tournament, before_round=before_round)
     return {
         int(standing.player): float(len(standings) - standing.rank + 1) for standing in standings
     }
+
+
+def entry_rank_labels(*, tournament: Tournament, before_round: int) -> dict[int, str]:
+    """Each entry's rank before a round as the standings show it ("7–8" when shared)."""
+    standings = standings_before(tournament=tournament, before_round=before_round)
+    labels = rank_texts(standing.rank for standing in standings)
+    return {int(standing.player): labels[standing.rank] for standing in standings}
 
 
 # What a table's sheet reads of its seats: the seat, its entry, the entry's player's name (the

@@ -24,7 +24,7 @@ from tournaments.forms import (
     GenerateSeatingForm,
     SwapForm,
 )
-from tournaments.models import Round, RoundStatus, Tournament
+from tournaments.models import Round, RoundStatus, SeatingMode, Tournament
 from tournaments.views.access import organiser_required, round_or_404
 
 
@@ -66,6 +66,15 @@ def _round_page(
         present = [entry.pk for entry in check_in_form.cleaned_data["entries"]]
     else:
         present = None  # the saved check-in
+    # Seated by rank: each player's rank beside his seat, to check against the standings.
+    by_rank = bool(tables) and round_.seating_mode == SeatingMode.RANKED
+    if by_rank:
+        ranks = selectors.entry_rank_labels(
+            tournament=round_.tournament, before_round=round_.number
+        )
+        for view in tables:
+            for seat in view.seats:
+                seat.rank_label = ranks.get(seat.entry_id, "")
     attendance = selectors.attendance_difference(
         round_=round_,
         present=present,
@@ -88,6 +97,7 @@ def _round_page(
             "is_draft": round_.status == RoundStatus.DRAFT,
             "is_published": round_.status == RoundStatus.PUBLISHED,
             "clock": clock,
+            "by_rank": by_rank,
             # A clock started by mistake is reset, unless a table was confirmed short by it.
             "clock_can_reset": clock.can_reset
             and not selectors.tables_confirmed_short(round_=round_),
