@@ -21,7 +21,14 @@ from scoring import services as scoring_services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
 from scoring.sheet_view import table_sheet_view
-from tests.factories import make_club, make_organiser, make_player, make_tournament, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_club,
+    make_organiser,
+    make_player,
+    make_tournament,
+    seat_keys,
+)
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, RoundStatus, TableToken, Tournament
 from tournaments.rule_set import preset_options
@@ -64,7 +71,10 @@ def play(table, deals: int) -> None:
 
 def confirm(table) -> None:
     scoring_services.table_confirm(
-        table=table, writer=Writer(), confirmer=Entry.objects.get(pk=seat_keys(table)[0])
+        table=table,
+        writer=Writer(),
+        confirmer=Entry.objects.get(pk=seat_keys(table)[0]),
+        deals_seen=deals_on_sheet(table),
     )
 
 
