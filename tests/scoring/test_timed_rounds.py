@@ -488,6 +488,7 @@ class TestTheRefereesPageAfterTime:
         assert "Time is up: the table's round ends after deal 4" in html
         assert "Confirm after deal 4" in html
         assert "confirm after deal 5" not in html.lower()
+        assert "Deal 5 of" not in html  # the progress under the heading says it too
 
         refused = client.post(url, deal_data(5, c, "one-too-many"))
         assert refused.status_code == 200
