@@ -18,7 +18,7 @@ who looks at it.
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -26,6 +26,7 @@ from django.utils.functional import Promise
 from django.utils.translation import get_language, gettext, gettext_noop
 from django.utils.translation import gettext_lazy as _
 
+from engine import PenaltyPule
 from engine.errors import PLAYER_PARAMS, SheetError
 from engine.names import NameKey, name_sort_key
 
@@ -73,10 +74,19 @@ def _player_name(value: object, names: Mapping[str, str]) -> object:
     return value
 
 
-def error_text(error: SheetError, *, names: Mapping[str, str] | None = None) -> str:
+def error_text(
+    error: SheetError,
+    *,
+    names: Mapping[str, str] | None = None,
+    entries: Sequence[object] | None = None,
+) -> str:
     """The error as the reader should see it: translated, with the deal it is at.
 
-    `names` maps the player ids the engine was given (entry ids) to the names to show."""
+    `names` maps the player ids the engine was given (entry ids) to the names to show.
+    `entries`: the sheet's entries the engine scored. The engine places an error at an entry
+    (every entry counts, penalty pules too, as the command line numbers them); given the
+    entries, the error is placed as the referee's sheet numbers them: a deal by its deal
+    number, a penalty pule by the deal it follows."""
     params = dict(error.params)
     if names:
         for key in PLAYER_PARAMS & params.keys():
@@ -84,9 +94,28 @@ def error_text(error: SheetError, *, names: Mapping[str, str] | None = None) -> 
     message = _translated(error.template, params) if params else gettext(error.template)
     if error.deal is None:
         return message
+    if entries is None or not 1 <= error.deal <= len(entries):
+        return _translated(
+            gettext_noop("deal %(deal)s: %(message)s"), {"deal": error.deal, "message": message}
+        )
+    deals_before = sum(1 for entry in entries[: error.deal - 1] if not _is_penalty(entry))
+    if not _is_penalty(entries[error.deal - 1]):
+        return _translated(
+            gettext_noop("deal %(deal)s: %(message)s"),
+            {"deal": deals_before + 1, "message": message},
+        )
+    if deals_before == 0:
+        return _translated(
+            gettext_noop("penalty pule before the first deal: %(message)s"), {"message": message}
+        )
     return _translated(
-        gettext_noop("deal %(deal)s: %(message)s"), {"deal": error.deal, "message": message}
+        gettext_noop("penalty pule after deal %(deal)s: %(message)s"),
+        {"deal": deals_before, "message": message},
     )
+
+
+def _is_penalty(entry: object) -> bool:
+    return isinstance(entry, PenaltyPule)
 
 
 def flag_text(flag: Mapping[str, Any]) -> str:

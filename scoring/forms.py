@@ -272,7 +272,7 @@ class ConfirmForm(forms.Form):
     # The deals on the sheet the confirmer checked: a deal entered or removed meanwhile from
     # another device makes the confirmation a conflict (above all when time is up and the table
     # is confirmed with the deals it has played).
-    deals = forms.IntegerField(widget=forms.HiddenInput, required=False, min_value=0)
+    deals = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
     def __init__(
         self, *args: object, players: Sequence[SheetPlayer], needs_confirmer: bool, **kwargs: object
@@ -282,6 +282,13 @@ class ConfirmForm(forms.Form):
             self.fields["confirmer"].choices = player_choices(players)
         else:
             del self.fields["confirmer"]
+
+
+class AllowDealsForm(forms.Form):
+    """The chief referee lets a table play more deals after time, saying why."""
+
+    more = forms.IntegerField(label=_("How many more deals?"), min_value=1, max_value=99, initial=1)
+    reason = reason_field(_("Why may the table play more?"))
 
 
 class UnlockForm(forms.Form):

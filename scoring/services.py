@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
 from django.db.models import Exists, OuterRef
-from django.utils import timezone
+from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
@@ -24,6 +24,7 @@ from scoring import reactions
 from scoring.models import TWELFTHS, DealResult, EntryKind, SeatResult, TableResult
 from scoring.sheets import (
     current_results,
+    deal_limit,
     deals_played,
     result_fields,
     sheet_entry,
@@ -31,7 +32,7 @@ from scoring.sheets import (
     table_sheet,
 )
 from tournaments import permissions
-from tournaments.clock import time_is_up
+from tournaments.clock import RoundClock, round_clock, time_is_up
 from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
 from tournaments.rule_set import RuleSet, round_rule_set
 from tournaments.services import ServiceError, audit, lock_round_and_table
@@ -92,6 +93,20 @@ class TableState:
     def deals_per_round(self) -> int:
         """The deals this table plays: its round's count for a table of its size."""
         return self.rule_set.deals_at(len(self.seats))
+
+    @property
+    def clock(self) -> RoundClock:
+        return round_clock(self.round)
+
+    @property
+    def deal_limit(self) -> int:
+        """The deals the table may have now (`scoring.sheets.deal_limit`)."""
+        return deal_limit(
+            self.results,
+            clock=self.clock,
+            deals_per_round=self.deals_per_round,
+            allowed_more=self.table.deals_allowed_after_time,
+        )
 
     def entries(self) -> list[SheetEntry]:
         return [sheet_entry(result) for result in self.current]
@@ -159,9 +174,9 @@ def _check(state: TableState, entries: list[SheetEntry]) -> ScoredSheet:
         return score_sheet(sheet)
     except SheetError as error:
         # The engine knows the players by entry id: the message names them.
-        entries = Entry.objects.filter(pk__in=[seat.entry_id for seat in state.seats])
-        names = {str(pk): name for pk, name in entries.values_list("pk", "player__full_name")}
-        raise ServiceError(error_text(error, names=names)) from None
+        seated = Entry.objects.filter(pk__in=[seat.entry_id for seat in state.seats])
+        names = {str(pk): name for pk, name in seated.values_list("pk", "player__full_name")}
+        raise ServiceError(error_text(error, names=names, entries=entries)) from None
 
 
 def _store(
@@ -286,6 +301,8 @@ def deal_record_on_sheet(
             _("all %(count)d deals of the round are already entered")
             % {"count": state.deals_per_round}
         )
+    if is_deal:
+        _require_deal_before_time(state)
     scored = _check(state, [*state.entries(), entry])
     result = _store(state, position=position, entry=entry, client_key=client_key, writer=writer)
     if state.round.status == RoundStatus.PUBLISHED:
@@ -305,6 +322,29 @@ def deal_record_on_sheet(
     # In the order the table's entries are read (removed entries keep their versions).
     versions = sorted([*state.results, result], key=lambda each: (each.position, each.version))
     return RecordedEntry(result, versions, scored)
+
+
+def _require_deal_before_time(state: TableState) -> None:
+    """Once the round's time is up a table finishes the deal under way and no other (unless the
+    chief referee allowed it more). Penalty pules use no deal: they are still given."""
+    limit = state.deal_limit
+    if state.deals_played < limit or limit >= state.deals_per_round:
+        return
+    clock = state.clock
+    raise ServiceError(
+        _(
+            "time is up in round %(round)d (%(time)s): table %(number)d may enter only the "
+            "deal that was under way, and has it (%(limit)d deals). Deal %(next)d is not "
+            "played: confirm the table, or ask the chief referee to allow more deals"
+        )
+        % {
+            "round": state.round.number,
+            "time": formats.time_format(timezone.localtime(clock.ended_at), "TIME_FORMAT"),
+            "number": state.table.number,
+            "limit": limit,
+            "next": state.deals_played + 1,
+        }
+    )
 
 
 @transaction.atomic
@@ -373,16 +413,16 @@ def table_confirm(
     *,
     table: Table,
     writer: Writer,
+    deals_seen: int,
     confirmer: Entry | None = None,
-    deals_seen: int | None = None,
 ) -> TableResult:
     """A second person confirms the table's round: another player at the table (through the
     table's link) or the chief referee. The confirmed table is locked; the standings read it.
 
     A table confirms once every planned deal is in; in a timed round whose time is up
     (`tournaments.clock`), also with the deals it has played (at least one): the result is then
-    marked `time_called` and its sheet is closed and settled as usual. `deals_seen`, when given,
-    is the number of deals the confirmer checked: a sheet changed meanwhile is a conflict."""
+    marked `time_called` and its sheet is closed and settled as usual. `deals_seen` is the number
+    of deals the confirmer checked: a sheet changed meanwhile is a conflict."""
     state = _lock_table(table)
     _require_open(state)
     tournament = state.round.tournament
@@ -392,7 +432,7 @@ def table_confirm(
     seated = {seat.entry_id for seat in state.seats}
     if not is_chief and (confirmer is None or confirmer.pk not in seated):
         raise ServiceError(_("a player at this table, or the chief referee, confirms the table"))
-    if deals_seen is not None and deals_seen != state.deals_played:
+    if deals_seen != state.deals_played:
         raise ConflictError(
             _(
                 "table %(number)d has %(played)d deals now, not the %(seen)d you checked: "
@@ -502,6 +542,52 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
         reason=reason.strip(),
         before=before,
     )
+
+
+@transaction.atomic
+def table_deals_allow(*, table: Table, writer: Writer, more: int, reason: str) -> Table:
+    """The chief referee lets a table play `more` deals after the round's time is up (a deal
+    dealt before the signal, a table held up by a dispute), with the reason recorded."""
+    state = _lock_table(table)
+    _require_open(state)
+    tournament = state.round.tournament
+    if writer.account is None or not permissions.is_chief_referee(writer.account, tournament):
+        raise ServiceError(_("only the chief referee can allow a table more deals after time"))
+    if not reason.strip():
+        raise ServiceError(_("say why the table may play more deals"))
+    if not state.clock.is_up:
+        raise ServiceError(
+            _("time is not up in round %(number)d: every table plays its deals")
+            % {"number": state.round.number}
+        )
+    left = state.deals_per_round - state.deal_limit
+    if left < 1:
+        raise ServiceError(
+            _("table %(number)d may already play all %(count)d deals of the round")
+            % {"number": state.table.number, "count": state.deals_per_round}
+        )
+    if not 1 <= more <= left:
+        raise ServiceError(
+            _("table %(number)d may be allowed 1 to %(left)d more deals, not %(more)d")
+            % {"number": state.table.number, "left": left, "more": more}
+        )
+    before = state.table.deals_allowed_after_time
+    Table.objects.filter(pk=state.table.pk).update(deals_allowed_after_time=before + more)
+    state.table.deals_allowed_after_time = before + more
+    tournament_changed(tournament.pk)
+    audit(
+        action=AuditEntry.Action.DEALS_ALLOWED,
+        by=writer.account,
+        tournament=tournament,
+        table=state.table,
+        ip_address=writer.ip_address,
+        round=state.round.number,
+        reason=reason.strip(),
+        more=more,
+        before=state.deal_limit - more,
+        after=state.deal_limit,
+    )
+    return state.table
 
 
 @transaction.atomic

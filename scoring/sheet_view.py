@@ -21,7 +21,9 @@ from engine import Rules, ScoredDeal, ScoredSheet, SheetError, dealer_for, score
 from scoring.models import DealResult, EntryKind, TableResult
 from scoring.sheets import (
     current_results,
+    deal_limit,
     deals_played,
+    sheet_entry,
     sheet_is_closed,
     table_results,
     table_sheet,
@@ -133,6 +135,9 @@ class TableSheetView:
     totals: tuple[int, ...] | None  # after the settlement, once the sheet is closed
     result: TableResult | None  # the confirmation
     clock: RoundClock  # the round's clock (timed rounds), as it stood when the sheet was read
+    # The deals the table may have: all planned ones; once time is up, those it had then and
+    # the deal under way (scoring.sheets.deal_limit).
+    deal_limit: int
     is_closed: bool  # all planned deals are in, or the table was confirmed when time was up
     error: str | None = None  # the stored entries do not score under the round's rules
     # Every write of the sheet stores a new DealResult (a version is never rewritten), so the
@@ -179,6 +184,22 @@ class TableSheetView:
     def is_complete(self) -> bool:
         """Every planned deal is in."""
         return self.deals_played >= self.deals_per_round
+
+    @property
+    def at_time_limit(self) -> bool:
+        """Time is up and the table has entered the deal that was under way (and any more the
+        chief referee allowed): it takes no other deal."""
+        return self.clock.is_up and not self.is_complete and self.deals_played >= self.deal_limit
+
+    @property
+    def deals_at_time(self) -> int:
+        """The deals the table had when time was up (once it is)."""
+        return self.deal_limit - 1 - self.table.deals_allowed_after_time
+
+    @property
+    def can_allow_more(self) -> bool:
+        """The chief referee may let the table play more deals (time is up, deals are left)."""
+        return self.accepts_entries and self.clock.is_up and self.deal_limit < self.deals_per_round
 
     @property
     def can_confirm_short(self) -> bool:
@@ -346,7 +367,13 @@ def _row(
 # query: only these fields (the query is built on every deal, and its cost grows with every
 # column: a tournament has some thirty). The tournament's rule options are read for a round
 # whose rule set is not fixed yet (a draft: tournaments.rule_set.round_options).
-SHEET_TABLE_FIELDS = ("id", "round_id", "number", "first_dealer_position")
+SHEET_TABLE_FIELDS = (
+    "id",
+    "round_id",
+    "number",
+    "first_dealer_position",
+    "deals_allowed_after_time",
+)
 SHEET_ROUND_FIELDS = (
     "id",
     "tournament_id",
@@ -479,7 +506,11 @@ def sheet_with_entries(
         )
     except SheetError as sheet_error:
         scored = None
-        error = error_text(sheet_error, names={player.key: player.name for player in players})
+        error = error_text(
+            sheet_error,
+            names={player.key: player.name for player in players},
+            entries=[sheet_entry(result) for result in current],
+        )
 
     keys = [player.key for player in players]
     dealers: list[str | None] = []
@@ -498,6 +529,7 @@ def sheet_with_entries(
         next_dealer_key = dealer_for(keys, first_dealer, deal_index)
 
     by_key = {player.key: player for player in players}
+    clock = round_clock(table.round)
     return TableSheetView(
         frame=frame,
         table=table,
@@ -514,7 +546,13 @@ def sheet_with_entries(
         settlement=tuple(scored.settlement[key] for key in keys) if scored and closed else None,
         totals=tuple(scored.totals[key] for key in keys) if scored and closed else None,
         result=confirmation,
-        clock=round_clock(table.round),
+        clock=clock,
+        deal_limit=deal_limit(
+            results,
+            clock=clock,
+            deals_per_round=rule_set.deals_per_round,
+            allowed_more=table.deals_allowed_after_time,
+        ),
         is_closed=closed,
         error=error,
         mark=ids[-1] if ids else 0,

@@ -5,6 +5,7 @@ never mix; pages map the keys back to names."""
 
 from __future__ import annotations
 
+import datetime
 from collections.abc import Iterable, Sequence
 from functools import cache
 
@@ -15,10 +16,14 @@ from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import Entry as SheetEntry
 from engine.rules import Game
 from scoring.models import DealResult, EntryKind, TableResult
+from tournaments.clock import RoundClock
 from tournaments.models import Seat, Table
 
-# What the sheet reads of a stored result: not who entered it, from where or when (those stay
-# deferred: read when asked for, as the audit pages and the archive do).
+NO_DEAL = (EntryKind.VOID, EntryKind.PENALTY)  # a removed entry, a penalty pule
+
+# What the sheet reads of a stored result: not who entered it or from where (those stay deferred:
+# read when asked for, as the audit pages and the archive do). When it was written tells how
+# the sheet stood when the round's time was up (`deals_at`).
 SHEET_RESULT_FIELDS = plain_sql.model_fields(
     DealResult,
     (
@@ -34,6 +39,7 @@ SHEET_RESULT_FIELDS = plain_sql.model_fields(
         "galdins",
         "reason",
         "client_key",
+        "created_at",
     ),
 )
 
@@ -74,6 +80,32 @@ def current_results(results: Iterable[DealResult]) -> list[DealResult]:
 def deals_played(current: Iterable[DealResult]) -> int:
     """The deals among a sheet's current entries (`current_results`): a penalty uses none."""
     return sum(1 for result in current if result.kind != EntryKind.PENALTY)
+
+
+def deals_at(results: Iterable[DealResult], moment: datetime.datetime) -> int:
+    """The deals on the sheet as it stood at `moment`: each entry's newest version written by
+    then. Versions are never rewritten, so this is known at any later time (a deal removed or
+    corrected since does not change it)."""
+    newest: dict[int, DealResult] = {}
+    for result in results:
+        if result.created_at <= moment:
+            newest[result.position] = result
+    return sum(1 for result in newest.values() if result.kind not in NO_DEAL)
+
+
+def deal_limit(
+    results: Iterable[DealResult], *, clock: RoundClock, deals_per_round: int, allowed_more: int
+) -> int:
+    """The deals a table may have on its sheet: every planned one; once the round's time is up
+    (called, or run out), those it had then and the deal under way (and as many more as the
+    chief referee allowed it: `Table.deals_allowed_after_time`).
+
+    Derived from the versions' times rather than counted when time is called: the clock
+    running out is no write that could count, and a clock reset takes the limit away."""
+    ended_at = clock.ended_at
+    if ended_at is None:
+        return deals_per_round
+    return min(deals_per_round, deals_at(results, ended_at) + 1 + allowed_more)
 
 
 def sheet_is_closed(

@@ -412,7 +412,10 @@ def _play_table(table: Table, plan: TablePlan, token: TableToken | None) -> None
             writer=writer,
         )
     seats = {str(seat.entry_id): seat.entry for seat in table.seats.all()}
-    scoring_services.table_confirm(table=table, writer=writer, confirmer=seats[plan.confirmer])
+    deals = sum(1 for planned in plan.entries if not isinstance(planned.entry, PenaltyPule))
+    scoring_services.table_confirm(
+        table=table, writer=writer, confirmer=seats[plan.confirmer], deals_seen=deals
+    )
 
 
 def _play_round_in_bulk(

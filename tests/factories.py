@@ -88,6 +88,13 @@ def seat_keys(table) -> list[str]:
     ]
 
 
+def deals_on_sheet(table) -> int:
+    """The deals on the table's sheet as a confirmer sees them (a confirmation carries it)."""
+    from scoring.sheets import current_results, deals_played, table_results
+
+    return deals_played(current_results(table_results(table.pk)))
+
+
 def play_round_with(round_, **options) -> None:
     """The round is played with these options, as if the tournament had them when the round was
     published (a published round keeps the rule set it was published with)."""

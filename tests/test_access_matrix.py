@@ -24,7 +24,7 @@ from engine import Play
 from engine.rules import Game
 from scoring import services as scoring_services
 from scoring.services import Writer
-from tests.factories import make_entries, make_player, make_tournament, seat_keys
+from tests.factories import deals_on_sheet, make_entries, make_player, make_tournament, seat_keys
 from tournaments import services
 from tournaments.models import Player, Round, Table, TableToken, Tournament
 
@@ -186,7 +186,10 @@ def confirm_round_1(world: World) -> None:
                 writer=writer,
             )
         scoring_services.table_confirm(
-            table=table, writer=writer, confirmer=table.seats.last().entry
+            table=table,
+            writer=writer,
+            confirmer=table.seats.last().entry,
+            deals_seen=deals_on_sheet(table),
         )
 
 

@@ -30,7 +30,7 @@ from engine import Play, dealer_for
 from engine.rules import Game
 from scoring import selectors, services
 from scoring.services import Writer
-from tests.factories import make_entries, make_organiser, make_tournament, seat_keys
+from tests.factories import deals_on_sheet, make_entries, make_organiser, make_tournament, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, Tournament
 
@@ -74,7 +74,9 @@ def play_round(table: Table) -> None:
 
 def confirm(table: Table) -> None:
     confirmer = table.seats.order_by("position").first().entry
-    services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer)
+    services.table_confirm(
+        table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
+    )
 
 
 @pytest.fixture

@@ -205,3 +205,16 @@ def test_the_round_page_shows_flags_and_warnings_through_the_translation(
     assert f"«table 2: «{name} must sit at table 1, not at table 2»»" in html
     assert "same club: Ogre (X, Y)" in html
     assert "«table 1: same club: Ogre (X, Y)»" in html
+
+
+def test_given_the_sheets_entries_an_error_is_placed_as_the_referee_numbers_deals():
+    from engine import Pass, PenaltyPule
+
+    entries = [PenaltyPule("A"), Pass(), PenaltyPule("B"), Pass()]
+    error = SheetError("points must be 0-120, got %(value)s", deal=4, value=130)
+    assert error_text(error) == "deal 4: points must be 0-120, got 130"  # the command line's
+    assert error_text(error, entries=entries) == "deal 2: points must be 0-120, got 130"
+    at_penalty = SheetError("too many", deal=3)
+    assert error_text(at_penalty, entries=entries) == "penalty pule after deal 1: too many"
+    first = SheetError("too many", deal=1)
+    assert error_text(first, entries=entries) == "penalty pule before the first deal: too many"

@@ -36,7 +36,14 @@ from scoring.models import TableResult
 from scoring.services import Writer
 from scoring.sheets import sheet_entry
 from scoring.simulation import table_plan
-from tests.factories import make_organiser, make_player, make_tournament, make_user, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_organiser,
+    make_player,
+    make_tournament,
+    make_user,
+    seat_keys,
+)
 from tournaments import services as tournament_services
 from tournaments.models import Club, Entry, Player, Round, Table, TableToken, Tournament
 from tournaments.rule_set import round_rule_set
@@ -191,7 +198,9 @@ def world() -> World:
             reason=f"{SCRIPT} {IMG}",
             writer=Writer(user=chief),
         )
-        services.table_confirm(table=table, writer=Writer(user=chief))
+        services.table_confirm(
+            table=table, writer=Writer(user=chief), deals_seen=deals_on_sheet(table)
+        )
     services.round_close(round_=round_1, writer=Writer(user=organiser))
     round_2 = tournament_services.round_create(tournament=tournament)
     tournament_services.round_generate_seating(round_=round_2, seed=2, by=organiser)
@@ -748,6 +757,10 @@ class TestSheetForms:
             *[{**remove, "remove-reason": value} for value in ("", LONG_TEXT, NUL_TEXT)],
             {**remove, "remove-base_version": str(HUGE)},
             {"action": "confirm", "confirm-confirmer": keys[0]},  # 2 of 12 deals
+            *[
+                {"action": "confirm", "confirm-confirmer": keys[0], "confirm-deals": value}
+                for value in ("abc", "-1", str(HUGE), "2", NUL_TEXT)
+            ],
             {"action": "confirm", "confirm-confirmer": SCRIPT},
             {"action": "unlock", "unlock-reason": SCRIPT},  # not the chief referee
         ]

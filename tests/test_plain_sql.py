@@ -15,7 +15,7 @@ from scoring.entry.link_read import linked_table
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
 from scoring.sheets import SHEET_RESULT_FIELDS, table_results
-from tests.factories import make_published_round, play_round_with, seat_keys
+from tests.factories import deals_on_sheet, make_published_round, play_round_with, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Round, Seat, TableToken
 from tournaments.selectors import table_seats
@@ -101,7 +101,9 @@ def test_a_confirmed_tables_link_carries_the_confirmation_with_an_aware_time(tab
     play_round_with(table.round, deals_per_round=3)
     record(table, Play(Game.LIELAIS, seat_keys(table)[0], tricks=5, points=75), 4)
     confirmer = table.seats.order_by("position").first().entry
-    services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer)
+    services.table_confirm(
+        table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
+    )
     token = TableToken.objects.get(table=table, revoked_at__isnull=True)
     confirmation = linked_table(token.token).confirmation
     stored = TableResult.objects.get(table=table)

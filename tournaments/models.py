@@ -377,6 +377,11 @@ class Table(models.Model):
     first_dealer_position = models.PositiveSmallIntegerField(_("first dealer's seat"), default=1)
     # Why the table is as it is, from the engine: [{"code": "repeat_meeting", "detail": "..."}].
     flags = models.JSONField(_("flags"), default=list, blank=True)
+    # Once the round's time is up a table plays only the deal under way; the chief referee may
+    # allow it this many deals more (scoring.services.table_deals_allow).
+    deals_allowed_after_time = models.PositiveSmallIntegerField(
+        _("deals allowed after time"), default=0
+    )
     # Referee accounts assigned to this table: they enter its deals signed in, without the link.
     referees = models.ManyToManyField(
         settings.AUTH_USER_MODEL,
@@ -497,6 +502,7 @@ class AuditEntry(models.Model):
         CLOCK_STARTED = "round.clock_started", _("round clock started")
         CLOCK_RESET = "round.clock_reset", _("round clock stopped and reset")
         TIME_CALLED = "round.time_called", _("time called")
+        DEALS_ALLOWED = "table.deals_allowed", _("more deals allowed after time")
 
     tournament = models.ForeignKey(
         Tournament,

@@ -259,7 +259,11 @@ def _score_sheet(
             entry_url=url,
             filled=True,
             status=status,
-            error=error_text(error, names={named.key: named.name for named in names}),
+            error=error_text(
+                error,
+                names={named.key: named.name for named in names},
+                entries=[sheet_entry(result) for result in current],
+            ),
             time_called_after=deals_entered if time_called else None,
             rules=rules,
         )

@@ -32,6 +32,7 @@ from django.utils.translation import get_language
 
 from engine import Rules
 from scoring.forms import (
+    AllowDealsForm,
     ConfirmForm,
     DealForm,
     PenaltyForm,
@@ -49,6 +50,7 @@ FORM_NAMES = (
     "remove_form",
     "confirm_form",
     "unlock_form",
+    "allow_form",
 )
 
 
@@ -75,7 +77,12 @@ def correction_form(
 
 
 def offers_next_deal(sheet: TableSheetView | MarkedSheet, correcting: SheetRow | None) -> bool:
-    return sheet.accepts_entries and not sheet.is_complete and correcting is None
+    return (
+        sheet.accepts_entries
+        and not sheet.is_complete
+        and not sheet.at_time_limit
+        and correcting is None
+    )
 
 
 def default_forms(
@@ -142,6 +149,11 @@ def default_forms(
             if is_chief and sheet.is_confirmed and sheet.round_is_open
             else None
         ),
+        "allow_form": (
+            AllowDealsForm(prefix="allow")
+            if is_chief and sheet.can_allow_more and correcting is None
+            else None
+        ),
     }
 
 
@@ -202,6 +214,10 @@ class OfferedForms:
     def unlock_form(self) -> forms.Form | None:
         return self.all["unlock_form"]
 
+    @property
+    def allow_form(self) -> forms.Form | None:
+        return self.all["allow_form"]
+
 
 # --- The memory of rendered forms ---------------------------------------------------------------
 
@@ -252,6 +268,8 @@ class MarkedSheet:
     accepts_entries: bool = True
     round_is_open: bool = True
     is_complete: bool = False
+    at_time_limit: bool = False
+    can_allow_more: bool = False
     can_confirm: bool = False
     is_confirmed: bool = False
     result: None = None
@@ -265,6 +283,7 @@ def forms_shape(offered: OfferedForms) -> FormsShape | None:
     sheet = offered.sheet
     plain = (
         offers_next_deal(sheet, offered.correcting)
+        and not sheet.clock.is_up
         and not sheet.can_confirm
         and not sheet.is_confirmed
         and not offered.bound

@@ -39,7 +39,14 @@ from core.security import client_ip
 from scoring import services
 from scoring.entry.entry_forms import OfferedForms, correction_form, entry_forms_html
 from scoring.entry.link_read import linked_table
-from scoring.forms import ConfirmForm, DealForm, PenaltyForm, RemoveForm, UnlockForm
+from scoring.forms import (
+    AllowDealsForm,
+    ConfirmForm,
+    DealForm,
+    PenaltyForm,
+    RemoveForm,
+    UnlockForm,
+)
 from scoring.models import TableResult
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet_view import (
@@ -540,6 +547,16 @@ def post_confirm(page: SheetPage) -> HttpResponse:
         page.request.POST, prefix="confirm", players=sheet.players, needs_confirmer=needs_confirmer
     )
     if not form.is_valid():
+        if "deals" in form.errors:
+            # The count of deals the confirmer checked is what makes the confirmation his: a
+            # page that does not send it is shown the sheet again.
+            return page.refreshed().render(
+                error=_(
+                    "The confirmation did not say how many deals you checked: look at the sheet "
+                    "again before confirming."
+                ),
+                status=409,
+            )
         return page.render({"confirm_form": form})
     confirmer = sheet.player(form.cleaned_data["confirmer"]) if needs_confirmer else None
     try:
@@ -547,7 +564,7 @@ def post_confirm(page: SheetPage) -> HttpResponse:
             table=sheet.table,
             writer=page.writer,
             confirmer=confirmer.entry if confirmer is not None else None,
-            deals_seen=form.cleaned_data.get("deals"),
+            deals_seen=form.cleaned_data["deals"],
         )
     except ConflictError as error:
         return page.refreshed().render(error=str(error), status=409)
@@ -577,6 +594,32 @@ def post_unlock(page: SheetPage) -> HttpResponse:
     return page.done(_("The table is unlocked: deals can be corrected again."))
 
 
+def post_allow(page: SheetPage) -> HttpResponse:
+    if not page.is_chief:
+        raise PermissionDenied(_("Only the chief referee can allow a table more deals."))
+    form = AllowDealsForm(page.request.POST, prefix="allow")
+    if not form.is_valid():
+        return page.render({"allow_form": form})
+    try:
+        table = services.table_deals_allow(
+            table=page.sheet.table,
+            writer=page.writer,
+            more=form.cleaned_data["more"],
+            reason=form.cleaned_data["reason"],
+        )
+    except LockedError as error:
+        return page.refreshed().render(error=str(error), status=409)
+    except TableGoneError:
+        raise
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return page.render({"allow_form": form})
+    return page.done(
+        _("Table %(number)d may play more deals: enter them, then confirm the table.")
+        % {"number": table.number}
+    )
+
+
 POST_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
     "deal": post_deal,
     "penalty": post_penalty,
@@ -584,6 +627,7 @@ POST_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
     "remove": post_remove,
     "confirm": post_confirm,
     "unlock": post_unlock,
+    "allow": post_allow,
 }
 
 

@@ -4,8 +4,30 @@
 // before the last save: its forms are emptied at once, then the sheet is read again, so the form
 // on screen is the next deal's, empty. The address is loaded without its #fragment (with one, the
 // same address would only scroll).
+//
+// Back at the entry forms after a save (#entry-form, or the forms put in place by
+// entry-resend.js), the next deal's Save button is brought onto a phone's screen: the page is
+// scrolled just far enough, the last rows of the sheet above giving way first.
 (function () {
   "use strict";
+
+  function showNextSave() {
+    var button = document.querySelector("#entry-form .entry-deal-form .entry-submit");
+    if (!button) {
+      return;
+    }
+    var below = button.getBoundingClientRect().bottom + 8 - window.innerHeight;
+    if (below > 0) {
+      window.scrollBy(0, below);
+    }
+  }
+  window.entryShowNextSave = showNextSave;
+
+  window.addEventListener("load", function () {
+    if (window.location.hash === "#entry-form") {
+      showNextSave();
+    }
+  });
 
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted) {

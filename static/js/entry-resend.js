@@ -85,6 +85,9 @@
     readAgainOnBack();
     window.history.pushState(null, "", savedAddress(page));
     added.scrollIntoView();
+    if (window.entryShowNextSave) {
+      window.entryShowNextSave(); // static/js/entry-form.js
+    }
     return true;
   }
 

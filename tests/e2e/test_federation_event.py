@@ -21,7 +21,14 @@ from scoring import services as scoring_services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
 from scoring.sheet_view import table_sheet_view
-from tests.factories import make_club, make_organiser, make_player, make_tournament, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_club,
+    make_organiser,
+    make_player,
+    make_tournament,
+    seat_keys,
+)
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, RoundStatus, TableToken, Tournament
 from tournaments.rule_set import preset_options
@@ -64,7 +71,10 @@ def play(table, deals: int) -> None:
 
 def confirm(table) -> None:
     scoring_services.table_confirm(
-        table=table, writer=Writer(), confirmer=Entry.objects.get(pk=seat_keys(table)[0])
+        table=table,
+        writer=Writer(),
+        confirmer=Entry.objects.get(pk=seat_keys(table)[0]),
+        deals_seen=deals_on_sheet(table),
     )
 
 
@@ -147,7 +157,12 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
     referee = open_page()
     token = TableToken.objects.get(table=short, revoked_at__isnull=True).token
     referee.goto(f"{live_server.url}/r/{token}/")
-    assert referee.get_by_text(t("Time is up: finish the deal under way, then confirm.")).first
+    under_way = t(
+        "Time is up: enter only the deal that was under way (deal %(number)s), then confirm "
+        "the table.",
+        number=SHORT_AFTER,
+    )
+    assert referee.get_by_text(under_way).is_visible()
     players = seat_keys(short)
     dealer = dealer_for(players, players[short.first_dealer_position - 1], SHORT_AFTER - 1)
     declarer = players[(players.index(dealer) + 1) % 4]
@@ -156,8 +171,9 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
     referee.fill("input[name='deal-points']", "91")
     referee.fill("input[name='deal-tricks']", "6")
     send_entry(referee, f"button:has-text('{t('Save the deal')}')")
-    assert referee.get_by_text(
-        t("Time is up: confirm after deal %(number)s?", number=SHORT_AFTER)
+    assert referee.get_by_role(
+        "heading",
+        name=t("Time is up: the table's round ends after deal %(number)s", number=SHORT_AFTER),
     ).is_visible()
     referee.check(f"input[name='confirm-confirmer'][value='{players[0]}']")
     referee.click(f"button:has-text('{t('Confirm after deal %(number)s', number=SHORT_AFTER)}')")

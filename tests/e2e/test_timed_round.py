@@ -97,16 +97,26 @@ def test_a_timed_round_from_the_clock_to_a_short_table_and_the_hall_display(
         " {target: '#round-clock-sheet', swap: 'outerHTML'})",
         referee.locator("#round-clock-sheet").element_handle(),
     )
-    time_up = t("Time is up: finish the deal under way, then confirm.")
-    referee.get_by_text(time_up).wait_for()
+    referee.locator("#round-clock-sheet.is-up").wait_for()
     assert referee.locator("#round-clock-sheet [data-clock-time]").count() == 0
+    # Read again, the sheet says what the table still enters: the deal under way, no other.
+    referee.goto(f"{live_server.url}/r/{token}/")
+    under_way = t(
+        "Time is up: enter only the deal that was under way (deal %(number)s), then confirm "
+        "the table.",
+        number=3,
+    )
+    assert referee.get_by_text(under_way).is_visible()
     referee.screenshot(path=str(shots / "referee-time-up-lv.png"), full_page=True)
 
-    # The deal under way is entered; then the table is confirmed short.
+    # The deal under way is entered; then the sheet offers no other deal, only to confirm.
     enter_lielais(referee, seats[0], points=40, tricks=3)
     assert referee.get_by_text(
-        t("Time is up: confirm after deal %(number)s?", number=3)
+        t("Time is up: the table's round ends after deal %(number)s", number=3)
     ).is_visible()
+    assert referee.locator("input[name='deal-game']").count() == 0
+    assert referee.get_by_text(under_way).count() == 0
+    referee.screenshot(path=str(shots / "referee-deal-under-way-entered-lv.png"), full_page=True)
     referee.check(f"input[name='confirm-confirmer'][value='{seats[2]}']")
     referee.click(f"button:has-text('{t('Confirm after deal %(number)s', number=3)}')")
     referee.wait_for_load_state()
@@ -154,3 +164,51 @@ def test_a_timed_round_from_the_clock_to_a_short_table_and_the_hall_display(
     assert phone.locator(".display-jump").is_visible()
     phone.screenshot(path=str(shots / "display-360-lv.png"))
     no_violations(phone)
+
+
+def in_view(page, selector: str) -> dict:
+    """The element's box and the screen's height, as the phone shows them now."""
+    return page.evaluate(
+        "selector => { const box = document.querySelector(selector).getBoundingClientRect();"
+        " return {top: box.top, bottom: box.bottom, height: window.innerHeight}; }",
+        selector,
+    )
+
+
+def test_on_a_phone_after_a_save_the_next_save_button_is_in_view_and_d_stands_apart(
+    live_server, open_page, shots
+):
+    """A referee saves deal after deal on a 360×740 phone: after each save the next deal's Save
+    button is on the screen, and the dealer's "D" does not touch a negative total."""
+    tournament = make_tournament(slug="telefons", name="Telefona kauss", deals_per_round=12)
+    round_one = make_published_round(tournament, players=8)  # two tables of four
+    table = round_one.tables.get(number=1)
+    seats = [
+        str(entry_id)
+        for entry_id in table.seats.order_by("position").values_list("entry_id", flat=True)
+    ]
+    token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
+    referee = open_page()
+    referee.goto(f"{live_server.url}/r/{token}/")
+    save = "#entry-form form.entry-deal-form button.entry-submit"
+    for number in range(1, 6):
+        sitting_out = referee.locator("input[name='deal-sits_out']").get_attribute("value")
+        declarer = next(key for key in seats if key != sitting_out)
+        # A lost lielais: negative totals beside the dealer's mark.
+        enter_lielais(referee, declarer, points=40, tricks=3)
+        assert DealResult.objects.filter(table=table).count() == number
+        box = in_view(referee, save)
+        if number == 1:
+            referee.screenshot(path=str(shots / "referee-after-first-save-360-lv.png"))
+        assert box["top"] >= 0 and box["bottom"] <= box["height"], (number, box)
+    referee.screenshot(path=str(shots / "referee-after-save-360-lv.png"))
+    gaps = referee.evaluate(
+        "() => Array.from(document.querySelectorAll('.entry-cell.is-dealer')).map(cell => {"
+        " const mark = cell.querySelector('.entry-dealer-mark').getBoundingClientRect();"
+        " const text = document.createRange();"
+        " text.selectNodeContents(cell.querySelector('.total'));"
+        " return text.getBoundingClientRect().left - mark.right; })"
+    )
+    assert gaps and min(gaps) >= 4, gaps
+    assert_fits_the_phone(referee)
+    no_violations(referee)

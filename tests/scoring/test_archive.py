@@ -22,7 +22,13 @@ from scoring.models import SeatResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer
 from scoring.simulation import simulate_tournament
-from tests.factories import make_entries, make_player, make_published_round, make_tournament
+from tests.factories import (
+    deals_on_sheet,
+    make_entries,
+    make_player,
+    make_published_round,
+    make_tournament,
+)
 from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
@@ -254,7 +260,12 @@ class TestTablesInPlay:
                 client_key=f"k{position}",
                 writer=Writer(),
             )
-        services.table_confirm(table=table, writer=Writer(), confirmer=table.seats.first().entry)
+        services.table_confirm(
+            table=table,
+            writer=Writer(),
+            confirmer=table.seats.first().entry,
+            deals_seen=deals_on_sheet(table),
+        )
         archive = tournament_archive(tournament)
         sheet_table = archive["rounds"][0]["tables"][0]
         names = sheet_table["sheet"]["players"]

@@ -48,7 +48,14 @@ from scoring.documents.sheet_data import MIN_ROW, SUMMARY_ROW
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
 from scoring.sheets import table_sheet
-from tests.factories import make_organiser, make_tournament, make_user, play_round_with, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_organiser,
+    make_tournament,
+    make_user,
+    play_round_with,
+    seat_keys,
+)
 from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
 from tournaments import services as tournament_services
 from tournaments.models import (
@@ -129,7 +136,9 @@ def play_deals(table, count: int, *, seed: int = 1, penalty_before: int | None =
 
 def confirm(table) -> None:
     confirmer = table.seats.order_by("position").first().entry
-    services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer)
+    services.table_confirm(
+        table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
+    )
 
 
 @pytest.fixture

@@ -73,3 +73,112 @@ def test_a_deal_is_written_while_another_table_of_the_round_is_being_written():
         release.set()
         writer.join(30)
     assert DealResult.objects.filter(table=two).count() == 1
+
+
+def lielais(table: Table, position: int, key: str) -> None:
+    players = seat_keys(table)
+    services.deal_record(
+        table=table,
+        entry=Play(Game.LIELAIS, players[1 + position % 2], tricks=5, points=75),
+        position=position,
+        client_key=key,
+        writer=REFEREE,
+    )
+
+
+def timed_table_with_three_deals() -> Table:
+    from tests.factories import make_organiser, make_tournament
+    from tournaments import services as tournament_services
+
+    tournament = make_tournament(deals_per_round=9, round_time_limit=50)
+    round_ = make_published_round(tournament, players=6)
+    table = round_.tables.get(number=1)
+    for position in (1, 2, 3):
+        lielais(table, position, f"deal-{position}")
+    tournament_services.round_clock_start(round_=round_, by=make_organiser(username="kungs"))
+    return table
+
+
+def call_time(table: Table) -> None:
+    from django.contrib.auth.models import User
+
+    from tournaments import services as tournament_services
+
+    round_ = Round.objects.get(pk=table.round_id)
+    tournament_services.round_time_call(round_=round_, by=User.objects.get(username="kungs"))
+
+
+def test_a_deal_written_while_time_is_called_is_the_deal_under_way():
+    """The deal holds the round's row (shared) when time is called: the call waits, and the
+    deal counts as one the table had when time was up, so the next is the deal under way."""
+    table = timed_table_with_three_deals()
+    holding, release = threading.Event(), threading.Event()
+
+    def deal_mid_write() -> None:
+        try:
+            with transaction.atomic():
+                lielais(with_round(table), 4, "deal-4")
+                holding.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    def time_call() -> None:
+        try:
+            call_time(table)
+        finally:
+            connection.close()
+
+    writer = threading.Thread(target=deal_mid_write)
+    writer.start()
+    assert holding.wait(30)
+    caller = threading.Thread(target=time_call)
+    caller.start()
+    release.set()
+    writer.join(30)
+    caller.join(30)
+    assert Round.objects.get(pk=table.round_id).time_called_at is not None
+    lielais(with_round(table), 5, "deal-5")  # under way at the signal
+    with pytest.raises(services.ServiceError, match="only the deal that was under way"):
+        lielais(with_round(table), 6, "deal-6")
+    assert DealResult.objects.filter(table=table).count() == 5
+
+
+def test_a_deal_read_before_time_was_called_sees_the_call_once_it_has_its_locks():
+    """Time is called while a deal waits for the round's row: the deal reads the clock again
+    under its locks, so a table at its last deal is refused one more."""
+    table = timed_table_with_three_deals()
+    stale = with_round(table)  # the page read the round before time was called
+    holding, release = threading.Event(), threading.Event()
+
+    def time_call_mid_write() -> None:
+        try:
+            with transaction.atomic():
+                call_time(table)
+                holding.set()
+                release.wait(30)
+        finally:
+            connection.close()
+
+    caller = threading.Thread(target=time_call_mid_write)
+    caller.start()
+    assert holding.wait(30)
+    outcome: list[object] = []
+
+    def deal() -> None:
+        try:
+            lielais(stale, 4, "deal-4")
+            lielais(stale, 5, "deal-5")
+            outcome.append("stored")
+        except services.ServiceError as error:
+            outcome.append(str(error))
+        finally:
+            connection.close()
+
+    writer = threading.Thread(target=deal)
+    writer.start()
+    release.set()
+    caller.join(30)
+    writer.join(30)
+    assert len(outcome) == 1 and "only the deal that was under way" in str(outcome[0])
+    assert DealResult.objects.filter(table=table).count() == 4

@@ -14,7 +14,13 @@ from scoring.entry import entry_forms
 from scoring.entry.entry_forms import OfferedForms, entry_forms_html, forms_shape, marked_forms
 from scoring.services import Writer
 from scoring.sheet_view import table_sheet_view
-from tests.factories import make_published_round, make_tournament, play_round_with, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_published_round,
+    make_tournament,
+    play_round_with,
+    seat_keys,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -166,7 +172,9 @@ def test_forms_other_than_the_plain_next_deal_are_rendered_as_they_stand(state):
         play(table, deals_for(table, 1))
     if state == "confirmed":
         confirmer = table.seats.order_by("position").first().entry
-        services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer)
+        services.table_confirm(
+            table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
+        )
     sheet = table_sheet_view(table_id=table.pk)
     if state == "refused":
         refused = entry_forms.DealForm(

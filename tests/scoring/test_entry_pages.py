@@ -18,6 +18,7 @@ from scoring.sheet_view import initials, round_table_links, short_name
 from scoring.templatetags import sheet_rows
 from scoring.templatetags.sheet_rows import MEMORY
 from tests.factories import (
+    deals_on_sheet,
     make_entries,
     make_organiser,
     make_published_round,
@@ -317,7 +318,12 @@ class TestTheSheetRendersOnlyWhatChanged:
         play_deals(table_of_three, 3)
         client.get(url_of(table_of_three))
         confirmer = table_of_three.seats.order_by("position").first().entry
-        services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=confirmer)
+        services.table_confirm(
+            table=table_of_three,
+            writer=REFEREE,
+            confirmer=confirmer,
+            deals_seen=deals_on_sheet(table_of_three),
+        )
         round_ = table_of_three.round
         public, rendered = rows_rendered(
             client.get,
@@ -573,6 +579,37 @@ class TestEnteringDeals:
         # The same submission comes back with its key: nothing was stored under it.
         assert response.context["offered"].deal_form.client_key_value == "bad-1"
 
+    def test_a_refusal_names_the_deal_the_referee_sees_after_a_penalty_pule(
+        self, client, table_of_three
+    ):
+        a, b, _c = seat_keys(table_of_three)
+        record(table_of_three, PenaltyPule(a), 1)
+        url = url_of(table_of_three)
+        assert "Deal 1 of" in client.get(url).content.decode()
+        response = client.post(
+            url, deal_data(2, "bad-2", game="lielais", declarer=b, points=100, tricks=8)
+        )
+        page = response.content.decode()
+        assert "deal 1: points must be 120 when Lielais takes all 8 tricks" in page
+        assert "deal 2:" not in page
+
+    def test_a_refused_penalty_pule_is_named_as_one(self, client, table_of_three):
+        a, b, _c = seat_keys(table_of_three)
+        record(table_of_three, lielais(b), 1)
+        for position in (2, 3, 4):
+            record(table_of_three, PenaltyPule(a), position)
+        response = client.post(
+            url_of(table_of_three),
+            {
+                "action": "penalty",
+                "penalty-position": 5,
+                "penalty-client_key": "one-too-many",
+                "penalty-player": a,
+            },
+        )
+        page = response.content.decode()
+        assert "penalty pule after deal 1: player" in page and "deal 5:" not in page
+
     @pytest.mark.parametrize(
         "fields",
         [
@@ -636,6 +673,16 @@ class TestEnteringDeals:
         # The sheet now, with a fresh form for deal 2.
         assert response.context["sheet"].next_deal_number == 2
         assert response.context["offered"].deal_form["position"].value() == 2
+
+    def test_the_mazā_zole_hint_shows_only_when_the_rules_have_mazā_zole(
+        self, client, table_of_three
+    ):
+        url = url_of(table_of_three)
+        hint = "Mazā zole needs only the tricks."
+        without = client.get(url).content.decode()
+        assert hint not in without and "The declarer's card points and tricks." in without
+        play_round_with(table_of_three.round, small_zole=True)
+        assert hint in client.get(url).content.decode()
 
     def test_the_sitting_out_dealer_is_not_offered_as_declarer_at_a_table_of_four(
         self, client, table_of_four
@@ -883,8 +930,8 @@ class TestCorrections:
 
 
 class TestConfirmation:
-    def confirm_data(self, entry_id=None):
-        data = {"action": "confirm"}
+    def confirm_data(self, entry_id=None, deals=3):
+        data = {"action": "confirm", "confirm-deals": deals}
         if entry_id is not None:
             data["confirm-confirmer"] = entry_id
         return data
@@ -925,12 +972,35 @@ class TestConfirmation:
         assert client.post(url, self.confirm_data()).status_code == 302
         assert TableResult.objects.get().confirmed_by == chief
 
+    @pytest.mark.parametrize("deals", [None, "", "2", "4", "abc"])
+    def test_a_confirmation_without_the_count_of_deals_seen_shows_the_sheet_again(
+        self, client, short_round, deals
+    ):
+        play_deals(short_round, 3)
+        url = url_of(short_round)
+        confirmer = short_round.seats.order_by("position").last().entry
+        data = self.confirm_data(confirmer.pk)
+        if deals is None:
+            del data["confirm-deals"]
+        else:
+            data["confirm-deals"] = deals
+        response = client.post(url, data)
+        assert response.status_code == 409
+        assert not TableResult.objects.exists()
+        page = response.content.decode()
+        assert 'id="page-error"' in page
+        assert 'name="confirm-deals" value="3"' in page  # the sheet as it is, to check again
+        assert client.post(url, self.confirm_data(confirmer.pk)).status_code == 302
+
     def test_only_the_chief_referee_unlocks(self, client, short_round, chief):
         tournament = short_round.round.tournament
         tournament.chief_referees.add(chief)
         play_deals(short_round, 3)
         services.table_confirm(
-            table=short_round, writer=REFEREE, confirmer=short_round.seats.first().entry
+            table=short_round,
+            writer=REFEREE,
+            confirmer=short_round.seats.first().entry,
+            deals_seen=deals_on_sheet(short_round),
         )
         link = url_of(short_round)
         organiser_url = reverse("scoring:table_sheet", args=[short_round.pk])
@@ -1094,7 +1164,12 @@ def test_an_organiser_closes_a_round_once_every_table_is_confirmed(client):
     round_ = make_published_round(players=6)
     for table in round_.tables.all():
         play_full_round(table)
-        services.table_confirm(table=table, writer=REFEREE, confirmer=table.seats.first().entry)
+        services.table_confirm(
+            table=table,
+            writer=REFEREE,
+            confirmer=table.seats.first().entry,
+            deals_seen=deals_on_sheet(table),
+        )
     client.force_login(make_organiser())
     client.post(f"/organise/t/{round_.tournament.slug}/rounds/1/close/")
     round_.refresh_from_db()

@@ -30,7 +30,14 @@ from scoring.models import DealResult, SeatResult, TableResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer
 from scoring.simulation import simulate_tournament
-from tests.factories import make_entries, make_organiser, make_tournament, make_user, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_entries,
+    make_organiser,
+    make_tournament,
+    make_user,
+    seat_keys,
+)
 from tests.scoring.test_documents import confirm, confirm_when_time_was_called, play_deals
 from tests.scoring.test_standings_selectors import publish_next_round
 from tournaments import services as tournament_services
@@ -116,9 +123,14 @@ def full_tournament(rule_set: str = "pules") -> Tournament:
         writer=by_organiser,
     )
     confirmer = first.seats.get(position=3).entry
-    services.table_confirm(table=first, writer=Writer(token=token), confirmer=confirmer)
+    services.table_confirm(
+        table=first,
+        writer=Writer(token=token),
+        confirmer=confirmer,
+        deals_seen=deals_on_sheet(first),
+    )
     services.table_unlock(table=first, writer=Writer(user=chief), reason="strīds par 5. partiju")
-    services.table_confirm(table=first, writer=Writer(user=chief))
+    services.table_confirm(table=first, writer=Writer(user=chief), deals_seen=deals_on_sheet(first))
     for position in (1, 2):
         play_deal(second, position, by_organiser)
     services.deal_correct(
@@ -502,15 +514,16 @@ def two_rule_sets() -> Tournament:
     tournament_services.tournament_settings_save(tournament=tournament, values=RULES_AFTER, by=None)
     round_2 = publish_next_round(Tournament.objects.get(pk=tournament.pk), seed=2)
     Round.objects.filter(pk=round_2.pk).update(
-        clock_started_at=timezone.now() - datetime.timedelta(minutes=50),
-        time_limit=50,
-        time_called_at=timezone.now(),
+        clock_started_at=timezone.now() - datetime.timedelta(minutes=40), time_limit=50
     )
     short, *others = round_2.tables.order_by("number")
     play_deals(short, 4, seed=9)
-    confirm_when_time_was_called(short)
     for table in others:
         play_deals(table, 9, seed=table.number + 10)
+    # Time is called once the deals are in: after it a table enters only the deal under way.
+    Round.objects.filter(pk=round_2.pk).update(time_called_at=timezone.now())
+    confirm_when_time_was_called(short)
+    for table in others:
         confirm(table)
     return Tournament.objects.get(pk=tournament.pk)
 
@@ -608,7 +621,10 @@ class TestRulesOfEachRound:
         for position in range(3, DEALS + 1):
             play_deal(table, position, Writer(token=token))
         services.table_confirm(
-            table=table, writer=Writer(token=token), confirmer=table.seats.first().entry
+            table=table,
+            writer=Writer(token=token),
+            confirmer=table.seats.first().entry,
+            deals_seen=deals_on_sheet(table),
         )
         assert TableResult.objects.filter(table=table).exists()
 

@@ -17,6 +17,7 @@ from scoring import services
 from scoring.models import SeatResult, TableResult
 from tests.clock import fix_the_clock
 from tests.factories import (
+    deals_on_sheet,
     make_entries,
     make_organiser,
     make_player,
@@ -227,7 +228,9 @@ def play_and_confirm(table, deals: int) -> None:
                 writer=services.Writer(),
             )
     confirmer = table.seats.order_by("position").first().entry
-    services.table_confirm(table=table, writer=services.Writer(), confirmer=confirmer)
+    services.table_confirm(
+        table=table, writer=services.Writer(), confirmer=confirmer, deals_seen=deals_on_sheet(table)
+    )
 
 
 @pytest.fixture
@@ -322,7 +325,12 @@ class TestTablePage:
         tournament_services.round_clock_start(round_=table.round, by=make_organiser())
         clock.advance(minutes=50)
         confirmer = table.seats.order_by("position").first().entry
-        services.table_confirm(table=table, writer=services.Writer(), confirmer=confirmer)
+        services.table_confirm(
+            table=table,
+            writer=services.Writer(),
+            confirmer=confirmer,
+            deals_seen=deals_on_sheet(table),
+        )
 
         response = client.get(table_url(tournament, 1, 1))
 

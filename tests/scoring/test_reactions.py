@@ -8,7 +8,7 @@ import pytest
 from ranking import services as ranking_services
 from scoring import reactions, services
 from scoring.models import TableResult
-from tests.factories import make_entries, make_tournament
+from tests.factories import deals_on_sheet, make_entries, make_tournament
 from tests.scoring.test_standings_selectors import (
     REFEREE,
     favourite_first,
@@ -39,7 +39,9 @@ def reaction_lists(monkeypatch):
 
 def confirm(table):
     confirmer = table.seats.order_by("position").first().entry
-    return services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer)
+    return services.table_confirm(
+        table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
+    )
 
 
 def test_the_ranking_follows_confirmations_unlocks_and_closed_rounds():

@@ -11,6 +11,7 @@ from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import ConflictError, LockedError, Writer
 from tests.factories import (
+    deals_on_sheet,
     make_organiser,
     make_published_round,
     make_tournament,
@@ -232,12 +233,22 @@ class TestConfirmation:
         record(table_of_three, lielais(b), 1)
         confirmer = table_of_three.seats.first().entry
         with pytest.raises(ServiceError, match="1 of 24 deals"):
-            services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=confirmer)
+            services.table_confirm(
+                table=table_of_three,
+                writer=REFEREE,
+                confirmer=confirmer,
+                deals_seen=deals_on_sheet(table_of_three),
+            )
 
     def test_a_player_at_the_table_confirms_and_the_table_locks(self, table_of_three):
         play_full_round(table_of_three)
         confirmer = table_of_three.seats.last().entry
-        services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=confirmer)
+        services.table_confirm(
+            table=table_of_three,
+            writer=REFEREE,
+            confirmer=confirmer,
+            deals_seen=deals_on_sheet(table_of_three),
+        )
         results = {str(r.entry_id): r for r in SeatResult.objects.all()}
         assert sum(r.game_points for r in results.values()) == 0
         assert sum(r.place_points for r in results.values()) == 12  # 6 + 4 + 2
@@ -249,14 +260,23 @@ class TestConfirmation:
         other_table = table_of_three.round.tables.exclude(pk=table_of_three.pk).get()
         stranger = other_table.seats.first().entry
         with pytest.raises(ServiceError, match="a player at this table"):
-            services.table_confirm(table=table_of_three, writer=REFEREE, confirmer=stranger)
+            services.table_confirm(
+                table=table_of_three,
+                writer=REFEREE,
+                confirmer=stranger,
+                deals_seen=deals_on_sheet(table_of_three),
+            )
         assert not TableResult.objects.exists()
 
     def test_only_the_chief_referee_unlocks_and_says_why(self, table_of_three):
         play_full_round(table_of_three)
         chief = make_organiser()
         table_of_three.round.tournament.chief_referees.add(chief)
-        services.table_confirm(table=table_of_three, writer=Writer(user=chief))
+        services.table_confirm(
+            table=table_of_three,
+            writer=Writer(user=chief),
+            deals_seen=deals_on_sheet(table_of_three),
+        )
         with pytest.raises(ServiceError, match="only the chief referee"):
             services.table_unlock(
                 table=table_of_three, writer=Writer(user=make_organiser()), reason="x"
@@ -277,7 +297,10 @@ class TestConfirmation:
         for position in (1, 2, 3):
             record(table_of_three, Pass(), position)
         services.table_confirm(
-            table=table_of_three, writer=REFEREE, confirmer=table_of_three.seats.first().entry
+            table=table_of_three,
+            writer=REFEREE,
+            confirmer=table_of_three.seats.first().entry,
+            deals_seen=deals_on_sheet(table_of_three),
         )
         assert {r.place_points for r in SeatResult.objects.all()} == {Fraction(4)}
 
@@ -287,7 +310,12 @@ class TestConfirmation:
             services.round_close(round_=round_, writer=REFEREE)
         for table in round_.tables.all():
             play_full_round(table)
-            services.table_confirm(table=table, writer=REFEREE, confirmer=table.seats.first().entry)
+            services.table_confirm(
+                table=table,
+                writer=REFEREE,
+                confirmer=table.seats.first().entry,
+                deals_seen=deals_on_sheet(table),
+            )
         services.round_close(round_=round_, writer=REFEREE)
         round_.refresh_from_db()
         assert round_.status == RoundStatus.CLOSED
@@ -296,7 +324,12 @@ class TestConfirmation:
         round_ = table_of_three.round
         for table in round_.tables.all():
             play_full_round(table)
-            services.table_confirm(table=table, writer=REFEREE, confirmer=table.seats.first().entry)
+            services.table_confirm(
+                table=table,
+                writer=REFEREE,
+                confirmer=table.seats.first().entry,
+                deals_seen=deals_on_sheet(table),
+            )
         scores = entry_scores(tournament=round_.tournament, before_round=2)
         best = SeatResult.objects.order_by("-place_points_twelfths", "-game_points").first()
         assert scores[best.entry_id] == max(scores.values())

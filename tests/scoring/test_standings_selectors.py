@@ -16,7 +16,7 @@ from engine.rules import Game
 from scoring import selectors, services
 from scoring.models import TWELFTHS, SeatResult, TableResult
 from scoring.services import Writer
-from tests.factories import make_entries, make_tournament, seat_keys
+from tests.factories import deals_on_sheet, make_entries, make_tournament, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Round, RoundStatus, Table, Tournament
 from tournaments.rule_set import round_rule_set
@@ -103,7 +103,9 @@ def play_round_at(table: Table, choose_declarer) -> None:
 
 def confirm(table: Table) -> None:
     confirmer = table.seats.order_by("position").first().entry
-    services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer)
+    services.table_confirm(
+        table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
+    )
 
 
 def next_not_dealing(players: list[str], dealer: str) -> str:

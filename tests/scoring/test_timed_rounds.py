@@ -12,7 +12,7 @@ import json
 import pytest
 from django.urls import reverse
 
-from engine import Pass, Play, Sheet, score_sheet
+from engine import Pass, PenaltyPule, Play, Sheet, score_sheet
 from engine.rules import Game
 from scoring import services
 from scoring.documents.selectors import round_score_sheets
@@ -20,9 +20,15 @@ from scoring.models import DealResult, SeatResult, TableResult
 from scoring.selectors import round_tables, tournament_standings
 from scoring.services import ConflictError, Writer
 from tests.clock import fix_the_clock
-from tests.factories import make_organiser, make_published_round, make_tournament, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_organiser,
+    make_published_round,
+    make_tournament,
+    seat_keys,
+)
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Round, TableToken
+from tournaments.models import AuditEntry, Round, Table, TableToken
 from tournaments.rule_set import round_rule_set
 from tournaments.services import ServiceError
 
@@ -87,6 +93,7 @@ def engine_totals(table, deals, *, closed: bool) -> dict[str, int]:
 
 def confirm(table, **kwargs) -> TableResult:
     confirmer = table.seats.order_by("position").first().entry
+    kwargs.setdefault("deals_seen", deals_on_sheet(table))
     return services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer, **kwargs)
 
 
@@ -290,7 +297,8 @@ class TestTheRefereesPage:
         url = self.url(table)
         response = client.get(url)
         html = response.content.decode()
-        assert "Time is up: finish the deal under way, then confirm." in html
+        assert "finish the deal under way" not in html  # the clock says time is up, no more
+        assert "Time is up: enter only the deal that was under way (deal 4)" in html
         assert "Time is up: confirm after deal 3?" in html
         assert "Confirm after deal 3" in html
         assert response.context["offered"].deal_form is not None  # the deal under way is entered
@@ -336,6 +344,183 @@ class TestTheRefereesPage:
         assert "Time is up: confirm after deal 4?" in client.get(url).content.decode()
 
 
+def deal_data(position: int, declarer: str, key: str) -> dict:
+    return {
+        "action": "deal",
+        "deal-position": position,
+        "deal-client_key": key,
+        "deal-game": "lielais",
+        "deal-declarer": declarer,
+        "deal-points": 70,
+        "deal-tricks": 4,
+    }
+
+
+class TestTimeStopsATable:
+    """RULES.md: after the signal the deal under way is finished; the table's round then ends
+    with the deals it has played. It enters that deal and no other."""
+
+    def test_after_time_is_called_only_the_deal_under_way_is_entered(self, table, organiser, clock):
+        three_deals(table)
+        start_clock(table, organiser)
+        clock.advance(minutes=12)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        clock.advance(minutes=2)
+        _a, b, c = seat_keys(table)
+        record(table, lielais(b), 4)  # under way at the signal
+        with pytest.raises(ServiceError, match="may enter only the deal that was under way"):
+            record(table, lielais(c), 5)
+        assert DealResult.objects.filter(table=table).count() == 4
+        assert AuditEntry.objects.filter(action="deal.entered").count() == 4
+        assert confirm(table).last_position == 4
+
+    def test_when_the_clock_runs_out_the_deals_entered_before_count(self, table, organiser, clock):
+        three_deals(table)
+        start_clock(table, organiser)
+        clock.advance(minutes=30)
+        _a, b, c = seat_keys(table)
+        record(table, lielais(b), 4)  # before the clock ran out
+        clock.advance(minutes=25)
+        record(table, lielais(c), 5)
+        with pytest.raises(ServiceError, match=r"has it \(5 deals\)\. Deal 6 is not played"):
+            record(table, lielais(b), 6)
+        assert DealResult.objects.filter(table=table).count() == 5
+
+    def test_a_penalty_pule_is_still_given(self, table, organiser, clock):
+        three_deals(table)
+        start_clock(table, organiser)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        clock.advance(minutes=1)
+        a, b, _c = seat_keys(table)
+        record(table, lielais(b), 4)
+        record(table, PenaltyPule(a), 5)
+        assert DealResult.objects.filter(table=table, kind="penalty").count() == 1
+
+    def test_a_deal_removed_after_time_is_entered_again_but_no_other(self, table, organiser, clock):
+        three_deals(table)
+        start_clock(table, organiser)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        clock.advance(minutes=1)
+        _a, b, c = seat_keys(table)
+        record(table, lielais(b), 4)
+        services.deal_correct(
+            table=table,
+            position=4,
+            entry=None,
+            base_version=1,
+            client_key=next(keys),
+            reason="wrong declarer",
+            writer=REFEREE,
+        )
+        record(table, lielais(c), 4)
+        with pytest.raises(ServiceError, match="may enter only the deal that was under way"):
+            record(table, lielais(b), 5)
+
+    def test_time_called_while_a_deal_was_on_its_way_is_seen_by_its_write(
+        self, table, organiser, clock
+    ):
+        three_deals(table)
+        start_clock(table, organiser)
+        # The page read the table (and its round's clock) before time was called.
+        stale = Table.objects.select_related("round__tournament").get(pk=table.pk)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        clock.advance(minutes=1)
+        _a, b, c = seat_keys(table)
+        record(stale, lielais(b), 4)
+        with pytest.raises(ServiceError, match="may enter only the deal that was under way"):
+            record(stale, lielais(c), 5)
+
+    def test_the_chief_referee_may_allow_a_table_more_deals(self, table, organiser, clock):
+        chief = make_organiser(is_superuser=True)
+        three_deals(table)
+        start_clock(table, organiser)
+        with pytest.raises(ServiceError, match="time is not up"):
+            allow(table, chief, 1)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        clock.advance(minutes=1)
+        with pytest.raises(ServiceError, match="only the chief referee"):
+            services.table_deals_allow(
+                table=table, writer=Writer(user=organiser), more=1, reason="x"
+            )
+        with pytest.raises(ServiceError, match="say why"):
+            allow(table, chief, 1, reason="  ")
+        with pytest.raises(ServiceError, match="1 to 2 more deals, not 3"):
+            allow(table, chief, 3)
+        assert not AuditEntry.objects.filter(action="table.deals_allowed").exists()
+
+        allow(table, chief, 1)
+
+        audit = AuditEntry.objects.get(action="table.deals_allowed")
+        assert audit.user == chief and audit.table_id == table.pk
+        assert (audit.detail["more"], audit.detail["before"], audit.detail["after"]) == (1, 4, 5)
+        _a, b, c = seat_keys(table)
+        record(table, lielais(b), 4)
+        record(table, lielais(c), 5)
+        with pytest.raises(ServiceError, match="may enter only the deal that was under way"):
+            record(table, lielais(b), 6)
+
+
+def allow(table, chief, more: int, reason: str = "dealt before the signal") -> None:
+    services.table_deals_allow(table=table, writer=Writer(user=chief), more=more, reason=reason)
+
+
+class TestTheRefereesPageAfterTime:
+    def url(self, table) -> str:
+        token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
+        return reverse("scoring:token_sheet", args=[token])
+
+    def test_once_the_deal_under_way_is_in_it_offers_only_the_confirmation(
+        self, client, table, organiser, clock
+    ):
+        three_deals(table)
+        start_clock(table, organiser)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        clock.advance(minutes=1)
+        _a, b, c = seat_keys(table)
+        url = self.url(table)
+        assert client.post(url, deal_data(4, b, "under-way")).status_code == 302
+
+        response = client.get(url)
+        html = response.content.decode()
+        assert response.context["offered"].deal_form is None
+        assert "finish the deal under way" not in html and "enter only the deal" not in html
+        assert "deals." not in html.split('id="entry-form"')[1].split("<h2>")[0]  # no dealer
+        assert "Time is up: the table's round ends after deal 4" in html
+        assert "Confirm after deal 4" in html
+        assert "confirm after deal 5" not in html.lower()
+        assert "Deal 5 of" not in html  # the progress under the heading says it too
+
+        refused = client.post(url, deal_data(5, c, "one-too-many"))
+        assert refused.status_code == 200
+        assert "may enter only the deal that was under way" in refused.content.decode()
+        assert DealResult.objects.filter(table=table).count() == 4
+
+    def test_the_chief_referee_allows_more_from_the_tables_page(
+        self, client, table, organiser, clock
+    ):
+        chief = make_organiser(is_superuser=True)
+        three_deals(table)
+        start_clock(table, organiser)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        clock.advance(minutes=1)
+        url = reverse("scoring:table_sheet", args=[table.pk])
+        assert client.get(self.url(table)).context["offered"].allow_form is None  # the link
+        client.force_login(organiser)
+        assert (
+            client.post(url, {"action": "allow", "allow-more": 1, "allow-reason": "x"}).status_code
+            == 403
+        )
+        client.force_login(chief)
+        assert client.get(url).context["offered"].allow_form is not None
+        blank = client.post(url, {"action": "allow", "allow-more": 1, "allow-reason": " "})
+        assert blank.status_code == 200
+        assert Table.objects.get(pk=table.pk).deals_allowed_after_time == 0
+        done = client.post(url, {"action": "allow", "allow-more": 2, "allow-reason": "dispute"})
+        assert done.status_code == 302
+        page = client.get(url).content.decode()
+        assert "allowed this table to play up to deal 6" in page
+
+
 class TestTheClockFragment:
     def test_it_is_fresh_on_every_request(self, client, table, organiser, clock):
         url = reverse("public:round_clock", args=[table.round.tournament.slug, 1])
@@ -350,7 +535,7 @@ class TestTheClockFragment:
         assert f'hx-get="{url}"' in running
         tournament_services.round_time_call(round_=table.round, by=organiser)
         called = client.get(url).content.decode()
-        assert "Time is up: finish the deal under way, then confirm." in called
+        assert "Time is up" in called and "finish the deal under way" not in called
         assert "data-running" not in called
 
     def test_a_draft_or_unknown_round_is_not_found(self, client, table):

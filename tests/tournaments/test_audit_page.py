@@ -17,6 +17,7 @@ from engine.rules import Game
 from scoring import services as scoring_services
 from scoring.services import Writer
 from tests.factories import (
+    deals_on_sheet,
     make_player,
     make_published_round,
     make_tournament,
@@ -73,7 +74,7 @@ def played(chief):
         reason="95, not 75",
         writer=signed_in,
     )
-    scoring_services.table_confirm(table=first, writer=signed_in)
+    scoring_services.table_confirm(table=first, writer=signed_in, deals_seen=deals_on_sheet(first))
     scoring_services.table_unlock(table=first, writer=signed_in, reason="deal 3 was wrong")
     scoring_services.deal_record(
         table=second,

@@ -7,6 +7,7 @@ import datetime
 from django.contrib.auth.models import User
 from django.db import connection, models
 from django.utils import timezone
+from django.utils.dateparse import parse_datetime
 from django.utils.translation import gettext as _
 
 from core import plain_sql
@@ -96,12 +97,19 @@ def _lock_table_in_round_in_play(table: Table) -> tuple[Round, Table]:
     rounds, tables = quote(Round._meta.db_table), quote(Table._meta.db_table)
     round_column = quote(Table._meta.get_field("round").column)
     locks = connection.features.has_select_for_update
+    # Read after the round's lock was taken, as they are now: the round's status and clock (time
+    # called while this request was on its way limits the deals it may add) and the deals the
+    # chief referee allowed the table after time.
+    round_fields = ("status", "clock_started_at", "time_limit", "time_called_at")
+    columns = ", ".join(
+        [f"r.{quote(Round._meta.get_field(name).column)}" for name in round_fields]
+        + [f"t.{quote(Table._meta.get_field('deals_allowed_after_time').column)}"]
+    )
     with connection.cursor() as cursor:
         if locks:
             cursor.execute(f"SELECT 1 FROM {rounds} WHERE id = %s FOR SHARE", [table.round_id])
-        # Read after the round's lock was taken: the round's status as it is now.
         cursor.execute(
-            f"SELECT r.status FROM {tables} t JOIN {rounds} r ON r.id = t.{round_column} "
+            f"SELECT {columns} FROM {tables} t JOIN {rounds} r ON r.id = t.{round_column} "
             f"WHERE t.id = %s{' FOR UPDATE OF t' if locks else ''}",
             [table.pk],
         )
@@ -109,10 +117,24 @@ def _lock_table_in_round_in_play(table: Table) -> tuple[Round, Table]:
     if found is None:
         raise TableGoneError(table_gone_message())
     round_ = copy.copy(table.round)
-    round_.status = found[0]
+    round_.status, started, round_.time_limit, called, allowed = found
+    round_.clock_started_at = _moment(started)
+    round_.time_called_at = _moment(called)
     locked = copy.copy(table)
     locked.round = round_
+    locked.deals_allowed_after_time = allowed
     return round_, locked
+
+
+def _moment(value: object) -> datetime.datetime | None:
+    """A timestamp read in plain SQL: SQLite gives text, PostgreSQL an aware datetime."""
+    if value is None or isinstance(value, datetime.datetime):
+        moment = value
+    else:
+        moment = parse_datetime(str(value))
+    if moment is not None and timezone.is_naive(moment):
+        moment = timezone.make_aware(moment, datetime.UTC)
+    return moment
 
 
 class RuleSetLockedError(ServiceError):
