@@ -19,12 +19,17 @@ def _row_class(record: dict[str, Any]) -> str:
     return "shared-rank" if record.get("shared") else ""
 
 
+def rating_text(value: float) -> str:
+    """A rating as every page shows it: the player's page says the number the list shows."""
+    # Rounded first, as the export is: number_format cuts the digits after the second.
+    return number_format(round(value, 2), decimal_pos=2)
+
+
 class DecimalColumn(tables.Column):
     """A rating: 27,43 on the page (localised, two places), 27.43 in the export."""
 
     def render(self, value: float) -> str:
-        # Rounded first, as the export is: number_format cuts the digits after the second.
-        return number_format(round(value, 2), decimal_pos=2)
+        return rating_text(value)
 
     def value(self, value: float) -> float:
         return round(value, 2)

@@ -1,6 +1,8 @@
 """The project's own documentation (docs/*.md), served on the site as HTML: one text for the
-README, a clone and the site. The files are the project's, not visitors' input, so their HTML
-is trusted."""
+README, a clone and the site. English (docs/*.md) is the original; docs/<language>/*.md are its
+translations, served to a reader of that language, their headings carrying the original's ids so
+an address such as /rules/#presets leads to the same place in every language. The files are the
+project's, not visitors' input, so their HTML is trusted."""
 
 from __future__ import annotations
 
@@ -13,11 +15,13 @@ import markdown
 from django.conf import settings
 from django.urls import reverse
 from django.utils.safestring import SafeString, mark_safe
+from django.utils.translation import get_language
 
 DOCS_DIR = settings.BASE_DIR / "docs"
 
 # Each served page: its file in docs/ and its URL name.
 PAGES = {"rules": "rules.md", "organising": "organising.md"}
+ORIGINAL_LANGUAGE = "en"
 
 # A link between the files ("organising.md#seat") becomes a link between the pages.
 _DOC_LINK = re.compile(r'href="(?P<file>[a-z_-]+\.md)(?P<anchor>#[^"]*)?"')
@@ -27,18 +31,32 @@ _DOC_LINK = re.compile(r'href="(?P<file>[a-z_-]+\.md)(?P<anchor>#[^"]*)?"')
 class DocPage:
     title: str
     body: SafeString
+    language: str
 
 
-def doc_page(page: str) -> DocPage:
-    """The page as HTML, its title the file's first heading. Rendered once per version of the
+def doc_path(page: str, language: str) -> Path:
+    """Where the page's text in that language is kept (whether or not it is there)."""
+    if language == ORIGINAL_LANGUAGE:
+        return DOCS_DIR / PAGES[page]
+    return DOCS_DIR / language / PAGES[page]
+
+
+def doc_page(page: str, language: str | None = None) -> DocPage:
+    """The page as HTML in the language (the reader's by default), the English original where it
+    has no translation; its title the file's first heading. Rendered once per version of the
     file (its modification time), so an edited file shows without a restart."""
-    path = DOCS_DIR / PAGES[page]
-    return _render(path, path.stat().st_mtime_ns)
+    language = (language or get_language() or ORIGINAL_LANGUAGE).split("-")[0]
+    path = doc_path(page, language)
+    if not path.exists():
+        language, path = ORIGINAL_LANGUAGE, doc_path(page, ORIGINAL_LANGUAGE)
+    return _render(path, path.stat().st_mtime_ns, language)
 
 
-@lru_cache(maxsize=len(PAGES) * 2)
-def _render(path: Path, _version: int) -> DocPage:
-    converter = markdown.Markdown(extensions=["tables", "fenced_code", "toc", "sane_lists"])
+@lru_cache(maxsize=len(PAGES) * len(settings.LANGUAGES) * 2)
+def _render(path: Path, _version: int, language: str) -> DocPage:
+    converter = markdown.Markdown(
+        extensions=["tables", "fenced_code", "attr_list", "toc", "sane_lists"]
+    )
     html = converter.convert(path.read_text(encoding="utf-8"))
     urls = {file: reverse(f"doc_{name}") for name, file in PAGES.items()}
 
@@ -55,4 +73,4 @@ def _render(path: Path, _version: int) -> DocPage:
     )
     tokens = converter.toc_tokens  # type: ignore[attr-defined]
     title = tokens[0]["name"] if tokens else path.stem
-    return DocPage(title=title, body=mark_safe(html))
+    return DocPage(title=title, body=mark_safe(html), language=language)

@@ -9,6 +9,7 @@ from django.utils.translation import gettext as _
 
 from ranking import selectors
 from ranking.charts import rating_chart
+from ranking.tables import rating_text
 from tournaments.models import Player
 
 register = template.Library()
@@ -36,5 +37,6 @@ def player_ranking(player: Player) -> dict[str, object]:
         "player": player,
         "ranking_seasons": selectors.player_ranking(player=player),
         "rating": history,
+        "rating_shown": rating_text(history.current.ordinal) if history.current else "",
         "rating_chart": rating_chart(history.points, _marker_label),
     }

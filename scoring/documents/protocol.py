@@ -66,6 +66,9 @@ class ControlTotal:
 class Protocol:
     event: EventInfo
     after_round: int
+    # The last of the covered rounds with a confirmed table (0: none yet): what the title names,
+    # since a round just published adds nothing to the standings.
+    scored_round: int
     rounds_planned: int
     round_numbers: tuple[int, ...]  # the rounds shown as columns
     final: bool
@@ -91,8 +94,10 @@ def subtitle(protocol: Protocol) -> str:
         return _("No round has been published yet")
     if protocol.final:
         return _("Final standings after round %(number)d") % {"number": protocol.after_round}
+    if not protocol.scored_round:
+        return _("Standings before round 1 of %(planned)d") % {"planned": protocol.rounds_planned}
     return _("Standings after round %(number)d of %(planned)d") % {
-        "number": protocol.after_round,
+        "number": protocol.scored_round,
         "planned": protocol.rounds_planned,
     }
 

@@ -521,6 +521,7 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
     return Protocol(
         event=event_info(tournament),
         after_round=last,
+        scored_round=max((result[1] for result in seat_results), default=0),
         rounds_planned=tournament.rounds_planned,
         round_numbers=tuple(round_.number for round_ in covered),
         final=bool(covered)

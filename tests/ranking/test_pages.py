@@ -186,6 +186,25 @@ def test_the_player_page_shows_ranking_points_per_event_and_a_rating_chart(clien
     assert "<script" not in body.split('id="rating"')[1].split("</section>")[0]
 
 
+def test_the_player_page_shows_one_rating_the_list_shows_and_says_what_it_means(client, played):
+    """Not "μ 24,69 ± σ 8,18, μ − 3σ": one number, the rating list's, and its meaning in words."""
+    from ranking.tables import DecimalColumn
+
+    top = leader()
+    rating = PlayerRating.objects.get(player=top)
+    rating.mu, rating.sigma, rating.ordinal = 24.6912, 8.1834, 24.6912 - 3 * 8.1834
+    rating.save()
+    listed = client.get(reverse("ranking:rating")).content.decode()
+    shown = DecimalColumn().render(rating.ordinal)
+    assert shown == "0.14" and f">{shown}<" in listed
+    page = client.get(reverse("public:player", args=[top.pk])).content.decode()
+    summary = page.split('id="rating"')[1].split("<figure")[0]
+    assert f"Rating <strong>{shown}</strong>" in summary
+    assert "cautious estimate of the player's strength" in summary
+    for shown_apart in ("μ", "σ", "24.69", "8.18"):
+        assert shown_apart not in summary
+
+
 def test_a_player_with_a_result_not_rated_yet_has_a_page_without_a_rating(client, played):
     # A confirmed table written without the rating hook (as an import does), not rated yet.
     round_ = make_published_round(players=6)

@@ -779,6 +779,28 @@ class TestStandingsProtocol:
             assert line.endswith(f" {game_points} ({cell.place_points_text})".replace("-", "−"))
             assert line.count("(") == 1
 
+    def test_the_title_names_the_last_round_with_a_confirmed_table(self, client):
+        """Round 3 is published and in play, no table of it confirmed: the standings are
+        those after round 2, and the title says so."""
+        tournament = played_tournament(
+            players=9, rounds=2, language="en", slug="in-play", rounds_planned=7
+        )
+        publish_next_round(tournament, seed=3)
+
+        text = "\n".join(pdf_text(client.get(self.url(tournament)).content))
+
+        assert "Standings after round 2 of 7" in text
+        assert "after round 3" not in text
+
+    def test_a_published_round_without_a_confirmed_table_is_before_round_1(self, client):
+        tournament = make_named_tournament()
+        publish_next_round(tournament, seed=3)
+
+        text = "\n".join(pdf_text(client.get(self.url(tournament)).content))
+
+        assert f"Standings before round 1 of {tournament.rounds_planned}" in text
+        assert "after round" not in text
+
     def test_an_unpublished_round_is_not_found_and_nonsense_is_ignored(self, client):
         tournament = played_tournament(players=6, rounds=1, language="en", slug="one-round")
 
