@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0012_audit_organiser_writes'),
+        ('tournaments', '0013_deals_per_table_size'),
     ]
 
     operations = [
