@@ -14,7 +14,7 @@ from engine.rules import Game
 from scoring import services
 from scoring.documents import round_sheets_pdf
 from scoring.services import Writer
-from tests.factories import seat_keys
+from tests.factories import deals_on_sheet, seat_keys
 from tests.scoring.test_documents import entry_url, make_named_tournament, pdf_text
 from tests.scoring.test_standings_selectors import publish_next_round
 
@@ -41,7 +41,9 @@ def tied_table():
             writer=REFEREE,
         )
     confirmer = table.seats.order_by("position").first().entry
-    services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer)
+    services.table_confirm(
+        table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
+    )
     return table
 
 
