@@ -31,7 +31,6 @@ import collections
 import os
 import random
 import signal
-import socket
 import subprocess
 import sys
 import time
@@ -41,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import http, percentiles
+from load import http, percentiles, start_gunicorn
 from simulated import simulated_tournament
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -200,33 +199,10 @@ def main() -> int:
         env=env,
         check=True,
     )
-    with socket.socket() as probe:
-        probe.bind(("127.0.0.1", 0))
-        port = probe.getsockname()[1]
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "zole_site.wsgi:application",
-            *("--workers", str(args.workers), "--threads", str(args.threads)),
-            *("--bind", f"127.0.0.1:{port}", "--timeout", "60"),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.DEVNULL,
-    )
+    server, port = start_gunicorn(env, args.workers, args.threads)
+    if server is None:
+        return 1
     try:
-        deadline = time.monotonic() + 30
-        while True:
-            try:
-                socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-                break
-            except OSError:
-                if time.monotonic() > deadline:
-                    print("gunicorn did not start", file=sys.stderr)
-                    return 1
-                time.sleep(0.2)
-        time.sleep(1)  # every worker up
         print(
             f"gunicorn {args.workers}x{args.threads}, SQLite, local memory cache; "
             f"{args.viewers} viewers every {args.poll:g} s, {args.attackers} attackers"

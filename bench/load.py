@@ -102,6 +102,39 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+def start_gunicorn(
+    env: dict[str, str], workers: int, threads: int, *, stderr: int = subprocess.DEVNULL
+) -> tuple[subprocess.Popen | None, int]:
+    """gunicorn serving the site on a free loopback port, once it accepts connections and its
+    workers are up; (None, port) when it did not start within 30 s."""
+    port = free_port()
+    server = subprocess.Popen(
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "zole_site.wsgi:application",
+            *("--workers", str(workers), "--threads", str(threads)),
+            *("--bind", f"127.0.0.1:{port}", "--timeout", "60"),
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=stderr,
+    )
+    deadline = time.monotonic() + 30
+    while True:
+        try:
+            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
+            break
+        except OSError:
+            if time.monotonic() > deadline:
+                print("gunicorn did not start", file=sys.stderr)
+                server.kill()
+                return None, port
+            time.sleep(0.2)
+    time.sleep(1)  # every worker up
+    return server, port
+
+
 def manage(env: dict[str, str], *args: str, stdin: str | None = None) -> str:
     return subprocess.run(
         [sys.executable, "manage.py", *args],
@@ -528,30 +561,9 @@ def main() -> int:
     count = args.referees + args.saturation_clients
     setup = manage(env, "shell", stdin=SETUP.format(players=count * 3, deals=args.deals))
     tables = [line.split()[1:] for line in setup.splitlines() if line.startswith("TABLE")]
-    port = free_port()
-    server = subprocess.Popen(
-        [
-            str(Path(sys.executable).parent / "gunicorn"),
-            "zole_site.wsgi:application",
-            *("--workers", str(args.workers), "--threads", str(args.threads)),
-            *("--bind", f"127.0.0.1:{port}", "--timeout", "60"),
-        ],
-        cwd=ROOT,
-        env=env,
-        stdout=subprocess.DEVNULL,
-        stderr=subprocess.PIPE,
-    )
-    deadline = time.monotonic() + 30
-    while True:
-        try:
-            socket.create_connection(("127.0.0.1", port), timeout=0.5).close()
-            break
-        except OSError:
-            if time.monotonic() > deadline:
-                print("gunicorn did not start", file=sys.stderr)
-                return 1
-            time.sleep(0.2)
-    time.sleep(1)  # every worker up
+    server, port = start_gunicorn(env, args.workers, args.threads, stderr=subprocess.PIPE)
+    if server is None:
+        return 1
     print(
         f"Load test: gunicorn {args.workers}x{args.threads} on loopback, PostgreSQL, cache "
         f"{'Redis' if env.get('REDIS_URL') else 'local memory'}; p95 target {TARGET_P95_MS:g} ms"
