@@ -14,6 +14,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+from tests.test_settings import SETTINGS_VARIABLES
+
 ROOT = Path(__file__).resolve().parent.parent.parent
 SLUG = "venue-cup"
 
@@ -89,7 +91,8 @@ print(json.dumps({"standings": rows, "ranking": ranking, "ratings": ratings, "sh
 
 def manage(database: Path, *arguments: str) -> str:
     """Run manage.py (or, with "-c", a script) on this database alone, as its own process."""
-    env = {key: value for key, value in os.environ.items() if key != "DATABASE_URL"}
+    # Nothing of this run's settings (a PostgreSQL database, a shared Redis cache) leaks in.
+    env = {key: value for key, value in os.environ.items() if key not in SETTINGS_VARIABLES}
     env.update(
         DATABASE_URL=f"sqlite:///{database}",
         DJANGO_SETTINGS_MODULE="zole_site.settings",
