@@ -16,3 +16,4 @@ class RankingConfig(AppConfig):
         reactions.on_table_confirmed(services.rating_apply_table)
         reactions.on_table_unlocked(services.rating_remove_table)
         reactions.on_round_closed(services.ranking_round_closed)
+        reactions.on_tournament_imported(services.ranking_tournament_imported)

@@ -15,14 +15,16 @@ from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the models import nothing from here; the names are for the signatures only
     from scoring.models import TableResult
-    from tournaments.models import Round
+    from tournaments.models import Round, Tournament
 
 TableReaction = Callable[..., None]  # called as reaction(table_result=...)
 RoundReaction = Callable[..., None]  # called as reaction(round_=...)
+TournamentReaction = Callable[..., None]  # called as reaction(tournament=...)
 
 _table_confirmed: list[TableReaction] = []
 _table_unlocked: list[TableReaction] = []
 _round_closed: list[RoundReaction] = []
+_tournament_imported: list[TournamentReaction] = []
 
 
 def on_table_confirmed(reaction: TableReaction) -> None:
@@ -43,6 +45,13 @@ def on_round_closed(reaction: RoundReaction) -> None:
         _round_closed.append(reaction)
 
 
+def on_tournament_imported(reaction: TournamentReaction) -> None:
+    """`reaction(tournament=...)` after a whole tournament is written from an archive: its
+    tables confirmed and rounds closed with none of the reactions above."""
+    if reaction not in _tournament_imported:
+        _tournament_imported.append(reaction)
+
+
 def table_confirmed(*, table_result: TableResult) -> None:
     for reaction in _table_confirmed:
         reaction(table_result=table_result)
@@ -56,3 +65,8 @@ def table_unlocked(*, table_result: TableResult) -> None:
 def round_closed(*, round_: Round) -> None:
     for reaction in _round_closed:
         reaction(round_=round_)
+
+
+def tournament_imported(*, tournament: Tournament) -> None:
+    for reaction in _tournament_imported:
+        reaction(tournament=tournament)

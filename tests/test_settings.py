@@ -100,6 +100,40 @@ print(json.dumps({
 """
 
 
+# Run in the production interpreter: an organiser signs in over plain HTTP at a LAN address.
+SIGN_IN_OVER_THE_LAN = """
+import json
+import django
+django.setup()
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.test import Client, override_settings
+
+# The pages' static files as in development: `make serve` collects them, this test does not.
+static = {**settings.STORAGES, "staticfiles": {
+    "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
+}}
+override_settings(STORAGES=static).enable()
+get_user_model().objects.create_user(
+    "organiser", password="a long venue password", is_staff=True
+)
+client = Client(HTTP_HOST="192.168.1.10:8000")
+page = client.get("/accounts/login/")
+signed_in = client.post(
+    "/accounts/login/", {"username": "organiser", "password": "a long venue password"}
+)
+print(json.dumps({
+    "login page": page.status_code,
+    "hsts": page.get("Strict-Transport-Security"),
+    "csrf cookie secure": page.cookies["csrftoken"]["secure"],
+    "signed in": [signed_in.status_code, signed_in.get("Location")],
+    "session cookie secure": signed_in.cookies["sessionid"]["secure"],
+    "dashboard": client.get(signed_in["Location"]).status_code,
+    "another host": Client(HTTP_HOST="10.0.0.99:8000").get("/").status_code,
+}))
+"""
+
+
 class TestProductionSettings:
     def test_secret_key_is_required_when_debug_is_off(self, tmp_path):
         env = production_env(tmp_path)
@@ -153,6 +187,26 @@ class TestProductionSettings:
         # A file-based SQLite database: WAL, a 20 s busy timeout, writers queue at BEGIN.
         assert values["pragmas"] == {"journal_mode": "wal", "busy_timeout": 20_000}
         assert values["transaction_mode"] == "IMMEDIATE"
+
+    def test_a_venue_laptop_serves_plain_http_on_its_wi_fi(self, tmp_path):
+        # No internet, no certificate: the phones open http://<the laptop's address>:8000, so
+        # nothing may send them to https (a redirect, HSTS) or keep a cookie from plain HTTP.
+        env = production_env(tmp_path, HTTPS="0", ALLOWED_HOSTS="192.168.1.10")
+        migrated = run(["manage.py", "migrate", "--noinput", "-v0"], env)
+        assert migrated.returncode == 0, migrated.stderr
+
+        completed = run(["-c", SIGN_IN_OVER_THE_LAN], env)
+
+        assert completed.returncode == 0, completed.stderr
+        seen = json.loads(completed.stdout)
+        assert seen["login page"] == 200
+        assert seen["hsts"] is None
+        assert seen["csrf cookie secure"] == ""
+        assert seen["signed in"] == [302, "/organise/"]
+        assert seen["session cookie secure"] == ""
+        assert seen["dashboard"] == 200
+        # Another address than the one named is still refused.
+        assert seen["another host"] == 400
 
     def test_without_redis_the_cache_is_local_memory(self, tmp_path):
         completed = run(["-c", READ_SETTINGS], production_env(tmp_path))

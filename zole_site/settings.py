@@ -240,8 +240,9 @@ LOGIN_REDIRECT_URL = "tournaments:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
 # --- Security --------------------------------------------------------------------------------
-# HTTPS is on whenever DEBUG is off; HTTPS=0 serves plain HTTP on loopback (a load test) and
-# then `check --deploy` rightly warns.
+# HTTPS is on whenever DEBUG is off; HTTPS=0 serves plain HTTP (a venue's laptop on a Wi-Fi
+# with no internet and no certificate, a load test on loopback) and then `check --deploy`
+# rightly warns.
 HTTPS = env_bool("HTTPS", default=not DEBUG)
 SECURE_SSL_REDIRECT = HTTPS
 SECURE_REDIRECT_EXEMPT = [r"^healthz$"]  # a monitor on the server itself asks over plain HTTP

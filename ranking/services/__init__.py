@@ -27,7 +27,8 @@ waits, every other rating update waits behind it (a table rated at once would st
 ratings the job is about to change).
 
 A tournament counts for the season ranking once it is finished: all its planned rounds closed.
-Its placings are written when its last round is closed (`ranking_round_closed`); a tournament
+Its placings are written when its last round is closed (`ranking_round_closed`), or when it is
+imported finished from an archive (`ranking_tournament_imported`); a tournament
 whose rounds or settings are changed afterwards is brought up to date by `recompute_ranking`.
 
 The parts: `rating_store` (the order of tables, outcomes, storing changes), `ratings` (a
@@ -40,6 +41,7 @@ from ranking.services.placings import (
     qualifiers_register,
     ranking_recompute,
     ranking_round_closed,
+    ranking_tournament_imported,
 )
 from ranking.services.rating_job import (
     rating_updates_run,
@@ -64,6 +66,7 @@ __all__ = [
     "qualifiers_register",
     "ranking_recompute",
     "ranking_round_closed",
+    "ranking_tournament_imported",
     "rating_apply_table",
     "rating_remove_table",
     "rating_updates_run",

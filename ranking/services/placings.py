@@ -73,6 +73,20 @@ def ranking_round_closed(*, round_: Round) -> None:
     ranking_changed()
 
 
+@transaction.atomic
+def ranking_tournament_imported(*, tournament: Tournament) -> None:
+    """After a tournament is imported from an archive (called by scoring.archive, in its
+    transaction): its confirmed tables are rated and, if it is finished, it gets its placings,
+    as if it had been played here."""
+    lock_ratings()
+    unrated = Table.objects.filter(
+        round__tournament=tournament, result__isnull=False, result__rating_changes__isnull=True
+    ).select_related("round__tournament")
+    rate_unrated(list(unrated))
+    placings_record(tournament=tournament)
+    ranking_changed()
+
+
 @dataclass(frozen=True)
 class Recomputed:
     tournaments: int  # finished tournaments with placings

@@ -10,6 +10,7 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, models, transaction
 
+from scoring import reactions
 from scoring.archive.checking import Checker
 from scoring.archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
 from scoring.archive.plan import NamedRole, Plan
@@ -308,6 +309,8 @@ def tournament_import(
     try:
         with transaction.atomic():
             tournament = _write(plan, on_account_created, grant_roles=grant_roles)
+            # The season ranking and the ratings count it as if it had been played here.
+            reactions.tournament_imported(tournament=tournament)
     except DatabaseError as error:
         # A slug taken meanwhile, or a licence number of another player: all rolled back.
         raise ArchiveError(f"nothing imported: the database refused a row ({error})") from None

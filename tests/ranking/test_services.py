@@ -4,6 +4,7 @@ recomputation: the same results always give exactly the same ranking and ratings
 from __future__ import annotations
 
 import datetime
+import json
 
 import pytest
 from django.core.management import call_command
@@ -158,6 +159,31 @@ def test_tables_confirmed_in_bulk_are_rated_when_their_round_closes(season):
     scoring_services.round_close(round_=round_, writer=CHIEF)
 
     assert PlayerRating.objects.count() == 6
+    kept = rating_snapshot()
+    services.ranking_recompute()
+    assert rating_snapshot() == kept
+
+
+def test_an_imported_tournament_is_placed_and_rated_as_if_played_here(season, tmp_path):
+    # An archive written on a venue's laptop, imported where other tournaments are rated.
+    from scoring.archive import read_archive, tournament_archive, tournament_import
+    from scoring.simulation import simulate_tournament
+
+    played_here = simulate_tournament(players=6, rounds=2, deals=6, seed=3, slug="here")
+    laptop = simulate_tournament(players=6, rounds=2, deals=6, seed=4, slug="laptop")
+    archive = read_archive(json.dumps(tournament_archive(laptop)).encode())
+
+    # Its slug puts it first in the rating order: the tables rated already are rated again.
+    imported = tournament_import(archive, slug="a-moved")
+
+    placings = Placing.objects.filter(tournament=imported)
+    assert sorted(placings.values_list("player__full_name", "place", "game_points")) == sorted(
+        Placing.objects.filter(tournament=laptop).values_list(
+            "player__full_name", "place", "game_points"
+        )
+    )
+    assert RatingChange.objects.filter(table_result__table__round__tournament=imported).count()
+    assert Placing.objects.filter(tournament=played_here).exists()
     kept = rating_snapshot()
     services.ranking_recompute()
     assert rating_snapshot() == kept
