@@ -29,8 +29,8 @@ VALID_SHEETS = 3000
 TWIN = "/static/js/sheet-scoring.js"
 
 # One call scores a list of JSON texts with the twin (both ways one JSON string: far faster than
-# Playwright's objects): each gives {"result", "whole", "pules"} or the refusal {"error", "deal",
-# "field"}; anything but a SheetError is an "exception".
+# Playwright's objects): each gives {"result", "whole", "pules", "rows", "next"} or the refusal
+# {"error", "deal", "field"}; anything but a SheetError is an "exception".
 SCORE_ALL = """
 async ([url, texts]) => {
   const twin = await import(url);
@@ -41,6 +41,10 @@ async ([url, texts]) => {
         result: twin.scoredSheetToJson(scored),
         whole: twin.scoreJson(JSON.parse(text)),
         pules: scored.deals.map((deal) => [deal.commonPules, deal.personalPules]),
+        rows: scored.deals.map((deal) => [
+          deal.number, deal.totals, deal.puleEvent, deal.puleOwner, deal.commonWritten,
+        ]),
+        next: [scored.dealsPlayed, scored.nextDealer],
       };
     } catch (error) {
       if (error instanceof twin.SheetError) {
@@ -271,6 +275,12 @@ def engine_answer(text: str) -> dict[str, Any]:
         "result": result,
         "whole": result,
         "pules": [[deal.common_pules, deal.personal_pules] for deal in scored.deals],
+        # the rest of the engine's ScoredDeal and ScoredSheet, which the page shows too
+        "rows": [
+            [deal.number, deal.totals, deal.pule_event, deal.pule_owner, deal.common_written]
+            for deal in scored.deals
+        ],
+        "next": [scored.deals_played, scored.next_dealer],
     }
 
 
