@@ -265,6 +265,69 @@ def broken(sheet: dict[str, Any], chance: random.Random) -> dict[str, Any]:
     return sheet
 
 
+# Odd shapes and values quoted back in messages (JSON written as Python's json.dumps writes it).
+THREE = ["Anna", "Jānis", "Pēteris"]
+ODD_SHEETS: list[object] = [
+    [],
+    "sheet",
+    None,
+    7,
+    {},
+    {"players": THREE, "deals": [{"game": "pass"}], "first_dealer": None},
+    {"players": THREE, "first_dealer": {"name": ["Anna", 1, None, True]}},
+    {"players": THREE, "closed": [1, {"a": "b"}]},
+    {"players": ["Anna", 'Jā"nis\\', "Pēteris"], "deals": [{"penalty": "x", "player": "Anna"}]},
+    {"players": THREE, "deals": [{"penalty": "personal_pule", "player": 'A"\n\t\u0001\\'}]},
+    {"players": THREE, "deals": [{"game": "lielais", "declarer": "Anna", "points": 70}]},
+    {
+        "players": THREE,
+        "deals": [{"game": "zole", "declarer": {"Anna": 1}, "points": 7, "tricks": 1}],
+    },
+    {
+        "players": THREE,
+        "deals": [{"game": "lielais", "declarer": "Anna", "points": [60, 61], "tricks": 4}],
+    },
+    {"players": THREE, "deals": [{"game": {"a": []}, "declarer": "Anna"}]},
+    {"players": THREE, "deals": [{"penalty": ["personal_pule"], "player": "Anna"}]},
+    {"players": THREE, "rules": {"all_pass": {"x": 1}}},
+    {"players": THREE, "rules": {"Ūdens": 1}},
+    {"players": THREE, "rules": {"small_zole": [], "all_pass": "galdins"}},
+    {"players": ["Anna", "Anna", "Jānis"]},
+    {"players": ["Anna", "\u2003", "Jānis"]},
+    {"players": ["Anna", "\u001c", "Jānis"]},
+    {"players": ["Anna", "\ufeff", "Jānis"]},
+    {"players": ["Anna", "Jānis"], "rules": "classic"},
+    {
+        "players": THREE,
+        "rules": {"all_pass": "galdins"},
+        "deals": [{"game": "galdins", "tricks": [3, 3, 2], "points": {}}],
+    },
+    {
+        "players": THREE,
+        "rules": {"all_pass": "galdins", "galdins_scoring": "rondo"},
+        "deals": [
+            {
+                "game": "galdins",
+                "tricks": {"Anna": 3, "Jānis": 3, "Pēteris": 2},
+                "points": {"Anna": 44, "Jānis": 44, "Pēteris": 32},
+                "draw_loser": {"who": "Anna"},
+            }
+        ],
+    },
+    {
+        "players": THREE,
+        "rules": {"all_pass": "galdins", "galdins_scoring": "rondo"},
+        "deals": [
+            {
+                "game": "galdins",
+                "tricks": {"Jānis": 3, "Anna": 3, "Pēteris": 2},
+                "points": {"Jānis": 44, "Anna": 44, "Pēteris": 32},
+            }
+        ],
+    },
+]
+
+
 def engine_answer(text: str) -> dict[str, Any]:
     """What the engine says of one sheet: the command line's result (`score_json`) and each
     entry's open pules (`ScoredDeal`), or its refusal (the command line's one stderr line)."""
@@ -294,7 +357,7 @@ def test_the_phone_scores_and_refuses_every_sheet_as_the_engine_does(live_server
     # another order (README, "The same scoring in the browser"); their scores never differ.
     named = [sheet for sheet in sheets if not sheet["players"][-1].isdigit()]
     sheets += [broken(chance.choice(named), chance) for _ in range(600)]
-    texts = [json.dumps(sheet, ensure_ascii=False) for sheet in sheets]
+    texts = [json.dumps(sheet, ensure_ascii=False) for sheet in [*sheets, *ODD_SHEETS]]
     expected = [engine_answer(text) for text in texts]
     refused = sum("error" in answer for answer in expected)
     assert sum("result" in answer for answer in expected[:VALID_SHEETS]) == VALID_SHEETS
