@@ -2,9 +2,11 @@
 // engine/sheet.py, engine/errors.py), so that a phone can score a sheet with no server: the same
 // JSON sheet in (README, "The engine's command line"), the same result out, and the same refusal
 // (message, deal number and field) for bad input. Each function is the engine's function of the
-// same name in camelCase, in the same order of checks. tests/engine/test_sheet_scoring_twin.py
-// scores thousands of random sheets, valid and not, both ways and requires identical answers:
-// change the engine and this file together.
+// same name in camelCase, in the same order of checks (a class is a function here: Rules is
+// makeRules, Sheet makeSheet, a method takes its object first, as allows(rules, game); deals.py's
+// _tricks and _rondo_winnings are tricksOf and galdinsRondoWinnings, so as not to clash).
+// tests/e2e/test_sheet_scoring_twin.py scores thousands of random sheets, valid and not, both
+// ways and requires identical answers: change the engine and this file together.
 //
 // What JSON.parse cannot tell apart, the twin cannot either: a whole number written 3.0 counts
 // as 3 here (the engine refuses it), and an object's keys that look like whole numbers ("12")
