@@ -3,6 +3,7 @@ restarted browser show the sheet as the phone last saw it, with a note that says
 service worker serves it; without the network nothing else would."""
 
 import pytest
+from playwright.sync_api import expect
 
 from tests.factories import make_published_round, make_tournament, seat_keys
 from tournaments.models import TableToken
@@ -64,6 +65,8 @@ def wait_until_kept(page, row: str) -> None:
 def assert_the_sheet_as_last_seen(page) -> None:
     assert page.locator("#entry-1").is_visible()  # the saved deal's row
     assert page.get_by_text(t(NOTE)).is_visible()
+    # In view wherever the page opens (a saved deal's address opens at the form).
+    expect(page.get_by_text(t(NOTE))).to_be_in_viewport()
     assert page.locator("link[rel=stylesheet]").count() == 1
     # The styles came too (from the worker): the note is styled as a warning.
     background = page.eval_on_selector(
