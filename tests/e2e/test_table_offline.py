@@ -3,6 +3,7 @@ restarted browser show the sheet as the phone last saw it, with a note that says
 service worker serves it; without the network nothing else would."""
 
 import pytest
+from django.utils import timezone
 from playwright.sync_api import expect
 
 from tests.factories import make_published_round, make_tournament, seat_keys
@@ -138,3 +139,17 @@ def test_offline_another_tables_link_is_not_shown_from_the_phone(live_server, ph
     other, _seats = a_table_link(live_server)  # another table, never opened on this phone
     with pytest.raises(Exception, match="net::ERR_"):
         phone.goto(other)
+
+
+def test_offline_a_link_the_server_has_since_refused_is_not_shown(live_server, phone):
+    """A link replaced or revoked (the table re-seated, the link withdrawn) answers 410 online;
+    from then on the phone no longer shows its old sheet offline."""
+    link, _seats = a_table_link(live_server)
+    phone.goto(link)
+    phone.wait_for_function(CONTROLLED)
+    token = link.rstrip("/").rsplit("/", 1)[1]
+    TableToken.objects.filter(token=token).update(revoked_at=timezone.now())
+    assert phone.reload().status == 410
+    phone.context.set_offline(True)
+    with pytest.raises(Exception, match="net::ERR_"):
+        phone.reload()
