@@ -348,6 +348,8 @@ SPECS: dict[str, ViewSpec] = {
         ORGANISERS, round_1, lambda w: {}, has_page=False, prepare=confirm_round_1
     ),
     "scoring:token_sheet": ViewSpec(EVERYONE, lambda w: [w.token], pass_deal),
+    "scoring:table_worker": ViewSpec(EVERYONE, no_args),
+    "scoring:table_manifest": ViewSpec(EVERYONE, lambda w: [w.token]),
     "scoring:table_sheet": ViewSpec(TABLE_WRITERS, this_table, pass_deal),
     "scoring:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
     "scoring:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {"confirmed": "yes"}),
