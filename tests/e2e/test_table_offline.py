@@ -9,7 +9,15 @@ from playwright.sync_api import expect
 from tests.factories import make_published_round, make_tournament, seat_keys
 from tournaments.models import TableToken
 
-from .conftest import CHROMIUM, PHONE, assert_fits_the_phone, enter_lielais, no_violations, t
+from .conftest import (
+    CHROMIUM,
+    CHROMIUM_ARGS,
+    PHONE,
+    assert_fits_the_phone,
+    enter_lielais,
+    no_violations,
+    t,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -32,15 +40,6 @@ NOTE = (
     "No connection: this is the sheet as this phone last saw it. New entries reach the server "
     "only when the connection is back."
 )
-ARGS = [
-    "--headless",
-    "--no-sandbox",
-    "--disable-gpu",
-    "--disable-background-networking",
-    "--disable-component-update",
-    "--disable-sync",
-    "--no-first-run",
-]
 
 
 def a_table_link(live_server) -> tuple[str, list[str]]:
@@ -120,7 +119,7 @@ def test_offline_the_restarted_browser_shows_the_sheet_as_last_seen(live_server,
         return browser.browser_type.launch_persistent_context(
             str(profile),
             executable_path=CHROMIUM,
-            args=ARGS,
+            args=CHROMIUM_ARGS,
             viewport=PHONE,
             locale="lv-LV",
             **options,
