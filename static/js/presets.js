@@ -10,7 +10,7 @@ document.addEventListener("DOMContentLoaded", function () {
   if (fill) {
     fill.hidden = true;
   }
-  select.addEventListener("change", function () {
+  function fillIn() {
     var options = presets[select.value];
     if (!options) {
       return;
@@ -27,5 +27,14 @@ document.addEventListener("DOMContentLoaded", function () {
       }
       field.dispatchEvent(new Event("change", { bubbles: true }));
     });
+  }
+  select.addEventListener("change", fillIn);
+  // On a slow phone the list can be changed before this script has arrived: the choice made
+  // meanwhile (one the page was not served with) is filled in now.
+  var served = Array.prototype.find.call(select.options, function (option) {
+    return option.defaultSelected;
   });
+  if (select.value !== (served ? served.value : select.options[0].value)) {
+    fillIn();
+  }
 });
