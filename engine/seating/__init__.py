@@ -36,7 +36,7 @@ The modules, each one idea; each imports only modules above it in this list:
 - `sizes`: how many tables of 3 and of 4 (`table_sizes`), which of them are the odd ones;
 - `checks`: the input (`SeatingPlayer`, history, fixed tables, options) and its refusals;
 - `flags`: why a table is as it is (`TableFlag`, `explain_table`, `meeting_counts`);
-- `schedule`: the search core, the working state with its costs and swaps (`_Schedule`);
+- `schedule`: the search core, the working state with its costs and swaps (`Schedule`);
 - `search`: the tabu search on it (`repair`, `polish_spread`);
 - `rounds`: what a plan's rounds share, turns at the odd tables, the random draw, the ranked cut;
 - `swiss`: the standings cut into tables;
