@@ -1,4 +1,4 @@
-"""Seating: who sits at which table in each round (SEATING.md).
+"""Seating: who sits at which table in each round.
 
 Four modes:
 
@@ -20,9 +20,9 @@ Four modes:
 with the fewest tables of 3, numbered last (`table_sizes`). The tables of the other size, the odd
 tables, rotate fairly in every mode but ranked: nobody sits at an odd table again while a player
 who has sat at fewer is seated at a table of the usual size (turns counted in `history`), unless
-that is the price of avoiding a repeat or a club clash (issue 13: on a small field the players due
-at the odd tables may have just met; such a turn is warned about). Players with a fixed table
-always sit there.
+that is the price of avoiding a repeat or a club clash (on a small field the players due at the
+odd tables may have just met; such a turn is warned about). Players with a fixed table always
+sit there.
 
 One cost is minimised, its terms ranked: a club clash (two players of one club at a table, when
 they are to be kept apart) costs more than any number of repeats; a pair meeting for the (m+1)-th

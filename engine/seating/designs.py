@@ -1,4 +1,4 @@
-"""Stored schedules in which no two players ever share a table twice (SEATING.md).
+"""Stored schedules in which no two players ever share a table twice.
 
 For 9, 15 and 21 players these are Kirkman triple systems: every pair meets exactly once, in
 (N - 1) / 2 rounds. For 18 players a nearly Kirkman triple system: 8 rounds, every pair at most once
