@@ -153,7 +153,7 @@ def test_every_mode_seats_everyone_once_at_the_sizes_of_table_sizes(mode, count)
 def test_the_tables_of_3_rotate_through_the_field(mode):
     # 14 players: 2 tables of 4, 2 of 3: 6 seats at a table of 3 a round, 42 in 7 rounds, so
     # each player sits at a table of 3 about 3 times: a turn more or less only where it spares a
-    # repeat (issue 13, item 18; `check_plan` checks each such turn).
+    # repeat (`check_plan` checks each such turn).
     rounds = play(field(14), mode, 7, seed=5)
     at_three = Counter(
         player for tables in rounds for table in tables if len(table) == 3 for player in table
