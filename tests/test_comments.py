@@ -41,6 +41,9 @@ OUTSIDE = re.compile(
 # A file of the repository named by its path from the top (a test, a benchmark, a page's script),
 # or by its name for the template loader or the static files.
 NAMED_FROM = (ROOT / "templates", ROOT / "static")
+# A section of the documentation named by its heading: (README, "Production"), (docs/rules.md,
+# "Presets"); the heading may run over two lines of a comment.
+SECTION = re.compile(r'\b(README|docs/[\w/]+\.md),\s+"([^"]+)"')
 REPOSITORY_PATH = re.compile(
     r"(?<![\w/.-])((?:engine|core|tournaments|scoring|ranking|zole_site|tests|bench|docs|static)"
     r"/[\w./-]*\w\.(?:py|js|css|md|json|toml))\b"
@@ -99,6 +102,25 @@ def missing_paths(text: str) -> list[str]:
     ]
 
 
+def headings(document: str) -> set[str]:
+    path = ROOT / ("README.md" if document == "README" else document)
+    return set(re.findall(r"^#{1,6} (.+?)\s*$", path.read_text(encoding="utf-8"), re.M))
+
+
+def missing_sections(text: str) -> list[str]:
+    """Each section of the README or docs/ named in `text` that the document does not have."""
+    found = []
+    for match in SECTION.finditer(text):
+        document, heading = match.groups()
+        heading = re.sub(r"\s*\n\s*(?:#|//|\*)?\s*", " ", heading)
+        line = text.count(chr(10), 0, match.start()) + 1
+        if not (ROOT / ("README.md" if document == "README" else document)).is_file():
+            found.append(f"{line}: {document}")
+        elif heading not in headings(document):
+            found.append(f"{line}: {document}, {heading}")
+    return found
+
+
 def name(path: Path) -> str:
     return path.relative_to(ROOT).as_posix()
 
@@ -152,13 +174,18 @@ class TestTheScan:
     @pytest.mark.parametrize(
         "comment",
         [
-            '# the rules (docs/rules.md, "Pules"), the README\'s command line',
+            '# the rules (docs/rules.md, "Words"), the README\'s command line',
             "# a shared place, shared/2, the seats' order: 1-4=2",
             "# 14 players, 3 rounds: item by item",
         ],
     )
     def test_it_leaves_the_projects_own_words_alone(self, comment):
         assert outside_references(comment) == []
+
+    def test_it_finds_a_section_the_documentation_does_not_have(self):
+        unknown = "(README" + ', "Deployment")'
+        text = f'# (README, "Production"), (docs/rules.md,\n# "Presets"), {unknown}'
+        assert missing_sections(text) == ["2: README, Deployment"]
 
     def test_it_finds_a_test_file_that_does_not_exist(self):
         missing = "tests/scoring/" + "test_no_such_file.py"
@@ -173,6 +200,10 @@ def test_no_file_names_an_issue_or_a_document_outside_the_repository():
 
 def test_every_file_a_comment_points_to_exists():
     assert findings(missing_paths, SOURCE, PATHS_NOT_YET_REWRITTEN) == {}
+
+
+def test_every_section_a_comment_points_to_is_in_its_document():
+    assert findings(missing_sections, SOURCE, set()) == {}
 
 
 def test_the_lists_of_files_not_yet_rewritten_are_not_stale():

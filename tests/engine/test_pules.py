@@ -1,4 +1,4 @@
-"""Each pule rule of docs/rules.md ("Pules") on its own: writing, the collection order, penalties,
+"""Each pule rule of docs/rules.md on its own: writing, the collection order, penalties,
 settlement."""
 
 import pytest
