@@ -1,7 +1,9 @@
 """Comments are written for a reader of the clone: the project's files name no issue or item of
-the tracker and no document outside the repository (the reader has neither), every test or
-benchmark file a comment points to exists, and the package metadata's readme is the README."""
+the tracker and no document outside the repository (the reader has neither), every file or
+section of the documentation a comment points to exists, every module says what it is for, and
+the package metadata's readme is the README."""
 
+import ast
 import re
 import tomllib
 from pathlib import Path
@@ -216,6 +218,20 @@ def test_the_lists_of_files_not_yet_rewritten_are_not_stale():
         for file in sorted(skipped):
             assert file in by_name, f"{file} is not a file of the project"
             assert check(by_name[file].read_text(encoding="utf-8")), f"{file} is clean now"
+
+
+def test_every_module_says_what_it_is_for():
+    """A module with code opens with a docstring (what it is for, and why); generated
+    migrations and empty package files are left out."""
+    silent = [
+        name(path)
+        for path in SOURCE
+        if path.suffix == ".py"
+        and "migrations" not in path.parts
+        and (tree := ast.parse(path.read_text(encoding="utf-8"))).body
+        and ast.get_docstring(tree) is None
+    ]
+    assert silent == []
 
 
 def test_the_package_readme_is_the_clones_readme():

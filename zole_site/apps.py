@@ -1,3 +1,5 @@
+"""The site itself as an app: what it installs of its own (its migrations)."""
+
 from django.apps import AppConfig
 
 
