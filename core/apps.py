@@ -1,3 +1,6 @@
+"""The core app: Django's registration of the plumbing (its models: the rate limits' failure
+count)."""
+
 from django.apps import AppConfig
 
 

@@ -1,3 +1,6 @@
+"""The ranking app, and where it registers its reactions to scoring's writes (a confirmed table
+rates its players) without scoring importing it."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

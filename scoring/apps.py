@@ -1,3 +1,5 @@
+"""The scoring app: deal results, confirmation and the standings, registered with Django."""
+
 from django.apps import AppConfig
 
 

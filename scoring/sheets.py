@@ -112,8 +112,8 @@ def sheet_is_closed(
     *, deals_played: int, deals_per_round: int, confirmation: TableResult | None
 ) -> bool:
     """The table's round is over, so the end-of-round settlement applies: every planned deal
-    is in, or the table was confirmed with fewer because the round's time was up (RULES.md:
-    its sheet is closed and settled as usual)."""
+    is in, or the table was confirmed with fewer because the round's time was up
+    (docs/rules.md, "Seats, dealers and who plays": its sheet is closed and settled as usual)."""
     return deals_played >= deals_per_round or (
         confirmation is not None and confirmation.time_called
     )

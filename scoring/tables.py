@@ -112,7 +112,7 @@ CellRenderer = Callable[[dict[str, Any]], Any]
 class LeanRowsTable(tables.Table):
     """A django-tables2 table whose page of rows is written in one pass (`body_html`, used by
     templates/_lean_table.html in place of the template's row loop): django-tables2's way, a
-    bound cell per cell and a signature inspected per call, was most of a cache miss's time on
+    bound cell per cell and a signature inspected per call, is most of a cache miss's time on
     the standings and the season ranking. The HTML is django-tables2's own, cell for cell
     (tests/scoring/test_standings_tables.py and tests/ranking/test_tables.py render both).
 

@@ -533,9 +533,9 @@ WRITES = _writes()
 
 @pytest.mark.parametrize("label", sorted(WRITES))
 def test_every_write_lands_in_the_audit_log_with_its_author(label, world, client):
-    """Issue 13, item 4: an organiser's write (settings, entries, registrations, check-ins,
-    withdrawals, the register of players and clubs, ...) leaves an audit entry that names him.
-    The writes are the matrix's: a new write view is walked here as soon as it is in SPECS."""
+    """An organiser's write (settings, entries, registrations, check-ins, withdrawals, the register
+    of players and clubs, ...) leaves an audit entry that names him. The writes are the matrix's: a
+    new write view is walked here as soon as it is in SPECS."""
     from tournaments.models import AuditEntry
 
     name, args, post, prepare = WRITES[label]

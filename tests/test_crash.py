@@ -5,8 +5,8 @@ restarted: every deal the server acknowledged is stored exactly once, nothing is
 entry continues where it stopped.
 
 PostgreSQL restarts in the middle of a round under gunicorn while phones enter deals and people
-follow the pages: no request gets a 500, every deal lands once, and gunicorn then stops promptly
-on SIGTERM (issue 13, item 20)."""
+follow the pages: no request gets a 500, every deal lands once, and gunicorn then stops promptly on
+SIGTERM."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
-"""A database blip (PostgreSQL restarting under a request) costs the request a retry, never a
-500 (issue 13, item 20). The connection drops under Django here: a query fails as a restarting
-server makes it fail, and the connection is unusable until Django lets go of it. The real restart
-under gunicorn is in tests/test_crash.py."""
+"""A database blip (PostgreSQL restarting under a request) costs the request a retry, never a 500.
+The connection drops under Django here: a query fails as a restarting server makes it fail, and the
+connection is unusable until Django lets go of it. The real restart under gunicorn is in
+tests/test_crash.py."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""The engine's messages and seating flags shown in the reader's language (issue 7).
+"""The engine's messages and seating flags shown in the reader's language.
 
 The engine keeps English; `core.engine_text` translates a message's template and fills in its
 params. The catalogues are the translators' (and may be empty), so the tests check the structure

@@ -1,5 +1,5 @@
-"""Latvian first, Russian and English too (issue 7): complete catalogues, the site's default
-language, the switcher that remembers the choice, and every page in each language."""
+"""Latvian first, Russian and English too: complete catalogues, the site's default language, the
+switcher that remembers the choice, and every page in each language."""
 
 from __future__ import annotations
 
@@ -305,8 +305,8 @@ class TestEveryPageInEveryLanguage:
 
 
 class TestOneDateFormatPerLanguage:
-    """English dates read as month/day (12/01/2026) next to 1.1.2026 on the season page (issue
-    13, item 17): each language writes a date one way, and English spells the month."""
+    """Each language writes a date one way, and English spells the month: 12/01/2026 beside
+    1.1.2026 on one page could be read either way."""
 
     @pytest.mark.parametrize(
         "name", ["DATE_FORMAT", "SHORT_DATE_FORMAT", "DATETIME_FORMAT", "SHORT_DATETIME_FORMAT"]

@@ -93,7 +93,7 @@ class TestErrorPages:
 
 
 def test_the_favicon_is_served_at_the_site_root(client: Client):
-    """Browsers ask for /favicon.ico on every first visit: it was a 404 (issue 13, item 17)."""
+    """Browsers ask for /favicon.ico on every first visit: it is there, not a 404."""
     response = client.get("/favicon.ico")
     assert response.status_code == 200
     assert response["Content-Type"] in ("image/x-icon", "image/vnd.microsoft.icon")

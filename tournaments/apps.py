@@ -1,3 +1,5 @@
+"""The tournaments app: clubs, players, tournaments, rounds and seating, registered with Django."""
+
 from django.apps import AppConfig
 from django.utils.translation import gettext_lazy as _
 

@@ -1,5 +1,5 @@
 """The round clock of a timed round: the one place that says how much time is left and whether
-time is up (RULES.md, "Seating, dealing, who plays": after the signal the deal under way is
+time is up (docs/rules.md, "Seats, dealers and who plays": after the signal the deal under way is
 finished; a table's round then ends with the deals it has played).
 
 A tournament with a round time limit (`Tournament.round_time_limit`, minutes) times its rounds.

@@ -140,7 +140,7 @@ class Tournament(models.Model):
     starts_on = models.DateField(_("starts on"))
     ends_on = models.DateField(_("ends on"), null=True, blank=True)
     level = models.CharField(_("level"), max_length=10, choices=Level.choices, default=Level.CLUB)
-    # The rule-set options of RULES.md.
+    # The rule-set options (docs/rules.md, "The rule-set options").
     all_pass = models.CharField(
         _("when everyone passes"), max_length=12, choices=AllPass.choices, default=AllPass.PULE
     )

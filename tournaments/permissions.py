@@ -1,6 +1,6 @@
 """Who may do what: the one place that answers it (tournaments/roles.py gives and takes the roles).
 
-The roles (DESIGN.md):
+The roles:
 - federation staff (`user.is_staff`) organise every tournament and keep the player register;
 - a tournament's organisers run that tournament (entries, rounds, links, table referees, audit
   log);

@@ -5,7 +5,7 @@ lines against the register.
 A file is one player a line: name, club, licence (the last two may be left out), separated by
 commas, semicolons or tabs. An optional header row names the columns, in Latvian, Russian or
 English, in any order. Python's `csv.Sniffer` is not used: it gives up on a file with one line of
-a different length, and the file was then read with commas whatever it held.
+a different length, and the file would then be read with commas whatever it held.
 """
 
 from __future__ import annotations

@@ -1,10 +1,12 @@
+"""The site itself as an app: what it installs of its own (its migrations)."""
+
 from django.apps import AppConfig
 
 
 class ZoleSiteConfig(AppConfig):
     """The site on top of the apps: settings, URLs, its own pages (home, documentation, health).
-    Installed for the history of its migrations: the rate limits' failure count it once kept
-    now belongs to core (core/migrations/0001 takes it over, table and all)."""
+    Installed for its two migrations, on which core's first depends: the first creates the rate
+    limits' failure count, the second hands it to core (core/migrations/0001), table and all."""
 
     default_auto_field = "django.db.models.BigAutoField"
     name = "zole_site"

@@ -1,4 +1,4 @@
-"""Seating: who sits at which table in each round (SEATING.md).
+"""Seating: who sits at which table in each round.
 
 Four modes:
 
@@ -20,9 +20,9 @@ Four modes:
 with the fewest tables of 3, numbered last (`table_sizes`). The tables of the other size, the odd
 tables, rotate fairly in every mode but ranked: nobody sits at an odd table again while a player
 who has sat at fewer is seated at a table of the usual size (turns counted in `history`), unless
-that is the price of avoiding a repeat or a club clash (issue 13: on a small field the players due
-at the odd tables may have just met; such a turn is warned about). Players with a fixed table
-always sit there.
+that is the price of avoiding a repeat or a club clash (on a small field the players due at the
+odd tables may have just met; such a turn is warned about). Players with a fixed table always
+sit there.
 
 One cost is minimised, its terms ranked: a club clash (two players of one club at a table, when
 they are to be kept apart) costs more than any number of repeats; a pair meeting for the (m+1)-th
@@ -36,7 +36,7 @@ The modules, each one idea; each imports only modules above it in this list:
 - `sizes`: how many tables of 3 and of 4 (`table_sizes`), which of them are the odd ones;
 - `checks`: the input (`SeatingPlayer`, history, fixed tables, options) and its refusals;
 - `flags`: why a table is as it is (`TableFlag`, `explain_table`, `meeting_counts`);
-- `schedule`: the search core, the working state with its costs and swaps (`_Schedule`);
+- `schedule`: the search core, the working state with its costs and swaps (`Schedule`);
 - `search`: the tabu search on it (`repair`, `polish_spread`);
 - `rounds`: what a plan's rounds share, turns at the odd tables, the random draw, the ranked cut;
 - `swiss`: the standings cut into tables;

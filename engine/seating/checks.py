@@ -26,7 +26,7 @@ class SeatingPlayer:
     name: str | None = None  # how flags and warnings name the player (the id when None)
 
 
-def _checked_history(history: object) -> tuple[tuple[tuple[str, ...], ...], ...]:
+def checked_history(history: object) -> tuple[tuple[tuple[str, ...], ...], ...]:
     """`history` as rounds of tables of player ids; `SheetError` naming the round and table."""
     if isinstance(history, str | bytes | Mapping) or not isinstance(history, Iterable):
         raise SheetError(f"history must be a list of rounds, got {shown(history)}", field="history")
@@ -65,7 +65,7 @@ def _checked_history(history: object) -> tuple[tuple[tuple[str, ...], ...], ...]
     return tuple(rounds)
 
 
-def _checked_players(players: object) -> list[SeatingPlayer]:
+def checked_players(players: object) -> list[SeatingPlayer]:
     if isinstance(players, str | bytes | Mapping) or not isinstance(players, Iterable):
         raise SheetError(
             f"players must be a list of players, got {shown(players)}", field="players"
@@ -118,7 +118,7 @@ def _checked_players(players: object) -> list[SeatingPlayer]:
     return checked
 
 
-def _check_fixed_tables(players: Sequence[SeatingPlayer], sizes: Sequence[int]) -> None:
+def check_fixed_tables(players: Sequence[SeatingPlayer], sizes: Sequence[int]) -> None:
     count = len(players)
     tables = len(sizes)
     fours = sizes.count(4)
@@ -176,7 +176,7 @@ def _check_fixed_tables(players: Sequence[SeatingPlayer], sizes: Sequence[int]) 
         )
 
 
-def _check_options(
+def check_options(
     mode: object, seed: object, avoid_same_club: object, rounds: object, table_size: object
 ) -> None:
     if mode not in MODES:

@@ -1,5 +1,5 @@
-"""The JSON contract of `python -m engine seat` (DESIGN.md): a request in, rounds and warnings
-out."""
+"""The JSON contract of `python -m engine seat` (README, "The engine's command line"): a request
+in, rounds and warnings out."""
 
 from __future__ import annotations
 

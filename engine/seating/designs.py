@@ -1,4 +1,4 @@
-"""Stored schedules in which no two players ever share a table twice (SEATING.md).
+"""Stored schedules in which no two players ever share a table twice.
 
 For 9, 15 and 21 players these are Kirkman triple systems: every pair meets exactly once, in
 (N - 1) / 2 rounds. For 18 players a nearly Kirkman triple system: 8 rounds, every pair at most once
@@ -257,7 +257,7 @@ FOURS_DESIGNS: dict[int, tuple[str, ...]] = {
 }
 
 
-def _gf4_product(first: int, second: int) -> int:
+def gf4_product(first: int, second: int) -> int:
     """The product in GF(4) = GF(2)[w] / (w² + w + 1), an element a + b·w written as the bits
     ab (0, 1, 2 = w, 3 = w + 1); the sum is the exclusive or."""
     product = 0
@@ -274,7 +274,7 @@ def affine_plane_of_order_4() -> tuple[tuple[tuple[int, ...], ...], ...]:
     repeat."""
     field = range(4)
     slopes = tuple(
-        tuple(tuple(4 * x + (_gf4_product(slope, x) ^ b) for x in field) for b in field)
+        tuple(tuple(4 * x + (gf4_product(slope, x) ^ b) for x in field) for b in field)
         for slope in field
     )
     vertical = (tuple(tuple(4 * c + y for y in field) for c in field),)

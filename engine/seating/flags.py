@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import gettext_noop
-from engine.seating.checks import _checked_history
+from engine.seating.checks import checked_history
 from engine.seating.sizes import checked_table_size, is_odd_table, odd_size
 
 REPEAT_MEETING = "repeat_meeting"
@@ -48,7 +48,7 @@ def flag_detail(template: str, params: Mapping[str, Any]) -> str:
     }
 
 
-def _plural(count: int, word: str) -> str:
+def plural(count: int, word: str) -> str:
     return f"{count} {word}" if count == 1 else f"{count} {word}s"
 
 
@@ -62,7 +62,7 @@ def ordinal(number: int) -> str:
 def meeting_counts(history: Iterable[Iterable[Iterable[str]]]) -> dict[frozenset[str], int]:
     """How often each pair of players has sat at one table in `history` (rounds of tables)."""
     counts: dict[frozenset[str], int] = {}
-    for tables in _checked_history(history):
+    for tables in checked_history(history):
         for table in tables:
             for index, first in enumerate(table):
                 for second in table[index + 1 :]:
@@ -71,7 +71,7 @@ def meeting_counts(history: Iterable[Iterable[Iterable[str]]]) -> dict[frozenset
     return counts
 
 
-def _odd_table_turns(history: Sequence[Sequence[Sequence[str]]], table_size: int) -> dict[str, int]:
+def odd_table_turns(history: Sequence[Sequence[Sequence[str]]], table_size: int) -> dict[str, int]:
     """How often each player has sat at an odd table in `history` (`sizes.is_odd_table`)."""
     turns: dict[str, int] = {}
     for tables in history:
@@ -82,7 +82,7 @@ def _odd_table_turns(history: Sequence[Sequence[Sequence[str]]], table_size: int
     return turns
 
 
-def _club_key(club: str | None) -> str | None:
+def club_key(club: str | None) -> str | None:
     """Clubs compare as people read them: "Rīga", " rīga" and "RĪGA" are one club."""
     if club is None:
         return None
@@ -97,7 +97,7 @@ ODD_TABLE_FLAGS = {
 }
 
 
-def _table_flags(
+def table_flags(
     players: Sequence[str],
     *,
     number: int,
@@ -139,7 +139,7 @@ def _table_flags(
         members: dict[str, list[str]] = {}
         club_names: dict[str, str] = {}
         for player in players:
-            key = _club_key(clubs.get(player))
+            key = club_key(clubs.get(player))
             if key is not None:
                 members.setdefault(key, []).append(player)
                 club_names.setdefault(key, str(clubs[player]).strip())
@@ -206,7 +206,7 @@ def explain_table(
     player's turn at one."""
     table_size = checked_table_size(table_size)
     players = tuple(players_at_table)
-    checked = _checked_history(history)
+    checked = checked_history(history)
     counts = meeting_counts(checked)
     last_round = {
         frozenset((first, second))
@@ -214,7 +214,7 @@ def explain_table(
         for index, first in enumerate(table)
         for second in table[index + 1 :]
     }
-    return _table_flags(
+    return table_flags(
         players,
         number=number,
         times_met=lambda first, second: counts.get(frozenset((first, second)), 0),
@@ -222,7 +222,7 @@ def explain_table(
         clubs=clubs,
         fixed_tables=fixed_tables,
         avoid_same_club=avoid_same_club,
-        odd_turns=_odd_table_turns(checked, table_size),
+        odd_turns=odd_table_turns(checked, table_size),
         table_size=table_size,
         names=names,
     )

@@ -10,9 +10,9 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.seating.designs import stored_design
-from engine.seating.planning import EXACT_NODES, _plan_round
-from engine.seating.rounds import _level, _Setting
-from engine.seating.schedule import _Schedule
+from engine.seating.planning import EXACT_NODES, plan_round
+from engine.seating.rounds import Setting, turn_level
+from engine.seating.schedule import Schedule
 from engine.seating.search import repair
 
 EXACT_PLAYERS = 90  # up to this many players, mix also looks for whole rounds without a repeat
@@ -30,8 +30,8 @@ def _club_clashes(rounds: Sequence[Sequence[Sequence[int]]], club: Sequence[int]
 
 def _design_rounds(
     design: Sequence[Sequence[Sequence[int]]],
-    schedule: _Schedule,
-    setting: _Setting,
+    schedule: Schedule,
+    setting: Setting,
     rng: random.Random,
 ) -> tuple[list[list[list[int]]], bool]:
     """The design's rounds with its points given to the players (shuffled by the seed, then
@@ -77,7 +77,7 @@ def _design_rounds(
 
 
 def _odd_groups(
-    schedule: _Schedule, odd_tables: int, rounds: int, rng: random.Random
+    schedule: Schedule, odd_tables: int, rounds: int, rng: random.Random
 ) -> list[list[list[int]]]:
     """The odd tables of the next `rounds` rounds, planned ahead: in each round the players due
     a turn, grouped so that no two of them have met before (in history or at an earlier odd
@@ -95,7 +95,7 @@ def _odd_groups(
 
     planned = []
     for _ in range(rounds):
-        level = _level(turns, odd * odd_tables)
+        level = turn_level(turns, odd * odd_tables)
         best: tuple[int, list[list[int]]] | None = None
         for _attempt in range(24):
             order = [player for player in range(count) if turns[player] <= level]
@@ -225,7 +225,7 @@ def _fresh_split(
 
 
 def _fresh_round(
-    schedule: _Schedule,
+    schedule: Schedule,
     odd_tables: Sequence[Sequence[int]],
     fresh: Callable[[int, int], bool],
     rng: random.Random,
@@ -247,8 +247,8 @@ def _fresh_round(
     return sorted(groups + usual, key=len, reverse=True)
 
 
-def _plan_mix(
-    schedule: _Schedule, setting: _Setting, rounds: int, rng: random.Random, *, history: bool
+def plan_mix(
+    schedule: Schedule, setting: Setting, rounds: int, rng: random.Random, *, history: bool
 ) -> None:
     """A whole schedule: a stored design where one fits, then round by round with repairs, then
     one search over all the planned rounds together."""
@@ -284,7 +284,7 @@ def _plan_mix(
         if tables is not None:
             schedule.add_round(tables)
         else:
-            _plan_round(schedule, setting, rng, groups)
+            plan_round(schedule, setting, rng, groups)
     schedule.odd_locked = False
     if len(schedule.tables) - schedule.first_free > 1:
         if exact and schedule.usual == 3:
@@ -297,7 +297,7 @@ def _plan_mix(
         repair(schedule, rng, patience=patience, max_steps=20_000)
 
 
-def _reseat(schedule: _Schedule, redo: Sequence[int], rng: random.Random) -> bool:
+def _reseat(schedule: Schedule, redo: Sequence[int], rng: random.Random) -> bool:
     """Seat the rounds `redo` anew, one after the other, each without any repeat or club clash
     against every other round (the ones seated anew before it included), keeping who sits at
     odd tables. Changes nothing and answers False if one of them cannot be seated so."""
@@ -332,7 +332,7 @@ def _reseat(schedule: _Schedule, redo: Sequence[int], rng: random.Random) -> boo
     return True
 
 
-def _refresh_rounds(schedule: _Schedule, rng: random.Random, attempts: int = 60) -> None:
+def _refresh_rounds(schedule: Schedule, rng: random.Random, attempts: int = 60) -> None:
     """Large steps for small fields: seat anew, without any repeat, a round in conflict; or the
     two rounds in which a repeated pair meets; or those two and one more. When none of that
     works, seat a round without conflict anew (another of its many seatings), which changes who

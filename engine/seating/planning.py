@@ -9,10 +9,10 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from engine.seating.rounds import _drawn_round, _level, _Setting
-from engine.seating.schedule import _Schedule
+from engine.seating.rounds import Setting, drawn_round, turn_level
+from engine.seating.schedule import Schedule
 from engine.seating.search import balance_turns, improve, polish_spread, repair
-from engine.seating.swiss import _swiss_round
+from engine.seating.swiss import swiss_round
 
 EXACT_NODES = 2000  # the backtracking searches for groups without a repeat give up after this
 DUE_PLAN_PLAYERS = 28  # odd tables are planned ahead once this few players are still due
@@ -22,19 +22,19 @@ IMPROVE_STEPS = 800  # ... or after this many (a few hundred milliseconds at 24 
 
 
 def _new_round(
-    schedule: _Schedule,
-    setting: _Setting,
+    schedule: Schedule,
+    setting: Setting,
     rng: random.Random,
     odd_tables: list[list[int]] | None = None,
 ) -> list[list[int]]:
     if setting.mode == "swiss":
-        return _swiss_round(schedule, setting, rng, odd_tables)
-    return _drawn_round(schedule, setting, rng, odd_tables)
+        return swiss_round(schedule, setting, rng, odd_tables)
+    return drawn_round(schedule, setting, rng, odd_tables)
 
 
-def _plan_round(
-    schedule: _Schedule,
-    setting: _Setting,
+def plan_round(
+    schedule: Schedule,
+    setting: Setting,
     rng: random.Random,
     odd_tables: list[list[int]] | None = None,
 ) -> None:
@@ -70,7 +70,7 @@ def _plan_round(
     schedule.first_free = keep
 
 
-def _repair_round(schedule: _Schedule, setting: _Setting, rng: random.Random) -> None:
+def _repair_round(schedule: Schedule, setting: Setting, rng: random.Random) -> None:
     """The search on the last round (the only free one). Up to IMPROVE_PLAYERS players, one
     tabu search on its whole cost. Above, as fast as a large field needs: repeats and club
     clashes repaired (in swiss by swaps near in the standings first), turns at the odd tables
@@ -93,7 +93,7 @@ def _repair_round(schedule: _Schedule, setting: _Setting, rng: random.Random) ->
         balance_turns(schedule, rng)
 
 
-def _number_by_rank(schedule: _Schedule, round_index: int) -> None:
+def _number_by_rank(schedule: Schedule, round_index: int) -> None:
     """Swiss: the tables renumbered by their best player, the leaders at table 1 (among the
     tables of one size, which keep their numbers): the search moves whole tables about."""
     rank = schedule.rank
@@ -150,7 +150,7 @@ def _fresh_groups(
 
 
 def _due_odd_tables(
-    schedule: _Schedule, setting: _Setting, rng: random.Random
+    schedule: Schedule, setting: Setting, rng: random.Random
 ) -> tuple[list[list[int]], list[list[int]]] | None:
     """Near the end of a turn at the odd tables (everyone once), the last players due have to
     sit together at the odd tables of the next rounds. Plan those tables now, so that nobody in
@@ -189,7 +189,7 @@ def _due_odd_tables(
         return now, [group for group in groups if all(group is not chosen for chosen in now)]
     # Fewer due players than seats: all players below the turn level sit at the odd tables now,
     # with players at the level who have met none of them.
-    level = _level(turns, seats)
+    level = turn_level(turns, seats)
     must = [player for player in range(schedule.n) if turns[player] < level]
     others = [player for player in range(schedule.n) if turns[player] == level]
     rng.shuffle(others)
@@ -213,7 +213,7 @@ def _due_odd_tables(
     return None
 
 
-def _clubs_fit(schedule: _Schedule, setting: _Setting, odd_tables: Sequence[Sequence[int]]) -> bool:
+def _clubs_fit(schedule: Schedule, setting: Setting, odd_tables: Sequence[Sequence[int]]) -> bool:
     """Whether, with these odd tables, the players left can sit club mates apart at the tables of
     the usual size: no club has more of them than there are such tables (or than it must, when
     the club outnumbers all tables)."""

@@ -1,4 +1,4 @@
-"""Building a round anew: what every round of a plan shares (`_Setting`), who is due a turn at an
+"""Building a round anew: what every round of a plan shares (`Setting`), who is due a turn at an
 odd table, the random draw (modes random and mix) and the federation's ranked cut (mode ranked)."""
 
 from __future__ import annotations
@@ -7,12 +7,12 @@ import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from engine.seating.schedule import _Schedule
+from engine.seating.schedule import Schedule
 from engine.seating.sizes import odd_size
 
 
 @dataclass(frozen=True, slots=True)
-class _Setting:
+class Setting:
     """What every round of a plan shares."""
 
     mode: str
@@ -25,7 +25,7 @@ class _Setting:
         return odd_size(self.table_size)
 
 
-def _level(values: Sequence[int], seats: int) -> int:
+def turn_level(values: Sequence[int], seats: int) -> int:
     """The turn count L such that fewer than `seats` values are below it and at least `seats`
     are at most it: players below L must sit at an odd table, players above L must not."""
     ordered = sorted(values)
@@ -34,13 +34,13 @@ def _level(values: Sequence[int], seats: int) -> int:
     return ordered[seats - 1] if seats > 0 else ordered[0] - 1
 
 
-def _odd_labels(setting: _Setting, turns: Sequence[int]) -> set[int]:
+def _odd_labels(setting: Setting, turns: Sequence[int]) -> set[int]:
     """The fixed tables to be odd tables: those with more fixed players than the usual size
     seats (4 among tables of 3), then those whose fixed players are due a turn at an odd table,
     while odd tables remain (never one with more fixed players than the odd size seats)."""
     odd = setting.odd
     odd_tables = setting.sizes.count(odd)
-    level = _level(turns, odd * odd_tables)
+    level = turn_level(turns, odd * odd_tables)
     labels = {
         number for number, fixed in setting.fixed_at.items() if len(fixed) > setting.table_size
     }
@@ -60,7 +60,7 @@ def _odd_labels(setting: _Setting, turns: Sequence[int]) -> set[int]:
     return labels
 
 
-def _sizes_by_number(setting: _Setting, turns: Sequence[int]) -> list[int]:
+def sizes_by_number(setting: Setting, turns: Sequence[int]) -> list[int]:
     """The size of each table: a fixed table is odd as `_odd_labels` says; the other tables take
     the sizes left in the order of `table_sizes` (tables of 4 first)."""
     labels = _odd_labels(setting, turns)
@@ -75,8 +75,8 @@ def _sizes_by_number(setting: _Setting, turns: Sequence[int]) -> list[int]:
     return size_of
 
 
-def _fixed_tables_by_rank(
-    setting: _Setting,
+def fixed_tables_by_rank(
+    setting: Setting,
     size_of: Sequence[int],
     pool_for: Callable[[int], list[int]],
     rank: Sequence[int],
@@ -121,9 +121,9 @@ def _deal(
     return list(zip(dealt, sequence, strict=True))
 
 
-def _drawn_round(
-    schedule: _Schedule,
-    setting: _Setting,
+def drawn_round(
+    schedule: Schedule,
+    setting: Setting,
     rng: random.Random,
     odd_tables: list[list[int]] | None = None,
 ) -> list[list[int]]:
@@ -133,7 +133,7 @@ def _drawn_round(
     turns = schedule.turns_before(len(schedule.tables))
     fixed_at = setting.fixed_at
     odd = setting.odd
-    size_of = _sizes_by_number(setting, turns)
+    size_of = sizes_by_number(setting, turns)
     tables = [list(fixed_at.get(number, ())) for number in range(len(size_of))]
     if odd_tables is not None and not fixed_at:
         seated = {player for table in odd_tables for player in table}
@@ -164,7 +164,7 @@ def _drawn_round(
     return tables
 
 
-def _ranked_sizes(setting: _Setting) -> list[int]:
+def _ranked_sizes(setting: Setting) -> list[int]:
     """Mode ranked: the sizes in table-number order as `table_sizes` lists them (tables of 4
     first, so among tables of 4 the tables of 3 are the last), except that a table with 4 fixed
     players is a table of 4."""
@@ -176,7 +176,7 @@ def _ranked_sizes(setting: _Setting) -> list[int]:
     return [4 if number in full else next(others) for number in range(len(setting.sizes))]
 
 
-def _ranked_round(schedule: _Schedule, setting: _Setting) -> list[list[int]]:
+def ranked_round(schedule: Schedule, setting: Setting) -> list[list[int]]:
     """Mode ranked, the federation's rule: the standings cut into consecutive tables in
     table-number order, the best at table 1. A player with a fixed table sits there with the
     players nearest to him in the standings (as in swiss: he plays his equals wherever his table
@@ -184,7 +184,7 @@ def _ranked_round(schedule: _Schedule, setting: _Setting) -> list[list[int]]:
     assert schedule.rank is not None and schedule.by_rank is not None
     size_of = _ranked_sizes(setting)
     pool = [player for player in schedule.by_rank if not schedule.fixed[player]]
-    tables = _fixed_tables_by_rank(setting, size_of, lambda _number: pool, schedule.rank)
+    tables = fixed_tables_by_rank(setting, size_of, lambda _number: pool, schedule.rank)
     at = 0
     for number, size in enumerate(size_of):
         if number not in setting.fixed_at:

@@ -15,7 +15,7 @@ REPEAT_COST = 10_000_000  # a pair meeting for the (m+1)-th time costs m² of th
 TURN_COST = 10_000  # a turn at an odd table for a player who has had one more than another
 
 
-class _Schedule:
+class Schedule:
     """The working state: rounds of tables of player indices, with the meeting counts over
     history and every round held, and the cumulative turns at an odd table after each round (the
     tables of `odd` players: 4 among tables of the `usual` 3, 3 among tables of 4).

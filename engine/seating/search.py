@@ -1,4 +1,4 @@
-"""The tabu search on a `_Schedule`: swaps that remove repeats and club clashes (`repair`) and,
+"""The tabu search on a `Schedule`: swaps that remove repeats and club clashes (`repair`) and,
 in swiss, swaps that tighten the rank spread (`polish_spread`)."""
 
 from __future__ import annotations
@@ -7,7 +7,7 @@ import itertools
 import random
 from collections.abc import Callable, Iterable
 
-from engine.seating.schedule import CLUB_COST, REPEAT_COST, TURN_COST, _Schedule
+from engine.seating.schedule import CLUB_COST, REPEAT_COST, TURN_COST, Schedule
 
 FULL_SCAN_PLAYERS = 160  # above this, a move is first looked for among a sample of players
 SAMPLE_SIZE = 96
@@ -17,7 +17,7 @@ TENURE_HIGH = 15
 
 
 def _candidates(
-    schedule: _Schedule, round_index: int, player: int, rng: random.Random, window: int | None
+    schedule: Schedule, round_index: int, player: int, rng: random.Random, window: int | None
 ) -> Iterable[int]:
     if window is not None and schedule.by_rank is not None:
         assert schedule.rank is not None
@@ -29,7 +29,7 @@ def _candidates(
 
 
 def _best_move(
-    schedule: _Schedule,
+    schedule: Schedule,
     round_index: int,
     movers: Iterable[int],
     rng: random.Random,
@@ -164,7 +164,7 @@ def _best_move(
     return best
 
 
-def _movers(schedule: _Schedule, round_index: int, rng: random.Random) -> list[int]:
+def _movers(schedule: Schedule, round_index: int, rng: random.Random) -> list[int]:
     """The movable players of a round who are in a repeat or a club clash there (at a few of
     its tables in conflict, drawn at random, when there are many)."""
     meet, n = schedule.meet, schedule.n
@@ -187,7 +187,7 @@ def _movers(schedule: _Schedule, round_index: int, rng: random.Random) -> list[i
 
 
 def repair(
-    schedule: _Schedule,
+    schedule: Schedule,
     rng: random.Random,
     *,
     window: int | None = None,
@@ -259,7 +259,7 @@ def repair(
         schedule.restore(best_snapshot)
 
 
-def polish_spread(schedule: _Schedule, rng: random.Random, *, window: int, passes: int = 8) -> None:
+def polish_spread(schedule: Schedule, rng: random.Random, *, window: int, passes: int = 8) -> None:
     """Swiss: swap the top or bottom player of a spread-out table with a nearby player while
     that lowers the cost (never at the price of a repeat or a club clash)."""
     for _ in range(passes):
@@ -284,7 +284,7 @@ def polish_spread(schedule: _Schedule, rng: random.Random, *, window: int, passe
             break
 
 
-def balance_turns(schedule: _Schedule, rng: random.Random) -> None:
+def balance_turns(schedule: Schedule, rng: random.Random) -> None:
     """Give turns at an odd table back to players who have had fewer, by swaps that lower the
     cost (never at the price of a repeat or a club clash): the repair may have given more turns
     away than avoiding its repeats needed. Until no swap helps: one pass moves one player per
@@ -309,7 +309,7 @@ def balance_turns(schedule: _Schedule, rng: random.Random) -> None:
             break
 
 
-def _costly_tables(schedule: _Schedule, round_index: int) -> list[int]:
+def _costly_tables(schedule: Schedule, round_index: int) -> list[int]:
     """The tables of a round that add to its cost: a repeat or a club clash, a player with more
     turns at an odd table than one at a table of the usual size, or (swiss) rank spread."""
     unfair = set(schedule.unfair_turns(round_index))
@@ -324,7 +324,7 @@ def _costly_tables(schedule: _Schedule, round_index: int) -> list[int]:
 
 
 def improve(
-    schedule: _Schedule, rng: random.Random, *, patience: int, max_steps: int = 5_000
+    schedule: Schedule, rng: random.Random, *, patience: int, max_steps: int = 5_000
 ) -> None:
     """Tabu search on the whole cost of the last round (repeats, club clashes, unfair turns at
     the odd tables, rank spread): each step takes a table that adds to the cost and makes the
@@ -384,7 +384,7 @@ def improve(
     _descend(schedule, round_index, rng)
 
 
-def _group_cost(schedule: _Schedule, round_index: int, group: tuple[int, ...], size: int) -> int:
+def _group_cost(schedule: Schedule, round_index: int, group: tuple[int, ...], size: int) -> int:
     """The cost `group` would have as one table of the last round (`round_cost`'s terms)."""
     where, meet, n = schedule.table_of[round_index], schedule.meet, schedule.n
     cost = 0
@@ -400,7 +400,7 @@ def _group_cost(schedule: _Schedule, round_index: int, group: tuple[int, ...], s
     return cost
 
 
-def _resplit_pairs(schedule: _Schedule, round_index: int) -> bool:
+def _resplit_pairs(schedule: Schedule, round_index: int) -> bool:
     """Each two tables of the last round seated anew, their players split the best way between
     them (a move no run of single swaps through worse rounds need find: in swiss, two tables
     that should exchange two players each). Whether the round got better."""
@@ -444,7 +444,7 @@ def _resplit_pairs(schedule: _Schedule, round_index: int) -> bool:
     return improved
 
 
-def _descend(schedule: _Schedule, round_index: int, rng: random.Random) -> None:
+def _descend(schedule: Schedule, round_index: int, rng: random.Random) -> None:
     """Swaps that lower the cost of the round while there are any: the tabu search may end (out
     of patience) right where one swap would still improve it."""
     for _ in range(schedule.n * 4):

@@ -9,26 +9,26 @@ from dataclasses import dataclass
 
 from engine.seating.checks import (
     SeatingPlayer,
-    _check_fixed_tables,
-    _check_options,
-    _checked_history,
-    _checked_players,
+    check_fixed_tables,
+    check_options,
+    checked_history,
+    checked_players,
 )
 from engine.seating.flags import (
     FIXED_TABLE,
     REPEAT_MEETING,
     SAME_CLUB,
     TableFlag,
-    _club_key,
-    _odd_table_turns,
-    _plural,
-    _table_flags,
+    club_key,
+    odd_table_turns,
     ordinal,
+    plural,
+    table_flags,
 )
-from engine.seating.mix import _plan_mix
-from engine.seating.planning import _plan_round
-from engine.seating.rounds import _ranked_round, _Setting
-from engine.seating.schedule import _Schedule
+from engine.seating.mix import plan_mix
+from engine.seating.planning import plan_round
+from engine.seating.rounds import Setting, ranked_round
+from engine.seating.schedule import Schedule
 from engine.seating.sizes import table_sizes
 
 
@@ -48,14 +48,14 @@ class SeatingPlan:
 
 
 def _plan(
-    schedule: _Schedule, setting: _Setting, rounds: int, rng: random.Random, *, history: bool
+    schedule: Schedule, setting: Setting, rounds: int, rng: random.Random, *, history: bool
 ) -> None:
     if setting.mode == "mix":
-        _plan_mix(schedule, setting, rounds, rng, history=history)
+        plan_mix(schedule, setting, rounds, rng, history=history)
     elif setting.mode == "ranked":
-        schedule.add_round(_ranked_round(schedule, setting))  # the rule, repeats and all
+        schedule.add_round(ranked_round(schedule, setting))  # the rule, repeats and all
     else:
-        _plan_round(schedule, setting, rng)
+        plan_round(schedule, setting, rng)
 
 
 def seat_players(
@@ -72,11 +72,11 @@ def seat_players(
     earlier rounds in `history` (each a sequence of tables of player ids; players no longer
     present are ignored), at tables of `table_size` (3 or 4) with the fewest tables of the other
     size (`table_sizes`). The same input and seed always give the same plan."""
-    _check_options(mode, seed, avoid_same_club, rounds, table_size)
-    ordered = sorted(_checked_players(players), key=lambda player: player.id)
+    check_options(mode, seed, avoid_same_club, rounds, table_size)
+    ordered = sorted(checked_players(players), key=lambda player: player.id)
     sizes = table_sizes(len(ordered), table_size)
-    _check_fixed_tables(ordered, sizes)
-    past = _checked_history(history)
+    check_fixed_tables(ordered, sizes)
+    past = checked_history(history)
     # The same seed round after round must not draw the same round again: the round counts too.
     rng = random.Random(f"{seed}/{len(past)}")
     count = len(ordered)
@@ -86,7 +86,7 @@ def seat_players(
     club = [-1] * count
     if avoid_same_club:
         for position, player in enumerate(ordered):
-            key = _club_key(player.club)
+            key = club_key(player.club)
             if key is not None:
                 club[position] = club_keys.setdefault(key, len(club_keys))
     rank = None
@@ -110,9 +110,9 @@ def seat_players(
                 for second in present[at + 1 :]:
                     base_meet[first * count + second] += 1
                     base_meet[second * count + first] += 1
-    odd_turns = _odd_table_turns(past, table_size)
+    odd_turns = odd_table_turns(past, table_size)
     turns = [odd_turns.get(player.id, 0) for player in ordered]
-    schedule = _Schedule(
+    schedule = Schedule(
         count,
         club=club,
         rank=rank,
@@ -125,14 +125,14 @@ def seat_players(
         schedule.add_history_round(
             [[index[player] for player in table if player in index] for table in past[-1]]
         )
-    setting = _Setting(mode=mode, sizes=sizes, fixed_at=fixed_at, table_size=table_size)
+    setting = Setting(mode=mode, sizes=sizes, fixed_at=fixed_at, table_size=table_size)
     _plan(schedule, setting, rounds, rng, history=bool(past))
     return _assemble(schedule, setting, ordered, past, avoid_same_club, rng, seed)
 
 
 def _assemble(
-    schedule: _Schedule,
-    setting: _Setting,
+    schedule: Schedule,
+    setting: Setting,
     ordered: Sequence[SeatingPlayer],
     past: Sequence[Sequence[Sequence[str]]],
     avoid_same_club: bool,
@@ -160,7 +160,7 @@ def _assemble(
             seats = list(table)
             rng.shuffle(seats)
             players = tuple(ids[player] for player in seats)
-            flags = _table_flags(
+            flags = table_flags(
                 players,
                 number=number,
                 times_met=lambda first, second: met[index[first] * count + index[second]],
@@ -225,7 +225,7 @@ def _unfair_odd_tables(
     return [
         f"round {round_number}: {labels[player]} sits at a table of {odd} for the "
         f"{ordinal(turns[player] + 1)} time while {labels[fewest]} has sat at one "
-        f"{_plural(turns[fewest], 'time')}"
+        f"{plural(turns[fewest], 'time')}"
         for table in tables
         if len(table) == odd
         for player in table

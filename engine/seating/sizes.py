@@ -1,4 +1,4 @@
-"""Table sizes: how many tables of 3 and of 4 a field needs (SEATING.md).
+"""Table sizes: how many tables of 3 and of 4 a field needs.
 
 The `table_size` option names the usual size; the other size is the *odd* one, whose tables are
 the fewest and are taken in turns: with tables of 3, the N mod 3 tables of 4; with tables of 4,

@@ -6,8 +6,8 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.seating.rounds import _fixed_tables_by_rank, _level, _Setting, _sizes_by_number
-from engine.seating.schedule import _Schedule
+from engine.seating.rounds import Setting, fixed_tables_by_rank, sizes_by_number, turn_level
+from engine.seating.schedule import Schedule
 
 
 def _aligned_windows(
@@ -68,9 +68,9 @@ def _tight_groups(
     return chosen + pool[:need]
 
 
-def _swiss_round(
-    schedule: _Schedule,
-    setting: _Setting,
+def swiss_round(
+    schedule: Schedule,
+    setting: Setting,
     rng: random.Random,
     odd_tables: list[list[int]] | None = None,
 ) -> list[list[int]]:
@@ -89,13 +89,13 @@ def _swiss_round(
         return sorted(cut, key=lambda group: rank[group[0]])
     turns = schedule.turns_before(len(schedule.tables))
     fixed_at = setting.fixed_at
-    size_of = _sizes_by_number(setting, turns)
+    size_of = sizes_by_number(setting, turns)
     fixed_odd = [number for number in fixed_at if size_of[number] == odd]
     free_numbers = [number for number in range(len(size_of)) if number not in fixed_at]
     ranked = [player for player in schedule.by_rank if not schedule.fixed[player]]
     label_seats = sum(odd - len(fixed_at[number]) for number in fixed_odd)
     odd_seats = odd * sum(size_of[number] == odd for number in free_numbers) + label_seats
-    level = _level([turns[player] for player in ranked], odd_seats)
+    level = turn_level([turns[player] for player in ranked], odd_seats)
     must = [player for player in ranked if turns[player] < level]
     due = [turns[player] == level for player in range(schedule.n)]
     need = odd_seats - len(must)
@@ -115,7 +115,7 @@ def _swiss_round(
     pool_odd = sorted(must + chosen, key=rank.__getitem__)
     taken = set(pool_odd)
     pool_usual = [player for player in ranked if player not in taken]
-    tables = _fixed_tables_by_rank(
+    tables = fixed_tables_by_rank(
         setting,
         size_of,
         lambda number: pool_odd if size_of[number] == odd else pool_usual,

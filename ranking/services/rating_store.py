@@ -124,7 +124,7 @@ def store_changes(changes: list[EngineRatingChange]) -> dict[str, int]:
     """Write the rating changes (the players' histories); how many tables each player got.
 
     One INSERT run over every row (executemany), not bulk_create: a re-rated season writes tens
-    of thousands of rows, and building a model instance for each was most of the time."""
+    of thousands of rows, and building a model instance for each would be most of the time."""
     meta = RatingChange._meta
     quote = connection.ops.quote_name
     columns = ", ".join(quote(meta.get_field(name).column) for name in CHANGE_FIELDS)

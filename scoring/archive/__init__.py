@@ -1,9 +1,9 @@
 """The tournament archive: one JSON document with everything about a tournament, and its import.
 
-Each table's sheet is in the engine's sheet format (DESIGN.md, "Contracts of the engine command
-line") with the players' names and the rules of its own round (each round keeps the rule set it
-was published with: `tournaments.rule_set`), so anyone can re-score it with `python -m engine
-score` and get the confirmed totals written beside it. Beside the sheet, the archive keeps what
+Each table's sheet is in the engine's sheet format (README, "The engine's command line") with
+the players' names and the rules of its own round (each round keeps the rule set it was
+published with: `tournaments.rule_set`), so anyone can re-score it with `python -m engine score`
+and get the confirmed totals written beside it. Beside the sheet, the archive keeps what
 the sheet does not show but an organiser would miss after a restore: every version of every deal
 (corrections and removed entries, with who, when and why), who confirmed each table, the
 check-ins, the seating warnings and flags, the accounts' roles (organisers, chief referees, table

@@ -267,8 +267,9 @@ def _write(
         batch_size=BATCH_SIZE,
     )
     _with_timestamps(audit, "at", [row.at for row in plan.audit])
-    # The import itself is logged too (now): the links printed before on the score sheets'
-    # QR codes are not in the archive, so the sheets of the rounds in play must be reprinted.
+    # The import itself is logged too, when it happens: the links printed before on the score
+    # sheets' QR codes are not in the archive, so the sheets of the rounds in play must be
+    # reprinted.
     AuditEntry.objects.create(
         tournament=tournament,
         action=AuditEntry.Action.TOURNAMENT_IMPORTED,

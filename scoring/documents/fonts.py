@@ -35,7 +35,7 @@ class DocumentTTFont(TTFont):
     text object asks the font's `splitString(text, doc)` for a string's chunks, each one
     subset's codes, every time it writes the string; TTFont works them out character by
     character in Python, each time. A round's names, numbers and words come back on every row
-    and sheet: a sixth of a score sheet's drawing was spent splitting the same strings again.
+    and sheet: a sixth of a score sheet's drawing would go to splitting the same strings again.
     A document's subsets only grow (a character keeps the code it was first given), so a
     string's chunks stay what they were; they are kept per document, in a weak dictionary
     that forgets a document with it, and dropped once the font writes the document's subsets

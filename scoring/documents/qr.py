@@ -3,7 +3,7 @@ zxing-cpp project, with Python bindings from the same project; the tests already
 printed codes back with it) and drawn with reportlab's public canvas API as one filled path.
 
 The encoder is C++, and is given the mask pattern (`MASK`) rather than left to search the
-eight of them by the standard's penalty rules: the search was four fifths of the encoding
+eight of them by the standard's penalty rules: the search is four fifths of the encoding
 (0.3 of 0.4 ms a code), while a link's code reads as well under any mask (the penalty rules
 only avoid patterns that confuse some scanners, rare in a short link's random-looking data).
 The same link always prints the same code. Error correction level M: 15 % of the code may be

@@ -31,9 +31,9 @@ def _words(language: str | None, game: str) -> str:
 
 @dataclass(frozen=True)
 class RowWords:
-    """What a sheet's rows say in the document's language: the games in words and the letters
-    of the pules column. Looked up once per round: asking gettext for the active language on
-    every row was a seventh of reading a round's sheets."""
+    """What a sheet's rows say in the document's language: the games in words and the letters of the
+    pules column. Looked up once per round: asking gettext for the active language on every row
+    would be a seventh of reading a round's sheets."""
 
     games: dict[str, str]  # a game (Game's value: "lielais", ..., "pass", "galdins") → words
     common: str  # the letter of a common pule, "C" in English

@@ -1,9 +1,9 @@
-"""The entry page's fields, written out directly (issue 14, item 1).
+"""The entry page's fields, written out directly: the referee's page is rendered on every deal.
 
 Django renders a form field through its widget templates: a radio group of three players goes
-through a dozen template renders, the sheet's forms through a hundred, which was half the CPU of
-the referee's page. `{{ form.game|entry_field }}` writes the same markup in Python: the same
-names, ids, labels, values, `autocomplete="off"`, `required`, `min`/`max`, and, after a refusal,
+through a dozen template renders, the sheet's forms through a hundred, half the CPU of the
+referee's page. `{{ form.game|entry_field }}` writes the same markup in Python: the same names,
+ids, labels, values, `autocomplete="off"`, `required`, `min`/`max`, and, after a refusal,
 `aria-invalid`/`aria-describedby` and the field's error list (rendered by Django: it is rare).
 A widget this module does not know is left to Django.
 """

@@ -1,7 +1,7 @@
-"""The round page's tables, each rendered once (issue 14, item 2: a cache miss of a public page).
+"""The round page's tables, each rendered once, so that a cache miss of the page stays cheap.
 
 A 600-player round has 200 tables, and the round page's cache is emptied whenever one of them is
-confirmed: built again, the page would render 199 tables exactly as before, which was most of
+confirmed: built again, the page would render 199 tables exactly as before, most of the work of
 its cache miss (templates are slow per tag: a table has a dozen). Each table's section
 (public/_round_table.html) is kept in this process, as the sheet's rows are
 (scoring/templatetags/sheet_rows.py, whose bounded memory it shares the code of), under a key

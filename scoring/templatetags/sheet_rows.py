@@ -1,4 +1,4 @@
-"""The sheet's rows, each rendered once (issue 14, item 1: render only what changed).
+"""The sheet's rows, each rendered once: after a deal only what changed is rendered.
 
 A referee's phone reads the whole sheet again after every deal, yet only the new row is new: the
 rows above it (their scores, running totals and pule marks) are what they were. Each row's

@@ -1,5 +1,5 @@
-"""Issue 7 done when: a Russian-speaking referee and a Latvian organiser each use the application
-in their own language, on a phone. Every text the tests look for is the catalogue's translation
+"""A Russian-speaking referee and a Latvian organiser each use the application in their own
+language, on a phone. Every text the tests look for is the catalogue's translation
 (checked to differ from the English), so an untranslated page fails here."""
 
 import pytest

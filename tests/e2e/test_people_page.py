@@ -1,7 +1,6 @@
-"""The tournament's people page in Latvian (issue 13, item 8): a chief referee appoints a second
-chief referee from his phone, the organiser sees on a desktop that the chief referees are not his
-to appoint. Both pages say who appoints each role, fit the screen, and break no
-Content-Security-Policy rule.
+"""The tournament's people page in Latvian: a chief referee appoints a second chief referee from
+his phone, the organiser sees on a desktop that the chief referees are not his to appoint. Both
+pages say who appoints each role, fit the screen, and break no Content-Security-Policy rule.
 
 Screenshots go to $E2E_SCREENSHOTS (a directory) when set, else to the test's tmp_path."""
 

@@ -1,6 +1,6 @@
 """An organiser revokes a table's entry link from a phone: the list's button asks first on a
 page of its own, and the referee still holding the old link is told it was replaced; a
-re-seated round tells its old links' holders to use the new link (issue 13, items 3 and 17)."""
+re-seated round tells its old links' holders to use the new link."""
 
 import pytest
 

@@ -1,8 +1,8 @@
-"""A timed round in Latvian (federation items 5 and 6): the organiser starts the round clock on a
-phone, the referee's sheet counts down in the browser, the chief referee calls time from his
-dashboard, the referee's clock says so, the table enters the deal under way and is confirmed
-short; the hall display fits a 1920×1080 screen (its long list scrolling by itself) and a 360 px
-phone. No Content-Security-Policy violation on any page.
+"""A timed round in Latvian, as federation events play them: the organiser starts the round clock on
+a phone, the referee's sheet counts down in the browser, the chief referee calls time from his
+dashboard, the referee's clock says so, the table enters the deal under way and is confirmed short;
+the hall display fits a 1920×1080 screen (its long list scrolling by itself) and a 360 px phone. No
+Content-Security-Policy violation on any page.
 
 Screenshots go to $E2E_SCREENSHOTS (a directory) when set, else to the test's tmp_path."""
 

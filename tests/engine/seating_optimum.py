@@ -1,13 +1,12 @@
 """The best seating of one round, found by exhaustive search: written apart from the engine, to
-check it on small fields (issue 13, item 18).
+check it on small fields.
 
-A seating is scored as the issue ranks what matters, most important first (`Score`):
+A seating is scored by what matters, most important first (`Score`):
 
 1. club clashes: pairs of club mates at one table (when clubs are to be kept apart);
 2. repeat cost: each pair at a table that has met m times before costs m², one more when they met
-   in the round before too (SEATING.md: "a repeated pair costs (times met)², a repeat in
-   consecutive rounds costs more"); with nobody meeting a third time this is the number of
-   repeated pairs plus those repeated from the last round;
+   in the round before too (a repeat in consecutive rounds costs more); with nobody meeting a
+   third time this is the number of repeated pairs plus those repeated from the last round;
 3. unfair turns at the odd tables (the tables of 4 among tables of 3, of 3 among tables of 4): the
    turns at an odd table that the players seated at one have already had, beyond the fewest that
    any choice of players for those seats would have had; 0 when nobody sits at an odd table while
@@ -15,7 +14,7 @@ A seating is scored as the issue ranks what matters, most important first (`Scor
 4. rank spread (swiss): over every table, top rank minus bottom rank minus (table size - 1).
 
 Scores compare in that order (a tuple). `better_seating` enumerates the partitions of the field
-into tables of the sizes SEATING.md gives, branch and bound: each step seats the unseated player
+into tables of the usual sizes (`sizes`), branch and bound: each step seats the unseated player
 with the fewest unseated partners he can meet at no cost together with each possible group of
 mates, and drops a branch as soon as a lower bound of its score is no better than the best found.
 The bound adds to what is seated: the club clashes the clubs' unseated members must make over the
@@ -56,7 +55,8 @@ class Situation:
         return 4 if self.table_size == 3 else 3
 
     def sizes(self) -> list[int]:
-        """SEATING.md: tables of 3 with N mod 3 tables of 4; tables of 4 with the fewest of 3."""
+        """Tables of 3 with N mod 3 tables of 4; tables of 4 with the fewest of 3 (README, "The
+        engine's command line")."""
         count = len(self.players)
         if self.table_size == 3:
             fours = count % 3

@@ -1,13 +1,14 @@
-"""Hypothesis strategies for random VALID table sheets, written from RULES.md alone.
+"""Hypothesis strategies for random VALID table sheets, written from docs/rules.md alone.
 
 This generator is independent of `engine.simulate` on purpose: a sheet the engine must accept is
-built here from the validation rules of RULES.md, so a mistake shared by the engine and its own
-simulator cannot hide. The generator keeps its own record of who deals each deal (the deal passes
-to the left every deal, passes included; a penalty uses no deal), because at a 4-player table the
-dealer sits the deal out and can never be the declarer.
+built here from the validation rules of docs/rules.md, so a mistake shared by the engine and its
+own simulator cannot hide. The generator keeps its own record of who deals each deal (the deal
+passes to the left every deal, passes included; a penalty uses no deal), because at a 4-player
+table the dealer sits the deal out and can never be the declarer.
 
-A `SheetCase` holds the sheet as the JSON contract of DESIGN.md; `to_sheet()` builds the engine's
-dataclasses directly (not through `engine.contract`), so the two paths can be compared.
+A `SheetCase` holds the sheet as the JSON of `python -m engine score` (README, "The engine's
+command line"); `to_sheet()` builds the engine's dataclasses directly (not through
+`engine.contract`), so the two paths can be compared.
 """
 
 from __future__ import annotations
@@ -21,13 +22,14 @@ from hypothesis import strategies as st
 
 from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 
-# RULES.md, Cards: 120 card points in the pack; the two talon cards hold at most 22;
-# a total of 1 or 119 is impossible.
+# docs/rules.md, "Cards and card points": 120 card points in the pack; the two talon cards hold
+# at most 22; a total of 1 or 119 is impossible.
 TOTAL_POINTS = 120
 MAX_TALON_POINTS = 22
 IMPOSSIBLE_POINTS = frozenset({1, 119})
 TRICKS_PER_DEAL = 8
-# Where the payout bands change (RULES.md, Boundaries), so that they come up often.
+# Where the payout bands change (docs/rules.md, "Where the bands change"), so that they come up
+# often.
 BAND_EDGES = (0, 2, 22, 30, 31, 60, 61, 90, 91, 98, 118, 120)
 
 LATVIAN_NAMES = (
@@ -60,7 +62,7 @@ NAME_LETTERS = (
 PLAYED_GAMES = ("lielais", "zole", "maza_zole")
 ALL_PASS = ("pule", "galdins", "galdins_pule")
 GALDINS_SCORING = ("tricks", "rondo")
-MAX_PENALTIES = 3  # RULES.md: at most 3 penalty pules per player per round
+MAX_PENALTIES = 3  # docs/rules.md: at most 3 penalty pules per player per round
 
 
 @dataclass(frozen=True)
@@ -83,7 +85,7 @@ class SheetCase:
         return self.rules["all_pass"] in ("pule", "galdins_pule")
 
     def to_json(self) -> dict[str, Any]:
-        """The sheet in DESIGN.md's JSON shape (a fresh copy every call)."""
+        """The sheet in the JSON shape of `python -m engine score` (a fresh copy every call)."""
         data: dict[str, Any] = {
             "rules": dict(self.rules),
             "players": list(self.players),
@@ -193,7 +195,7 @@ SEAT_ORDERS = st.permutations(range(3))
 
 
 def rondo_draw(tricks: dict[str, int], points: dict[str, int]) -> list[str]:
-    """RULES.md, rondo: two players tied for the most card points split what the winner
+    """docs/rules.md, rondo: two players tied for the most card points split what the winner
     receives (3 with no trick, 2 with 30 points or fewer, 1 above); when that is odd they draw a
     card. The two who draw, or nobody."""
     most = max(points.values())

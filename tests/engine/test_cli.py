@@ -1,4 +1,5 @@
-"""The command line `python -m engine score` and its JSON contract (DESIGN.md)."""
+"""The command line `python -m engine score` and its JSON contract (README, "The engine's command
+line")."""
 
 from __future__ import annotations
 
@@ -17,46 +18,47 @@ from engine.contract import sheet_from_json, sheet_to_json
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Anna", "Jānis", "Pēteris"]
 
-# DESIGN.md's example sheet mixes "pass" and "galdins", which one rule set cannot both allow, and
-# plays mazā zole, which is off by default: it is tested as two sheets, one per all_pass rule.
-DESIGN_PLAYS = [
+# The README's example sheet (with pules), the same deals with a galdiņš where everyone passes, and
+# a sheet mixing "pass" and "galdins" (which one rule set cannot both allow) that plays mazā zole
+# while it is off (its default).
+EXAMPLE_PLAYS = [
     {"game": "lielais", "declarer": "Jānis", "points": 75, "tricks": 5},
     {"game": "zole", "declarer": "Pēteris", "points": 40, "tricks": 3},
     {"game": "maza_zole", "declarer": "Anna", "tricks": 0},
 ]
-DESIGN_GALDINS = {
+EXAMPLE_GALDINS = {
     "game": "galdins",
     "tricks": {"Anna": 4, "Jānis": 2, "Pēteris": 2},
     "points": {"Anna": 60, "Jānis": 30, "Pēteris": 30},
 }
-DESIGN_PENALTY = {"penalty": "personal_pule", "player": "Anna"}
+EXAMPLE_PENALTY = {"penalty": "personal_pule", "player": "Anna"}
 
 
-def design_sheet_with_pules() -> dict[str, Any]:
+def readme_sheet() -> dict[str, Any]:
     return {
         "rules": {"all_pass": "pule", "small_zole": True, "personal_pule_payment": "N-1"},
         "players": PLAYERS,
         "first_dealer": "Anna",
-        "deals": [*DESIGN_PLAYS, {"game": "pass"}, DESIGN_PENALTY],
+        "deals": [*EXAMPLE_PLAYS, {"game": "pass"}, EXAMPLE_PENALTY],
         "closed": True,
     }
 
 
-def design_sheet_with_galdins() -> dict[str, Any]:
+def readme_sheet_with_galdins() -> dict[str, Any]:
     return {
         "rules": {"all_pass": "galdins", "small_zole": True},
         "players": PLAYERS,
         "first_dealer": "Anna",
-        "deals": [*DESIGN_PLAYS, DESIGN_GALDINS],
+        "deals": [*EXAMPLE_PLAYS, EXAMPLE_GALDINS],
     }
 
 
-def design_sheet_as_written() -> dict[str, Any]:
+def sheet_mixing_pass_and_galdins() -> dict[str, Any]:
     return {
         "rules": {"all_pass": "pule", "small_zole": False, "personal_pule_payment": "N-1"},
         "players": PLAYERS,
         "first_dealer": "Anna",
-        "deals": [*DESIGN_PLAYS, {"game": "pass"}, DESIGN_GALDINS, DESIGN_PENALTY],
+        "deals": [*EXAMPLE_PLAYS, {"game": "pass"}, EXAMPLE_GALDINS, EXAMPLE_PENALTY],
         "closed": True,
     }
 
@@ -128,8 +130,8 @@ def test_the_result_is_one_json_line_on_stdout():
 # --- The result's shape ------------------------------------------------------------------------
 
 
-def test_the_result_has_exactly_the_shape_of_design_md(monkeypatch, capsysbinary):
-    sheet = design_sheet_with_pules()
+def test_the_result_has_exactly_the_shape_the_readme_gives(monkeypatch, capsysbinary):
+    sheet = readme_sheet()
     seats = ["Pēteris", "Anna", "Jānis"]  # not alphabetical: rows follow the seats
     sheet["players"] = seats
 
@@ -153,7 +155,7 @@ def test_the_result_has_exactly_the_shape_of_design_md(monkeypatch, capsysbinary
 
 
 def test_a_penalty_has_a_null_dealer_and_zero_scores_in_the_result(monkeypatch, capsysbinary):
-    _, out, _ = run_main(monkeypatch, capsysbinary, stdin=encoded(design_sheet_with_pules()))
+    _, out, _ = run_main(monkeypatch, capsysbinary, stdin=encoded(readme_sheet()))
 
     penalty = json.loads(out)["deals"][-1]
     assert penalty == {"dealer": None, "scores": {"Anna": 0, "Jānis": 0, "Pēteris": 0}}
@@ -208,8 +210,8 @@ def test_a_refused_deal_is_numbered_by_its_place_in_the_deals_list(monkeypatch, 
     assert err.decode().startswith("deal 2: points cannot be 119")
 
 
-def test_the_design_example_as_written_is_refused_at_its_first_game_the_rules_turn_off():
-    done = run_cli(stdin=encoded(design_sheet_as_written()))
+def test_a_sheet_mixing_pass_and_galdins_is_refused_at_its_first_game_the_rules_turn_off():
+    done = run_cli(stdin=encoded(sheet_mixing_pass_and_galdins()))
 
     assert done.returncode == 2
     assert done.stdout == b""
@@ -279,7 +281,7 @@ def test_invalid_json_exits_2_with_one_line_from_a_subprocess():
 def jsonl_input() -> tuple[bytes, list[str]]:
     good = lielais_sheet()
     bad = lielais_sheet(points=130)
-    other_good = design_sheet_with_galdins()
+    other_good = readme_sheet_with_galdins()
     lines = [encoded(good), encoded(bad), b"", b"{oops", b"   ", encoded(other_good)]
     return b"\n".join(lines) + b"\n", ["good", "bad", "invalid", "good"]
 
@@ -324,11 +326,11 @@ def test_jsonl_error_lines_keep_latvian_letters(monkeypatch, capsysbinary):
     assert json.loads(out)["error"].startswith("deal 1: declarer")
 
 
-# --- DESIGN.md's example sheet, scored as RULES.md says ------------------------------------------
+# --- The README's example sheet, scored as docs/rules.md says -----------------------------------
 
 
-def test_the_design_example_with_pules_scores_as_rules_md_says(monkeypatch, capsysbinary):
-    status, out, _ = run_main(monkeypatch, capsysbinary, stdin=encoded(design_sheet_with_pules()))
+def test_the_readme_example_scores_as_the_rules_say(monkeypatch, capsysbinary):
+    status, out, _ = run_main(monkeypatch, capsysbinary, stdin=encoded(readme_sheet()))
 
     assert status == 0
     assert json.loads(out) == {
@@ -352,8 +354,8 @@ def test_the_design_example_with_pules_scores_as_rules_md_says(monkeypatch, caps
     }
 
 
-def test_the_design_example_with_galdins_scores_as_rules_md_says(monkeypatch, capsysbinary):
-    status, out, _ = run_main(monkeypatch, capsysbinary, stdin=encoded(design_sheet_with_galdins()))
+def test_the_readme_example_with_galdins_scores_as_the_rules_say(monkeypatch, capsysbinary):
+    status, out, _ = run_main(monkeypatch, capsysbinary, stdin=encoded(readme_sheet_with_galdins()))
 
     assert status == 0
     result = json.loads(out)
@@ -372,7 +374,7 @@ def test_the_design_example_with_galdins_scores_as_rules_md_says(monkeypatch, ca
 
 
 def test_an_open_sheet_is_printed_without_settlement(monkeypatch, capsysbinary):
-    sheet = design_sheet_with_pules()
+    sheet = readme_sheet()
     sheet["closed"] = False
 
     _, out, _ = run_main(monkeypatch, capsysbinary, stdin=encoded(sheet))
@@ -383,7 +385,7 @@ def test_an_open_sheet_is_printed_without_settlement(monkeypatch, capsysbinary):
     assert result["open_pules"]["personal"]["Anna"] == 1
 
 
-def test_rules_and_first_dealer_default_as_design_md_says(monkeypatch, capsysbinary):
+def test_rules_and_first_dealer_default_as_the_readme_says(monkeypatch, capsysbinary):
     # No rules (pule, no mazā zole, N-1) and no first_dealer (the first player deals).
     sheet = {
         "players": PLAYERS,
@@ -410,7 +412,7 @@ def test_rules_and_first_dealer_default_as_design_md_says(monkeypatch, capsysbin
 
 
 def rondo_sheet(**rules: object) -> dict[str, Any]:
-    """RULES.md example 7 (second half) and example 9 in the contract: a rondo galdiņš whose tied
+    """docs/rules.md example 7 (second half) and example 9 in the JSON: a rondo galdiņš whose tied
     losers draw a card, under galdins_pule, then a won Lielais that collects the pule."""
     return {
         "rules": {"all_pass": "galdins_pule", "galdins_scoring": "rondo", **rules},
@@ -530,7 +532,7 @@ def test_a_sheet_with_every_option_and_a_draw_loser_survives_its_json_form():
     }
     assert data["deals"][0]["draw_loser"] == "B"
     assert (
-        "draw_loser" not in sheet_to_json(sheet_from_json(design_sheet_with_galdins()))["deals"][3]
+        "draw_loser" not in sheet_to_json(sheet_from_json(readme_sheet_with_galdins()))["deals"][3]
     )
     assert sheet_from_json(data) == sheet
     renamed = sheet_to_json(sheet, names={"A": "Anna", "B": "Jānis", "C": "Pēteris"})

@@ -1,6 +1,6 @@
-"""Messages people see are translatable (issue 7): every `SheetError` that reaches a page and every
-seating flag carries a template with named placeholders and the params that fill it; the English
-text (`message`, `detail`) is that template filled in, so the command line prints what it did."""
+"""Messages people see are translatable: every `SheetError` that reaches a page and every seating
+flag carries a template with named placeholders and the params that fill it; the English text
+(`message`, `detail`) is that template filled in, so the command line prints what it did."""
 
 from __future__ import annotations
 

@@ -1,4 +1,4 @@
-"""Sorting names in the reader's language (issue 7): what a Latvian, English or Russian reader
+"""Sorting names in the reader's language: what a Latvian, English or Russian reader
 expects to find where in an alphabetical list of players."""
 
 from __future__ import annotations

@@ -1,4 +1,5 @@
-"""Every row of every payout table of RULES.md, at tables of 3 and 4, and its worked examples."""
+"""Every row of every payout table of docs/rules.md, at tables of 3 and 4, and its worked
+examples."""
 
 import pytest
 
@@ -7,7 +8,7 @@ from engine.rules import Game
 
 from .factories import FOUR, THREE, everyone_passes, galdins, lielais, maza_zole, play, zole
 
-# (points, tricks, u per other player) — one row per band of the table in RULES.md.
+# (points, tricks, u per other player) — one row per band of the table in docs/rules.md.
 LIELAIS_ROWS = [
     pytest.param(61, 4, 1, id="wins 61 (lowest win)"),
     pytest.param(75, 5, 1, id="wins 61-90"),
@@ -108,7 +109,7 @@ def test_play_refuses_a_game_without_declarer():
 
 
 class TestWorkedExamplesOfRules:
-    """RULES.md, 'Worked examples': 3 players A, B, C; A deals first, so B has priority."""
+    """docs/rules.md, 'Worked examples': 3 players A, B, C; A deals first, so B has priority."""
 
     def sheet(self):
         return play(
@@ -216,7 +217,7 @@ def test_small_zole_loss_is_the_unit_of_a_lost_maza_zole(players, loss):
 
 
 class TestWorkedExamplesOfTheRuleOptions:
-    """RULES.md, 'Worked examples' 6-10: 3 players A, B, C with A dealing first, unless the
+    """docs/rules.md, 'Worked examples' 6-10: 3 players A, B, C with A dealing first, unless the
     example seats a 4-table."""
 
     def test_6_rondo_galdins_c_with_the_most_points_loses(self):

@@ -1,6 +1,6 @@
-"""Property tests of table sheets: the invariants of RULES.md on random valid sheets, and a small
-reference model of the payouts and pule bookkeeping, written from RULES.md's wording only, that
-must agree with the engine on every generated sheet."""
+"""Property tests of table sheets: the invariants of docs/rules.md on random valid sheets, and a
+small reference model of the payouts and pule bookkeeping, written from docs/rules.md's wording
+only, that must agree with the engine on every generated sheet."""
 
 from __future__ import annotations
 
@@ -43,9 +43,9 @@ MODEL_SETTINGS = settings(
 )
 
 
-# --- The reference model: RULES.md, read literally --------------------------------------------
+# --- The reference model: docs/rules.md, read literally ---------------------------------------
 
-# "Lielais" and "Zole" tables of RULES.md: u per other player for
+# "Lielais" and "Zole" tables of docs/rules.md: u per other player for
 # (all tricks, 91 or more, 61-90, 31-60, 30 or fewer, no trick).
 LIELAIS_TABLE = (3, 2, 1, -2, -3, -4)
 ZOLE_TABLE = (7, 6, 5, -6, -7, -8)
@@ -109,7 +109,7 @@ def reference_rondo(entry: dict[str, Any]) -> list[tuple[str, str, int]]:
 
 
 def reference_result(case: SheetCase) -> dict[str, Any]:
-    """What RULES.md says the sheet scores, in DESIGN.md's result shape."""
+    """What docs/rules.md says the sheet scores, in the result shape of `python -m engine score`."""
     players = list(case.players)
     table_size = len(players)
     rules = case.rules

@@ -1,4 +1,5 @@
-"""Each pule rule of RULES.md on its own: writing, the collection order, penalties, settlement."""
+"""Each pule rule of docs/rules.md on its own: writing, the collection order, penalties,
+settlement."""
 
 import pytest
 

@@ -1,4 +1,5 @@
-"""The command line contract of `python -m engine seat [FILE|-]` (issue 3, item 3)."""
+"""The command line contract of `python -m engine seat [FILE|-]` (README, "The engine's command
+line")."""
 
 from __future__ import annotations
 

@@ -1,5 +1,5 @@
-"""Seating (issue 3, SEATING.md): a random-tournament checker in the spirit of the chess pairing
-checkers, the stored designs, and the rules one by one.
+"""Seating: a random-tournament checker in the spirit of the chess pairing checkers, the stored
+designs, and the rules one by one.
 
 `check_plan` is written here, apart from the engine, and verifies every plan the engine makes in
 thousands of random tournaments, at tables of 3 and of 4, in every mode: each player seated
@@ -8,9 +8,9 @@ tables of 4 among tables of 3; among tables of 4, N mod 4 = 1: 3 tables of 3, 2:
 tables honoured; every repeated meeting and every club clash flagged on its table and listed in
 the warnings (and nothing else flagged as such); club mates kept apart where that is provably
 possible; the odd tables (the tables of the other size) rotated fairly unless that costs a repeat
-or a club clash (issue 13, item 18), every player sitting at one flagged with his turn, and any
-unfair turn warned about; in mode ranked, the standings cut in table-number order. Small fields
-are also compared with an exhaustive search (`test_seating_small`)."""
+or a club clash, every player sitting at one flagged with his turn, and any unfair turn warned
+about; in mode ranked, the standings cut in table-number order. Small fields are also compared
+with an exhaustive search (`test_seating_small`)."""
 
 from __future__ import annotations
 
@@ -39,7 +39,7 @@ ODD_FLAG = {3: "four_table", 4: "three_table"}  # the flag of a table of the oth
 
 
 def expected_sizes(count: int, table_size: int) -> list[int]:
-    """The table sizes of SEATING.md, worked out here (not by `table_sizes`), largest first."""
+    """The table sizes, worked out here (not by `table_sizes`), largest first."""
     if table_size == 3:
         fours = count % 3
         return [4] * fours + [3] * ((count - 4 * fours) // 3)
@@ -179,10 +179,10 @@ def check_unfair_turns_avoid_a_cost(
     *,
     odd: int,
 ) -> None:
-    """Avoiding a repeat outranks the rotation of the odd tables (issue 13, item 18), but nothing
-    less does: a player sits at an odd table while one with fewer turns sits at a table of the
-    usual size only if swapping the two would cost a club clash or a repeat (a pair meeting for
-    the (m+1)-th time costs m², one more when they met in the round before). Checked on the last
+    """Avoiding a repeat outranks the rotation of the odd tables, but nothing less does: a player
+    sits at an odd table while one with fewer turns sits at a table of the usual size only if
+    swapping the two would cost a club clash or a repeat (a pair meeting for the (m+1)-th time
+    costs m², one more when they met in the round before). Checked on the last
     round of a plan, which no later round depends on."""
     last = {frozenset(pair) for table in previous for pair in itertools.combinations(table, 2)}
 
@@ -551,8 +551,8 @@ def test_the_tables_of_4_rotate_through_the_field_unless_that_costs_a_repeat():
         history.append([list(t.players) for t in plan.rounds[0]])
     four_seats = Counter(p for tables in history for t in tables if len(t) == 4 for p in t)
     met = Counter(frozenset(p) for r in history for t in r for p in itertools.combinations(t, 2))
-    # Issue 13, item 18: a repeat outranks the rotation (a strict rotation cost 6 repeated
-    # meetings here); each unfair turn is one that would have cost a repeat (`check_plan`).
+    # A repeat outranks the rotation (a strict rotation would cost 6 repeated meetings here);
+    # each unfair turn is one that would have cost a repeat (`check_plan`).
     assert sum(times - 1 for times in met.values()) <= 1
     assert len(four_seats) >= 11 and max(four_seats.values()) <= 3
 

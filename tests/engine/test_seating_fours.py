@@ -12,8 +12,8 @@ import pytest
 from engine import SeatingPlayer, explain_table, seat_players, table_sizes
 from engine.seating.designs import (
     FOURS_DESIGNS,
-    _gf4_product,
     affine_plane_of_order_4,
+    gf4_product,
     stored_design,
 )
 from tests.engine.test_seating import check_plan
@@ -57,13 +57,13 @@ def repeated_pairs(rounds) -> int:
 def test_gf4_is_a_field():
     elements = range(4)
     for a, b, c in itertools.product(elements, repeat=3):
-        assert _gf4_product(a, b) == _gf4_product(b, a)
-        assert _gf4_product(_gf4_product(a, b), c) == _gf4_product(a, _gf4_product(b, c))
-        assert _gf4_product(a, b ^ c) == _gf4_product(a, b) ^ _gf4_product(a, c)
+        assert gf4_product(a, b) == gf4_product(b, a)
+        assert gf4_product(gf4_product(a, b), c) == gf4_product(a, gf4_product(b, c))
+        assert gf4_product(a, b ^ c) == gf4_product(a, b) ^ gf4_product(a, c)
     for a in elements:
-        assert _gf4_product(a, 1) == a
+        assert gf4_product(a, 1) == a
         if a:
-            assert sum(_gf4_product(a, b) == 1 for b in elements) == 1, "one inverse each"
+            assert sum(gf4_product(a, b) == 1 for b in elements) == 1, "one inverse each"
 
 
 def test_the_affine_plane_seats_16_players_5_rounds_without_a_repeat_and_every_pair_once():
@@ -153,7 +153,7 @@ def test_every_mode_seats_everyone_once_at_the_sizes_of_table_sizes(mode, count)
 def test_the_tables_of_3_rotate_through_the_field(mode):
     # 14 players: 2 tables of 4, 2 of 3: 6 seats at a table of 3 a round, 42 in 7 rounds, so
     # each player sits at a table of 3 about 3 times: a turn more or less only where it spares a
-    # repeat (issue 13, item 18; `check_plan` checks each such turn).
+    # repeat (`check_plan` checks each such turn).
     rounds = play(field(14), mode, 7, seed=5)
     at_three = Counter(
         player for tables in rounds for table in tables if len(table) == 3 for player in table

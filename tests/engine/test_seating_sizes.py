@@ -1,5 +1,5 @@
 """Table sizes (engine.seating.sizes): tables of 3 with N mod 3 tables of 4 listed first, or
-tables of 4 with the fewest tables of 3 listed last (SEATING.md)."""
+tables of 4 with the fewest tables of 3 listed last."""
 
 from __future__ import annotations
 
@@ -21,7 +21,7 @@ from engine import SeatingPlayer, SheetError, seat_players, table_sizes
         (11, (4, 4, 3)),
         (12, (4, 4, 4)),
         (13, (4, 3, 3, 3)),
-        (25, (4, 4, 4, 4, 3, 3, 3)),  # the club event of SEATING.md: 4 tables of 4 and 3 of 3
+        (25, (4, 4, 4, 4, 3, 3, 3)),  # a club event of 25: 4 tables of 4 and 3 of 3
         (26, (4, 4, 4, 4, 4, 3, 3)),
     ],
 )

@@ -1,11 +1,11 @@
-"""Seating on a small field (issue 13, item 18), checked against an exhaustive search
-(`seating_optimum`, written apart from the engine).
+"""Seating on a small field, checked against an exhaustive search (`seating_optimum`, written
+apart from the engine).
 
-The issue's case: a 14-player district tournament at tables of 3 (two tables of 4 and two of 3).
+The hard case: a 14-player district tournament at tables of 3 (two tables of 4 and two of 3).
 After round 1 the six players of the tables of 3 are due at the tables of 4, but they come from
-two tables of 3: seating them there costs a repeat at each table of 4 — and the engine, which put
-the rotation of the tables of 4 first, then seated 4 repeated pairs, one per table, in both swiss
-and mix, and in swiss put the leader with the players ranked 9th, 10th and 12th. A seating with no
+two tables of 3: seating them there costs a repeat at each table of 4 — an engine that put the
+rotation of the tables of 4 first would seat 4 repeated pairs, one per table, in both swiss and
+mix, and in swiss put the leader with the players ranked 9th, 10th and 12th. A seating with no
 repeat and no club mates together exists. Avoiding a repeat outranks the rotation; swiss keeps
 the leader among the leaders.
 

@@ -1,4 +1,5 @@
-"""Tournament scoring (RULES.md): place points per table, the standings order, teams."""
+"""Tournament scoring (docs/rules.md, "Tournament scoring"): place points per table, the standings
+order, teams."""
 
 from __future__ import annotations
 

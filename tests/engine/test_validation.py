@@ -1,4 +1,5 @@
-"""Validation (RULES.md): bad input is refused with a message naming the deal and the field."""
+"""Validation (docs/rules.md, "What is refused"): bad input is refused with a message naming the
+deal and the field."""
 
 import pytest
 

@@ -1,5 +1,5 @@
-"""The documents stay on reportlab's public API (issue 14, item 3): a reportlab release may change
-anything private, and the documents must not break with it.
+"""The documents stay on reportlab's public API: a reportlab release may change anything private,
+and the documents must not break with it.
 
 The scan reads scoring/documents/*.py and reports:
 - an attribute with a leading underscore read off anything but our own `self` or `cls`
@@ -85,7 +85,7 @@ def rl_config_assignments(source: str) -> int:
 
 
 class TestTheScan:
-    """The scan itself finds what the documents used to do."""
+    """The scan itself finds each kind of private use it is there to refuse."""
 
     def test_it_finds_a_private_attribute_of_a_reportlab_object(self):
         source = "def f(canvas):\n    return canvas._doc\n"

@@ -1,7 +1,7 @@
-"""Deals of different tables are written side by side (issue 14, item 1): a deal locks its
-table's row and, while the round is in play, the round's row only FOR SHARE, so 200 tables do not
-queue behind one lock; a write of the round itself (closing, the clock) still excludes them.
-Row locks are PostgreSQL's: on SQLite (one writer at a time) there is nothing to show."""
+"""Deals of different tables are written side by side: a deal locks its table's row and, while the
+round is in play, the round's row only FOR SHARE, so 200 tables do not queue behind one lock; a
+write of the round itself (closing, the clock) still excludes them. Row locks are PostgreSQL's: on
+SQLite (one writer at a time) there is nothing to show."""
 
 import threading
 

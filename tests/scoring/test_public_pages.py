@@ -167,7 +167,7 @@ class TestRoundPage:
     def test_search_finds_a_name_in_the_other_script(
         self, client: Client, small_tournament, query, name
     ):
-        """Search found "Bērziņš" for "berzins" but not "Иванов" for "ivanov" (issue 13, 17)."""
+        """Search finds "Bērziņš" for "berzins" and "Иванов" for "ivanov"."""
         player = rename_a_player(small_tournament, name)
 
         response = client.get(round_url(small_tournament, 1), {"q": query})

@@ -1,4 +1,4 @@
-"""A published round seated again while its referees enter deals (issue 13, item 3).
+"""A published round seated again while its referees enter deals.
 
 Every write that touches a round and one of its tables locks the round's row first, then the
 table's: seating again (which deletes the tables) and a first deal (which puts the round in
@@ -126,7 +126,7 @@ class TestAReseatedRound:
         self, client, monkeypatch
     ):
         """SQLite takes no row locks: the request reads the sheet, the organiser seats the round
-        again, then the request's write finds no table (this was a Table.DoesNotExist 500)."""
+        again, then the request's write finds no table: a refusal, not a Table.DoesNotExist 500."""
         round_ = make_published_round(players=6)
         table = round_.tables.get(number=1)
         url = reverse("scoring:token_sheet", args=[TableToken.objects.get(table=table).token])
@@ -190,7 +190,7 @@ def test_seating_again_while_every_table_enters_its_first_deal_never_deadlocks()
     """Real concurrency: five referees post the first deal of their tables while the organiser
     seats the round again, several times over. Each write either happens or is refused with
     its reason (re-seated, or the seating is final); none waits for the other in a circle
-    (PostgreSQL's DeadlockDetected was a 500 for the organiser and the referees)."""
+    (PostgreSQL's DeadlockDetected would be a 500 for the organiser and the referees)."""
     organiser = make_organiser()
     unexpected: list[str] = []
     outcomes: list[str] = []

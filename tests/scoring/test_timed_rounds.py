@@ -1,5 +1,6 @@
-"""Timed rounds at the table (RULES.md: when time is called, a table's round ends with the deals
-it has played; its sheet is closed and settled as usual, and it counts like any other).
+"""Timed rounds at the table (docs/rules.md, "Seats, dealers and who plays": when time is called, a
+table's round ends with the deals it has played; its sheet is closed and settled as usual, and it
+counts like any other).
 
 The clock is fixed (tests/clock.py): `django.utils.timezone.now` is patched, so the clock runs
 out when a test moves it on."""
@@ -357,7 +358,7 @@ def deal_data(position: int, declarer: str, key: str) -> dict:
 
 
 class TestTimeStopsATable:
-    """RULES.md: after the signal the deal under way is finished; the table's round then ends
+    """docs/rules.md: after the signal the deal under way is finished; the table's round then ends
     with the deals it has played. It enters that deal and no other."""
 
     def test_after_time_is_called_only_the_deal_under_way_is_entered(self, table, organiser, clock):

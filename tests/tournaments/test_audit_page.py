@@ -156,7 +156,7 @@ class TestReading:
         }
 
     def test_registrations_check_ins_and_entry_changes_read_in_words(self, organiser_client):
-        """Issue 13, item 4: the organiser's own writes are in the log, named and readable."""
+        """The organiser's own writes are in the log, named and readable."""
         tournament = make_tournament(slug="writes")
         organiser = User.objects.create(username="rita", first_name="Rita", last_name="Ozola")
         tournament.organisers.add(organiser)

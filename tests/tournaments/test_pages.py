@@ -273,7 +273,7 @@ def test_check_in_lists_players_in_latvian_alphabetical_order(organiser_client):
 
 
 def test_organiser_pages_link_to_the_public_standings(organiser_client, seated_round):
-    """The organiser pages had no way to the public standings (issue 13, item 17)."""
+    """The organiser pages lead to the public standings."""
     tournament = seated_round.tournament
     standings = reverse("public:standings", args=[tournament.slug])
     detail = organiser_client.get(reverse("tournaments:detail", args=[tournament.slug]))

@@ -566,8 +566,7 @@ class TestPasswordPages:
 
 
 class TestRefereeAccounts:
-    """Referee accounts needed Django's admin: the tournament's people page creates them
-    (issue 13, item 17)."""
+    """The tournament's people page creates referee accounts: no need for Django's admin."""
 
     def url(self, tournament) -> str:
         return reverse("tournaments:roles", args=[tournament.slug])

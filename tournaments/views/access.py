@@ -34,7 +34,7 @@ def cached_tournament_page(
 ) -> HttpResponse:
     """A public page of the URL's tournament, from the cache (core.cache.cached_public_page),
     or `render(tournament)`; an unknown address is a 404. The tournament is read in one plain
-    statement (core.plain_sql): the ORM's building of that query was most of the cost of a
+    statement (core.plain_sql): the ORM's building of that query is most of the cost of a
     page served from the cache, which every viewer's poll is. A query string that is not the
     page's own is redirected before the tournament is read."""
     redirect = canonical_redirect(request, params)
