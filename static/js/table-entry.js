@@ -353,7 +353,8 @@ function start() {
     }
     const span = base.players.length + (shape.pules ? 1 : 0) + (shape.action ? 1 : 0);
     return (
-      `<tr class="entry-row on-phone refused${conflict}" data-position="${record.position || ""}" data-phone-row>` +
+      `<tr class="entry-row on-phone refused${conflict}" data-position="${record.position || ""}" ` +
+      "data-phone-refused>" +
       `<th scope="row" class="entry-no">${record.number ? esc(record.number) : "–"}</th>` +
       game +
       `<td class="entry-refusal-cell" colspan="${span}"><p class="entry-refusal">${esc(record.message || "")}</p>` +
@@ -368,31 +369,56 @@ function start() {
     return Array.from(holder.children);
   }
 
+  // The phone's rows on screen, by the markup each was made from: a row whose markup is the
+  // same is kept as it is (a new deal adds one row, and only that one is made).
+  const rowMarkup = new WeakMap();
+
   // The sheet on screen: the server's rows, the phone's laid on top.
   function renderSheet(view) {
     const shape = sheetShape();
     if (!shape.table) return;
     const body = shape.table.tBodies[0];
-    body.querySelectorAll("tr[data-phone-row]").forEach((row) => row.remove());
-    body.querySelectorAll("tr[data-phone-hidden]").forEach((row) => {
-      row.hidden = false;
-      row.removeAttribute("data-phone-hidden");
-    });
-    const serverRows = Array.from(body.querySelectorAll("tr.entry-row"));
-    const scored = view.scored ? view.scored.deals : null;
+    body.querySelectorAll("tr[data-phone-refused]").forEach((row) => row.remove());
     // Server rows from the first one the phone changes (a correction, a removal) on are
     // shown as the phone scores them.
-    serverRows.forEach((row, index) => {
-      if (index >= view.changedFrom) {
-        row.hidden = true;
-        row.setAttribute("data-phone-hidden", "");
-      }
+    const serverRows = Array.from(body.querySelectorAll("tr:not([data-phone-row])"));
+    let index = 0;
+    serverRows.forEach((row) => {
+      if (!row.classList.contains("entry-row")) return;
+      const hide = index >= view.changedFrom;
+      index += 1;
+      if (row.hidden !== hide) row.hidden = hide;
     });
-    let html = "";
-    for (let index = view.changedFrom; index < view.rows.length; index++) {
-      html += rowHtml(view.deals[index], scored ? scored[index] : null, view.rows[index], shape);
+    const scored = view.scored ? view.scored.deals : null;
+    const wanted = [];
+    for (let at = view.changedFrom; at < view.rows.length; at++) {
+      wanted.push(rowHtml(view.deals[at], scored ? scored[at] : null, view.rows[at], shape));
     }
-    rowsFrom(html).forEach((row) => body.appendChild(row));
+    const shown = new Map();
+    body.querySelectorAll("tr[data-phone-row]").forEach((row) => {
+      const markup = rowMarkup.get(row);
+      if (!shown.has(markup)) shown.set(markup, []);
+      shown.get(markup).push(row);
+    });
+    const rows = wanted.map((markup) => {
+      const kept = shown.get(markup);
+      if (kept && kept.length) return kept.shift();
+      const [row] = rowsFrom(markup);
+      rowMarkup.set(row, markup);
+      return row;
+    });
+    shown.forEach((left) => left.forEach((row) => row.remove()));
+    let before = serverRows[serverRows.length - 1] || null;
+    for (const row of rows) {
+      const inPlace =
+        row.parentNode === body &&
+        (before ? row.previousElementSibling === before : row === body.firstElementChild);
+      if (!inPlace) {
+        if (before) before.after(row);
+        else body.prepend(row);
+      }
+      before = row;
+    }
     for (const record of queue) {
       if (record.status !== "refused") continue;
       const [row] = rowsFrom(refusedHtml(record, shape));
@@ -401,7 +427,10 @@ function start() {
       else body.appendChild(row);
     }
     const empty = body.querySelector(".entry-empty");
-    if (empty) empty.parentNode.hidden = body.querySelectorAll("tr.entry-row:not([hidden])").length > 0;
+    if (empty) {
+      const hide = body.querySelectorAll("tr.entry-row:not([hidden])").length > 0;
+      if (empty.parentNode.hidden !== hide) empty.parentNode.hidden = hide;
+    }
     renderFoot(view, shape);
   }
 
@@ -736,10 +765,24 @@ function start() {
     if (window.location.search) {
       window.history.replaceState(null, "", `${window.location.pathname}#entry-form`);
     }
-    render();
-    if (window.entryShowNextSave) window.entryShowNextSave(); // static/js/entry-form.js
+    form.dataset.taken = ""; // a second tap on this form before the next one is in place
+    // The new row first, in this frame; the next entry's forms right after it.
+    const shown = effective();
+    renderSheet(shown);
+    renderProgress(shown);
+    renderStatus();
     persist(Queue.put(record));
+    nextFrame(() => {
+      renderForms(effective());
+      renderStatus();
+      if (window.entryShowNextSave) window.entryShowNextSave(); // static/js/entry-form.js
+    });
     return record;
+  }
+
+  // After the browser has painted what is on screen now.
+  function nextFrame(work) {
+    window.requestAnimationFrame(() => window.setTimeout(work, 0));
   }
 
   function dropRecord(key) {
@@ -908,6 +951,7 @@ function start() {
     if (!action || !(action.value in ACTIONS)) return;
     if (storeBroken) return; // no storage on this phone: the plain post
     event.preventDefault();
+    if (form.dataset.taken !== undefined) return; // taken already: the next form is on its way
     // A tap before the twin and the queue are read is taken once they are.
     ready.then(() => (storeBroken ? form.submit() : take(form, action.value)));
   });
