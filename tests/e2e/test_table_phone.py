@@ -17,7 +17,14 @@ from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
 from scoring.sheet_view import table_sheet_view
-from tests.factories import make_published_round, make_tournament, play_round_with, seat_keys
+from tests.factories import (
+    make_organiser,
+    make_published_round,
+    make_tournament,
+    play_round_with,
+    seat_keys,
+)
+from tournaments import services as round_services
 from tournaments.models import TableToken
 from tournaments.services import ServiceError
 
@@ -278,3 +285,38 @@ def test_a_confirmation_given_offline_is_sent_behind_the_deals(live_server, open
     assert result.confirmed_by_entry_id == int(seats[2])
     assert DealResult.objects.filter(table=table).count() == 3
     expect(page.locator("tr.on-phone")).to_have_count(0)
+
+
+def test_once_time_is_called_the_phone_takes_only_the_deal_under_way(live_server, open_page):
+    table, link = a_table(round_time_limit=50)
+    organiser = make_organiser()
+    round_services.round_clock_start(round_=table.round, by=organiser)
+    seats = seat_keys(table)
+    services.deal_record(
+        table=table,
+        entry=Play(Game.LIELAIS, seats[1], tricks=5, points=75),
+        position=1,
+        client_key="deal-one",
+        writer=OTHER_DEVICE,
+    )
+    round_services.round_time_call(round_=table.round, by=organiser)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+
+    lielais(page, seats[2])  # the deal under way
+    expect(page.locator("tr.on-phone")).to_have_count(1)
+    # The phone's sheet is at the limit: the confirmation, not another deal, is offered.
+    expect(page.locator(".entry-confirm-form")).to_be_visible()
+    expect(page.locator("input[name='deal-game']")).to_have_count(0)
+    shot(page, "time-up-offline-360")
+
+    heading = t("Time is up: the table's round ends after deal %(number)s", number=2)
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    expect(page.locator("input[name='confirm-deals']")).to_have_value("2")
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " [data-queue-status][data-waiting='0']")
+    assert DealResult.objects.filter(table=table).count() == 2
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
