@@ -806,6 +806,107 @@ function start() {
     );
   }
 
+  // --- A correction, made on the phone ---------------------------------------------------------
+
+  // The server's form of the next deal (or penalty pule) for the row's dealer, made the
+  // correction form of that row (scoring.forms.DealForm with correction=True), filled in as the
+  // entry stands on the phone's sheet.
+  function correctionForm(position) {
+    const view = effective();
+    const index = view.rows.findIndex((row) => row.position === position);
+    if (index < 0 || !view.scored || view.rows[index].record) return null;
+    const deal = view.deals[index];
+    const scoredDeal = view.scored.deals[index];
+    const penalty = isPenalty(deal);
+    const dealer = penalty ? 0 : base.players.findIndex((p) => p.key === scoredDeal.dealer);
+    const template = phone.forms[String(dealer)];
+    if (!template) return null;
+    const holder = document.createElement("div");
+    holder.innerHTML = template.replace(/\x1e([a-z_0-9]+)\x1e/g, (found, mark) => {
+      const index_ = /^(key|name|short|initials)(\d)$/.exec(mark);
+      if (index_) {
+        const player = base.players[Number(index_[2])];
+        const field = index_[1] === "key" ? "key" : index_[1];
+        return player ? esc(player[field]) : "";
+      }
+      return mark === "url" ? esc(link) : mark === "csrf" ? esc(csrfToken()) : "";
+    });
+    const form = holder.querySelector(penalty ? "form.entry-penalty-form" : "form.entry-deal-form");
+    if (!form) return null;
+    const from = penalty ? "penalty-" : "deal-";
+    form.querySelectorAll("[name], [id], label[for]").forEach((node) => {
+      for (const attribute of ["name", "id", "for"]) {
+        const value = node.getAttribute(attribute);
+        if (value && value.includes(from)) {
+          node.setAttribute(attribute, value.replace(from, "fix-"));
+        }
+      }
+    });
+    const set = (name, value) => {
+      const input = form.querySelector(`input[name="fix-${name}"]:not([type=radio])`);
+      if (input) input.value = value === null || value === undefined ? "" : String(value);
+    };
+    const check = (name, value) => {
+      const input = form.querySelector(`input[name="fix-${name}"][value="${CSS.escape(String(value))}"]`);
+      if (input) input.checked = true;
+    };
+    form.querySelector("input[name='action']").value = "correct";
+    set("position", position);
+    set("client_key", newKey());
+    const version = document.createElement("input");
+    version.type = "hidden";
+    version.name = "fix-base_version";
+    version.value = String(view.rows[index].version);
+    form.querySelector("input[name='fix-position']").after(version);
+    if (penalty) {
+      check("player", deal.player);
+    } else {
+      check("game", deal.game);
+      if (deal.declarer) check("declarer", deal.declarer);
+      if (deal.game === "galdins") {
+        for (const key of Object.keys(deal.tricks || {})) {
+          set(`tricks_${key}`, deal.tricks[key]);
+          set(`points_${key}`, deal.points[key]);
+        }
+        if (deal.draw_loser) {
+          const rules = scoring.rulesFromJson(base.sheet.rules || {});
+          offerDraw(form, "fix", scoring.galdinsDrawNeeded(deal, rules) || [deal.draw_loser]);
+          check("draw_loser", deal.draw_loser);
+        }
+      } else {
+        set("points", deal.points);
+        set("tricks", deal.tricks);
+      }
+    }
+    const reason = document.createElement("p");
+    reason.innerHTML =
+      `<label for="id_fix-reason">${W.why_corrected}</label>` +
+      `<input type="text" name="fix-reason" maxlength="${W.reason_length}" autocomplete="off" ` +
+      'required id="id_fix-reason">';
+    const button = form.querySelector(".entry-submit");
+    button.before(reason);
+    button.innerHTML = W.save_correction;
+    const heading = penalty
+      ? fmt(W.correct_penalty, { position })
+      : fmt(W.correct_deal, { number: scoredDeal.number });
+    return { form, heading };
+  }
+
+  function openCorrection(position) {
+    const made = correctionForm(position);
+    const shown = section();
+    if (!made || !shown) return false;
+    shown.innerHTML = `<h2>${made.heading}</h2>`;
+    shown.appendChild(made.form);
+    const back = document.createElement("p");
+    back.innerHTML = `<a class="button secondary" href="${esc(link)}" data-phone-back>${W.back}</a>`;
+    shown.appendChild(back);
+    formsDirty = true; // the server's answer does not replace it meanwhile
+    renderStatus();
+    shown.scrollIntoView();
+    return true;
+  }
+
   // --- Sending ------------------------------------------------------------------------------
 
   function registerSync() {
@@ -887,6 +988,7 @@ function start() {
   // form he fills is still the next one.
   function keepForms() {
     if (!formsDirty) return false;
+    if (document.querySelector("#entry-form input[name='fix-position']")) return true;
     const position = document.querySelector("#entry-form input[name='deal-position']");
     if (!position) return false;
     const view = effective();
@@ -962,9 +1064,26 @@ function start() {
   });
 
   document.addEventListener("click", (event) => {
-    const button = event.target.closest && event.target.closest("[data-queue-remove]");
-    if (!button) return;
-    dropRecord(button.getAttribute("data-queue-remove"));
+    if (!event.target.closest) return;
+    const button = event.target.closest("[data-queue-remove]");
+    if (button) {
+      dropRecord(button.getAttribute("data-queue-remove"));
+      return;
+    }
+    // A row's correction: made here, with no network, on the sheet as the phone has it.
+    const correct = event.target.closest(".entry-sheet a[href*='?correct=']");
+    if (correct && base.accepts_entries && scoring && !storeBroken) {
+      const position = parseInt(new URL(correct.href).searchParams.get("correct"), 10);
+      if (position && openCorrection(position)) event.preventDefault();
+      return;
+    }
+    const back = event.target.closest("[data-phone-back]");
+    if (back && waitingRecords().length) {
+      event.preventDefault();
+      formsDirty = false;
+      renderForms(effective());
+      renderStatus();
+    }
   });
 
   window.addEventListener("online", kick);

@@ -320,3 +320,50 @@ def test_once_time_is_called_the_phone_takes_only_the_deal_under_way(live_server
     page.wait_for_selector(IDLE + " [data-queue-status][data-waiting='0']")
     assert DealResult.objects.filter(table=table).count() == 2
     expect(page.get_by_role("heading", name=heading)).to_be_visible()
+
+
+def test_a_deal_is_corrected_offline_and_the_rows_after_it_follow(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    for position, declarer in ((1, seats[1]), (2, seats[2])):
+        services.deal_record(
+            table=table,
+            entry=Play(Game.LIELAIS, declarer, tricks=5, points=75),
+            position=position,
+            client_key=f"deal-{position}",
+            writer=OTHER_DEVICE,
+        )
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+
+    page.click("#entry-1 a.entry-no-link")
+    form = page.locator("#entry-form form.entry-deal-form")
+    expect(page.get_by_role("heading", name=t("Correct deal %(number)s", number=1))).to_be_visible()
+    expect(form.locator("input[name='fix-game'][value='lielais']")).to_be_checked()
+    expect(form.locator(f"input[name='fix-declarer'][value='{seats[1]}']")).to_be_checked()
+    expect(form.locator("input[name='fix-points']")).to_have_value("75")
+    expect(form.locator("input[name='fix-base_version']")).to_have_value("1")
+    form.locator("input[name='fix-points']").fill("95")
+    form.locator("input[name='fix-tricks']").fill("7")
+    form.locator("input[name='fix-reason']").fill("95 acis, ne 75")
+    form.locator(f"button:has-text('{t('Save the correction')}')").click()
+
+    corrected = page.locator("tr.on-phone.entry-corrected")
+    expect(corrected).to_have_count(1)
+    # Won with 91 points or more: +4 for the declarer; deal 2's running totals follow it.
+    expect(corrected.locator(".total")).to_have_text(["-2", "4", "-2"])
+    expect(page.locator("tr[data-phone-row]").nth(1).locator(".total")).to_have_text(
+        ["-3", "3", "0"]
+    )
+    expect(page.locator("input[name='deal-position']")).to_have_value("3")
+    shot(page, "correction-offline-360")
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    assert list(
+        DealResult.objects.filter(table=table, position=1).values_list("version", "points")
+    ) == [(1, 75), (2, 95)]
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    no_violations(page)
