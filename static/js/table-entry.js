@@ -78,6 +78,8 @@ function start() {
   let seq = 0;
   let formsDirty = false; // the referee has started filling the shown forms in
   let heard = base.heard;
+  let serverForms = section() ? section().outerHTML : null; // the server's forms, as it sent them
+  let formsFromPhone = false; // the forms on screen are the phone's own (its next entry)
 
   // --- The sheet as the phone has it ------------------------------------------------------
 
@@ -486,7 +488,12 @@ function start() {
   // (scoring.entry.entry_forms.mark_values).
   function renderForms(view) {
     const shown = section();
-    if (!shown || !waitingRecords().length) return;
+    if (!shown) return;
+    if (!waitingRecords().length) {
+      if (formsFromPhone) restoreServerForms(shown);
+      return;
+    }
+    formsFromPhone = true;
     if (view.confirm) {
       shown.innerHTML =
         `<p class="message warning entry-confirm-waits" role="status">${W.confirm_waits}</p>` +
@@ -528,6 +535,20 @@ function start() {
       const remove = shown.querySelector(".entry-remove-form");
       if (remove) remove.closest("details").remove();
     }
+    formsDirty = false;
+  }
+
+  // Nothing waits any more (the phone's last entry left it): the server's own forms again,
+  // with keys of their own.
+  function restoreServerForms(shown) {
+    formsFromPhone = false;
+    if (!serverForms) return;
+    shown.outerHTML = serverForms;
+    section()
+      .querySelectorAll("input[name$='-client_key']")
+      .forEach((input) => {
+        input.value = newKey();
+      });
     formsDirty = false;
   }
 
@@ -896,6 +917,7 @@ function start() {
     const made = correctionForm(position);
     const shown = section();
     if (!made || !shown) return false;
+    formsFromPhone = true;
     shown.innerHTML = `<h2>${made.heading}</h2>`;
     shown.appendChild(made.form);
     const back = document.createElement("p");
@@ -981,7 +1003,11 @@ function start() {
     const progress = document.querySelector(".entry-progress");
     if (html.progress !== undefined && progress) progress.innerHTML = html.progress;
     const forms = section();
-    if (html.forms && forms && !keepForms()) forms.outerHTML = html.forms;
+    if (html.forms) serverForms = html.forms;
+    if (html.forms && forms && !keepForms()) {
+      forms.outerHTML = html.forms;
+      formsFromPhone = false;
+    }
   }
 
   // The referee is filling the next deal in: the server's answer does not wipe it out when the
@@ -1077,8 +1103,7 @@ function start() {
       if (position && openCorrection(position)) event.preventDefault();
       return;
     }
-    const back = event.target.closest("[data-phone-back]");
-    if (back && waitingRecords().length) {
+    if (event.target.closest("[data-phone-back]")) {
       event.preventDefault();
       formsDirty = false;
       renderForms(effective());

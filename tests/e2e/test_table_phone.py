@@ -28,7 +28,7 @@ from tournaments import services as round_services
 from tournaments.models import TableToken
 from tournaments.services import ServiceError
 
-from .conftest import assert_fits_the_phone, no_violations, t
+from .conftest import assert_fits_the_phone, no_violations, sign_in, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -365,5 +365,64 @@ def test_a_deal_is_corrected_offline_and_the_rows_after_it_follow(live_server, o
     assert list(
         DealResult.objects.filter(table=table, position=1).values_list("version", "points")
     ) == [(1, 75), (2, 95)]
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    no_violations(page)
+
+
+def remove_last(page) -> None:
+    page.click(f"summary:has-text('{t('Remove the last entry')}')")
+    page.fill("input[name='remove-reason']", "ievadīts divreiz")
+    page.click(f"button.entry-submit:has-text('{t('Remove the last entry')}')")
+
+
+def test_the_last_entry_is_removed_on_the_phone_or_queued_for_the_server(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    services.deal_record(
+        table=table,
+        entry=Play(Game.LIELAIS, seats[1], tricks=5, points=75),
+        position=1,
+        client_key="deal-1",
+        writer=OTHER_DEVICE,
+    )
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+
+    # Still only on this phone: it leaves the phone, nothing is sent.
+    lielais(page, seats[2])
+    expect(page.locator("tr.on-phone")).to_have_count(1)
+    remove_last(page)
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    expect(page.locator(STATUS)).to_have_attribute("data-waiting", "0")
+
+    # On the server: the removal waits on the phone, the row is off the phone's sheet.
+    remove_last(page)
+    expect(page.locator("#entry-1")).to_be_hidden()
+    expect(page.locator(STATUS)).to_have_attribute("data-waiting", "1")
+    expect(page.locator("input[name='deal-position']")).to_have_value("1")
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    assert table_sheet_view(table_id=table.pk).rows == ()
+    assert DealResult.objects.filter(table=table).count() == 2  # the removed version is kept
+
+
+def test_the_signed_in_door_takes_entries_on_the_phone_alike(live_server, open_page):
+    table, _ = a_table()
+    seats = seat_keys(table)
+    make_organiser(username="sheet-organiser")
+    page = open_page()
+    sheet = f"/organise/tables/{table.pk}/sheet/"
+    sign_in(page, live_server, "sheet-organiser", sheet)
+    ready(page)
+    page.context.set_offline(True)
+    lielais(page, seats[1])
+    expect(page.locator("tr.on-phone")).to_have_count(1)
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    assert DealResult.objects.get(table=table).entered_by.username == "sheet-organiser"
     expect(page.locator("tr.on-phone")).to_have_count(0)
     no_violations(page)
