@@ -426,3 +426,31 @@ def test_the_signed_in_door_takes_entries_on_the_phone_alike(live_server, open_p
     assert DealResult.objects.get(table=table).entered_by.username == "sheet-organiser"
     expect(page.locator("tr.on-phone")).to_have_count(0)
     no_violations(page)
+
+
+@pytest.mark.parametrize("without", ["javascript", "indexeddb"])
+def test_without_javascript_or_storage_the_forms_post_as_plain_forms(live_server, browser, without):
+    table, link = a_table()
+    seats = seat_keys(table)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        locale="lv-LV",
+        java_script_enabled=without != "javascript",
+    )
+    if without == "indexeddb":
+        context.add_init_script("Object.defineProperty(window, 'indexedDB', {value: undefined})")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + link)
+        page.check("input[name='deal-game'][value='lielais']")
+        page.check(f"input[name='deal-declarer'][value='{seats[1]}']")
+        page.fill("input[name='deal-points']", "75")
+        page.fill("input[name='deal-tricks']", "5")
+        with page.expect_navigation():
+            page.click(SAVE)
+        expect(page.get_by_text(t("Deal saved."))).to_be_visible()
+        expect(page.locator("#entry-1")).to_be_visible()
+        assert page.locator("[data-queue-status]").count() == 0
+        assert DealResult.objects.filter(table=table).count() == 1
+    finally:
+        context.close()
