@@ -796,9 +796,31 @@ function start() {
     nextFrame(() => {
       renderForms(effective());
       renderStatus();
-      if (window.entryShowNextSave) window.entryShowNextSave(); // static/js/entry-form.js
+      showNextSave();
     });
     return record;
+  }
+
+  function saveButton() {
+    const shown = section();
+    return shown ? shown.querySelector(".entry-submit") : null;
+  }
+
+  // The next entry's Save button at the foot of the screen, the last rows of the sheet above
+  // it in view (the rows give way first on a short screen).
+  function showNextSave() {
+    const button = saveButton();
+    if (!button) return;
+    window.scrollBy(0, button.getBoundingClientRect().bottom + 8 - window.innerHeight);
+  }
+
+  // The server's answer put in place with the Save button where it was on the screen.
+  function keepingTheView(work) {
+    const before = saveButton();
+    const top = before ? before.getBoundingClientRect().top : null;
+    work();
+    const after = saveButton();
+    if (top !== null && after) window.scrollBy(0, after.getBoundingClientRect().top - top);
   }
 
   // After the browser has painted what is on screen now.
@@ -1035,14 +1057,16 @@ function start() {
       heard = base.heard || heard;
     }
     queue = stored;
-    const dirty = formsDirty;
-    if (answer.html) replaceHtml(answer.html);
-    formsDirty = dirty && keepForms();
-    const view = effective();
-    renderSheet(view);
-    renderProgress(view);
-    if (!formsDirty) renderForms(view);
-    renderStatus();
+    keepingTheView(() => {
+      const dirty = formsDirty;
+      if (answer.html) replaceHtml(answer.html);
+      formsDirty = dirty && keepForms();
+      const view = effective();
+      renderSheet(view);
+      renderProgress(view);
+      if (!formsDirty) renderForms(view);
+      renderStatus();
+    });
     if (!base.accepts_entries) window.clearTimeout(timer);
   }
 
