@@ -80,6 +80,8 @@ function start() {
   let heard = base.heard;
   let serverForms = section() ? section().outerHTML : null; // the server's forms, as it sent them
   let formsFromPhone = false; // the forms on screen are the phone's own (its next entry)
+  const progressShown = document.querySelector(".entry-progress");
+  let serverProgress = progressShown ? progressShown.innerHTML : null; // the server's progress
 
   // --- The sheet as the phone has it ------------------------------------------------------
 
@@ -463,7 +465,14 @@ function start() {
 
   function renderProgress(view) {
     const progress = document.querySelector(".entry-progress");
-    if (!progress || !waitingRecords().length || view.confirm) return;
+    if (!progress) return;
+    if (!waitingRecords().length) {
+      if (serverProgress !== null && progress.innerHTML !== serverProgress) {
+        progress.innerHTML = serverProgress; // nothing waits: the server's words again
+      }
+      return;
+    }
+    if (view.confirm) return;
     const total = phone.deals_per_round;
     let text;
     if (view.complete) text = fmt(W.progress_complete, { total });
@@ -997,7 +1006,8 @@ function start() {
     if (outcome.answer) {
       attempt = 0;
       await applyAnswer(outcome.answer);
-    } else if (!outcome.idle) {
+    } else if (!outcome.idle || waitingRecords().length) {
+      // Idle with entries waiting here: the worker sent them meanwhile (Background Sync).
       await reread();
     }
     if (outcome.retry) {
@@ -1023,7 +1033,10 @@ function start() {
     const wrap = document.querySelector(".entry-sheet-wrap");
     if (html.sheet && wrap) wrap.outerHTML = html.sheet;
     const progress = document.querySelector(".entry-progress");
-    if (html.progress !== undefined && progress) progress.innerHTML = html.progress;
+    if (html.progress !== undefined && progress) {
+      progress.innerHTML = html.progress;
+      serverProgress = progress.innerHTML;
+    }
     const forms = section();
     if (html.forms) serverForms = html.forms;
     if (html.forms && forms && !keepForms()) {

@@ -454,3 +454,27 @@ def test_without_javascript_or_storage_the_forms_post_as_plain_forms(live_server
         assert DealResult.objects.filter(table=table).count() == 1
     finally:
         context.close()
+
+
+def test_entries_sent_through_a_link_that_was_replaced_are_kept_refused(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    lielais(page, seats[1])
+    round_services.table_token_revoke(table=table, by=None)
+
+    page.context.set_offline(False)
+    refused = page.locator("tr.on-phone.refused")
+    expect(refused).to_have_count(1)
+    expect(refused.locator(".entry-refusal")).to_have_text(
+        t("This link was replaced: ask the organiser for the new one.")
+    )
+    expect(page.locator(STATUS)).to_have_attribute("data-refused", "1")
+    assert not DealResult.objects.filter(table=table).exists()
+    # Nothing waits: the sheet's progress is the server's again, as the forms are.
+    progress = t("Deal %(number)s of %(total)s", number=1, total=24)
+    expect(page.locator(".entry-progress")).to_have_text(progress)
+    shot(page, "link-replaced-360")
