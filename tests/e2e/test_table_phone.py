@@ -478,3 +478,27 @@ def test_entries_sent_through_a_link_that_was_replaced_are_kept_refused(live_ser
     progress = t("Deal %(number)s of %(total)s", number=1, total=24)
     expect(page.locator(".entry-progress")).to_have_text(progress)
     shot(page, "link-replaced-360")
+
+
+def test_names_that_look_like_markup_are_written_as_text_on_the_phone(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    hostile = '<img src=x onerror="document.title=1">&amp; "Ēriks"'
+    first = table.seats.select_related("entry__player").get(entry_id=int(seats[1]))
+    first.entry.player.full_name = hostile
+    first.entry.player.save()
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    lielais(page, seats[1])
+
+    row = page.locator("tr.on-phone")
+    expect(row).to_have_count(1)
+    assert row.locator("img").count() == 0
+    assert page.locator("#entry-form img").count() == 0
+    expect(row.locator(".declarer abbr")).to_have_attribute("title", hostile)
+    expect(
+        page.locator(f"input[name='deal-declarer'][value='{seats[1]}'] >> xpath=..")
+    ).to_contain_text(hostile)
+    no_violations(page)
