@@ -85,10 +85,6 @@ function start() {
 
   // --- The sheet as the phone has it ------------------------------------------------------
 
-  function players() {
-    return base.players;
-  }
-
   function playerByKey(key) {
     return base.players.find((player) => player.key === String(key)) || null;
   }

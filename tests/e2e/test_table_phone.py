@@ -28,7 +28,7 @@ from tournaments import services as round_services
 from tournaments.models import TableToken
 from tournaments.services import ServiceError
 
-from .conftest import assert_fits_the_phone, no_violations, sign_in, t
+from .conftest import RECORD_VIOLATIONS, assert_fits_the_phone, no_violations, sign_in, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,8 +60,7 @@ def lielais(page, declarer: str, points: int = 75, tricks: int = 5) -> None:
 
 
 def sync_posts(page) -> list[dict]:
-    """The bodies of the syncs the server answered (an attempt offline never left the phone),
-    the page's and its service worker's."""
+    """The bodies of the syncs the server answered (an attempt offline never left the phone)."""
     posts: list[dict] = []
     page.context.on(
         "requestfinished",
@@ -79,12 +78,15 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(
-    live_server, open_page
-):
+def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(live_server, browser):
     table, link = a_table()
     seats = seat_keys(table)
-    page = open_page()
+    # No service worker: every sync is the page's own, and each is seen here.
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="lv-LV", service_workers="block"
+    )
+    context.add_init_script(RECORD_VIOLATIONS)
+    page = context.new_page()
     posts = sync_posts(page)
     page.goto(live_server.url + link)
     ready(page)
@@ -118,6 +120,7 @@ def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(
     assert sent[0]["scores"] == {seats[0]: -1, seats[1]: 2, seats[2]: -1}
     expect(status).to_contain_text(t("Every entry is on the server."))
     no_violations(page)
+    context.close()
 
 
 def test_the_count_of_waiting_entries_is_beside_the_save_button(live_server, open_page):
