@@ -204,17 +204,20 @@ def no_violations(page) -> None:
 
 
 def send_entry(page, button: str, timeout: float = 30_000) -> None:
-    """Clicks the button of an entry form (a deal, a correction) and waits for the server's
-    answer on the page: static/js/entry-resend.js sends the form, then either puts in place what
-    the server answered for a saved deal (the new row and the next form, at a new ?saved=...
-    address) or loads a page (a saved entry, or the form refused with its message)."""
+    """Clicks the button of an entry form (a deal, a correction) and waits until the server has
+    it: static/js/table-entry.js takes the entry on the phone at once and sends it, and the page
+    is settled when nothing waits and nothing is on its way (section#entry-form's data-queue is
+    "idle"), the server's answer shown. A form the script leaves to the browser (a locked table)
+    loads the server's page."""
+    scripted = page.locator("#table-phone").count() > 0
+    if scripted:
+        page.wait_for_selector("#entry-form[data-queue]", state="attached", timeout=timeout)
     page.evaluate("window.entrySending = true")
-    before = page.url
     page.click(button)
     page.wait_for_function(
-        "before => !window.entrySending"
-        " || (location.href !== before && location.search.includes('saved='))",
-        arg=before,
+        "() => !window.entrySending"
+        " || (document.querySelector('#entry-form[data-queue=idle]') !== null"
+        "     && document.querySelector('tr.on-phone:not(.refused)') === null)",
         timeout=timeout,
     )
     page.wait_for_load_state()
