@@ -792,6 +792,8 @@ function start() {
       window.history.replaceState(null, "", `${window.location.pathname}#entry-form`);
     }
     form.dataset.taken = ""; // a second tap on this form before the next one is in place
+    // Its fields too: what is typed into them before the next form replaces it would be lost.
+    for (const field of form.elements) field.disabled = true;
     // The new row first, in this frame; the next entry's forms right after it.
     const shown = effective();
     renderSheet(shown);

@@ -33,8 +33,11 @@ def browser() -> Iterator[object]:
         if os.environ.get("CI"):
             pytest.fail(message)  # CI installs it: never skip silently there
         pytest.skip(message)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
 
+    # The suite runs four processes on as few as two cores: an expectation waits as long as a
+    # page's actions do (open_page's default), not Playwright's 5 s.
+    expect.set_options(timeout=15_000)
     with sync_playwright() as playwright:
         browser = playwright.chromium.launch(
             executable_path=CHROMIUM,
