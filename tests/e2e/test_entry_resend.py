@@ -84,33 +84,3 @@ def test_the_page_says_it_sends_the_deal_again_while_the_server_is_away(live_ser
     assert "sent again by itself" in status.inner_text()
     assert page.locator("button:has-text('Save the deal')").is_disabled()  # no second tap
     assert not DealResult.objects.exists()
-
-
-def test_a_saved_deal_is_put_in_place_without_loading_the_page(live_server, phone):
-    """Issue 14, item 1: the server answers a deal with the new row and the next form only;
-    the script puts them in place (the page is not loaded again), and the next deal is sent
-    from the new form the same way."""
-    round_ = make_published_round(make_tournament(table_size=3), players=3)
-    table = round_.tables.get()
-    token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-    seats = seat_keys(table)
-    page = phone
-    page.goto(f"{live_server.url}/r/{token}/")
-    page.evaluate("window.sameDocument = true")
-    for position in (1, 2):
-        page.check("input[name='deal-game'][value='lielais']")
-        page.check(f"input[name='deal-declarer'][value='{seats[position]}']")
-        page.fill("input[name='deal-points']", "75")
-        page.fill("input[name='deal-tricks']", "5")
-        send_entry(page, "button:has-text('Save the deal')")
-        assert page.locator(f"#entry-{position}").is_visible()
-        assert page.locator(".entry-row").count() == position
-        assert page.locator(".entry-empty").count() == 0
-        form = page.locator("form.entry-deal-form")
-        assert form.locator("input[name='deal-position']").input_value() == str(position + 1)
-        assert form.locator("input[type=radio]:checked").count() == 0
-        assert page.locator(".message:has-text('Deal saved.')").count() == 1
-        assert page.evaluate("window.sameDocument === true")  # put in place, not loaded
-    assert DealResult.objects.filter(table=table).count() == 2
-    assert "Deal 3 of" in page.locator(".entry-progress").inner_text()
-    assert_fits_the_phone(page)
