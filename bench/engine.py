@@ -16,7 +16,7 @@ players with Latvian letters in their names), built first and not timed:
 Each measurement times the whole batch with ``time.perf_counter`` and the best of ``--repeat``
 runs is reported (the machines are noisy), as deals per second and as the ratio to the floor
 (how many times slower than only adding the payouts up). Absolute figures do not compare across
-runs or machines; the ratios are the figures to compare (DESIGN.md, "Benchmarks").
+runs or machines; the ratios are the figures to compare.
 
 Outside the timed parts it checks that every scored sheet's totals sum to zero, that all four
 paths agree on every sheet's totals, and that the ``--jsonl`` run answered one error-free line per

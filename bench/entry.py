@@ -1,4 +1,4 @@
-"""Benchmark of deal entry (issue 14, item 1): the server's CPU for one deal POST plus the sheet
+"""Benchmark of deal entry: the server's CPU for one deal POST plus the sheet
 the phone reads next, at idle.
 
 It seats a published round of `--tables` tables of three (a throwaway SQLite database, production

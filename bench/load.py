@@ -1,4 +1,4 @@
-"""Load test (issues 6 and 14): referees enter deals while viewers poll the standings, against
+"""Load test: referees enter deals while viewers poll the standings, against
 gunicorn + PostgreSQL (+ Redis) on loopback only.
 
 It prepares a tournament with one published round (3 players a table) in the database that
@@ -55,7 +55,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 SECRET_KEY = "load-test-only-" + uuid.uuid4().hex
 RETRY_STATUSES = (502, 503, 504)
-TIMEOUT = 20.0  # as static/js/entry-resend.js: no answer by then counts as a broken connection
+TIMEOUT = 20.0  # as static/js/table-queue.js: no answer by then counts as a broken connection
 TARGET_P95_MS = 300.0
 
 SETUP = """
@@ -529,7 +529,7 @@ async def load(args, tables: list[tuple[str, list[str]]], port: int, server_pid:
         f"{'the sheet in its answer' if run_script else 'the sheet read again'}); "
         f"the national final needs {len(referees) / args.interval:.1f}"
     )
-    # The target is the national final's (issue 14): p95 under 300 ms; at the heavier load,
+    # The target is a national final's: p95 under 300 ms; at the heavier load,
     # nothing lost (the figures are printed for what they are).
     run.targets_met = results[0]
     run.heavier_under_target = results[1]

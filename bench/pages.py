@@ -1,4 +1,4 @@
-"""Benchmark of the pages that must not slow down with the size of the event (issue 4, item 7).
+"""Benchmark of the pages that must not slow down with the size of the event.
 
 It builds a simulated 600-player, 10-round, 24-deal tournament (48,000 deals; written with
 `simulate_tournament --fast`, which checks every sheet with the engine) in a throwaway SQLite

@@ -1,5 +1,4 @@
-"""Benchmark of the printed score sheets (issue 5, item 7; issue 14, item 3): all table sheets of
-a 600-player round.
+"""Benchmark of the printed score sheets: all table sheets of a 600-player round.
 
 It builds a simulated tournament of one round (600 players: 200 tables of 3, 24 deals each; written
 with `simulate_tournament --fast`, which checks every sheet with the engine) in a throwaway SQLite

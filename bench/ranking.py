@@ -1,4 +1,4 @@
-"""Benchmark of the ranking pages (issue 8, item 6): 2,000 players over 40 tournaments.
+"""Benchmark of the ranking pages: 2,000 players over 40 tournaments.
 
 It writes synthetic finished tournaments (`ranking.synthetic`: players, entries, closed rounds,
 confirmed tables and their seat results, in bulk) to a throwaway SQLite database, computes the
@@ -7,8 +7,8 @@ their CSV exports, and a player's page) rendered without the cache, each as a ra
 page (/healthz) timed in the same run: the first request ("cold") and the median of repeats.
 It prints each page's query count, and the cost of a rating update after one confirmed table
 (the incremental path) against the whole replay: for the first table of the season, what the
-confirming request does (since issue 14: it leaves the re-rating to a job), the job itself, and
-the re-rating done inside the request as before (RATING_INLINE_TABLES raised), each also as a
+confirming request does (it leaves the re-rating to a job), the job itself, and the re-rating
+done inside the request (RATING_INLINE_TABLES raised), each also as a
 ratio to a bare loop and to the trivial page timed in the same run.
 
     .venv/bin/python bench/ranking.py [--players 2000 --tournaments 40 --per-tournament 150]

@@ -1,4 +1,4 @@
-"""Benchmark of the seating engine (issue 3, item 4): quality and speed, against a baseline.
+"""Benchmark of the seating engine: quality and speed, against a baseline.
 
 The baseline, measured in the same run on the same players, is a plain seeded shuffle cut into
 tables (`table_sizes`: N mod 3 tables of 4 first, or with tables of 4 the fewest tables of 3

@@ -51,23 +51,6 @@ REPOSITORY_PATH = re.compile(
     r"/[\w./-]*\w\.(?:py|js|css|md|json|toml))\b"
 )
 
-# Files that other branches rewrite at the same time: the references they still hold are
-# rewritten after those branches are merged. Temporary: each is taken off this list once its
-# references are gone (test_the_lists_of_files_not_yet_rewritten_are_not_stale says when).
-NOT_YET_REWRITTEN = {
-    "bench/engine.py",
-    "bench/entry.py",
-    "bench/load.py",
-    "bench/pages.py",
-    "bench/pdf.py",
-    "bench/ranking.py",
-    "bench/seating.py",
-    "scoring/entry/entry_forms.py",
-    "tests/e2e/test_entry_resend.py",
-    "tests/scoring/test_entry_pages.py",
-}
-PATHS_NOT_YET_REWRITTEN = {"scoring/entry/entry_forms.py"}
-
 
 def project_files(*tops: str) -> list[Path]:
     """The text files under `tops` (folders or files, from the repository's top), minified
@@ -127,11 +110,9 @@ def name(path: Path) -> str:
     return path.relative_to(ROOT).as_posix()
 
 
-def findings(check, files: list[Path], skipped: set[str]) -> dict[str, list[str]]:
+def findings(check, files: list[Path]) -> dict[str, list[str]]:
     return {
-        name(path): found
-        for path in files
-        if name(path) not in skipped and (found := check(path.read_text(encoding="utf-8")))
+        name(path): found for path in files if (found := check(path.read_text(encoding="utf-8")))
     }
 
 
@@ -197,27 +178,15 @@ class TestTheScan:
 
 def test_no_file_names_an_issue_or_a_document_outside_the_repository():
     files = SOURCE + project_files(*DOCUMENTATION)
-    assert findings(outside_references, files, NOT_YET_REWRITTEN) == {}
+    assert findings(outside_references, files) == {}
 
 
 def test_every_file_a_comment_points_to_exists():
-    assert findings(missing_paths, SOURCE, PATHS_NOT_YET_REWRITTEN) == {}
+    assert findings(missing_paths, SOURCE) == {}
 
 
 def test_every_section_a_comment_points_to_is_in_its_document():
-    assert findings(missing_sections, SOURCE, set()) == {}
-
-
-def test_the_lists_of_files_not_yet_rewritten_are_not_stale():
-    """A file on a list still holds what put it there: once it is rewritten, it comes off."""
-    by_name = {name(path): path for path in SOURCE}
-    for skipped, check in (
-        (NOT_YET_REWRITTEN, outside_references),
-        (PATHS_NOT_YET_REWRITTEN, missing_paths),
-    ):
-        for file in sorted(skipped):
-            assert file in by_name, f"{file} is not a file of the project"
-            assert check(by_name[file].read_text(encoding="utf-8")), f"{file} is clean now"
+    assert findings(missing_sections, SOURCE) == {}
 
 
 def test_every_module_says_what_it_is_for():

@@ -1,16 +1,16 @@
 """The forms a table's sheet offers (scoring/_entry_forms.html), and their markup rendered once
-per shape (issue 14, item 1).
+per shape: the forms are sent after every deal.
 
 After every deal a referee's phone is sent the next forms: the deal form, the penalty pule and
 "remove the last entry". Their markup is the same from one deal to the next but for a handful of
 values: the next position and deal number, the last entry's version, who deals, the players'
 names and keys, the page's address, the CSRF token and each form's client key. Django renders a
-form through a good many template nodes and field objects, which was most of the CPU of a deal's
+form through a good many template nodes and field objects, which is most of the CPU of a deal's
 answer; so the plain next-deal forms are rendered once per *shape* (the language, the rules, the
 number of players, who deals and sits out, which forms are offered), with a mark in place of each
 of those values, and each page fills its own values in (escaped as the template escapes them).
 Everything else (a correction, a refused form and its errors, the confirmation at the end of the
-sheet, a locked table) is rendered as it stands. tests/scoring/test_entry_forms_memo.py checks
+sheet, a locked table) is rendered as it stands. tests/scoring/test_entry_forms.py checks
 that a page filled from the memory is the page rendered directly, over tables of three and four,
 every rule set, names that need escaping.
 """

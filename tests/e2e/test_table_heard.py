@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_organiser, make_published_round
+from tests.factories import make_organiser, make_published_round, make_user
 from tournaments.models import TableToken
 
 from .conftest import assert_fits_the_phone, no_violations, sign_in, t
@@ -48,4 +48,25 @@ def test_the_round_page_says_which_phones_wait_or_were_refused(
     if width == 360:
         assert_fits_the_phone(page)
     page.locator("#entry-links").screenshot(path=str(shots / f"tables-heard-{width}.png"))
+    no_violations(page)
+
+
+def test_the_chief_referees_dashboard_says_it_too(live_server, open_page, shots):
+    round_ = make_published_round(players=9)
+    chief = make_user(username="galvenais")
+    round_.tournament.chief_referees.add(chief)
+    _, two, three = round_.tables.order_by("number")
+    heard(two, waiting=3, refused=0)
+    heard(three, waiting=1, refused=2)
+    page = open_page(360)
+    sign_in(page, live_server, "galvenais", "/organise/")
+
+    tables = page.locator("ul.chief-tables li")
+    assert tables.count() == 3
+    assert not tables.nth(0).locator(".table-heard").count()  # never heard from
+    assert t("last heard from just now") in tables.nth(1).inner_text()
+    alert = tables.nth(2).locator(".table-heard-alert")
+    assert t("%(counter)s refused", "%(counter)s refused", 2, counter=2) in alert.inner_text()
+    assert_fits_the_phone(page)
+    page.screenshot(path=str(shots / "chief-dashboard-heard-360.png"), full_page=True)
     no_violations(page)

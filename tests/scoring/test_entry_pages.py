@@ -195,7 +195,7 @@ class TestTheLink:
         self, client, table_of_three
     ):
         """A link is 32 random bytes: telling its holder that it was replaced tells a guesser
-        nothing (issue 13, item 17: no silent 404 for the referee whose link went)."""
+        nothing, and the referee whose link went gets no silent 404."""
         url = url_of(table_of_three)
         unknown = client.get(reverse("scoring:token_sheet", args=["no-such-link"]))
         tournament_services.table_token_revoke(table=table_of_three, by=None)
@@ -265,7 +265,7 @@ def rows_rendered(monkeypatch):
 
 
 class TestTheSheetRendersOnlyWhatChanged:
-    """Issue 14, item 1: the referee's phone reads the sheet again after every deal; the forms
+    """The referee's phone reads the sheet again after every deal; the forms
     are written out without Django's widget templates, and only the rows that changed are
     rendered again (the counts are of rows rendered, not of time)."""
 

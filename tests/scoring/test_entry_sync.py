@@ -645,6 +645,24 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
         assert "1 entry waiting" in third and "1 refused" in third
         assert "table-heard-alert" in third  # refused: at once
 
+    def test_the_chief_referee_sees_it_on_his_dashboard(self, client, monkeypatch):
+        """A chief referee who is no organiser of the tournament does not open its round page:
+        his dashboard lists the round's tables, each with its phone's last word."""
+        clock = fix_the_clock(monkeypatch)
+        round_ = make_published_round(players=6)
+        chief = make_user(username="galvenais")
+        round_.tournament.chief_referees.add(chief)
+        _, two = round_.tables.order_by("number")
+        send(client, sync_url(two), [], waiting=0, refused=1)
+        clock.advance(minutes=3)
+        client.force_login(chief)
+        dashboard = client.get(reverse("tournaments:dashboard")).content.decode()
+        tables = re.search(r'<ul class="chief-tables">(.*?)</ul>', dashboard, re.S)[1]
+        first, second = (re.sub(r"\s+", " ", item) for item in tables.split("</li>")[:2])
+        assert "Table 1" in first and "last heard" not in first
+        assert "Table 2" in second and "last heard from 3 min ago" in second
+        assert "1 refused" in second and "table-heard-alert" in second
+
     def test_just_now_and_an_hour_ago(self, client, monkeypatch):
         clock = fix_the_clock(monkeypatch)  # 10:00 UTC, 12:00 in Riga
         round_ = make_published_round(players=6)
