@@ -693,7 +693,7 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
         client.force_login(make_organiser())
         url = reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
         page = client.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
-        assert "2 ieraksti gaida" in page and "1 atteikts" in page
+        assert "2 ieraksti gaida" in page and "1 noraidīts" in page
 
     def test_the_pages_queries_do_not_grow_with_its_tables(self, client):
         client.force_login(make_organiser())
