@@ -203,20 +203,44 @@ def no_violations(page) -> None:
     assert page.evaluate("window.__violations") == [], page.url
 
 
+# Set before a tap on Save: whether the phone's queue (static/js/table-queue.js: section#entry-form
+# data-queue) has since left "idle", i.e. the entry was taken and sent.
+WATCH_THE_QUEUE = """
+() => {
+  window.entryQueueMoved = false;
+  const moved = () => {
+    const section = document.getElementById("entry-form");
+    if (section && section.dataset.queue && section.dataset.queue !== "idle") {
+      window.entryQueueMoved = true;
+    }
+  };
+  new MutationObserver(moved).observe(document.body, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ["data-queue"],
+  });
+}
+"""
+# The entry is through: the queue went and came back to "idle" with nothing left on the phone
+# but what the server refused; or the page was loaded again (a plain form's answer).
+ENTRY_SENT = """
+() => {
+  if (window.entryQueueMoved === undefined) return document.readyState === "complete";
+  const section = document.getElementById("entry-form");
+  if (document.querySelector(".entry-sheet tr.on-phone.refused")) return true;
+  return window.entryQueueMoved && section !== null && section.dataset.queue === "idle"
+    && document.querySelector(".entry-sheet tr.on-phone") === null;
+}
+"""
+
+
 def send_entry(page, button: str, timeout: float = 30_000) -> None:
     """Clicks the button of an entry form (a deal, a correction) and waits for the server's
-    answer on the page: static/js/entry-resend.js sends the form, then either puts in place what
-    the server answered for a saved deal (the new row and the next form, at a new ?saved=...
-    address) or loads a page (a saved entry, or the form refused with its message)."""
-    page.evaluate("window.entrySending = true")
-    before = page.url
+    answer on the page: the phone writes the entry on the sheet at once and sends it
+    (static/js/table-queue.js), then shows the sheet the server answered; a form the page's
+    script does not take is posted as a plain form, and the page the server sends back is
+    loaded."""
+    page.evaluate(WATCH_THE_QUEUE)
     page.click(button)
-    page.wait_for_function(
-        "before => !window.entrySending"
-        " || (location.href !== before && location.search.includes('saved='))",
-        arg=before,
-        timeout=timeout,
-    )
+    page.wait_for_function(ENTRY_SENT, timeout=timeout)
     page.wait_for_load_state()
 
 

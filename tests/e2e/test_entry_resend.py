@@ -1,30 +1,34 @@
-"""The entry page sends a deal again by itself when the connection breaks or the server answers
-503 (the database away for a moment: issue 13, item 20), with the same client key: the deal is
-stored once, and the referee sees it saved without doing anything."""
-
-from urllib.parse import parse_qs
+"""The phone sends its entries again by itself when the connection breaks or the server answers
+503 (the database away for a moment), with the same client keys: each is stored once, and the
+referee sees it saved without doing anything. Meanwhile the entry is on the sheet, marked as on
+this phone, and the next deal can be entered at once."""
 
 import pytest
+from playwright.sync_api import expect
 
 from scoring.models import DealResult
-from tests.factories import make_published_round, make_tournament, seat_keys
+from tests.factories import make_published_round, make_tournament
 from tournaments.models import TableToken
 
 from .conftest import assert_fits_the_phone, send_entry
+from .table_phone import enter_deal, wait_until_sent, waiting_on_the_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_deal_whose_answer_is_lost_then_503_is_sent_again_and_stored_once(
-    live_server, phone, tmp_path
-):
+@pytest.fixture
+def link_of_a_table(live_server):
     round_ = make_published_round(make_tournament(table_size=3), players=3)
     table = round_.tables.get()
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-    seats = seat_keys(table)
-    page = phone
-    page.goto(f"{live_server.url}/r/{token}/")
-    posts: list[dict[str, list[str]]] = []
+    return table, f"{live_server.url}/r/{token}/"
+
+
+def test_a_deal_whose_answer_is_lost_then_503_is_sent_again_and_stored_once(
+    link_of_a_table, phone, tmp_path
+):
+    table, link = link_of_a_table
+    sent: list[list[str]] = []
 
     def network(route) -> None:
         """1st send: it reaches the server (the deal is stored), then the connection breaks
@@ -32,85 +36,88 @@ def test_a_deal_whose_answer_is_lost_then_503_is_sent_again_and_stored_once(
         if route.request.method != "POST":
             route.continue_()
             return
-        posts.append(parse_qs(route.request.post_data))
-        if len(posts) == 1:
+        sent.append([entry["key"] for entry in route.request.post_data_json["entries"]])
+        if len(sent) == 1:
             route.fetch()
             route.abort("connectionreset")
-        elif len(posts) == 2:
+        elif len(sent) == 2:
             route.fulfill(status=503, headers={"Retry-After": "1"}, body="try again")
         else:
             route.continue_()
 
-    page.route(lambda url: f"/r/{token}/" in url, network)
-    page.check("input[name='deal-game'][value='lielais']")
-    page.check(f"input[name='deal-declarer'][value='{seats[1]}']")
-    page.fill("input[name='deal-points']", "75")
-    page.fill("input[name='deal-tricks']", "5")
-    send_entry(page, "button:has-text('Save the deal')")
+    phone.context.route("**/entries/", network)
+    phone.goto(link)
+    enter_deal(phone, 1)
+    wait_until_sent(phone)
 
-    assert len(posts) == 3
-    keys = {post["deal-client_key"][0] for post in posts}
-    assert len(keys) == 1  # the very same submission each time
-    assert list(DealResult.objects.filter(table=table).values_list("client_key", flat=True)) == [
-        keys.pop()
-    ]
-    assert page.get_by_text("Deal saved.").is_visible()
-    assert page.locator("#entry-1").is_visible()
-    assert_fits_the_phone(page)
-    page.screenshot(path=str(tmp_path / "resent.png"), full_page=True)
+    assert len(sent) == 3
+    assert sent[0] == sent[1] == sent[2]  # the very same entry each time, by its key
+    assert DealResult.objects.filter(table=table).count() == 1
+    assert phone.locator("#entry-1").is_visible()
+    assert phone.locator(".entry-sheet tr.on-phone").count() == 0
+    assert waiting_on_the_phone(phone) == 0
+    assert_fits_the_phone(phone)
+    phone.screenshot(path=str(tmp_path / "resent.png"), full_page=True)
 
 
-def test_the_page_says_it_sends_the_deal_again_while_the_server_is_away(live_server, phone):
-    round_ = make_published_round(make_tournament(table_size=3), players=3)
-    table = round_.tables.get()
-    token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-    page = phone
-    page.goto(f"{live_server.url}/r/{token}/")
-    page.route(
-        lambda url: f"/r/{token}/" in url,
+def test_while_the_server_is_away_the_next_deal_is_entered_at_once(link_of_a_table, phone):
+    table, link = link_of_a_table
+    phone.context.route(
+        "**/entries/",
         lambda route: (
             route.fulfill(status=503, headers={"Retry-After": "10"}, body="try again")
             if route.request.method == "POST"
             else route.continue_()
         ),
     )
-    page.check("input[name='deal-game'][value='lielais']")
-    page.check(f"input[name='deal-declarer'][value='{seat_keys(table)[1]}']")
-    page.fill("input[name='deal-points']", "75")
-    page.fill("input[name='deal-tricks']", "5")
-    page.click("button:has-text('Save the deal')")
-    status = page.locator(".entry-deal-form [data-resend-status]")
-    status.wait_for(state="visible")
-    assert "sent again by itself" in status.inner_text()
-    assert page.locator("button:has-text('Save the deal')").is_disabled()  # no second tap
-    assert not DealResult.objects.exists()
+    phone.goto(link)
+    enter_deal(phone, 1)
+    row = phone.locator(".entry-sheet tr.on-phone")
+    expect(row).to_have_count(1)
+    assert row.locator(".entry-cell .total").count() == 3  # with its running scores
+    status = phone.locator("[data-queue-status]").first
+    expect(status).to_have_attribute("data-waiting", "1")
+    expect(status).to_be_in_viewport()  # beside Save, on the phone's screen
+    assert status.inner_text().strip()
+    expect(phone.locator("#entry-form")).to_have_attribute("data-queue", "waiting")
+    # The next deal's form is there at once, and takes the next deal.
+    expect(phone.locator("#entry-form input[name='deal-position']").first).to_have_value("2")
+    assert phone.locator("#entry-form .entry-deal-form .entry-submit").is_enabled()
+    enter_deal(phone, 2)
+    expect(status).to_have_attribute("data-waiting", "2")
+    assert not DealResult.objects.filter(table=table).exists()
 
 
-def test_a_saved_deal_is_put_in_place_without_loading_the_page(live_server, phone):
-    """Issue 14, item 1: the server answers a deal with the new row and the next form only;
-    the script puts them in place (the page is not loaded again), and the next deal is sent
-    from the new form the same way."""
-    round_ = make_published_round(make_tournament(table_size=3), players=3)
-    table = round_.tables.get()
-    token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-    seats = seat_keys(table)
+def test_a_stored_deal_is_put_in_place_without_loading_the_page(link_of_a_table, phone):
+    """The sheet the server answers takes the place of the phone's rows: the page is not
+    loaded again, and the next deal is entered on the same page."""
+    table, link = link_of_a_table
     page = phone
-    page.goto(f"{live_server.url}/r/{token}/")
+    page.goto(link)
     page.evaluate("window.sameDocument = true")
     for position in (1, 2):
-        page.check("input[name='deal-game'][value='lielais']")
-        page.check(f"input[name='deal-declarer'][value='{seats[position]}']")
-        page.fill("input[name='deal-points']", "75")
-        page.fill("input[name='deal-tricks']", "5")
-        send_entry(page, "button:has-text('Save the deal')")
+        enter_deal(page, position)
+        wait_until_sent(page)
         assert page.locator(f"#entry-{position}").is_visible()
         assert page.locator(".entry-row").count() == position
         assert page.locator(".entry-empty").count() == 0
         form = page.locator("form.entry-deal-form")
         assert form.locator("input[name='deal-position']").input_value() == str(position + 1)
         assert form.locator("input[type=radio]:checked").count() == 0
-        assert page.locator(".message:has-text('Deal saved.')").count() == 1
         assert page.evaluate("window.sameDocument === true")  # put in place, not loaded
     assert DealResult.objects.filter(table=table).count() == 2
     assert "Deal 3 of" in page.locator(".entry-progress").inner_text()
     assert_fits_the_phone(page)
+
+
+def test_a_correction_is_sent_through_the_queue_and_stored_once(link_of_a_table, phone):
+    table, link = link_of_a_table
+    phone.goto(link)
+    enter_deal(phone, 1)
+    wait_until_sent(phone)
+    phone.goto(f"{link}?correct=1#entry-form")
+    phone.fill("[name='fix-reason']", "Tricks miscounted")
+    phone.fill("input[name='fix-tricks']", "6")
+    send_entry(phone, "form.entry-deal-form button.entry-submit")
+    versions = list(DealResult.objects.filter(table=table).values_list("position", "version"))
+    assert versions == [(1, 1), (1, 2)]
