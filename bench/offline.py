@@ -39,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 os.environ.update(
     DEBUG="0",
     SECRET_KEY="bench-only-" + uuid.uuid4().hex,
-    ALLOWED_HOSTS="localhost",
+    ALLOWED_HOSTS="localhost,127.0.0.1",
     HTTPS="0",
     # Playwright's synchronous API runs an event loop in this thread; the ORM calls around it
     # are synchronous and safe.
@@ -157,14 +157,18 @@ class Phone:
         self.page = self.context.new_page()
         self.page.set_default_timeout(120_000)
         self.cdp = self.context.new_cdp_session(self.page)
-        self.cdp.send("Network.enable")
         self.cdp.send("Emulation.setCPUThrottlingRate", {"rate": CPU_SLOWDOWN})
         self.network(network)
+        # Bytes received, headers and (compressed) bodies, by the page and its service worker
+        # (which fetches the page's files for its cache when it arrives).
         self.received = 0
-        self.cdp.on("Network.loadingFinished", self._count)
+        self.context.on("requestfinished", self._count)
 
-    def _count(self, event) -> None:
-        self.received += int(event.get("encodedDataLength", 0))
+    def _count(self, request) -> None:
+        if request.response() is not None and request.response().from_service_worker:
+            return  # from the worker's cache: nothing came over the network
+        sizes = request.sizes()
+        self.received += sizes["responseHeadersSize"] + sizes["responseBodySize"]
 
     def network(self, conditions) -> None:
         self.cdp.send("Network.emulateNetworkConditions", conditions)
