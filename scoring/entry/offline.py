@@ -25,7 +25,9 @@ from scoring.entry.link_read import linked_table
 TABLE_PAGE_ASSETS = (
     "css/site.css",
     "js/entry-form.js",
-    "js/entry-resend.js",
+    "js/sheet-scoring.js",
+    "js/table-entry.js",
+    "js/table-queue.js",
     "js/htmx.min.js",
     "js/round-clock.js",
     "js/table-offline.js",
@@ -48,6 +50,7 @@ def table_worker(request: HttpRequest) -> HttpResponse:
         "scoring/table-worker.js",
         {
             "assets_json": mark_safe(assets_json),  # JSON of our own static paths
+            "queue_json": mark_safe(json.dumps(static("js/table-queue.js"))),
             "version": hashlib.sha256(assets_json.encode()).hexdigest()[:12],
         },
     )

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, replace
-from functools import cached_property, wraps
+from functools import cached_property, partial, wraps
 
 from django import forms
 from django.contrib import messages
@@ -39,6 +39,7 @@ from core.security import client_ip
 from scoring import services
 from scoring.entry.entry_forms import OfferedForms, correction_form, entry_forms_html
 from scoring.entry.link_read import linked_table
+from scoring.entry.phone import phone_data
 from scoring.forms import (
     AllowDealsForm,
     ConfirmForm,
@@ -137,6 +138,8 @@ class SheetPage:
             "entry_forms": lazy(entry_forms_html, SafeString)(
                 self.request, offered, page_url=self.url
             ),
+            # What the page's script needs to take entries on the phone (called when shown).
+            "phone": partial(phone_data, self.request, offered),
         }
 
     def conflict(self, message: str, position: int | None) -> HttpResponse:

@@ -2,6 +2,8 @@
 // server last answered it, and the files the page uses, so that the link opens with no network.
 // Rendered by the server: ASSETS are the page's static files under their deployed (hashed) names.
 "use strict";
+// The phone's queue of entries, sent here on Background Sync alike the page sends it.
+importScripts({{ queue_json }});
 const ASSETS = {{ assets_json }};
 const VERSION = "{{ version }}";
 const STATIC_CACHE = "zole-table-static-" + VERSION;
@@ -128,4 +130,16 @@ self.addEventListener("fetch", (event) => {
   } else if (url.origin === self.location.origin && ASSETS.includes(url.pathname)) {
     event.respondWith(staticFile(request));
   }
+});
+
+// Background Sync: the entries waiting on this phone are sent even with the page closed (where
+// the browser has it). The open pages are told, to show the sheet as the server now has it.
+self.addEventListener("sync", (event) => {
+  if (event.tag !== self.ZoleQueue.SYNC_TAG) return;
+  event.waitUntil(
+    self.ZoleQueue.sendAll().then(async (links) => {
+      const windows = await self.clients.matchAll({ type: "window" });
+      windows.forEach((client) => client.postMessage({ synced: links }));
+    })
+  );
 });
