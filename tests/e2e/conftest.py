@@ -225,9 +225,9 @@ ENTRY_SENT = """
 () => {
   if (window.entryQueueMoved === undefined) return document.readyState === "complete";
   const section = document.getElementById("entry-form");
-  if (document.querySelector(".entry-sheet tr.on-phone.refused")) return true;
+  if (document.querySelector(".entry-sheet tbody tr.on-phone.refused")) return true;
   return window.entryQueueMoved && section !== null && section.dataset.queue === "idle"
-    && document.querySelector(".entry-sheet tr.on-phone") === null;
+    && document.querySelector(".entry-sheet tbody tr.on-phone") === null;
 }
 """
 

@@ -114,7 +114,7 @@ QUEUE_IDLE = """
 () => {
   const section = document.getElementById("entry-form");
   return section !== null && section.dataset.queue === "idle"
-    && document.querySelectorAll(".entry-sheet tr.on-phone:not(.refused)").length === 0;
+    && document.querySelectorAll(".entry-sheet tbody tr.on-phone:not(.refused)").length === 0;
 }
 """
 

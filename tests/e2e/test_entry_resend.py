@@ -54,7 +54,7 @@ def test_a_deal_whose_answer_is_lost_then_503_is_sent_again_and_stored_once(
     assert sent[0] == sent[1] == sent[2]  # the very same entry each time, by its key
     assert DealResult.objects.filter(table=table).count() == 1
     assert phone.locator("#entry-1").is_visible()
-    assert phone.locator(".entry-sheet tr.on-phone").count() == 0
+    assert phone.locator(".entry-sheet tbody tr.on-phone").count() == 0
     assert waiting_on_the_phone(phone) == 0
     assert_fits_the_phone(phone)
     phone.screenshot(path=str(tmp_path / "resent.png"), full_page=True)
@@ -72,7 +72,7 @@ def test_while_the_server_is_away_the_next_deal_is_entered_at_once(link_of_a_tab
     )
     phone.goto(link)
     enter_deal(phone, 1)
-    row = phone.locator(".entry-sheet tr.on-phone")
+    row = phone.locator(".entry-sheet tbody tr.on-phone")
     expect(row).to_have_count(1)
     assert row.locator(".entry-cell .total").count() == 3  # with its running scores
     status = phone.locator("[data-queue-status]").first

@@ -112,7 +112,7 @@ def assert_the_phone_shows_the_servers_sheet(page, browser, link: str) -> None:
 
 
 def rows_on_the_phone(page) -> int:
-    return page.locator(".entry-sheet tr.on-phone").count()
+    return page.locator(".entry-sheet tbody tr.on-phone").count()
 
 
 def test_a_round_entered_offline_through_a_reload_and_a_restarted_browser_lands_once(
@@ -217,7 +217,7 @@ def test_two_phones_on_one_link_offline_keep_both_versions_of_deal_7(
     first.context.set_offline(False)
     # The first phone's deal 7 came second: the server's row, then the phone's own version,
     # kept and marked with the reason, until the referee removes it.
-    conflict = first.locator(".entry-sheet tr.on-phone.refused.conflict")
+    conflict = first.locator(".entry-sheet tbody tr.on-phone.refused.conflict")
     conflict.wait_for()
     rows = sheet_shown(first)["rows"]
     assert [row["number"] for row in rows[:7]] == [str(number) for number in range(1, 8)]
