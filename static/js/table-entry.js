@@ -459,7 +459,9 @@ function start() {
     const shown = section();
     if (!shown || !waitingRecords().length) return;
     if (view.confirm) {
-      shown.innerHTML = `<p class="message warning entry-confirm-waits" role="status">${W.confirm_waits}</p>`;
+      shown.innerHTML =
+        `<p class="message warning entry-confirm-waits" role="status">${W.confirm_waits}</p>` +
+        '<p class="entry-queue-status muted" data-queue-status role="status"></p>';
       formsDirty = false;
       return;
     }
@@ -522,14 +524,15 @@ function start() {
       const button = form.querySelector(".entry-submit");
       const action = form.querySelector("input[name='action']");
       if (!button || !action || !(action.value in ACTIONS)) return;
-      let status = form.querySelector("[data-queue-status]");
-      if (!status) {
-        status = document.createElement("p");
+      if (!form.querySelector("[data-queue-status]")) {
+        const status = document.createElement("p");
         status.className = "entry-queue-status muted";
         status.setAttribute("data-queue-status", "");
         status.setAttribute("role", "status");
         button.before(status);
       }
+    });
+    shown.querySelectorAll("[data-queue-status]").forEach((status) => {
       status.dataset.waiting = String(waiting);
       status.dataset.refused = String(refused);
       status.classList.toggle("has-waiting", waiting > 0);

@@ -203,14 +203,16 @@ def no_violations(page) -> None:
     assert page.evaluate("window.__violations") == [], page.url
 
 
-# Set before a tap on Save: whether the phone's queue (static/js/table-queue.js: section#entry-form
-# data-queue) has since left "idle", i.e. the entry was taken and sent.
+# Set before a tap on Save: whether the phone (static/js/table-entry.js) has since answered the
+# tap: its queue (section#entry-form data-queue) left "idle", or its scoring refused the entry.
 WATCH_THE_QUEUE = """
 () => {
   window.entryQueueMoved = false;
   const moved = () => {
     const section = document.getElementById("entry-form");
-    if (section && section.dataset.queue && section.dataset.queue !== "idle") {
+    if (!section) return;
+    if ((section.dataset.queue && section.dataset.queue !== "idle")
+        || section.querySelector("[data-phone-refusal]")) {
       window.entryQueueMoved = true;
     }
   };
@@ -220,24 +222,29 @@ WATCH_THE_QUEUE = """
 }
 """
 # The entry is through: the queue went and came back to "idle" with nothing left on the phone
-# but what the server refused; or the page was loaded again (a plain form's answer).
+# but what was refused; or the page was loaded again (a plain form's answer).
 ENTRY_SENT = """
 () => {
   if (window.entryQueueMoved === undefined) return document.readyState === "complete";
+  if (!window.entryQueueMoved) return false;
   const section = document.getElementById("entry-form");
   if (document.querySelector(".entry-sheet tbody tr.on-phone.refused")) return true;
-  return window.entryQueueMoved && section !== null && section.dataset.queue === "idle"
+  if (section && section.querySelector("[data-phone-refusal]")) return true;
+  return section !== null && section.dataset.queue === "idle"
     && document.querySelector(".entry-sheet tbody tr.on-phone") === null;
 }
 """
 
 
 def send_entry(page, button: str, timeout: float = 30_000) -> None:
-    """Clicks the button of an entry form (a deal, a correction) and waits for the server's
-    answer on the page: the phone writes the entry on the sheet at once and sends it
-    (static/js/table-queue.js), then shows the sheet the server answered; a form the page's
-    script does not take is posted as a plain form, and the page the server sends back is
-    loaded."""
+    """Clicks the button of an entry form (a deal, a correction, a confirmation) and waits until
+    the server has it: static/js/table-entry.js takes the entry on the phone at once and sends
+    it, and the page is settled when nothing waits and nothing is on its way (section#entry-form's
+    data-queue back to "idle"), the server's answer shown, or when the phone or the server
+    refused it. A form the script leaves to the browser (a locked table) loads the server's
+    page."""
+    if page.locator("#table-phone").count() > 0:
+        page.wait_for_selector("#entry-form[data-queue]", state="attached", timeout=timeout)
     page.evaluate(WATCH_THE_QUEUE)
     page.click(button)
     page.wait_for_function(ENTRY_SENT, timeout=timeout)

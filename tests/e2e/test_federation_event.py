@@ -176,8 +176,9 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
         name=t("Time is up: the table's round ends after deal %(number)s", number=SHORT_AFTER),
     ).is_visible()
     referee.check(f"input[name='confirm-confirmer'][value='{players[0]}']")
-    referee.click(f"button:has-text('{t('Confirm after deal %(number)s', number=SHORT_AFTER)}')")
-    referee.wait_for_load_state()
+    send_entry(
+        referee, f"button:has-text('{t('Confirm after deal %(number)s', number=SHORT_AFTER)}')"
+    )
     result = TableResult.objects.get(table=short)
     assert result.time_called
     assert referee.get_by_text(

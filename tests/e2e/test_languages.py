@@ -61,8 +61,7 @@ def test_a_russian_speaking_referee_enters_and_confirms_his_table_in_russian(liv
         assert DealResult.objects.filter(table=table).count() == number
 
     page.check(f"input[name='confirm-confirmer'][value='{seats[2]}']")
-    page.click(f"button:has-text('{t('Confirm the table')}')")
-    page.wait_for_load_state()
+    send_entry(page, f"button:has-text('{t('Confirm the table')}')")
     assert TableResult.objects.filter(table=table).exists()
     assert page.locator("html").get_attribute("lang") == "ru"
     assert_fits_the_phone(page)

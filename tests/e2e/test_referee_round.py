@@ -83,8 +83,7 @@ def test_referee_enters_a_round_a_player_confirms_and_the_standings_show_it(
 
     # Another player at the table checks the sheet and confirms it.
     page.check(f"input[name='confirm-confirmer'][value='{players[3]}']")
-    page.click("button:has-text('Confirm the table')")
-    page.wait_for_load_state()
+    send_entry(page, "button:has-text('Confirm the table')")
     assert TableResult.objects.filter(table=table).exists()
     assert page.locator(".entry-locked-badge").is_visible()
 

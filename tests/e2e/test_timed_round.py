@@ -14,7 +14,14 @@ from scoring.models import DealResult, TableResult
 from tests.factories import make_organiser, make_published_round, make_tournament, make_user
 from tournaments.models import Round, TableToken
 
-from .conftest import assert_fits_the_phone, enter_lielais, no_violations, sign_in, t
+from .conftest import (
+    assert_fits_the_phone,
+    enter_lielais,
+    no_violations,
+    send_entry,
+    sign_in,
+    t,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -118,8 +125,7 @@ def test_a_timed_round_from_the_clock_to_a_short_table_and_the_hall_display(
     assert referee.get_by_text(under_way).count() == 0
     referee.screenshot(path=str(shots / "referee-deal-under-way-entered-lv.png"), full_page=True)
     referee.check(f"input[name='confirm-confirmer'][value='{seats[2]}']")
-    referee.click(f"button:has-text('{t('Confirm after deal %(number)s', number=3)}')")
-    referee.wait_for_load_state()
+    send_entry(referee, f"button:has-text('{t('Confirm after deal %(number)s', number=3)}')")
     result = TableResult.objects.get(table=table)
     assert (result.time_called, result.last_position) == (True, 3)
     assert referee.get_by_text(t("time called after deal %(number)s", number=3)).is_visible()

@@ -1,0 +1,280 @@
+"""The referee's phone takes every entry first (static/js/table-entry.js): scored at once on the
+phone, kept in its storage, shown on the sheet marked "on this phone", and sent to the server in
+the background, once, when the connection allows. A refusal is shown with its reason and kept
+until the referee removes it. Latvian pages at 360x740, as a referee sees them."""
+
+import json
+import os
+from pathlib import Path
+
+import pytest
+from django.utils import translation
+from playwright.sync_api import expect
+
+from engine import PenaltyPule, Play
+from engine.rules import Game
+from scoring import services
+from scoring.models import DealResult, TableResult
+from scoring.services import Writer
+from scoring.sheet_view import table_sheet_view
+from tests.factories import make_published_round, make_tournament, play_round_with, seat_keys
+from tournaments.models import TableToken
+from tournaments.services import ServiceError
+
+from .conftest import assert_fits_the_phone, no_violations, t
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+IDLE = "#entry-form[data-queue='idle']"
+STATUS = "#entry-form .entry-deal-form [data-queue-status]"
+SAVE = f"button:has-text('{t('Save the deal')}')"
+OTHER_DEVICE = Writer(ip_address="10.0.0.7")
+SHOTS = Path(os.environ.get("E2E_SCREENSHOTS") or "/tmp/offline-client")
+
+
+def a_table(players: int = 3, **options):
+    round_ = make_published_round(make_tournament(table_size=players, **options), players=players)
+    table = round_.tables.get()
+    token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
+    return table, f"/r/{token}/"
+
+
+def ready(page) -> None:
+    """The page's script has laid the phone's queue over the sheet."""
+    page.wait_for_selector("#entry-form[data-queue]", state="attached")
+
+
+def lielais(page, declarer: str, points: int = 75, tricks: int = 5) -> None:
+    page.check("input[name='deal-game'][value='lielais']")
+    page.check(f"input[name='deal-declarer'][value='{declarer}']")
+    page.fill("input[name='deal-points']", str(points))
+    page.fill("input[name='deal-tricks']", str(tricks))
+    page.click(SAVE)
+
+
+def sync_posts(page) -> list[dict]:
+    """The bodies of the syncs the server answered (an attempt offline never left the phone),
+    the page's and its service worker's."""
+    posts: list[dict] = []
+    page.context.on(
+        "requestfinished",
+        lambda request: (
+            posts.append(json.loads(request.post_data))
+            if request.method == "POST" and request.url.endswith("/entries/")
+            else None
+        ),
+    )
+    return posts
+
+
+def shot(page, name: str) -> None:
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
+
+
+def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(
+    live_server, open_page
+):
+    table, link = a_table()
+    seats = seat_keys(table)
+    page = open_page()
+    posts = sync_posts(page)
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+
+    lielais(page, seats[1])
+
+    row = page.locator("tr.on-phone").first
+    expect(row).to_be_visible()
+    expect(row).to_contain_text(t("on this phone"))
+    # Lielais won 75/5 at a table of three: +2 for the declarer, -1 each for the others.
+    expect(row.locator("td.entry-cell .total")).to_have_text(["-1", "2", "-1"])
+    # The form is the next deal's, empty, with a key of its own.
+    expect(page.locator("input[name='deal-position']")).to_have_value("2")
+    expect(page.locator("input[name='deal-game']:checked")).to_have_count(0)
+    status = page.locator(STATUS)
+    expect(status).to_have_attribute("data-waiting", "1")
+    expect(status).to_contain_text(t("Waiting on this phone: %(count)s") % {"count": 1})
+    expect(page.locator("#entry-form")).to_have_attribute("data-queue", "waiting")
+    assert DealResult.objects.filter(table=table).count() == 0
+    shot(page, "offline-deal-360")
+    assert_fits_the_phone(page)
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    expect(page.locator("#entry-1")).to_be_visible()
+    stored = DealResult.objects.get(table=table)
+    sent = [entry for post in posts for entry in post["entries"]]
+    assert [entry["key"] for entry in sent] == [stored.client_key]
+    assert sent[0]["scores"] == {seats[0]: -1, seats[1]: 2, seats[2]: -1}
+    expect(status).to_contain_text(t("Every entry is on the server."))
+    no_violations(page)
+
+
+def test_the_count_of_waiting_entries_is_beside_the_save_button(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    for number in range(3):
+        lielais(page, seats[1])
+        expect(page.locator("tr.on-phone")).to_have_count(number + 1)
+
+    status = page.locator(STATUS)
+    expect(status).to_have_attribute("data-waiting", "3")
+    expect(status).to_contain_text(t("Waiting on this phone: %(count)s") % {"count": 3})
+    button = page.locator(SAVE)
+    button.scroll_into_view_if_needed()
+    for seen in (button, status):
+        box = seen.bounding_box()
+        assert box is not None and box["y"] >= 0 and box["y"] + box["height"] <= 740, seen
+    # Three won Lielais by the same declarer: the running totals are the phone's own.
+    expect(page.locator("tr.on-phone").nth(2).locator(".total")).to_have_text(["-3", "6", "-3"])
+    shot(page, "waiting-three-360")
+    assert_fits_the_phone(page)
+
+    page.set_viewport_size({"width": 1366, "height": 900})
+    page.locator("tr.on-phone").first.scroll_into_view_if_needed()
+    shot(page, "waiting-three-1366")
+    no_violations(page)
+
+
+def test_an_entry_the_scoring_refuses_is_shown_with_the_engines_message_and_not_kept(
+    live_server, open_page
+):
+    table, link = a_table()
+    seats = seat_keys(table)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    for _ in range(4):
+        page.click(f"summary:has-text('{t('Give a penalty pule')}')")
+        page.check(f"input[name='penalty-player'][value='{seats[0]}']")
+        page.click(f"button:has-text('{t('Give the penalty pule')}')")
+
+    refusal = page.locator("[data-phone-refusal]")
+    expect(refusal).to_be_visible()
+    expect(page.locator("tr.on-phone")).to_have_count(3)
+    expect(page.locator(STATUS)).to_have_attribute("data-waiting", "3")
+    shot(page, "scoring-refusal-360")
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE)
+    with translation.override("lv"), pytest.raises(ServiceError) as server:
+        services.deal_record(
+            table=table,
+            entry=PenaltyPule(seats[0]),
+            position=4,
+            client_key="the-fourth-penalty",
+            writer=OTHER_DEVICE,
+        )
+    assert refusal.inner_text() == str(server.value)
+    assert DealResult.objects.filter(table=table).count() == 3
+
+
+def test_a_deal_another_device_entered_first_is_kept_refused_until_removed(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    lielais(page, seats[1])
+    lielais(page, seats[2])
+    services.deal_record(
+        table=table,
+        entry=Play(Game.ZOLE, seats[0], tricks=6, points=80),
+        position=1,
+        client_key="the-other-phone",
+        writer=OTHER_DEVICE,
+    )
+
+    page.context.set_offline(False)
+    conflict = page.locator("tr.on-phone.refused.conflict")
+    expect(conflict).to_be_visible()
+    # The server's deal 1, then this phone's own version of it, with the reason.
+    expect(page.locator("#entry-1 + tr.on-phone.refused.conflict")).to_have_count(1)
+    expect(conflict.locator(".entry-refusal")).not_to_be_empty()
+    # Deal 2 waits behind the refused one: it is not sent.
+    status = page.locator(STATUS)
+    expect(status).to_have_attribute("data-refused", "1")
+    expect(status).to_have_attribute("data-waiting", "1")
+    assert DealResult.objects.filter(table=table).count() == 1
+    shot(page, "conflict-360")
+    assert_fits_the_phone(page)
+
+    conflict.locator("button[data-queue-remove]").click()
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    keys = (
+        DealResult.objects.filter(table=table)
+        .order_by("position")
+        .values_list("client_key", flat=True)
+    )
+    assert len(keys) == 2
+    assert keys[0] == "the-other-phone"  # the server's deal 1 stays; this phone's deal 2 follows
+    no_violations(page)
+
+
+def test_at_a_table_of_four_the_dealer_sits_out_deal_after_deal_offline(live_server, open_page):
+    table, link = a_table(players=4)
+    seats = seat_keys(table)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    first = table.first_dealer_position - 1
+    for deal in range(6):
+        dealer = seats[(first + deal) % 4]
+        expect(page.locator("input[name='deal-sits_out']")).to_have_value(dealer)
+        offered = page.locator("input[name='deal-declarer']")
+        expect(offered).to_have_count(3)
+        assert dealer not in [offered.nth(i).get_attribute("value") for i in range(3)]
+        declarer = seats[(first + deal + 1) % 4]
+        lielais(page, declarer)
+        row = page.locator("tr.on-phone").nth(deal)
+        expect(row.locator("td.sits-out")).to_have_count(1)
+    shot(page, "four-table-offline-360")
+    assert_fits_the_phone(page)
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    sheet = table_sheet_view(table_id=table.pk)
+    assert [row.sitting_out.key for row in sheet.rows] == [
+        seats[(first + deal) % 4] for deal in range(6)
+    ]
+    assert [row.declarer.key for row in sheet.rows] == [
+        seats[(first + deal + 1) % 4] for deal in range(6)
+    ]
+
+
+def test_a_confirmation_given_offline_is_sent_behind_the_deals(live_server, open_page):
+    table, link = a_table()
+    play_round_with(table.round, deals_per_round=3)
+    seats = seat_keys(table)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    for number in range(3):
+        lielais(page, seats[number % 3])
+    confirm = page.locator(".entry-confirm-form")
+    expect(confirm).to_be_visible()
+    expect(confirm.locator("input[name='confirm-deals']")).to_have_value("3")
+    confirm.locator(f"input[name='confirm-confirmer'][value='{seats[2]}']").check()
+    confirm.locator("button.entry-submit").click()
+    expect(page.locator(".entry-confirm-waits")).to_be_visible()
+    shot(page, "confirmation-waits-360")
+    assert not TableResult.objects.filter(table=table).exists()
+
+    page.context.set_offline(False)
+    expect(page.locator(".entry-locked-badge")).to_be_visible()
+    result = TableResult.objects.get(table=table)
+    assert result.confirmed_by_entry_id == int(seats[2])
+    assert DealResult.objects.filter(table=table).count() == 3
+    expect(page.locator("tr.on-phone")).to_have_count(0)
