@@ -12,10 +12,10 @@ DATABASE_URL names, starts gunicorn on a free loopback port and, in one run:
 4. finds the saturation throughput: `--saturation-clients` (24) phones on tables of their own
    entering deals back to back for `--saturation-seconds` (20), no viewers.
 
-A phone behaves as static/js/entry-resend.js does: it posts the deal; a 302 is the acknowledgement,
-after which it reads the sheet again (with `--script`, the deal carries the mark of the sheet shown,
-X-Entry-Sheet, and the server's answer is the new row and the next form alone, a 200 with
-X-Entry-Fragment: nothing more to read; a 302 still means the sheet is read); a 502/503/504, a
+A phone posts the deal as its plain form does; a 302 is the acknowledgement, after which it reads
+the sheet again (with `--script`, it sends the deal as the page's script does, to the sync endpoint
+/r/<token>/entries/ as JSON: a 200 whose result is "stored" is the acknowledgement, and the answer
+carries the sheet and the next forms: nothing more to read); a 502/503/504, a
 dropped connection or no answer within 20 s sends the very same submission again after a pause
 (Retry-After, else 1, 2, 4... up to 10 s). `--double` (5 %) of the deals are sent twice on purpose
 (a double tap). At the end it checks that every acknowledged deal is stored exactly once (by client
@@ -37,6 +37,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import os
 import random
 import re
@@ -93,7 +94,6 @@ print("KEYLIST", ",".join(keys))
 """
 
 CSRF_INPUT = re.compile(rb'name="csrfmiddlewaretoken" value="([^"]+)"')
-SHEET_MARK = re.compile(rb'id="entry-form" class="entry-forms" data-sheet="(\d+)"')
 
 
 def free_port() -> int:
@@ -168,10 +168,14 @@ async def http(
     cookies: dict[str, str] | None = None,
     form: dict[str, object] | None = None,
     extra: dict[str, str] | None = None,
+    json_body: object = None,
 ) -> Answer:
     """One request on a new connection (Connection: close); raises OSError or TimeoutError when
-    the connection breaks or no answer comes within TIMEOUT."""
+    the connection breaks or no answer comes within TIMEOUT. `form` is sent as a form's body,
+    `json_body` as JSON."""
     body = urllib.parse.urlencode(form).encode() if form is not None else b""
+    if json_body is not None:
+        body = json.dumps(json_body).encode()
     lines = [
         f"{method} {path} HTTP/1.1",
         f"Host: 127.0.0.1:{port}",
@@ -181,9 +185,10 @@ async def http(
     lines += [f"{name}: {value}" for name, value in (extra or {}).items()]
     if cookies:
         lines.append("Cookie: " + "; ".join(f"{name}={value}" for name, value in cookies.items()))
-    if form is not None:
+    if form is not None or json_body is not None:
+        kind = "application/json" if json_body is not None else "application/x-www-form-urlencoded"
         lines += [
-            "Content-Type: application/x-www-form-urlencoded",
+            f"Content-Type: {kind}",
             f"Content-Length: {len(body)}",
             f"Referer: http://127.0.0.1:{port}{path}",
             f"Origin: http://127.0.0.1:{port}",
@@ -271,7 +276,6 @@ class Phone:
         self.position = 1
         self.cookies: dict[str, str] = {}
         self.csrf: str | None = None
-        self.mark: str | None = None  # the sheet shown (X-Entry-Sheet), with --script
         self.rng = random.Random(token)
 
     @property
@@ -287,8 +291,6 @@ class Phone:
                 run.server_errors.append(f"GET {self.url}: {answer.status}")
             return False
         self.csrf = match.group(1).decode()
-        mark = SHEET_MARK.search(answer.body)
-        self.mark = mark.group(1).decode() if mark else None
         if phase is not None:
             phase.reload.append(answer.seconds)
         return True
@@ -317,15 +319,21 @@ class Phone:
             "deal-points": 75,
             "deal-tricks": 5,
         }
-        extra = {"X-Entry-Sheet": self.mark} if run_script and self.mark else None
+        path, sent, extra = self.url, {"form": form}, None
+        if run_script:  # the page's script: the deal form's fields, through the sync
+            fields = {name: str(value) for name, value in form.items() if name.startswith("deal-")}
+            entry = {"key": key, "action": "deal", "fields": fields, "scores": None}
+            path = f"{self.url}entries/"
+            sent = {"json_body": {"entries": [entry], "waiting": 1, "refused": 0}}
+            extra = {"X-CSRFToken": self.csrf or ""}
         sends = 2 if self.rng.random() < run_double else 1
-        in_place = False  # answered with the new row and the next form: no page to read
+        in_place = False  # answered with the sheet and the next forms: no page to read
         for send in range(sends):
             attempt = 0
             while True:
                 try:
                     answer = await http(
-                        run.port, "POST", self.url, cookies=self.cookies, form=form, extra=extra
+                        run.port, "POST", path, cookies=self.cookies, extra=extra, **sent
                     )
                 except (OSError, TimeoutError):
                     answer = None
@@ -335,10 +343,8 @@ class Phone:
                     if answer.status == 302:
                         in_place = False
                         break
-                    if answer.status == 200 and answer.headers.get("x-entry-fragment"):
-                        mark = SHEET_MARK.search(answer.body)
-                        self.mark = mark.group(1).decode() if mark else None
-                        in_place = mark is not None
+                    if run_script and answer.status == 200 and stored(answer.body):
+                        in_place = True
                         break
                     if answer.status not in RETRY_STATUSES:
                         target = run.server_errors if answer.status >= 500 else run.refusals
@@ -366,6 +372,15 @@ class Phone:
 
 run_double = 0.05
 run_script = False
+
+
+def stored(body: bytes) -> bool:
+    """The sync's answer says the one deal sent is stored."""
+    try:
+        results = json.loads(body)["results"]
+    except (ValueError, KeyError, TypeError):
+        return False
+    return [result.get("status") for result in results] == ["stored"]
 
 
 async def referee(phone: Phone, run: Run, phase: Phase, interval: float, stop: float) -> None:
@@ -511,7 +526,7 @@ async def load(args, tables: list[tuple[str, list[str]]], port: int, server_pid:
     report(phase, health_ms)
     print(
         f"saturation throughput: {phase.deals / phase.seconds:.1f} deals/s (each a POST and "
-        f"{'the new row in its answer' if run_script else 'the sheet read again'}); "
+        f"{'the sheet in its answer' if run_script else 'the sheet read again'}); "
         f"the national final needs {len(referees) / args.interval:.1f}"
     )
     # The target is the national final's (issue 14): p95 under 300 ms; at the heavier load,
@@ -538,7 +553,7 @@ def main() -> int:
     parser.add_argument(
         "--script",
         action="store_true",
-        help="phones send deals as entry-resend.js does (answered by the new row alone)",
+        help="phones send deals as the page's script does (the sync endpoint, JSON)",
     )
     args = parser.parse_args()
     global run_double, run_script

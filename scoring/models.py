@@ -123,3 +123,21 @@ class SeatResult(models.Model):
     @property
     def place_points(self) -> Fraction:
         return twelfths_fraction(self.place_points_twelfths)
+
+
+class TableHeard(models.Model):
+    """When a table's phone was last heard from (its sync, its sheet opened through the link)
+    and how many entries it said were still waiting on it or refused: what the chief referee's
+    round page shows. One row a table, overwritten: it says how things stand, the audit log
+    keeps the writes."""
+
+    table = models.OneToOneField(
+        Table, on_delete=models.CASCADE, primary_key=True, related_name="heard"
+    )
+    heard_at = models.DateTimeField()
+    # None: the phone has not said (only opened the sheet, or sent no count).
+    waiting = models.PositiveIntegerField(null=True, blank=True)
+    refused = models.PositiveIntegerField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"{self.table} heard {self.heard_at:%H:%M:%S}"

@@ -10,15 +10,17 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 from functools import cached_property
 
 from django.db.models import Count, Prefetch
+from django.utils import timezone
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import GAME_WORDS, error_text
 from engine import Rules, ScoredDeal, ScoredSheet, SheetError, dealer_for, score_sheet
-from scoring.models import DealResult, EntryKind, TableResult
+from scoring.models import DealResult, EntryKind, TableHeard, TableResult
 from scoring.sheets import (
     current_results,
     deal_limit,
@@ -123,8 +125,7 @@ class TableSheetView:
     rule_set: RuleSet
     players: tuple[SheetPlayer, ...]
     # The current entries and what the engine made of each (None: the sheet does not score;
-    # then each entry's dealer from the rotation): the rows are made of them when first read
-    # (the answer to a deal sent by the entry script shows its last row alone).
+    # then each entry's dealer from the rotation): the rows are made of them when first read.
     entries: tuple[DealResult, ...]
     scored_deals: tuple[ScoredDeal, ...] | None
     entry_dealers: tuple[str | None, ...]
@@ -141,10 +142,8 @@ class TableSheetView:
     is_closed: bool  # all planned deals are in, or the table was confirmed when time was up
     error: str | None = None  # the stored entries do not score under the round's rules
     # Every write of the sheet stores a new DealResult (a version is never rewritten), so the
-    # newest id stands for the sheet as read: the page carries it, and a deal saved through
-    # the entry script answers with only its new row when nothing else changed meanwhile.
+    # newest id stands for the sheet as read: the page and the phone's state carry it.
     mark: int = 0  # the newest entry version's id (0: none yet)
-    mark_before: int = 0  # the id of the version stored before that one
     confirmed_by: str | None = None  # who confirmed the table: a player's or an account's name
 
     @property
@@ -556,12 +555,16 @@ def sheet_with_entries(
         is_closed=closed,
         error=error,
         mark=ids[-1] if ids else 0,
-        mark_before=ids[-2] if len(ids) > 1 else 0,
         confirmed_by=confirmer_name(confirmation, players),
     )
 
 
 # --- The organiser's round page: each table's entry link and progress ---------------------------
+
+
+# A phone with entries waiting that has not been heard from for this long is shown to the
+# chief referee (its connection may be down, or the page closed).
+SILENT_FOR = timedelta(minutes=5)
 
 
 @dataclass(frozen=True)
@@ -572,17 +575,38 @@ class TableLink:
     deals_per_round: int
     is_confirmed: bool
     time_called: bool = False  # confirmed with fewer deals because time was up
+    # When its phone was last heard from and what it said was on it (scoring.models.TableHeard),
+    # while the round is open: None otherwise, or never heard from.
+    heard: TableHeard | None = None
+    now: datetime | None = None  # when the list was read
 
     @property
     def time_called_after(self) -> int | None:
         return self.deals_entered if self.time_called else None
 
+    @property
+    def waiting(self) -> int:
+        return (self.heard.waiting or 0) if self.heard is not None else 0
+
+    @property
+    def refused(self) -> int:
+        return (self.heard.refused or 0) if self.heard is not None else 0
+
+    @property
+    def needs_attention(self) -> bool:
+        """Entries refused on the phone, or waiting on a phone silent for minutes."""
+        if self.heard is None:
+            return False
+        silent = self.now is not None and self.now - self.heard.heard_at > SILENT_FOR
+        return self.refused > 0 or (self.waiting > 0 and silent)
+
 
 def round_table_links(*, round_: Round) -> list[TableLink]:
-    """Each table of the round with its current entry link, deals entered and confirmation,
-    in three queries whatever the size of the round."""
+    """Each table of the round with its current entry link, deals entered, confirmation and
+    (while the round is open) when its phone was last heard from, in three queries whatever the
+    size of the round."""
     tables = list(
-        round_.tables.select_related("result")
+        round_.tables.select_related("result", "heard")
         .annotate(seat_count=Count("seats"))
         .prefetch_related(
             Prefetch(
@@ -603,6 +627,8 @@ def round_table_links(*, round_: Round) -> list[TableLink]:
     ):
         versions[result.table_id].append(result)
     rule_set = round_rule_set(round_)
+    is_open = round_.status in OPEN_ROUND
+    now = timezone.now()
     links = []
     for table in tables:
         current = current_results(versions[table.pk])
@@ -616,6 +642,8 @@ def round_table_links(*, round_: Round) -> list[TableLink]:
                 deals_per_round=rule_set.deals_at(table.seat_count),
                 is_confirmed=confirmation is not None,
                 time_called=confirmation is not None and confirmation.time_called,
+                heard=getattr(table, "heard", None) if is_open else None,
+                now=now,
             )
         )
     return links

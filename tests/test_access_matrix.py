@@ -348,9 +348,13 @@ SPECS: dict[str, ViewSpec] = {
         ORGANISERS, round_1, lambda w: {}, has_page=False, prepare=confirm_round_1
     ),
     "scoring:token_sheet": ViewSpec(EVERYONE, lambda w: [w.token], pass_deal),
+    "scoring:token_sync": ViewSpec(EVERYONE, lambda w: [w.token], has_page=False),
     "scoring:table_worker": ViewSpec(EVERYONE, no_args),
     "scoring:table_manifest": ViewSpec(EVERYONE, lambda w: [w.token]),
     "scoring:table_sheet": ViewSpec(TABLE_WRITERS, this_table, pass_deal),
+    # The phone's sync takes a JSON body (tests/scoring/test_entry_sync.py writes through it):
+    # a form's body is answered 400 and writes nothing, to whoever is let through.
+    "scoring:table_sync": ViewSpec(TABLE_WRITERS, this_table, has_page=False),
     "scoring:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
     "scoring:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {"confirmed": "yes"}),
     "documents:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),

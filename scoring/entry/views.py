@@ -5,22 +5,20 @@ Two doors open the same page: the table's private link /r/<token>/ (whoever hold
 or not), and /organise/tables/<id>/sheet/ for the accounts tournaments.roles lets write the table
 (its tournament's organisers and chief referees, the referees assigned to it). Every
 write goes through scoring.services; a successful write redirects back to the page
-(POST-redirect-GET), a refused one shows the page again with the message and stores nothing. A
-deal sent by the page's script is answered, when nothing else changed, with its new row and the
-next forms alone (`deal_saved`).
+(POST-redirect-GET), a refused one shows the page again with the message and stores nothing.
+Each entry's action (`ENTRY_ACTIONS`) gives an `Outcome`, which the plain form's answer turns
+into a page here and the phone's sync (scoring.entry.sync) into its JSON.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, partial, wraps
 
 from django import forms
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
-from django.contrib.messages import constants as message_levels
-from django.contrib.messages.storage.base import Message
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -40,6 +38,7 @@ from scoring import services
 from scoring.entry.entry_forms import OfferedForms, correction_form, entry_forms_html
 from scoring.entry.link_read import linked_table
 from scoring.entry.phone import phone_data
+from scoring.entry.state import table_state
 from scoring.forms import (
     AllowDealsForm,
     ConfirmForm,
@@ -61,12 +60,20 @@ from scoring.sheet_view import (
     table_confirmation,
     table_sheet_view,
 )
-from scoring.templatetags.sheet_rows import rows_html
 from tournaments import permissions
 from tournaments.models import Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
 
 TEMPLATE = "scoring/sheet.html"
+
+# What became of an entry sent to the sheet (`Outcome.status`).
+STORED = "stored"  # written now, or earlier (its client key was recorded: a resend)
+CONFLICT = "conflict"  # another device wrote that position first
+CLOSED = "closed"  # the table was confirmed or locked, its round closed
+REFUSED = "refused"  # the form or the service refused it
+
+# The words a form refused with a field's error says, when it has no error of its own.
+FIELDS_REFUSED = gettext_lazy("The entry was not saved: %(errors)s")
 
 
 @dataclass(frozen=True)
@@ -81,6 +88,7 @@ class SheetPage:
     is_chief: bool
     url: str
     given_sheet: TableSheetView | None = None  # the sheet, when it is known already
+    sync_url: str = ""  # the phone's sync endpoint for this door (scoring.entry.sync)
 
     @cached_property
     def sheet(self) -> TableSheetView:
@@ -91,9 +99,6 @@ class SheetPage:
     @property
     def writer(self) -> Writer:
         return Writer(user=self.request.user, token=self.token, ip_address=client_ip(self.request))
-
-    def posted_position(self, prefix: str) -> int | None:
-        return whole_number(self.request.POST.get(f"{prefix}-position"))
 
     def with_sheet(self, sheet: TableSheetView) -> SheetPage:
         return replace(self, frame=sheet.frame, given_sheet=sheet)
@@ -140,18 +145,27 @@ class SheetPage:
             ),
             # What the page's script needs to take entries on the phone (called when shown).
             "phone": partial(phone_data, self.request, offered),
+            # What the phone's script starts from (scoring.entry.state).
+            "table_state": self.state(),
         }
 
-    def conflict(self, message: str, position: int | None) -> HttpResponse:
-        """Another device got there first: the sheet as it is now, and what happened."""
-        page = self.refreshed()
-        number = deal_label(page.sheet, position)
-        return page.render(error=message % {"number": number}, status=409)
+    def state(self) -> dict[str, object]:
+        return table_state(self.sheet, link=self.url, sync=self.sync_url)
 
     def done(self, message: str) -> HttpResponse:
         """Saved: back to the sheet at its entry forms, the message and the last rows in view."""
         messages.success(self.request, message)
         return redirect(f"{self.url}#entry-form")
+
+    def answer(self, outcome: Outcome) -> HttpResponse:
+        """The plain form's answer to an entry's outcome: back to the sheet with what was
+        saved; the refused form with its errors; or the sheet (read again when another device
+        wrote meanwhile) saying what happened (409)."""
+        if outcome.status == STORED:
+            return self.done(outcome.message)
+        if outcome.form is not None:
+            return self.render({outcome.form_name: outcome.form}, correcting=outcome.correcting)
+        return (outcome.page or self).render(error=outcome.message, status=409)
 
     def write(
         self,
@@ -163,26 +177,71 @@ class SheetPage:
         conflict: str,
         position: int | None,
         correcting: SheetRow | None = None,
-        answer: Callable[[SheetPage, str, object], HttpResponse | None] | None = None,
-    ) -> HttpResponse:
-        """Run one write of an entry form and answer as every entry form does: back to the
-        sheet with `saved` (or `answer`'s response to what the write returned, when it gives
-        one); or the sheet again saying what happened: another device got there first
-        (`conflict`, 409), the table was locked meanwhile (409), or the service refused (the
-        form with the reason)."""
+    ) -> Outcome:
+        """Run one write of an entry form, as every entry form does: stored (`saved`); another
+        device got there first (`conflict`, with the sheet as it is now); the table was locked
+        meanwhile; or the service refused (the form with the reason)."""
         try:
             written = service_call()
         except ConflictError:
-            return self.conflict(conflict, position)
+            page = self.refreshed()
+            number = deal_label(page.sheet, position)
+            return Outcome(CONFLICT, conflict % {"number": number}, page=page)
         except LockedError as error:
-            return self.refreshed().render(error=str(error), status=409)
+            return Outcome(CLOSED, str(error), page=self.refreshed())
         except TableGoneError:
             raise
         except ServiceError as error:
             form.add_error(None, str(error))
-            return self.render({form_name: form}, correcting=correcting)
-        response = answer(self, saved, written) if answer is not None else None
-        return response if response is not None else self.done(saved)
+            return refused(form, form_name, correcting=correcting, message=str(error))
+        return Outcome(STORED, saved, written=written)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What became of one entry sent to the sheet, by a plain form or the phone's sync."""
+
+    status: str  # STORED, CONFLICT, CLOSED or REFUSED
+    message: str  # the words the page shows
+    written: object = None  # stored: what the service returned
+    form: forms.Form | None = None  # refused by its form or the service: shown again
+    form_name: str = ""
+    correcting: SheetRow | None = None
+    page: SheetPage | None = None  # the sheet to show with the message, when read again
+
+    @property
+    def errors(self) -> dict[str, list[str]]:
+        """The form's errors by (unprefixed) field name; the form's own are in `message`."""
+        if self.form is None:
+            return {}
+        return {
+            name: [str(error) for error in errors]
+            for name, errors in self.form.errors.items()
+            if name != forms.forms.NON_FIELD_ERRORS
+        }
+
+
+def refused(
+    form: forms.Form,
+    form_name: str,
+    *,
+    correcting: SheetRow | None = None,
+    message: str | None = None,
+) -> Outcome:
+    """A form refused (its fields, or the service: `message`)."""
+    if message is None:
+        message = " ".join(form.non_field_errors()) or str(
+            FIELDS_REFUSED
+            % {
+                "errors": "; ".join(
+                    f"{form.fields[name].label or name}: {' '.join(errors)}"
+                    if name in form.fields
+                    else " ".join(errors)
+                    for name, errors in form.errors.items()
+                )
+            }
+        )
+    return Outcome(REFUSED, message, form=form, form_name=form_name, correcting=correcting)
 
 
 def deal_label(sheet: TableSheetView, position: int | None) -> str:
@@ -193,7 +252,13 @@ def deal_label(sheet: TableSheetView, position: int | None) -> str:
     return str(position) if position is not None else "?"
 
 
-def posted_sitting_out(page: SheetPage, position: int | None) -> SheetPlayer | None:
+def posted_position(data: Mapping[str, str], prefix: str) -> int | None:
+    return whole_number(data.get(f"{prefix}-position"))
+
+
+def posted_sitting_out(
+    page: SheetPage, data: Mapping[str, str], position: int | None
+) -> SheetPlayer | None:
     """Who sits out the deal being sent, as the page that sent it showed (its form's hidden
     `sits_out`): the form reads that deal's players by it, without reading the sheet first. The
     write checks the deal against the sheet under the table's lock: a position another device
@@ -201,7 +266,7 @@ def posted_sitting_out(page: SheetPage, position: int | None) -> SheetPlayer | N
     refusal. A page that does not say is answered from the sheet."""
     if len(page.frame.players) != 4:
         return None
-    key = page.request.POST.get(f"deal-{DealForm.SITS_OUT}")
+    key = data.get(f"deal-{DealForm.SITS_OUT}")
     player = page.frame.player(key) if key else None
     return player if player is not None else sitting_out_at(page.sheet, position)
 
@@ -250,12 +315,15 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
         return link_gone(request, linked.token, reseated=True)
     if linked.token.revoked_at is not None:
         return link_gone(request, linked.token, reseated=False)
+    if request.method != "POST":  # its phone is heard from (a write is heard from by its sync)
+        services.table_heard(table_id=linked.table.pk, last=linked.heard)
     return sheet_page(
         request,
         table=linked.table,
         confirmation=linked.confirmation,
         token=linked.token,
         url=reverse("scoring:token_sheet", args=[token]),
+        sync_url=reverse("scoring:token_sync", args=[token]),
     )
 
 
@@ -324,6 +392,7 @@ def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
         confirmation=table_confirmation(table),
         token=None,
         url=reverse("scoring:table_sheet", args=[table.pk]),
+        sync_url=reverse("scoring:table_sync", args=[table.pk]),
     )
 
 
@@ -334,6 +403,7 @@ def sheet_page(
     confirmation: TableResult | None,
     token: TableToken | None,
     url: str,
+    sync_url: str,
 ) -> HttpResponse:
     """`table`: with its round and tournament, as the sheet reads them (`sheet_tables`)."""
     try:
@@ -345,21 +415,31 @@ def sheet_page(
     # Who may open the page is settled by its door (the link, or table_role_required); the
     # chief referee is offered more: confirming as himself, unlocking.
     is_chief = permissions.is_chief_referee(request.user, table.round.tournament)
-    page = SheetPage(request, frame, token, is_chief, url)
+    page = SheetPage(request, frame, token, is_chief, url, sync_url=sync_url)
     if request.method == "POST":
         action = request.POST.get("action", "")
-        handler = POST_ACTIONS.get(action)
-        if handler is None:
+        handler = CHIEF_ACTIONS.get(action)
+        if handler is None and action not in ENTRY_ACTIONS:
             return page.render(
                 error=_("That request is not understood: reload the page."), status=400
             )
-        if action not in ("unlock", "confirm") and not frame.accepts_entries:
-            return page.render(error=closed_message(page.sheet), status=409)
         try:
+            if handler is None:
+                return page.answer(entry_outcome(page, action, request.POST))
+            if action != "unlock" and not frame.accepts_entries:
+                return page.render(error=closed_message(page.sheet), status=409)
             return handler(page)
         except TableGoneError:  # seated again while this request was on its way
             return link_gone(request, token, reseated=True)
     return show(page)
+
+
+def entry_outcome(page: SheetPage, action: str, data: Mapping[str, str]) -> Outcome:
+    """An entry sent to the sheet (`action`: one of ENTRY_ACTIONS, its form's fields in
+    `data`), written as its form says: the same for a plain form and the phone's sync."""
+    if action != "confirm" and not page.frame.accepts_entries:
+        return Outcome(CLOSED, closed_message(page.sheet))
+    return ENTRY_ACTIONS[action](page, data)
 
 
 def closed_message(sheet: TableSheetView) -> str:
@@ -393,18 +473,18 @@ def show(page: SheetPage) -> HttpResponse:
 # --- Writes -------------------------------------------------------------------------------------
 
 
-def post_deal(page: SheetPage) -> HttpResponse:
+def post_deal(page: SheetPage, data: Mapping[str, str]) -> Outcome:
     frame = page.frame
-    position = page.posted_position("deal")
+    position = posted_position(data, "deal")
     form = DealForm(
-        page.request.POST,
+        data,
         prefix="deal",
         players=frame.players,
-        sitting_out=posted_sitting_out(page, position),
+        sitting_out=posted_sitting_out(page, data, position),
         rules=frame.rule_set.rules,
     )
     if not form.is_valid():
-        return page.render({"deal_form": form})
+        return refused(form, "deal_form")
     return page.write(
         lambda: services.deal_record_on_sheet(
             table=frame.table,
@@ -419,56 +499,14 @@ def post_deal(page: SheetPage) -> HttpResponse:
         saved=_("Deal saved."),
         conflict=_("Another device entered deal %(number)s: here is the sheet now."),
         position=position,
-        answer=deal_saved(form.cleaned_data["client_key"]),
     )
 
 
-# static/js/entry-resend.js sends a deal with this header: the mark (TableSheetView.mark) of the
-# sheet its page shows. When the saved deal is the only change since, the answer is the new row,
-# the progress and the next forms alone (scoring/_deal_saved.html), not a redirect to the page.
-SHOWN_SHEET_HEADER = "X-Entry-Sheet"
-FRAGMENT_HEADER = "X-Entry-Fragment"
-
-
-def deal_saved(client_key: str) -> Callable[[SheetPage, str, object], HttpResponse | None]:
-    """The answer to a saved deal that the entry script sent: only what the deal changed, or
-    None (the page is loaded whole, as without the script) when the page is not the sheet as
-    it was just before this deal (another device wrote meanwhile), or the sheet is now closed
-    (its settlement, the confirmation) or does not score. The entries are the ones the write
-    read under the table's lock, with the new one (`services.RecordedEntry`): not read again."""
-
-    def answer(page: SheetPage, saved: str, recorded: object) -> HttpResponse | None:
-        shown = whole_number(page.request.headers.get(SHOWN_SHEET_HEADER))
-        if shown is None or not isinstance(recorded, services.RecordedEntry):
-            return None
-        sheet = sheet_with_entries(page.frame, recorded.versions, scored_open=recorded.scored)
-        row = sheet.last_row
-        if (
-            row is None
-            or row.result.client_key != client_key
-            or row.result.pk != sheet.mark
-            or sheet.mark_before != shown
-            or sheet.is_closed
-            or sheet.error
-            or not sheet.accepts_entries
-        ):
-            return None
-        page = page.with_sheet(sheet)
-        context = page.context()
-        context["messages"] = [Message(message_levels.SUCCESS, saved)]
-        context["rows"] = rows_html(sheet, [row], editable=True, page_url=page.url)
-        response = render(page.request, "scoring/_deal_saved.html", context)
-        response[FRAGMENT_HEADER] = "1"
-        return response
-
-    return answer
-
-
-def post_penalty(page: SheetPage) -> HttpResponse:
+def post_penalty(page: SheetPage, data: Mapping[str, str]) -> Outcome:
     sheet = page.sheet
-    form = PenaltyForm(page.request.POST, prefix="penalty", players=sheet.players)
+    form = PenaltyForm(data, prefix="penalty", players=sheet.players)
     if not form.is_valid():
-        return page.render({"penalty_form": form})
+        return refused(form, "penalty_form")
     return page.write(
         lambda: services.deal_record(
             table=sheet.table,
@@ -481,21 +519,23 @@ def post_penalty(page: SheetPage) -> HttpResponse:
         form_name="penalty_form",
         saved=_("Penalty pule given."),
         conflict=_("Another device entered deal %(number)s: here is the sheet now."),
-        position=page.posted_position("penalty"),
+        position=posted_position(data, "penalty"),
     )
 
 
-def post_correct(page: SheetPage) -> HttpResponse:
+def post_correct(page: SheetPage, data: Mapping[str, str]) -> Outcome:
     sheet = page.sheet
-    position = page.posted_position("fix")
+    position = posted_position(data, "fix")
     row = sheet.row_at(position) if position is not None else None
     if row is None:
-        return page.refreshed().render(
-            error=_("That entry is no longer on the sheet: here is the sheet now."), status=409
+        return Outcome(
+            CONFLICT,
+            _("That entry is no longer on the sheet: here is the sheet now."),
+            page=page.refreshed(),
         )
-    form = correction_form(sheet, row, page.request.POST)
+    form = correction_form(sheet, row, data)
     if not form.is_valid():
-        return page.render({"correction_form": form}, correcting=row)
+        return refused(form, "correction_form", correcting=row)
     return page.write(
         lambda: services.deal_correct(
             table=sheet.table,
@@ -515,11 +555,11 @@ def post_correct(page: SheetPage) -> HttpResponse:
     )
 
 
-def post_remove(page: SheetPage) -> HttpResponse:
+def post_remove(page: SheetPage, data: Mapping[str, str]) -> Outcome:
     sheet = page.sheet
-    form = RemoveForm(page.request.POST, prefix="remove")
+    form = RemoveForm(data, prefix="remove")
     if not form.is_valid():
-        return page.render({"remove_form": form})
+        return refused(form, "remove_form")
     position = form.cleaned_data["position"]
     return page.write(
         lambda: services.deal_correct(
@@ -539,44 +579,51 @@ def post_remove(page: SheetPage) -> HttpResponse:
     )
 
 
-def post_confirm(page: SheetPage) -> HttpResponse:
+CONFIRMED = gettext_lazy("The table is confirmed and locked.")
+
+
+def post_confirm(page: SheetPage, data: Mapping[str, str]) -> Outcome:
     sheet = page.sheet
     if sheet.is_confirmed:  # a double tap: the first one confirmed it
-        return page.done(_("The table is confirmed and locked."))
+        return Outcome(STORED, str(CONFIRMED))
     if not sheet.round_is_open:
-        return page.render(error=closed_message(sheet), status=409)
+        return Outcome(CLOSED, closed_message(sheet))
     needs_confirmer = not page.is_chief
     form = ConfirmForm(
-        page.request.POST, prefix="confirm", players=sheet.players, needs_confirmer=needs_confirmer
+        data, prefix="confirm", players=sheet.players, needs_confirmer=needs_confirmer
     )
     if not form.is_valid():
         if "deals" in form.errors:
             # The count of deals the confirmer checked is what makes the confirmation his: a
             # page that does not send it is shown the sheet again.
-            return page.refreshed().render(
-                error=_(
+            return Outcome(
+                REFUSED,
+                _(
                     "The confirmation did not say how many deals you checked: look at the sheet "
                     "again before confirming."
                 ),
-                status=409,
+                page=page.refreshed(),
             )
-        return page.render({"confirm_form": form})
+        return refused(form, "confirm_form")
     confirmer = sheet.player(form.cleaned_data["confirmer"]) if needs_confirmer else None
     try:
-        services.table_confirm(
+        written = services.table_confirm(
             table=sheet.table,
             writer=page.writer,
             confirmer=confirmer.entry if confirmer is not None else None,
             deals_seen=form.cleaned_data["deals"],
         )
     except ConflictError as error:
-        return page.refreshed().render(error=str(error), status=409)
+        return Outcome(CONFLICT, str(error), page=page.refreshed())
     except TableGoneError:
         raise
+    except LockedError as error:  # confirmed meanwhile from another device
+        form.add_error(None, str(error))
+        return Outcome(CLOSED, str(error), form=form, form_name="confirm_form")
     except ServiceError as error:
         form.add_error(None, str(error))
-        return page.render({"confirm_form": form})
-    return page.done(_("The table is confirmed and locked."))
+        return refused(form, "confirm_form", message=str(error))
+    return Outcome(STORED, str(CONFIRMED), written=written)
 
 
 def post_unlock(page: SheetPage) -> HttpResponse:
@@ -623,12 +670,16 @@ def post_allow(page: SheetPage) -> HttpResponse:
     )
 
 
-POST_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
+# The entries of the sheet, sent by a plain form or the phone's sync: each gives an Outcome.
+ENTRY_ACTIONS: dict[str, Callable[[SheetPage, Mapping[str, str]], Outcome]] = {
     "deal": post_deal,
     "penalty": post_penalty,
     "correct": post_correct,
     "remove": post_remove,
     "confirm": post_confirm,
+}
+# The chief referee's own forms (plain forms only).
+CHIEF_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
     "unlock": post_unlock,
     "allow": post_allow,
 }

@@ -9,8 +9,9 @@ corrections. A row whose key changed is rendered again; the others are taken as 
 memory is bounded (least recently used rows go first).
 
 A row is written out by `render_row` here rather than by a template: it is the one piece of the
-sheet rendered on every deal (the new row of the entry script's answer), and Django's template
-nodes cost several times the rest of that answer. Its words are translated once per language.
+sheet rendered on every deal (the page read again, the sheet in the phone's sync answer), and
+Django's template nodes cost several times the rest of that answer. Its words are translated
+once per language.
 """
 
 from __future__ import annotations
@@ -115,8 +116,7 @@ def sheet_rows(sheet: TableSheetView, editable: bool, page_url: str) -> SafeStri
 def rows_html(
     sheet: TableSheetView, rows: Sequence[SheetRow], *, editable: bool, page_url: str
 ) -> SafeString:
-    """The <tr> of these rows of the sheet, in order (the entry page's answer to a deal sent
-    by its script holds the new row alone)."""
+    """The <tr> of these rows of the sheet, in order."""
     if not rows:
         return SafeString("")
     pules = bool(sheet.rules.pules)

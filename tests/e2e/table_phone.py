@@ -64,9 +64,14 @@ FILL_DEAL = """
 }
 """
 
-# The form filled in, then a tap on Save; returns the position the form was for.
+# Once the phone's script is ready (section#entry-form data-queue), the form filled in, then a
+# tap on Save; returns the position the form was for.
 ENTER_DEAL = f"""
-(deal) => {{
+async (deal) => {{
+  const ready = () => document.querySelector("#entry-form[data-queue]") !== null;
+  for (let frame = 0; !ready() && frame < 600; frame++) {{
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }}
   const form = ({FILL_DEAL.strip()})(deal);
   const position = Number(form.querySelector("input[name='deal-position']").value);
   form.querySelector("button.entry-submit").click();
