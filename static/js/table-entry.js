@@ -881,7 +881,7 @@ function start() {
     try {
       const [stored, entries] = await Promise.all([Queue.loadState(link), Queue.list(link)]);
       queue = entries;
-      if (stored && stored.html && newer(stored.heard, heard)) {
+      if (stored && stored.html && fresher(stored, { heard, mark: base.mark })) {
         base = stored;
         heard = stored.heard;
         replaceHtml(stored.html);
@@ -896,6 +896,15 @@ function start() {
     const a = Date.parse(one || "");
     const b = Date.parse(other || "");
     return !Number.isNaN(a) && (Number.isNaN(b) || a > b);
+  }
+
+  // A table state written after `other`: the server's clock counts whole seconds, so within
+  // one second the later write (the higher mark) tells.
+  function fresher(state, other) {
+    return (
+      newer(state.heard, other.heard) ||
+      (state.heard === other.heard && (state.mark || 0) > (other.mark || 0))
+    );
   }
 
   // --- Events --------------------------------------------------------------------------------
@@ -943,12 +952,12 @@ function start() {
     ([entries, stored]) => {
       queue = entries;
       seq = entries.reduce((most, record) => Math.max(most, record.seq), 0);
-      if (stored && stored.html && newer(stored.heard, base.heard)) {
+      if (stored && stored.html && fresher(stored, base)) {
         // The page came from the phone's copy, older than the server's last answer.
         base = stored;
         heard = stored.heard;
         replaceHtml(stored.html);
-      } else if (!stored || !newer(stored.heard, base.heard)) {
+      } else if (!stored || !fresher(stored, base)) {
         Queue.saveState(base, null).catch(() => null);
       }
     },

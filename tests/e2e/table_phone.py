@@ -124,6 +124,11 @@ QUEUE_IDLE = """
 """
 
 
+def opened(page) -> None:
+    """The page's script has laid the phone's queue over the sheet (online or not)."""
+    page.wait_for_selector("#entry-form[data-queue]", state="attached")
+
+
 def enter_deal(page, number: int, **other) -> None:
     """Deal `number` entered and saved (as planned, or with `other` game, choice, points,
     tricks); returns once its row is on the sheet (the phone writes it at once, online or

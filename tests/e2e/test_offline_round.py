@@ -26,6 +26,7 @@ from .table_phone import (
     DEALS,
     enter_deal,
     enter_deals,
+    opened,
     planned_entry,
     scores,
     sheet_shown,
@@ -136,6 +137,7 @@ def test_a_round_entered_offline_through_a_reload_and_a_restarted_browser_lands_
     assert len(stored_deals(table)) == 2
 
     page.reload()  # offline: the worker's copy, with the phone's queue laid on it
+    opened(page)
     assert rows_on_the_phone(page) == 6
     assert waiting_on_the_phone(page) == 6
     assert sheet_shown(page)["rows"][7]["number"] == "8"
@@ -146,6 +148,7 @@ def test_a_round_entered_offline_through_a_reload_and_a_restarted_browser_lands_
 
     page = phone_profile(offline=True)  # the browser restarted, still with no network
     page.goto(link)
+    opened(page)
     assert rows_on_the_phone(page) == 12
     assert waiting_on_the_phone(page) == 12
     enter_deals(page, range(15, 21))
@@ -204,6 +207,7 @@ def test_two_phones_on_one_link_offline_keep_both_versions_of_deal_7(
     # again, enters its own deal 7 (another game, another declarer).
     second.context.set_offline(False)
     second.reload()
+    opened(second)
     assert len(sheet_shown(second)["rows"]) == 6
     second.context.set_offline(True)
     enter_deals(second, range(7, 11))
@@ -239,6 +243,7 @@ def test_two_phones_on_one_link_offline_keep_both_versions_of_deal_7(
     assert_the_server_holds_the_round_once_in_order(table)
     assert_the_phone_shows_the_servers_sheet(first, browser, link)
     second.reload()
+    opened(second)
     assert_the_phone_shows_the_servers_sheet(second, browser, link)
 
 
