@@ -593,6 +593,13 @@ class TableLink:
         return (self.heard.refused or 0) if self.heard is not None else 0
 
     @property
+    def heard_minutes_ago(self) -> int | None:
+        """Whole minutes since its phone was last heard from (None: never)."""
+        if self.heard is None or self.now is None:
+            return None
+        return max(0, int((self.now - self.heard.heard_at).total_seconds() // 60))
+
+    @property
     def needs_attention(self) -> bool:
         """Entries refused on the phone, or waiting on a phone silent for minutes."""
         if self.heard is None:

@@ -40,6 +40,7 @@ from scoring.entry.entry_forms import (
     marked_forms,
     marked_player,
 )
+from scoring.forms import REASON_MAX_LENGTH
 from scoring.templatetags.sheet_rows import row_words
 
 # The messages the engine's refusals are written from: every literal it marks for translation.
@@ -122,6 +123,13 @@ def _words() -> dict[str, object]:
                 "the connection allows. Keep this page open or open it again later."
             )
         ),
+        # A correction the phone makes from the next deal's form (scoring.forms.DealForm).
+        "correct_deal": escape(gettext("Correct deal %(number)s")),
+        "correct_penalty": escape(gettext("Correct the penalty pule (entry %(position)s)")),
+        "why_corrected": escape(gettext("Why is it corrected?")),
+        "save_correction": escape(gettext("Save the correction")),
+        "back": escape(gettext("Back to the sheet")),
+        "reason_length": REASON_MAX_LENGTH,
         "confirmation": escape(gettext("Confirm the table")),
         "removal": escape(gettext("Remove the last entry")),
         # The entry forms' own refusals (scoring.forms.DealForm), said before the engine's.

@@ -78,6 +78,8 @@ function start() {
   let seq = 0;
   let formsDirty = false; // the referee has started filling the shown forms in
   let heard = base.heard;
+  let serverForms = section() ? section().outerHTML : null; // the server's forms, as it sent them
+  let formsFromPhone = false; // the forms on screen are the phone's own (its next entry)
 
   // --- The sheet as the phone has it ------------------------------------------------------
 
@@ -353,7 +355,8 @@ function start() {
     }
     const span = base.players.length + (shape.pules ? 1 : 0) + (shape.action ? 1 : 0);
     return (
-      `<tr class="entry-row on-phone refused${conflict}" data-position="${record.position || ""}" data-phone-row>` +
+      `<tr class="entry-row on-phone refused${conflict}" data-position="${record.position || ""}" ` +
+      "data-phone-refused>" +
       `<th scope="row" class="entry-no">${record.number ? esc(record.number) : "–"}</th>` +
       game +
       `<td class="entry-refusal-cell" colspan="${span}"><p class="entry-refusal">${esc(record.message || "")}</p>` +
@@ -368,31 +371,56 @@ function start() {
     return Array.from(holder.children);
   }
 
+  // The phone's rows on screen, by the markup each was made from: a row whose markup is the
+  // same is kept as it is (a new deal adds one row, and only that one is made).
+  const rowMarkup = new WeakMap();
+
   // The sheet on screen: the server's rows, the phone's laid on top.
   function renderSheet(view) {
     const shape = sheetShape();
     if (!shape.table) return;
     const body = shape.table.tBodies[0];
-    body.querySelectorAll("tr[data-phone-row]").forEach((row) => row.remove());
-    body.querySelectorAll("tr[data-phone-hidden]").forEach((row) => {
-      row.hidden = false;
-      row.removeAttribute("data-phone-hidden");
-    });
-    const serverRows = Array.from(body.querySelectorAll("tr.entry-row"));
-    const scored = view.scored ? view.scored.deals : null;
+    body.querySelectorAll("tr[data-phone-refused]").forEach((row) => row.remove());
     // Server rows from the first one the phone changes (a correction, a removal) on are
     // shown as the phone scores them.
-    serverRows.forEach((row, index) => {
-      if (index >= view.changedFrom) {
-        row.hidden = true;
-        row.setAttribute("data-phone-hidden", "");
-      }
+    const serverRows = Array.from(body.querySelectorAll("tr:not([data-phone-row])"));
+    let index = 0;
+    serverRows.forEach((row) => {
+      if (!row.classList.contains("entry-row")) return;
+      const hide = index >= view.changedFrom;
+      index += 1;
+      if (row.hidden !== hide) row.hidden = hide;
     });
-    let html = "";
-    for (let index = view.changedFrom; index < view.rows.length; index++) {
-      html += rowHtml(view.deals[index], scored ? scored[index] : null, view.rows[index], shape);
+    const scored = view.scored ? view.scored.deals : null;
+    const wanted = [];
+    for (let at = view.changedFrom; at < view.rows.length; at++) {
+      wanted.push(rowHtml(view.deals[at], scored ? scored[at] : null, view.rows[at], shape));
     }
-    rowsFrom(html).forEach((row) => body.appendChild(row));
+    const shown = new Map();
+    body.querySelectorAll("tr[data-phone-row]").forEach((row) => {
+      const markup = rowMarkup.get(row);
+      if (!shown.has(markup)) shown.set(markup, []);
+      shown.get(markup).push(row);
+    });
+    const rows = wanted.map((markup) => {
+      const kept = shown.get(markup);
+      if (kept && kept.length) return kept.shift();
+      const [row] = rowsFrom(markup);
+      rowMarkup.set(row, markup);
+      return row;
+    });
+    shown.forEach((left) => left.forEach((row) => row.remove()));
+    let before = serverRows[serverRows.length - 1] || null;
+    for (const row of rows) {
+      const inPlace =
+        row.parentNode === body &&
+        (before ? row.previousElementSibling === before : row === body.firstElementChild);
+      if (!inPlace) {
+        if (before) before.after(row);
+        else body.prepend(row);
+      }
+      before = row;
+    }
     for (const record of queue) {
       if (record.status !== "refused") continue;
       const [row] = rowsFrom(refusedHtml(record, shape));
@@ -401,7 +429,10 @@ function start() {
       else body.appendChild(row);
     }
     const empty = body.querySelector(".entry-empty");
-    if (empty) empty.parentNode.hidden = body.querySelectorAll("tr.entry-row:not([hidden])").length > 0;
+    if (empty) {
+      const hide = body.querySelectorAll("tr.entry-row:not([hidden])").length > 0;
+      if (empty.parentNode.hidden !== hide) empty.parentNode.hidden = hide;
+    }
     renderFoot(view, shape);
   }
 
@@ -457,7 +488,12 @@ function start() {
   // (scoring.entry.entry_forms.mark_values).
   function renderForms(view) {
     const shown = section();
-    if (!shown || !waitingRecords().length) return;
+    if (!shown) return;
+    if (!waitingRecords().length) {
+      if (formsFromPhone) restoreServerForms(shown);
+      return;
+    }
+    formsFromPhone = true;
     if (view.confirm) {
       shown.innerHTML =
         `<p class="message warning entry-confirm-waits" role="status">${W.confirm_waits}</p>` +
@@ -499,6 +535,20 @@ function start() {
       const remove = shown.querySelector(".entry-remove-form");
       if (remove) remove.closest("details").remove();
     }
+    formsDirty = false;
+  }
+
+  // Nothing waits any more (the phone's last entry left it): the server's own forms again,
+  // with keys of their own.
+  function restoreServerForms(shown) {
+    formsFromPhone = false;
+    if (!serverForms) return;
+    shown.outerHTML = serverForms;
+    section()
+      .querySelectorAll("input[name$='-client_key']")
+      .forEach((input) => {
+        input.value = newKey();
+      });
     formsDirty = false;
   }
 
@@ -736,10 +786,24 @@ function start() {
     if (window.location.search) {
       window.history.replaceState(null, "", `${window.location.pathname}#entry-form`);
     }
-    render();
-    if (window.entryShowNextSave) window.entryShowNextSave(); // static/js/entry-form.js
+    form.dataset.taken = ""; // a second tap on this form before the next one is in place
+    // The new row first, in this frame; the next entry's forms right after it.
+    const shown = effective();
+    renderSheet(shown);
+    renderProgress(shown);
+    renderStatus();
     persist(Queue.put(record));
+    nextFrame(() => {
+      renderForms(effective());
+      renderStatus();
+      if (window.entryShowNextSave) window.entryShowNextSave(); // static/js/entry-form.js
+    });
     return record;
+  }
+
+  // After the browser has painted what is on screen now.
+  function nextFrame(work) {
+    window.requestAnimationFrame(() => window.setTimeout(work, 0));
   }
 
   function dropRecord(key) {
@@ -761,6 +825,108 @@ function start() {
         kick();
       },
     );
+  }
+
+  // --- A correction, made on the phone ---------------------------------------------------------
+
+  // The server's form of the next deal (or penalty pule) for the row's dealer, made the
+  // correction form of that row (scoring.forms.DealForm with correction=True), filled in as the
+  // entry stands on the phone's sheet.
+  function correctionForm(position) {
+    const view = effective();
+    const index = view.rows.findIndex((row) => row.position === position);
+    if (index < 0 || !view.scored || view.rows[index].record) return null;
+    const deal = view.deals[index];
+    const scoredDeal = view.scored.deals[index];
+    const penalty = isPenalty(deal);
+    const dealer = penalty ? 0 : base.players.findIndex((p) => p.key === scoredDeal.dealer);
+    const template = phone.forms[String(dealer)];
+    if (!template) return null;
+    const holder = document.createElement("div");
+    holder.innerHTML = template.replace(/\x1e([a-z_0-9]+)\x1e/g, (found, mark) => {
+      const index_ = /^(key|name|short|initials)(\d)$/.exec(mark);
+      if (index_) {
+        const player = base.players[Number(index_[2])];
+        const field = index_[1] === "key" ? "key" : index_[1];
+        return player ? esc(player[field]) : "";
+      }
+      return mark === "url" ? esc(link) : mark === "csrf" ? esc(csrfToken()) : "";
+    });
+    const form = holder.querySelector(penalty ? "form.entry-penalty-form" : "form.entry-deal-form");
+    if (!form) return null;
+    const from = penalty ? "penalty-" : "deal-";
+    form.querySelectorAll("[name], [id], label[for]").forEach((node) => {
+      for (const attribute of ["name", "id", "for"]) {
+        const value = node.getAttribute(attribute);
+        if (value && value.includes(from)) {
+          node.setAttribute(attribute, value.replace(from, "fix-"));
+        }
+      }
+    });
+    const set = (name, value) => {
+      const input = form.querySelector(`input[name="fix-${name}"]:not([type=radio])`);
+      if (input) input.value = value === null || value === undefined ? "" : String(value);
+    };
+    const check = (name, value) => {
+      const input = form.querySelector(`input[name="fix-${name}"][value="${CSS.escape(String(value))}"]`);
+      if (input) input.checked = true;
+    };
+    form.querySelector("input[name='action']").value = "correct";
+    set("position", position);
+    set("client_key", newKey());
+    const version = document.createElement("input");
+    version.type = "hidden";
+    version.name = "fix-base_version";
+    version.value = String(view.rows[index].version);
+    form.querySelector("input[name='fix-position']").after(version);
+    if (penalty) {
+      check("player", deal.player);
+    } else {
+      check("game", deal.game);
+      if (deal.declarer) check("declarer", deal.declarer);
+      if (deal.game === "galdins") {
+        for (const key of Object.keys(deal.tricks || {})) {
+          set(`tricks_${key}`, deal.tricks[key]);
+          set(`points_${key}`, deal.points[key]);
+        }
+        if (deal.draw_loser) {
+          const rules = scoring.rulesFromJson(base.sheet.rules || {});
+          offerDraw(form, "fix", scoring.galdinsDrawNeeded(deal, rules) || [deal.draw_loser]);
+          check("draw_loser", deal.draw_loser);
+        }
+      } else {
+        set("points", deal.points);
+        set("tricks", deal.tricks);
+      }
+    }
+    const reason = document.createElement("p");
+    reason.innerHTML =
+      `<label for="id_fix-reason">${W.why_corrected}</label>` +
+      `<input type="text" name="fix-reason" maxlength="${W.reason_length}" autocomplete="off" ` +
+      'required id="id_fix-reason">';
+    const button = form.querySelector(".entry-submit");
+    button.before(reason);
+    button.innerHTML = W.save_correction;
+    const heading = penalty
+      ? fmt(W.correct_penalty, { position })
+      : fmt(W.correct_deal, { number: scoredDeal.number });
+    return { form, heading };
+  }
+
+  function openCorrection(position) {
+    const made = correctionForm(position);
+    const shown = section();
+    if (!made || !shown) return false;
+    formsFromPhone = true;
+    shown.innerHTML = `<h2>${made.heading}</h2>`;
+    shown.appendChild(made.form);
+    const back = document.createElement("p");
+    back.innerHTML = `<a class="button secondary" href="${esc(link)}" data-phone-back>${W.back}</a>`;
+    shown.appendChild(back);
+    formsDirty = true; // the server's answer does not replace it meanwhile
+    renderStatus();
+    shown.scrollIntoView();
+    return true;
   }
 
   // --- Sending ------------------------------------------------------------------------------
@@ -837,13 +1003,18 @@ function start() {
     const progress = document.querySelector(".entry-progress");
     if (html.progress !== undefined && progress) progress.innerHTML = html.progress;
     const forms = section();
-    if (html.forms && forms && !keepForms()) forms.outerHTML = html.forms;
+    if (html.forms) serverForms = html.forms;
+    if (html.forms && forms && !keepForms()) {
+      forms.outerHTML = html.forms;
+      formsFromPhone = false;
+    }
   }
 
   // The referee is filling the next deal in: the server's answer does not wipe it out when the
   // form he fills is still the next one.
   function keepForms() {
     if (!formsDirty) return false;
+    if (document.querySelector("#entry-form input[name='fix-position']")) return true;
     const position = document.querySelector("#entry-form input[name='deal-position']");
     if (!position) return false;
     const view = effective();
@@ -917,6 +1088,7 @@ function start() {
     if (!action || !(action.value in ACTIONS)) return;
     if (storeBroken) return; // no storage on this phone: the plain post
     event.preventDefault();
+    if (form.dataset.taken !== undefined) return; // taken already: the next form is on its way
     // A tap before the twin and the queue are read is taken once they are.
     ready.then(() => (storeBroken ? form.submit() : take(form, action.value)));
   });
@@ -927,9 +1099,25 @@ function start() {
   });
 
   document.addEventListener("click", (event) => {
-    const button = event.target.closest && event.target.closest("[data-queue-remove]");
-    if (!button) return;
-    dropRecord(button.getAttribute("data-queue-remove"));
+    if (!event.target.closest) return;
+    const button = event.target.closest("[data-queue-remove]");
+    if (button) {
+      dropRecord(button.getAttribute("data-queue-remove"));
+      return;
+    }
+    // A row's correction: made here, with no network, on the sheet as the phone has it.
+    const correct = event.target.closest(".entry-sheet a[href*='?correct=']");
+    if (correct && base.accepts_entries && scoring && !storeBroken) {
+      const position = parseInt(new URL(correct.href).searchParams.get("correct"), 10);
+      if (position && openCorrection(position)) event.preventDefault();
+      return;
+    }
+    if (event.target.closest("[data-phone-back]")) {
+      event.preventDefault();
+      formsDirty = false;
+      renderForms(effective());
+      renderStatus();
+    }
   });
 
   window.addEventListener("online", kick);

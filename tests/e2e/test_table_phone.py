@@ -17,11 +17,18 @@ from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
 from scoring.sheet_view import table_sheet_view
-from tests.factories import make_published_round, make_tournament, play_round_with, seat_keys
+from tests.factories import (
+    make_organiser,
+    make_published_round,
+    make_tournament,
+    play_round_with,
+    seat_keys,
+)
+from tournaments import services as round_services
 from tournaments.models import TableToken
 from tournaments.services import ServiceError
 
-from .conftest import assert_fits_the_phone, no_violations, t
+from .conftest import assert_fits_the_phone, no_violations, sign_in, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -278,3 +285,172 @@ def test_a_confirmation_given_offline_is_sent_behind_the_deals(live_server, open
     assert result.confirmed_by_entry_id == int(seats[2])
     assert DealResult.objects.filter(table=table).count() == 3
     expect(page.locator("tr.on-phone")).to_have_count(0)
+
+
+def test_once_time_is_called_the_phone_takes_only_the_deal_under_way(live_server, open_page):
+    table, link = a_table(round_time_limit=50)
+    organiser = make_organiser()
+    round_services.round_clock_start(round_=table.round, by=organiser)
+    seats = seat_keys(table)
+    services.deal_record(
+        table=table,
+        entry=Play(Game.LIELAIS, seats[1], tricks=5, points=75),
+        position=1,
+        client_key="deal-one",
+        writer=OTHER_DEVICE,
+    )
+    round_services.round_time_call(round_=table.round, by=organiser)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+
+    lielais(page, seats[2])  # the deal under way
+    expect(page.locator("tr.on-phone")).to_have_count(1)
+    # The phone's sheet is at the limit: the confirmation, not another deal, is offered.
+    expect(page.locator(".entry-confirm-form")).to_be_visible()
+    expect(page.locator("input[name='deal-game']")).to_have_count(0)
+    shot(page, "time-up-offline-360")
+
+    heading = t("Time is up: the table's round ends after deal %(number)s", number=2)
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+    expect(page.locator("input[name='confirm-deals']")).to_have_value("2")
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " [data-queue-status][data-waiting='0']")
+    assert DealResult.objects.filter(table=table).count() == 2
+    expect(page.get_by_role("heading", name=heading)).to_be_visible()
+
+
+def test_a_deal_is_corrected_offline_and_the_rows_after_it_follow(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    for position, declarer in ((1, seats[1]), (2, seats[2])):
+        services.deal_record(
+            table=table,
+            entry=Play(Game.LIELAIS, declarer, tricks=5, points=75),
+            position=position,
+            client_key=f"deal-{position}",
+            writer=OTHER_DEVICE,
+        )
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+
+    page.click("#entry-1 a.entry-no-link")
+    form = page.locator("#entry-form form.entry-deal-form")
+    expect(page.get_by_role("heading", name=t("Correct deal %(number)s", number=1))).to_be_visible()
+    expect(form.locator("input[name='fix-game'][value='lielais']")).to_be_checked()
+    expect(form.locator(f"input[name='fix-declarer'][value='{seats[1]}']")).to_be_checked()
+    expect(form.locator("input[name='fix-points']")).to_have_value("75")
+    expect(form.locator("input[name='fix-base_version']")).to_have_value("1")
+    form.locator("input[name='fix-points']").fill("95")
+    form.locator("input[name='fix-tricks']").fill("7")
+    form.locator("input[name='fix-reason']").fill("95 acis, ne 75")
+    form.locator(f"button:has-text('{t('Save the correction')}')").click()
+
+    corrected = page.locator("tr.on-phone.entry-corrected")
+    expect(corrected).to_have_count(1)
+    # Won with 91 points or more: +4 for the declarer; deal 2's running totals follow it.
+    expect(corrected.locator(".total")).to_have_text(["-2", "4", "-2"])
+    expect(page.locator("tr[data-phone-row]").nth(1).locator(".total")).to_have_text(
+        ["-3", "3", "0"]
+    )
+    expect(page.locator("input[name='deal-position']")).to_have_value("3")
+    shot(page, "correction-offline-360")
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    assert list(
+        DealResult.objects.filter(table=table, position=1).values_list("version", "points")
+    ) == [(1, 75), (2, 95)]
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    no_violations(page)
+
+
+def remove_last(page) -> None:
+    page.click(f"summary:has-text('{t('Remove the last entry')}')")
+    page.fill("input[name='remove-reason']", "ievadīts divreiz")
+    page.click(f"button.entry-submit:has-text('{t('Remove the last entry')}')")
+
+
+def test_the_last_entry_is_removed_on_the_phone_or_queued_for_the_server(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    services.deal_record(
+        table=table,
+        entry=Play(Game.LIELAIS, seats[1], tricks=5, points=75),
+        position=1,
+        client_key="deal-1",
+        writer=OTHER_DEVICE,
+    )
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+
+    # Still only on this phone: it leaves the phone, nothing is sent.
+    lielais(page, seats[2])
+    expect(page.locator("tr.on-phone")).to_have_count(1)
+    remove_last(page)
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    expect(page.locator(STATUS)).to_have_attribute("data-waiting", "0")
+
+    # On the server: the removal waits on the phone, the row is off the phone's sheet.
+    remove_last(page)
+    expect(page.locator("#entry-1")).to_be_hidden()
+    expect(page.locator(STATUS)).to_have_attribute("data-waiting", "1")
+    expect(page.locator("input[name='deal-position']")).to_have_value("1")
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    assert table_sheet_view(table_id=table.pk).rows == ()
+    assert DealResult.objects.filter(table=table).count() == 2  # the removed version is kept
+
+
+def test_the_signed_in_door_takes_entries_on_the_phone_alike(live_server, open_page):
+    table, _ = a_table()
+    seats = seat_keys(table)
+    make_organiser(username="sheet-organiser")
+    page = open_page()
+    sheet = f"/organise/tables/{table.pk}/sheet/"
+    sign_in(page, live_server, "sheet-organiser", sheet)
+    ready(page)
+    page.context.set_offline(True)
+    lielais(page, seats[1])
+    expect(page.locator("tr.on-phone")).to_have_count(1)
+
+    page.context.set_offline(False)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    assert DealResult.objects.get(table=table).entered_by.username == "sheet-organiser"
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    no_violations(page)
+
+
+@pytest.mark.parametrize("without", ["javascript", "indexeddb"])
+def test_without_javascript_or_storage_the_forms_post_as_plain_forms(live_server, browser, without):
+    table, link = a_table()
+    seats = seat_keys(table)
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740},
+        locale="lv-LV",
+        java_script_enabled=without != "javascript",
+    )
+    if without == "indexeddb":
+        context.add_init_script("Object.defineProperty(window, 'indexedDB', {value: undefined})")
+    page = context.new_page()
+    try:
+        page.goto(live_server.url + link)
+        page.check("input[name='deal-game'][value='lielais']")
+        page.check(f"input[name='deal-declarer'][value='{seats[1]}']")
+        page.fill("input[name='deal-points']", "75")
+        page.fill("input[name='deal-tricks']", "5")
+        with page.expect_navigation():
+            page.click(SAVE)
+        expect(page.get_by_text(t("Deal saved."))).to_be_visible()
+        expect(page.locator("#entry-1")).to_be_visible()
+        assert page.locator("[data-queue-status]").count() == 0
+        assert DealResult.objects.filter(table=table).count() == 1
+    finally:
+        context.close()

@@ -585,9 +585,11 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
         url = reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
         return client.get(url).content.decode()
 
-    def status_cell(self, page, number):
+    def link_cell(self, page, number):
+        """The table's link cell: in view on a phone, where the status column is not."""
         row = re.search(rf'<tr id="table-link-{number}">.*?</tr>', page, re.S)[0]
-        return re.sub(r"\s+", " ", re.findall(r"<td>(.*?)</td>", row, re.S)[-1])
+        cell = re.search(r'<td class="entry-link-url">(.*?)</td>', row, re.S)[1]
+        return re.sub(r"\s+", " ", cell)
 
     def test_each_table_heard_from_waiting_and_refused(self, client, monkeypatch):
         clock = fix_the_clock(monkeypatch)
@@ -600,14 +602,27 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
         clock.advance(minutes=2)
         client.force_login(make_organiser())
         page = self.round_page(client, round_)
-        first, second, third = (self.status_cell(page, n) for n in (1, 2, 3))
-        assert "last heard from 6 minutes ago" in first and "waiting" not in first
+        first, second, third = (self.link_cell(page, n) for n in (1, 2, 3))
+        assert "last heard from 6 min ago" in first and "waiting" not in first
         assert "table-heard-alert" not in first
         # Three entries waiting on a phone silent for six minutes.
         assert "3 entries waiting" in second and "table-heard-alert" in second
-        assert "last heard from 2 minutes ago" in third
+        assert "last heard from 2 min ago" in third
         assert "1 entry waiting" in third and "1 refused" in third
         assert "table-heard-alert" in third  # refused: at once
+
+    def test_just_now_and_an_hour_ago(self, client, monkeypatch):
+        clock = fix_the_clock(monkeypatch)  # 10:00 UTC, 12:00 in Riga
+        round_ = make_published_round(players=6)
+        one, two = round_.tables.order_by("number")
+        send(client, sync_url(one), [])
+        clock.advance(minutes=75)
+        send(client, sync_url(two), [])
+        clock.advance(seconds=30)
+        client.force_login(make_organiser())
+        page = self.round_page(client, round_)
+        assert "last heard from at 12:00" in self.link_cell(page, 1)
+        assert "last heard from just now" in self.link_cell(page, 2)
 
     def test_a_table_never_heard_from_and_a_closed_round_say_nothing(self, client):
         round_ = make_published_round(players=6)
