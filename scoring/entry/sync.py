@@ -272,10 +272,7 @@ def sync(
             if outcome.status != STORED:
                 break
             page = replace(page, given_sheet=None)  # the next entry reads the sheet as it is now
-        # The sheet after the writes; read whole again after a confirmation (the frame's own
-        # is stale then), otherwise only its entries.
-        confirmed = any(sent.action == "confirm" for sent, _outcome in handled)
-        sheet = table_sheet_view(table_id=table.pk) if confirmed else sheet_with_entries(page.frame)
+        sheet = sheet_after(page, handled)
     except (TableGoneError, Table.DoesNotExist):  # seated again while this request ran
         return gone(reseated=True)
     services.table_heard(table_id=table.pk, last=heard, waiting=body.waiting, refused=body.refused)
@@ -287,6 +284,20 @@ def sync(
             "html": page_parts(page),
         }
     )
+
+
+def sheet_after(page: SheetPage, handled: list[tuple[SentEntry, Outcome]]) -> TableSheetView:
+    """The sheet after the writes: read whole again after a confirmation (the frame's own is
+    stale then); after a deal written last, the entries its write read under the table's lock
+    with the new one, and its scoring (`services.RecordedEntry`: nothing read or scored twice);
+    otherwise its entries read again."""
+    if any(sent.action == "confirm" for sent, _outcome in handled):
+        return table_sheet_view(table_id=page.frame.table.pk)
+    last = handled[-1][1] if handled else None
+    recorded = last.written if last is not None and last.status == STORED else None
+    if isinstance(recorded, services.RecordedEntry) and recorded.scored is not None:
+        return sheet_with_entries(page.frame, recorded.versions, scored_open=recorded.scored)
+    return sheet_with_entries(page.frame)
 
 
 def sent_outcome(page: SheetPage, sent: SentEntry) -> Outcome:
