@@ -1030,13 +1030,16 @@ function start() {
         (record) => !answer.results.some((r) => r.key === record.key && r.status === "stored"),
       );
     }
-    if (answer.state) {
+    // The worker may have sent and shown a later batch while this answer was on its way: an
+    // answer older than the sheet shown is not shown.
+    const current = Boolean(answer.state) && !fresher(base, answer.state);
+    if (current) {
       base = answer.state;
       heard = base.heard || heard;
     }
     queue = stored;
     const dirty = formsDirty;
-    if (answer.html) replaceHtml(answer.html);
+    if (current && answer.html) replaceHtml(answer.html);
     formsDirty = dirty && keepForms();
     const view = effective();
     renderSheet(view);

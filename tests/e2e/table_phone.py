@@ -134,6 +134,9 @@ def enter_deal(page, number: int, **other) -> None:
     tricks); returns once its row is on the sheet (the phone writes it at once, online or
     not)."""
     position = page.evaluate(ENTER_DEAL, {**planned_deal(number), **other})
+    # One phone, no penalty pules: the deal's number is its position on the sheet. A form for
+    # another position is one the phone should no longer show.
+    assert position == number, f"deal {number} was entered on the form for position {position}"
     page.wait_for_function(f"() => ({ROWS_SHOWN})() >= {position}")
 
 

@@ -109,6 +109,16 @@ def assert_the_phone_shows_the_servers_sheet(page, browser, link: str) -> None:
     server = the_servers_sheet(browser, link)
     assert len(server["rows"]) == DEALS
     assert server["totals"]  # the sheet is complete: settled, with its totals
+    phone_rows, server_rows = scores(phone)["rows"], scores(server)["rows"]
+    differing = [
+        (index + 1, mine, theirs)
+        for index, (mine, theirs) in enumerate(zip(phone_rows, server_rows, strict=False))
+        if mine != theirs
+    ]
+    assert not differing and len(phone_rows) == len(server_rows), (
+        len(phone_rows),
+        differing[:2],
+    )
     assert scores(phone) == scores(server)
 
 
