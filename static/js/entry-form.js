@@ -5,9 +5,9 @@
 // on screen is the next deal's, empty. The address is loaded without its #fragment (with one, the
 // same address would only scroll).
 //
-// Back at the entry forms after a save (#entry-form, or the forms put in place by
-// entry-resend.js), the next deal's Save button is brought onto a phone's screen: the page is
-// scrolled just far enough, the last rows of the sheet above giving way first.
+// Back at the entry forms after a plain save (#entry-form), the next deal's Save button is
+// brought onto a phone's screen: the page is scrolled just far enough, the last rows of the sheet
+// above giving way first (static/js/table-entry.js does the same after an entry it takes).
 (function () {
   "use strict";
 
@@ -21,7 +21,6 @@
       window.scrollBy(0, below);
     }
   }
-  window.entryShowNextSave = showNextSave;
 
   window.addEventListener("load", function () {
     if (window.location.hash === "#entry-form") {

@@ -80,12 +80,10 @@ function start() {
   let heard = base.heard;
   let serverForms = section() ? section().outerHTML : null; // the server's forms, as it sent them
   let formsFromPhone = false; // the forms on screen are the phone's own (its next entry)
+  const progressShown = document.querySelector(".entry-progress");
+  let serverProgress = progressShown ? progressShown.innerHTML : null; // the server's progress
 
   // --- The sheet as the phone has it ------------------------------------------------------
-
-  function players() {
-    return base.players;
-  }
 
   function playerByKey(key) {
     return base.players.find((player) => player.key === String(key)) || null;
@@ -463,7 +461,14 @@ function start() {
 
   function renderProgress(view) {
     const progress = document.querySelector(".entry-progress");
-    if (!progress || !waitingRecords().length || view.confirm) return;
+    if (!progress) return;
+    if (!waitingRecords().length) {
+      if (serverProgress !== null && progress.innerHTML !== serverProgress) {
+        progress.innerHTML = serverProgress; // nothing waits: the server's words again
+      }
+      return;
+    }
+    if (view.confirm) return;
     const total = phone.deals_per_round;
     let text;
     if (view.complete) text = fmt(W.progress_complete, { total });
@@ -796,9 +801,31 @@ function start() {
     nextFrame(() => {
       renderForms(effective());
       renderStatus();
-      if (window.entryShowNextSave) window.entryShowNextSave(); // static/js/entry-form.js
+      showNextSave();
     });
     return record;
+  }
+
+  function saveButton() {
+    const shown = section();
+    return shown ? shown.querySelector(".entry-submit") : null;
+  }
+
+  // The next entry's Save button at the foot of the screen, the last rows of the sheet above
+  // it in view (the rows give way first on a short screen).
+  function showNextSave() {
+    const button = saveButton();
+    if (!button) return;
+    window.scrollBy(0, button.getBoundingClientRect().bottom + 8 - window.innerHeight);
+  }
+
+  // The server's answer put in place with the Save button where it was on the screen.
+  function keepingTheView(work) {
+    const before = saveButton();
+    const top = before ? before.getBoundingClientRect().top : null;
+    work();
+    const after = saveButton();
+    if (top !== null && after) window.scrollBy(0, after.getBoundingClientRect().top - top);
   }
 
   // After the browser has painted what is on screen now.
@@ -975,7 +1002,8 @@ function start() {
     if (outcome.answer) {
       attempt = 0;
       await applyAnswer(outcome.answer);
-    } else if (!outcome.idle) {
+    } else if (!outcome.idle || waitingRecords().length) {
+      // Idle with entries waiting here: the worker sent them meanwhile (Background Sync).
       await reread();
     }
     if (outcome.retry) {
@@ -1001,7 +1029,10 @@ function start() {
     const wrap = document.querySelector(".entry-sheet-wrap");
     if (html.sheet && wrap) wrap.outerHTML = html.sheet;
     const progress = document.querySelector(".entry-progress");
-    if (html.progress !== undefined && progress) progress.innerHTML = html.progress;
+    if (html.progress !== undefined && progress) {
+      progress.innerHTML = html.progress;
+      serverProgress = progress.innerHTML;
+    }
     const forms = section();
     if (html.forms) serverForms = html.forms;
     if (html.forms && forms && !keepForms()) {
@@ -1038,14 +1069,16 @@ function start() {
       heard = base.heard || heard;
     }
     queue = stored;
-    const dirty = formsDirty;
-    if (current && answer.html) replaceHtml(answer.html);
-    formsDirty = dirty && keepForms();
-    const view = effective();
-    renderSheet(view);
-    renderProgress(view);
-    if (!formsDirty) renderForms(view);
-    renderStatus();
+    keepingTheView(() => {
+      const dirty = formsDirty;
+      if (current && answer.html) replaceHtml(answer.html);
+      formsDirty = dirty && keepForms();
+      const view = effective();
+      renderSheet(view);
+      renderProgress(view);
+      if (!formsDirty) renderForms(view);
+      renderStatus();
+    });
     if (!base.accepts_entries) window.clearTimeout(timer);
   }
 

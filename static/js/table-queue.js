@@ -326,7 +326,7 @@
         chain = chain.then(function () {
           function again(rounds) {
             return sendOnce(link).then(function (outcome) {
-              if (outcome.answer) sent.push(link);
+              if (!outcome.retry && !outcome.idle && sent.indexOf(link) < 0) sent.push(link);
               if (outcome.retry) failed = true;
               else if (outcome.more && rounds < 100) return again(rounds + 1);
             });

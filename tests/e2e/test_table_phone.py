@@ -28,7 +28,7 @@ from tournaments import services as round_services
 from tournaments.models import TableToken
 from tournaments.services import ServiceError
 
-from .conftest import assert_fits_the_phone, no_violations, sign_in, t
+from .conftest import RECORD_VIOLATIONS, assert_fits_the_phone, no_violations, sign_in, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -60,8 +60,7 @@ def lielais(page, declarer: str, points: int = 75, tricks: int = 5) -> None:
 
 
 def sync_posts(page) -> list[dict]:
-    """The bodies of the syncs the server answered (an attempt offline never left the phone),
-    the page's and its service worker's."""
+    """The bodies of the syncs the server answered (an attempt offline never left the phone)."""
     posts: list[dict] = []
     page.context.on(
         "requestfinished",
@@ -79,12 +78,15 @@ def shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
 
 
-def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(
-    live_server, open_page
-):
+def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(live_server, browser):
     table, link = a_table()
     seats = seat_keys(table)
-    page = open_page()
+    # No service worker: every sync is the page's own, and each is seen here.
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="lv-LV", service_workers="block"
+    )
+    context.add_init_script(RECORD_VIOLATIONS)
+    page = context.new_page()
     posts = sync_posts(page)
     page.goto(live_server.url + link)
     ready(page)
@@ -118,6 +120,7 @@ def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(
     assert sent[0]["scores"] == {seats[0]: -1, seats[1]: 2, seats[2]: -1}
     expect(status).to_contain_text(t("Every entry is on the server."))
     no_violations(page)
+    context.close()
 
 
 def test_the_count_of_waiting_entries_is_beside_the_save_button(live_server, open_page):
@@ -454,3 +457,51 @@ def test_without_javascript_or_storage_the_forms_post_as_plain_forms(live_server
         assert DealResult.objects.filter(table=table).count() == 1
     finally:
         context.close()
+
+
+def test_entries_sent_through_a_link_that_was_replaced_are_kept_refused(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    lielais(page, seats[1])
+    round_services.table_token_revoke(table=table, by=None)
+
+    page.context.set_offline(False)
+    refused = page.locator("tr.on-phone.refused")
+    expect(refused).to_have_count(1)
+    expect(refused.locator(".entry-refusal")).to_have_text(
+        t("This link was replaced: ask the organiser for the new one.")
+    )
+    expect(page.locator(STATUS)).to_have_attribute("data-refused", "1")
+    assert not DealResult.objects.filter(table=table).exists()
+    # Nothing waits: the sheet's progress is the server's again, as the forms are.
+    progress = t("Deal %(number)s of %(total)s", number=1, total=24)
+    expect(page.locator(".entry-progress")).to_have_text(progress)
+    shot(page, "link-replaced-360")
+
+
+def test_names_that_look_like_markup_are_written_as_text_on_the_phone(live_server, open_page):
+    table, link = a_table()
+    seats = seat_keys(table)
+    hostile = '<img src=x onerror="document.title=1">&amp; "Ēriks"'
+    first = table.seats.select_related("entry__player").get(entry_id=int(seats[1]))
+    first.entry.player.full_name = hostile
+    first.entry.player.save()
+    page = open_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    page.context.set_offline(True)
+    lielais(page, seats[1])
+
+    row = page.locator("tr.on-phone")
+    expect(row).to_have_count(1)
+    assert row.locator("img").count() == 0
+    assert page.locator("#entry-form img").count() == 0
+    expect(row.locator(".declarer abbr")).to_have_attribute("title", hostile)
+    expect(
+        page.locator(f"input[name='deal-declarer'][value='{seats[1]}'] >> xpath=..")
+    ).to_contain_text(hostile)
+    no_violations(page)
