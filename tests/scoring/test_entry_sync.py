@@ -158,6 +158,25 @@ class TestTheTableState:
         assert state["sheet"]["closed"] is True
         assert state["deals_per_round"] == 3
 
+    def test_a_table_confirmed_when_time_was_up_is_closed_and_settled(self, client, monkeypatch):
+        clock = fix_the_clock(monkeypatch)
+        tournament = make_tournament(deals_per_round=6, round_time_limit=50, slug="laiks")
+        table = make_published_round(tournament, players=6).tables.get(number=1)
+        play_deals(table, 2)
+        organiser = make_organiser()
+        tournament_services.round_clock_start(round_=table.round, by=organiser)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        clock.advance(minutes=1)
+        send(client, sync_url(table), [confirm_entry(table, 2)])
+        assert TableResult.objects.get(table=table).time_called
+        state = self.check_scores_as_the_page(client.get(url_of(table)))
+        assert state["sheet"]["closed"] is True and len(state["sheet"]["deals"]) == 2
+        assert (state["confirmed"], state["accepts_entries"], state["deal_limit"]) == (
+            True,
+            False,
+            3,
+        )
+
     def test_the_signed_in_door_syncs_at_its_own_address(self, client, table_of_three):
         client.force_login(make_organiser())
         response = client.get(reverse("scoring:table_sheet", args=[table_of_three.pk]))
@@ -388,6 +407,20 @@ class TestTheLinksChecks:
     def test_an_unknown_link(self, client, table_of_three):
         response = send(client, "/r/not-a-link/entries/", [])
         assert response.status_code == 404 and "error" in response.json()
+
+    def test_unknown_links_count_against_the_address_as_on_the_page(
+        self, client, table_of_three, settings
+    ):
+        settings.RATE_LIMITS = {
+            **settings.RATE_LIMITS,
+            "table-link": {"failures": 3, "seconds": 60},
+        }
+        for number in range(3):
+            assert send(client, f"/r/guess-{number}/entries/", []).status_code == 404
+        assert client.get("/r/guess-page/").status_code == 429  # one count, both doors
+        assert send(client, "/r/guess-next/entries/", []).status_code == 429
+        # A valid link is served whatever the other phones at the venue did.
+        assert send(client, sync_url(table_of_three), []).status_code == 200
 
     def test_csrf_is_enforced_as_for_the_forms(self, table_of_three):
         browser = Client(enforce_csrf_checks=True)
