@@ -210,7 +210,7 @@ def main() -> int:
         args.deals, args.plain, args.repeat = 4, 2, 1
 
     from tests.e2e.conftest import CHROMIUM, CHROMIUM_ARGS
-    from tests.e2e.table_phone import FILL_DEAL, QUEUE_IDLE, planned_deal
+    from tests.e2e.table_phone import FILL_DEAL, planned_deal
     from tests.test_crash import free_port, start_gunicorn
 
     workdir = setup_django("offline")
@@ -229,7 +229,7 @@ def main() -> int:
     try:
         with sync_playwright() as playwright:
             browser = playwright.chromium.launch(executable_path=CHROMIUM, args=CHROMIUM_ARGS)
-            figures = measure(browser, base, tokens, args, timed_save, QUEUE_IDLE, planned_deal)
+            figures = measure(browser, base, tokens, args, timed_save, planned_deal)
             browser.close()
     finally:
         server.terminate()
@@ -245,7 +245,10 @@ def main() -> int:
     return 1 if failures else 0
 
 
-def measure(browser, base, tokens, args, timed_save, queue_idle, planned_deal):
+def measure(browser, base, tokens, args, timed_save, planned_deal):
+    from tests.e2e.table_phone import QUEUE_IDLE as queue_idle
+    from tests.e2e.table_phone import TAKEN
+
     online_table, offline_table, plain_table, load_table, queued_plain_table = tokens
     figures: dict[str, object] = {"deals": args.deals}
 
@@ -287,6 +290,7 @@ def measure(browser, base, tokens, args, timed_save, queue_idle, planned_deal):
             phone.offline(True)
         for number in range(1, args.deals + 1):
             saves[mode].append(phone.page.evaluate(timed_save, planned_deal(number)))
+            phone.page.wait_for_function(TAKEN, arg=number)  # the next form in place
         if mode == "online":
             phone.page.wait_for_function(queue_idle)
         else:

@@ -69,6 +69,10 @@ function start() {
   const link = base.link;
   let scoring = null; // the twin, once loaded
   let queue = []; // this link's entries on the phone, oldest first (as in IndexedDB)
+  // Entries taken or removed here whose IndexedDB write has not finished (key -> the entry, or
+  // null when removed): a list read from IndexedDB meanwhile is brought up to date with them,
+  // or an answer arriving then would drop the deal just taken.
+  const pending = new Map();
   let sending = false;
   let again = false;
   let attempt = 0;
@@ -797,7 +801,8 @@ function start() {
     renderSheet(shown);
     renderProgress(shown);
     renderStatus();
-    persist(Queue.put(record));
+    pending.set(record.key, record);
+    persist(Queue.put(record), record.key);
     nextFrame(() => {
       renderForms(effective());
       renderStatus();
@@ -836,18 +841,34 @@ function start() {
   function dropRecord(key) {
     queue = queue.filter((record) => record.key !== key);
     render();
-    persist(Queue.remove(key));
+    pending.set(key, null);
+    persist(Queue.remove(key), key);
+  }
+
+  function withPending(stored) {
+    if (!pending.size) return stored;
+    const kept = stored.filter((record) => !pending.has(record.key));
+    pending.forEach((record) => {
+      if (record) kept.push(record);
+    });
+    return kept.sort((a, b) => a.seq - b.seq);
   }
 
   // Written to IndexedDB, then sent. A phone whose storage fails (private mode, full) still
   // sends what it took while the page is open.
-  function persist(written) {
+  function persist(written, key) {
+    const value = pending.get(key);
+    const done = () => {
+      if (pending.get(key) === value) pending.delete(key);
+    };
     written.then(
       () => {
+        done();
         registerSync();
         kick();
       },
       () => {
+        done();
         storeBroken = true;
         kick();
       },
@@ -1018,7 +1039,7 @@ function start() {
 
   async function reread() {
     try {
-      queue = await Queue.list(link);
+      queue = withPending(await Queue.list(link));
     } catch (error) {
       // The storage is gone: the phone keeps what it has in memory.
     }
@@ -1055,7 +1076,7 @@ function start() {
   async function applyAnswer(answer) {
     let stored = queue;
     try {
-      stored = await Queue.list(link);
+      stored = withPending(await Queue.list(link));
     } catch (error) {
       stored = queue.filter(
         (record) => !answer.results.some((r) => r.key === record.key && r.status === "stored"),
@@ -1087,7 +1108,7 @@ function start() {
   async function refresh() {
     try {
       const [stored, entries] = await Promise.all([Queue.loadState(link), Queue.list(link)]);
-      queue = entries;
+      queue = withPending(entries);
       if (stored && stored.html && fresher(stored, { heard, mark: base.mark })) {
         base = stored;
         heard = stored.heard;

@@ -87,6 +87,13 @@ ROWS_SHOWN = """
 ).length
 """
 
+# The entry at `position` is on the sheet and the form for the next one is in its place.
+TAKEN = f"""
+(position) => ({ROWS_SHOWN.strip()})() >= position
+  && !Array.from(document.querySelectorAll("#entry-form input[name='deal-position']"))
+    .some((field) => Number(field.value) <= position)
+"""
+
 # The sheet on screen: each row's number, game, every player's running total and score of the
 # deal and the open common pules; then the settlement and the totals.
 SHEET = """
@@ -137,7 +144,7 @@ def enter_deal(page, number: int, **other) -> None:
     # One phone, no penalty pules: the deal's number is its position on the sheet. A form for
     # another position is one the phone should no longer show.
     assert position == number, f"deal {number} was entered on the form for position {position}"
-    page.wait_for_function(f"() => ({ROWS_SHOWN})() >= {position}")
+    page.wait_for_function(TAKEN, arg=position)
 
 
 def enter_deals(page, numbers) -> None:
