@@ -505,3 +505,34 @@ def test_names_that_look_like_markup_are_written_as_text_on_the_phone(live_serve
         page.locator(f"input[name='deal-declarer'][value='{seats[1]}'] >> xpath=..")
     ).to_contain_text(hostile)
     no_violations(page)
+
+
+def test_the_phone_waits_as_the_server_asks_and_sends_again(live_server, browser):
+    table, link = a_table()
+    seats = seat_keys(table)
+    # No service worker (its Background Sync would send it again too): the page's own backoff.
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="lv-LV", service_workers="block"
+    )
+    page = context.new_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    answers: list[int] = []
+
+    def busy_once(route) -> None:
+        """The server's database away for a moment: 503, Retry-After 1, then through."""
+        if not answers:
+            answers.append(503)
+            route.fulfill(status=503, headers={"Retry-After": "1"}, body="try again")
+        else:
+            answers.append(200)
+            route.continue_()
+
+    page.route(lambda url: url.endswith("/entries/"), busy_once)
+    lielais(page, seats[1])
+    expect(page.locator("tr.on-phone")).to_have_count(1)
+    page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
+    assert answers == [503, 200]
+    assert DealResult.objects.filter(table=table).count() == 1
+    expect(page.locator("tr.on-phone")).to_have_count(0)
+    context.close()
