@@ -1106,18 +1106,30 @@ function start() {
   // What the service worker sent meanwhile (Background Sync), or another tab: the stored state
   // and its sheet, with this phone's queue on top.
   async function refresh() {
+    let fresh = null;
     try {
       const [stored, entries] = await Promise.all([Queue.loadState(link), Queue.list(link)]);
       queue = withPending(entries);
-      if (stored && stored.html && fresher(stored, { heard, mark: base.mark })) {
-        base = stored;
-        heard = stored.heard;
-        replaceHtml(stored.html);
-      }
+      if (stored && stored.html && fresher(stored, { heard, mark: base.mark })) fresh = stored;
     } catch (error) {
       return;
     }
-    render();
+    // As the page's own answer: a form the referee is filling in (or the phone's refusal in
+    // it) stays while it is still the next entry's.
+    keepingTheView(() => {
+      const dirty = formsDirty;
+      if (fresh) {
+        base = fresh;
+        heard = fresh.heard;
+        replaceHtml(fresh.html);
+      }
+      formsDirty = dirty && keepForms();
+      const view = effective();
+      renderSheet(view);
+      renderProgress(view);
+      if (!formsDirty) renderForms(view);
+      renderStatus();
+    });
   }
 
   function newer(one, other) {
