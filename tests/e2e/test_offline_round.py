@@ -168,6 +168,7 @@ def test_a_round_entered_offline_through_a_reload_and_a_restarted_browser_lands_
     enter_deals(page, range(15, 21))
     assert waiting_on_the_phone(page) == 18
     assert len(stored_deals(table)) == 2  # nothing reached the server while offline
+    scored_on_the_phone = scores(sheet_shown(page))["rows"]
 
     page.context.close()
     page = phone_profile()  # back online (the browser started again, with the network)
@@ -178,6 +179,8 @@ def test_a_round_entered_offline_through_a_reload_and_a_restarted_browser_lands_
     assert waiting_on_the_phone(page) == 0
     assert_the_server_holds_the_round_once_in_order(table)
     assert_the_phone_shows_the_servers_sheet(page, browser, link)
+    # What the phone showed offline, deal by deal, is what the server made of the same deals.
+    assert scored_on_the_phone == scores(sheet_shown(page))["rows"][:20]
     no_violations(page)
 
 
