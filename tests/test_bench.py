@@ -1,9 +1,14 @@
 """The engine benchmark runs and reports sane figures. No timed assertion: speed is not tested."""
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
+
+from tests.e2e.conftest import CHROMIUM
 
 REPO_ROOT = Path(__file__).resolve().parent.parent
 BENCH_SCRIPT = REPO_ROOT / "bench" / "engine.py"
@@ -53,3 +58,35 @@ def test_entry_benchmark_quick_run_reports_every_measurement():
     for name in ("trivial_ms", "post_ms", "get_ms", "cold_ms", "deal_ms"):
         assert figures[name] > 0, name
     assert isinstance(figures["target_met"], bool)
+
+
+def test_offline_entry_benchmark_quick_run_reports_every_measurement():
+    if not os.path.exists(CHROMIUM):
+        pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
+    completed = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bench" / "offline.py"), "--quick", "--json"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
+
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    figures = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert figures["failures"] == 0
+    for name in (
+        "save_online_ms",
+        "save_offline_ms",
+        "save_plain_ms",
+        "first_load_ms",
+        "first_load_bytes",
+        "plain_load_ms",
+        "plain_load_bytes",
+        "offline_start_ms",
+        "queued_ms",
+        "queued_plain_ms",
+    ):
+        assert figures[name] > 0, name
+    for name in ("save_target_met", "offline_start_target_met", "queued_target_met"):
+        assert isinstance(figures[name], bool), name

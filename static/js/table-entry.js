@@ -69,6 +69,10 @@ function start() {
   const link = base.link;
   let scoring = null; // the twin, once loaded
   let queue = []; // this link's entries on the phone, oldest first (as in IndexedDB)
+  // Entries taken or removed here whose IndexedDB write has not finished (key -> the entry, or
+  // null when removed): a list read from IndexedDB meanwhile is brought up to date with them,
+  // or an answer arriving then would drop the deal just taken.
+  const pending = new Map();
   let sending = false;
   let again = false;
   let attempt = 0;
@@ -799,7 +803,8 @@ function start() {
     renderSheet(shown);
     renderProgress(shown);
     renderStatus();
-    persist(Queue.put(record));
+    pending.set(record.key, record);
+    persist(Queue.put(record), record.key);
     nextFrame(() => {
       renderForms(effective());
       renderStatus();
@@ -838,18 +843,34 @@ function start() {
   function dropRecord(key) {
     queue = queue.filter((record) => record.key !== key);
     render();
-    persist(Queue.remove(key));
+    pending.set(key, null);
+    persist(Queue.remove(key), key);
+  }
+
+  function withPending(stored) {
+    if (!pending.size) return stored;
+    const kept = stored.filter((record) => !pending.has(record.key));
+    pending.forEach((record) => {
+      if (record) kept.push(record);
+    });
+    return kept.sort((a, b) => a.seq - b.seq);
   }
 
   // Written to IndexedDB, then sent. A phone whose storage fails (private mode, full) still
   // sends what it took while the page is open.
-  function persist(written) {
+  function persist(written, key) {
+    const value = pending.get(key);
+    const done = () => {
+      if (pending.get(key) === value) pending.delete(key);
+    };
     written.then(
       () => {
+        done();
         registerSync();
         kick();
       },
       () => {
+        done();
         storeBroken = true;
         kick();
       },
@@ -1020,7 +1041,7 @@ function start() {
 
   async function reread() {
     try {
-      queue = await Queue.list(link);
+      queue = withPending(await Queue.list(link));
     } catch (error) {
       // The storage is gone: the phone keeps what it has in memory.
     }
@@ -1057,20 +1078,23 @@ function start() {
   async function applyAnswer(answer) {
     let stored = queue;
     try {
-      stored = await Queue.list(link);
+      stored = withPending(await Queue.list(link));
     } catch (error) {
       stored = queue.filter(
         (record) => !answer.results.some((r) => r.key === record.key && r.status === "stored"),
       );
     }
-    if (answer.state) {
+    // The worker may have sent and shown a later batch while this answer was on its way: an
+    // answer older than the sheet shown is not shown.
+    const current = Boolean(answer.state) && !fresher(base, answer.state);
+    if (current) {
       base = answer.state;
       heard = base.heard || heard;
     }
     queue = stored;
     keepingTheView(() => {
       const dirty = formsDirty;
-      if (answer.html) replaceHtml(answer.html);
+      if (current && answer.html) replaceHtml(answer.html);
       formsDirty = dirty && keepForms();
       const view = effective();
       renderSheet(view);
@@ -1084,24 +1108,45 @@ function start() {
   // What the service worker sent meanwhile (Background Sync), or another tab: the stored state
   // and its sheet, with this phone's queue on top.
   async function refresh() {
+    let fresh = null;
     try {
       const [stored, entries] = await Promise.all([Queue.loadState(link), Queue.list(link)]);
-      queue = entries;
-      if (stored && stored.html && newer(stored.heard, heard)) {
-        base = stored;
-        heard = stored.heard;
-        replaceHtml(stored.html);
-      }
+      queue = withPending(entries);
+      if (stored && stored.html && fresher(stored, { heard, mark: base.mark })) fresh = stored;
     } catch (error) {
       return;
     }
-    render();
+    // As the page's own answer: a form the referee is filling in (or the phone's refusal in
+    // it) stays while it is still the next entry's.
+    keepingTheView(() => {
+      const dirty = formsDirty;
+      if (fresh) {
+        base = fresh;
+        heard = fresh.heard;
+        replaceHtml(fresh.html);
+      }
+      formsDirty = dirty && keepForms();
+      const view = effective();
+      renderSheet(view);
+      renderProgress(view);
+      if (!formsDirty) renderForms(view);
+      renderStatus();
+    });
   }
 
   function newer(one, other) {
     const a = Date.parse(one || "");
     const b = Date.parse(other || "");
     return !Number.isNaN(a) && (Number.isNaN(b) || a > b);
+  }
+
+  // A table state written after `other`: the server's clock counts whole seconds, so within
+  // one second the later write (the higher mark) tells.
+  function fresher(state, other) {
+    return (
+      newer(state.heard, other.heard) ||
+      (state.heard === other.heard && (state.mark || 0) > (other.mark || 0))
+    );
   }
 
   // --- Events --------------------------------------------------------------------------------
@@ -1166,12 +1211,12 @@ function start() {
     ([entries, stored]) => {
       queue = entries;
       seq = entries.reduce((most, record) => Math.max(most, record.seq), 0);
-      if (stored && stored.html && newer(stored.heard, base.heard)) {
+      if (stored && stored.html && fresher(stored, base)) {
         // The page came from the phone's copy, older than the server's last answer.
         base = stored;
         heard = stored.heard;
         replaceHtml(stored.html);
-      } else if (!stored || !newer(stored.heard, base.heard)) {
+      } else if (!stored || !fresher(stored, base)) {
         Queue.saveState(base, null).catch(() => null);
       }
     },

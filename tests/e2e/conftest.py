@@ -206,23 +206,51 @@ def no_violations(page) -> None:
     assert page.evaluate("window.__violations") == [], page.url
 
 
+# Set before a tap on Save: whether the phone (static/js/table-entry.js) has since answered the
+# tap: its queue (section#entry-form data-queue) left "idle", or its scoring refused the entry.
+WATCH_THE_QUEUE = """
+() => {
+  window.entryQueueMoved = false;
+  const moved = () => {
+    const section = document.getElementById("entry-form");
+    if (!section) return;
+    if ((section.dataset.queue && section.dataset.queue !== "idle")
+        || section.querySelector("[data-phone-refusal]")) {
+      window.entryQueueMoved = true;
+    }
+  };
+  new MutationObserver(moved).observe(document.body, {
+    subtree: true, childList: true, attributes: true, attributeFilter: ["data-queue"],
+  });
+}
+"""
+# The entry is through: the queue went and came back to "idle" with nothing left on the phone
+# but what was refused; or the page was loaded again (a plain form's answer).
+ENTRY_SENT = """
+() => {
+  if (window.entryQueueMoved === undefined) return document.readyState === "complete";
+  if (!window.entryQueueMoved) return false;
+  const section = document.getElementById("entry-form");
+  if (document.querySelector(".entry-sheet tbody tr.on-phone.refused")) return true;
+  if (section && section.querySelector("[data-phone-refusal]")) return true;
+  return section !== null && section.dataset.queue === "idle"
+    && document.querySelector(".entry-sheet tbody tr.on-phone") === null;
+}
+"""
+
+
 def send_entry(page, button: str, timeout: float = 30_000) -> None:
-    """Clicks the button of an entry form (a deal, a correction) and waits until the server has
-    it: static/js/table-entry.js takes the entry on the phone at once and sends it, and the page
-    is settled when nothing waits and nothing is on its way (section#entry-form's data-queue is
-    "idle"), the server's answer shown. A form the script leaves to the browser (a locked table)
-    loads the server's page."""
-    scripted = page.locator("#table-phone").count() > 0
-    if scripted:
+    """Clicks the button of an entry form (a deal, a correction, a confirmation) and waits until
+    the server has it: static/js/table-entry.js takes the entry on the phone at once and sends
+    it, and the page is settled when nothing waits and nothing is on its way (section#entry-form's
+    data-queue back to "idle"), the server's answer shown, or when the phone or the server
+    refused it. A form the script leaves to the browser (a locked table) loads the server's
+    page."""
+    if page.locator("#table-phone").count() > 0:
         page.wait_for_selector("#entry-form[data-queue]", state="attached", timeout=timeout)
-    page.evaluate("window.entrySending = true")
+    page.evaluate(WATCH_THE_QUEUE)
     page.click(button)
-    page.wait_for_function(
-        "() => !window.entrySending"
-        " || (document.querySelector('#entry-form[data-queue=idle]') !== null"
-        "     && document.querySelector('tr.on-phone:not(.refused)') === null)",
-        timeout=timeout,
-    )
+    page.wait_for_function(ENTRY_SENT, timeout=timeout)
     page.wait_for_load_state()
 
 
