@@ -56,7 +56,21 @@ def lielais(page, declarer: str, points: int = 75, tricks: int = 5) -> None:
     page.check(f"input[name='deal-declarer'][value='{declarer}']")
     page.fill("input[name='deal-points']", str(points))
     page.fill("input[name='deal-tricks']", str(tricks))
+    rows = page.locator(".entry-sheet tbody tr").count()
     page.click(SAVE)
+    # Taken (a row more, and the next entry's form in place and open) or refused: a referee's
+    # next tap comes after that, never within the frame in which the next form is made.
+    page.wait_for_function(
+        """(rows) => {
+            const forms = document.getElementById("entry-form");
+            const taken = document.querySelectorAll(".entry-sheet tbody tr").length > rows;
+            const next = forms && forms.querySelector("form:not([data-taken]) .entry-submit");
+            const waits = forms && forms.querySelector(".entry-confirm-waits");
+            const refused = forms && forms.querySelector(".errors");
+            return (taken && (next || waits)) || refused;
+        }""",
+        arg=rows,
+    )
 
 
 def sync_posts(page) -> list[dict]:
