@@ -11,16 +11,12 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from core.lean_tables import EXPORT_FORMATS, export_response
 from core.query import paginate, positive_number
+from core.svg_charts import cumulative_chart
 from scoring import selectors
-from scoring.charts import cumulative_chart
 from scoring.sheet_view import table_sheet_view
-from scoring.tables import (
-    EXPORT_FORMATS,
-    StandingsTable,
-    TeamStandingsTable,
-    export_response,
-)
+from scoring.standings_tables import StandingsTable, TeamStandingsTable
 from tournaments.clock import round_clock
 from tournaments.models import Table, Tournament
 from tournaments.rule_set import rule_set_options, rule_set_words

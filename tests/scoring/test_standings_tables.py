@@ -8,7 +8,7 @@ from fractions import Fraction
 import pytest
 
 from scoring.selectors import RoundCell, StandingRow
-from scoring.tables import StandingsTable
+from scoring.standings_tables import StandingsTable
 from tests.tables import rendered_both_ways
 
 
