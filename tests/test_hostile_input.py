@@ -28,10 +28,11 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
+from archive.export import tournament_archive
+from archive.writing import tournament_import
 from engine.cli import score_lines, score_one, seat_one
 from engine.seating import seat_json
 from scoring import services
-from scoring.archive import tournament_archive, tournament_import
 from scoring.models import TableResult
 from scoring.services import Writer
 from scoring.sheets import sheet_entry

@@ -73,6 +73,7 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "ranking",
+    "archive",  # a tournament exported and imported as one JSON file
     "zole_site",  # the site on top: its pages; the history of its migrations
 ]
 

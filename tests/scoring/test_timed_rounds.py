@@ -567,7 +567,7 @@ class TestTheArchive:
     """A timed tournament moves to another database with its clock and its short tables."""
 
     def played(self, table, organiser, clock) -> dict:
-        from scoring.archive import tournament_archive
+        from archive.export import tournament_archive
 
         three_deals(table)
         start_clock(table, organiser)
@@ -577,7 +577,7 @@ class TestTheArchive:
         return json.loads(json.dumps(tournament_archive(table.round.tournament)))
 
     def test_it_keeps_the_clock_and_the_short_confirmation(self, table, organiser, clock):
-        from scoring.archive import tournament_import
+        from archive.writing import tournament_import
 
         archive = self.played(table, organiser, clock)
         round_one = archive["rounds"][0]
@@ -601,7 +601,8 @@ class TestTheArchive:
         )
 
     def test_a_short_table_without_time_called_is_refused(self, table, organiser, clock):
-        from scoring.archive import ArchiveError, tournament_import
+        from archive.reading import ArchiveError
+        from archive.writing import tournament_import
 
         archive = self.played(table, organiser, clock)
         archive["rounds"][0]["tables"][0]["time_called"] = False
@@ -613,7 +614,8 @@ class TestTheArchive:
         assert not Round.objects.filter(tournament__slug="laiks-3").exists()
 
     def test_time_called_on_a_round_without_a_clock_is_refused(self, table, organiser, clock):
-        from scoring.archive import ArchiveError, tournament_import
+        from archive.reading import ArchiveError
+        from archive.writing import tournament_import
 
         archive = self.played(table, organiser, clock)
         archive["rounds"][0].update(clock_started_at=None, time_limit=None, time_called_at=None)

@@ -1,5 +1,5 @@
 """`manage.py import_tournament FILE [--slug NEW_SLUG] [--grant-roles]`: read the archive of
-`export_tournament` (scoring.archive) into this database.
+`export_tournament` (archive) into this database.
 
 The whole archive is checked before anything is written (every sheet re-scored by the engine
 and compared with its confirmed totals), then written in one transaction: on any error nothing
@@ -17,7 +17,9 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.archive import ArchiveError, NamedRole, read_archive, tournament_import
+from archive.plan import NamedRole
+from archive.reading import ArchiveError, read_archive
+from archive.writing import tournament_import
 from scoring.models import DealResult
 from tournaments.models import Table, TableToken
 

@@ -1,5 +1,5 @@
 """The checks of one table of an archived round: its seats, every version of its deals re-scored
-by the engine, and its confirmation. A part of `Checker` (scoring.archive.checking), which holds
+by the engine, and its confirmation. A part of `Checker` (archive.checking), which holds
 the entries, the archive's version and the roles these checks read."""
 
 from __future__ import annotations
@@ -8,20 +8,15 @@ from collections.abc import Callable
 from fractions import Fraction
 from typing import Any
 
-from engine import SheetError, score_sheet
-from engine.contract import rules_to_json, sheet_from_json
-from engine.deals import Entry as SheetEntry
-from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
-from engine.standings import round_results
-from scoring.archive.format import (
+from archive.format import (
     OPEN_STATUSES,
 )
-from scoring.archive.plan import (
+from archive.plan import (
     PlannedConfirmation,
     PlannedRound,
     PlannedTable,
 )
-from scoring.archive.reading import (
+from archive.reading import (
     SMALL,
     ArchiveError,
     as_list,
@@ -35,6 +30,11 @@ from scoring.archive.reading import (
     username_field,
     whole_field,
 )
+from engine import SheetError, score_sheet
+from engine.contract import rules_to_json, sheet_from_json
+from engine.deals import Entry as SheetEntry
+from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
+from engine.standings import round_results
 from scoring.models import DealResult, EntryKind
 from scoring.sheets import (
     current_results,

@@ -10,11 +10,11 @@ from typing import Any
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, models, transaction
 
+from archive.checking import Checker
+from archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
+from archive.plan import NamedRole, Plan
+from archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
 from scoring import reactions
-from scoring.archive.checking import Checker
-from scoring.archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
-from scoring.archive.plan import NamedRole, Plan
-from scoring.archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.sheets import (
     current_results,

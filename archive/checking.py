@@ -11,20 +11,18 @@ from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
 from django.utils.dateparse import parse_date
 
-from engine import SheetError
-from engine.contract import rules_to_json
-from scoring.archive.format import (
+from archive.format import (
     ARCHIVE_FORMAT,
     NOT_SETTINGS,
     READABLE_VERSIONS,
     user_relations,
 )
-from scoring.archive.plan import (
+from archive.plan import (
     Plan,
     PlannedAuditRow,
     PlannedRound,
 )
-from scoring.archive.reading import (
+from archive.reading import (
     SMALL,
     ArchiveError,
     as_list,
@@ -42,7 +40,9 @@ from scoring.archive.reading import (
     username_field,
     whole_field,
 )
-from scoring.archive.table_checks import TableChecks
+from archive.table_checks import TableChecks
+from engine import SheetError
+from engine.contract import rules_to_json
 from tournaments.forms import MAX_ROUND_MINUTES
 from tournaments.models import (
     Entry,

@@ -19,22 +19,6 @@ archive first, every sheet re-scored by the engine, and then writes it in one tr
 
 The parts: `format` (the archive's name and versions, shared helpers), `export` (the archive
 written), `reading` (the file parsed, each field checked), `plan` (the rows an import writes),
-`checking` (the whole archive checked and planned), `writing` (the plan written).
+`checking` (the whole archive checked and planned), `writing` (the plan written). The package
+imports nothing here: Django imports it before the models are ready.
 """
-
-from scoring.archive.export import tournament_archive
-from scoring.archive.format import ARCHIVE_FORMAT, ARCHIVE_VERSION, READABLE_VERSIONS
-from scoring.archive.plan import NamedRole
-from scoring.archive.reading import ArchiveError, read_archive
-from scoring.archive.writing import tournament_import
-
-__all__ = [
-    "ARCHIVE_FORMAT",
-    "ARCHIVE_VERSION",
-    "READABLE_VERSIONS",
-    "ArchiveError",
-    "NamedRole",
-    "read_archive",
-    "tournament_archive",
-    "tournament_import",
-]

@@ -15,17 +15,14 @@ from django.contrib.auth import get_user_model
 from django.core.management import CommandError, call_command
 from django.utils import timezone
 
+from archive.export import tournament_archive
+from archive.format import user_relations
+from archive.reading import ArchiveError, read_archive
+from archive.writing import tournament_import
 from engine import Play, dealer_for
 from engine.contract import score_json
 from engine.rules import Game
 from scoring import services
-from scoring.archive import (
-    ArchiveError,
-    read_archive,
-    tournament_archive,
-    tournament_import,
-)
-from scoring.archive.format import user_relations
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer

@@ -14,9 +14,9 @@ from django.core.exceptions import ValidationError
 from django.db import models
 from django.utils.dateparse import parse_datetime
 
+from archive.format import DEAL_ACTIONS
 from engine import Galdins, Pass, PenaltyPule, Play
 from engine.deals import Entry as SheetEntry
-from scoring.archive.format import DEAL_ACTIONS
 from tournaments.forms import MAX_DEALS_PER_ROUND, MAX_ROUND_MINUTES
 from tournaments.models import (
     AuditEntry,

@@ -13,11 +13,11 @@ from django.core.management import CommandError, call_command
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
+from archive.export import tournament_archive
 from engine import PlaceScheme, Play, rank_standings, round_results
 from engine.contract import score_json
 from engine.rules import Game
 from scoring import services
-from scoring.archive import tournament_archive
 from scoring.models import SeatResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer

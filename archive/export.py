@@ -10,9 +10,7 @@ from django.db import models
 from django.db.models import F, Value
 from django.db.models.functions import Cast
 
-from engine.contract import rules_to_json, sheet_to_json
-from engine.names import latvian_sort_key
-from scoring.archive.format import (
+from archive.format import (
     ARCHIVE_FORMAT,
     ARCHIVE_VERSION,
     NOT_SETTINGS,
@@ -21,6 +19,8 @@ from scoring.archive.format import (
     sheet_names,
     user_relations,
 )
+from engine.contract import rules_to_json, sheet_to_json
+from engine.names import latvian_sort_key
 from scoring.models import DealResult, TableResult
 from scoring.sheets import (
     table_sheet,

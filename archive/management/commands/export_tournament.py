@@ -1,4 +1,4 @@
-"""`manage.py export_tournament <slug>`: the tournament archive (scoring.archive) as one JSON
+"""`manage.py export_tournament <slug>`: the tournament archive (archive) as one JSON
 document, to standard output or to a file.
 
 Any table's sheet re-scores with the engine alone, e.g.
@@ -13,7 +13,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from scoring.archive import tournament_archive
+from archive.export import tournament_archive
 from tournaments.models import Tournament
 
 
