@@ -1,4 +1,4 @@
-"""The access matrix: every view of tournaments.urls, scoring.entry.urls, scoring.documents.urls
+"""The access matrix: every view of tournaments.urls, scoring.entry.urls, documents.urls
 and ranking.urls, requested as every role, with GET and with a POST that would write if it were
 let through.
 

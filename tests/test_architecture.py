@@ -4,7 +4,7 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("engine", "core", "tournaments", "scoring", "ranking", "archive", "zole_site")
+APPS = ("engine", "core", "tournaments", "scoring", "ranking", "archive", "documents", "zole_site")
 
 
 def contract(contract_id: str) -> dict:

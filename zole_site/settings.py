@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "scoring",
     "ranking",
     "archive",  # a tournament exported and imported as one JSON file
+    "documents",  # the printed documents (PDF)
     "zole_site",  # the site on top: its pages; the history of its migrations
 ]
 

@@ -23,7 +23,7 @@ urlpatterns = [
     path("organise/", include("tournaments.urls")),
     path("", include("scoring.entry.urls")),
     path("", include("scoring.public.urls")),
-    path("", include("scoring.documents.urls")),
+    path("", include("documents.urls")),
     # The season ranking, the rating list and the qualification list of a final.
     path("ranking/", include("ranking.urls")),
     # django.contrib.auth's pages without the password reset, which needs mail (none is

@@ -13,10 +13,10 @@ import json
 import pytest
 from django.urls import reverse
 
+from documents.selectors import round_score_sheets
 from engine import Pass, PenaltyPule, Play, Sheet, score_sheet
 from engine.rules import Game
 from scoring import services
-from scoring.documents.selectors import round_score_sheets
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.selectors import round_tables, tournament_standings
 from scoring.services import ConflictError, Writer

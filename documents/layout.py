@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from django.conf import settings
 from django.utils.translation import gettext as _
 
-from scoring.documents.pen import (
+from documents.pen import (
     FOOTER_BASELINE,
     INK,
     MARGIN,

@@ -8,10 +8,10 @@ from dataclasses import dataclass
 
 from django.utils.translation import get_language, pgettext
 
-from scoring.documents.layout import (
+from documents.layout import (
     EventInfo,
 )
-from scoring.documents.pen import (
+from documents.pen import (
     MARGIN,
     PORTRAIT,
 )

@@ -11,7 +11,7 @@ from functools import partial
 
 from django.utils.translation import gettext as _
 
-from scoring.documents.layout import (
+from documents.layout import (
     Column,
     EventInfo,
     Flow,
@@ -21,7 +21,7 @@ from scoring.documents.layout import (
     draw_signatures,
     heading_height,
 )
-from scoring.documents.pen import (
+from documents.pen import (
     ALERT,
     INK,
     LANDSCAPE,
@@ -33,7 +33,7 @@ from scoring.documents.pen import (
     close_document,
     open_document,
 )
-from scoring.documents.sheet_data import signed, total_text
+from documents.sheet_data import signed, total_text
 
 
 @dataclass(frozen=True)

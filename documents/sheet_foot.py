@@ -7,10 +7,10 @@ from collections.abc import Sequence
 
 from django.utils.translation import gettext as _
 
-from scoring.documents.layout import (
+from documents.layout import (
     Column,
 )
-from scoring.documents.pen import (
+from documents.pen import (
     ALERT,
     INK,
     MARGIN,
@@ -18,7 +18,7 @@ from scoring.documents.pen import (
     SHADE,
     Pen,
 )
-from scoring.documents.sheet_data import (
+from documents.sheet_data import (
     CHECK_HEIGHT,
     CONTENT_WIDTH,
     SUMMARY_ROW,

@@ -1,7 +1,7 @@
 """The documents stay on reportlab's public API: a reportlab release may change anything private,
 and the documents must not break with it.
 
-The scan reads scoring/documents/*.py and reports:
+The scan reads documents/*.py and reports:
 - an attribute with a leading underscore read off anything but our own `self` or `cls`
   (`canvas._doc`, `font._assignments`, ...);
 - a private name imported from reportlab (`from reportlab... import _x`);
@@ -18,9 +18,9 @@ from pathlib import Path
 
 from reportlab.lib import rl_accel
 
-import scoring.documents
+import documents.printing
 
-DOCUMENTS = Path(scoring.documents.__file__).resolve().parent
+DOCUMENTS = Path(documents.printing.__file__).resolve().parent
 # The one place that sets a reportlab setting (once per process): module, function.
 RL_CONFIG_PLACE = ("fonts.py", "prepare_reportlab")
 
@@ -111,7 +111,7 @@ class TestTheScan:
 
 
 class TestDocumentsSource:
-    def test_nothing_in_scoring_documents_touches_a_private_reportlab_name(self):
+    def test_nothing_in_the_documents_touches_a_private_reportlab_name(self):
         found = []
         for path in sorted(DOCUMENTS.glob("*.py")):
             found += private_uses(path.read_text(encoding="utf-8"), path.name)

@@ -19,14 +19,9 @@ from django.utils.formats import date_format, get_format
 from django.utils.translation import gettext as _
 
 from core.engine_text import display_name_key, error_text
-from engine import SheetError, dealer_for, round_results, score_sheet
-from engine.rules import TABLE_SIZES
-from engine.standings import PlaceScheme, RoundResult, place_spans, place_text, rank_standings
-from scoring.documents.layout import EventInfo, variant_for
-from scoring.documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
-from scoring.documents.seating import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
-from scoring.documents.sheet_data import RoundSheets, ScoreSheet, SheetDeal, SheetPlayer
-from scoring.documents.sheet_rows import (
+from documents.layout import EventInfo, variant_for
+from documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
+from documents.score_sheet_rows import (
     RowWords,
     deal_row,
     deals_before,
@@ -34,6 +29,11 @@ from scoring.documents.sheet_rows import (
     row_words,
     unscored_rows,
 )
+from documents.seating_list import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
+from documents.sheet_data import RoundSheets, ScoreSheet, SheetDeal, SheetPlayer
+from engine import SheetError, dealer_for, round_results, score_sheet
+from engine.rules import TABLE_SIZES
+from engine.standings import PlaceScheme, RoundResult, place_spans, place_text, rank_standings
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standings_order
 from scoring.sheet_view import sheet_players

@@ -6,7 +6,7 @@ and the foot of the page (24 deals at a table of 4 get rows of about 5.5 mm, 28 
 Rows are never set smaller than `MIN_ROW`, still enough to write in: a round with more deals
 than one page holds at that height (from about 30) goes on over continuation pages, its rows
 shared evenly between them, the settlement, tallies and signatures on the last. What is printed
-comes from `scoring.documents.selectors`; every score, total and settlement on a filled sheet is
+comes from `documents.selectors`; every score, total and settlement on a filled sheet is
 the engine's.
 """
 
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
 
-from scoring.documents.layout import (
+from documents.layout import (
     FEDERATION_HEIGHT,
     Column,
     column_edges,
@@ -30,7 +30,7 @@ from scoring.documents.layout import (
     draw_grid_lines,
     draw_signatures,
 )
-from scoring.documents.pen import (
+from documents.pen import (
     ALERT,
     INK,
     MARGIN,
@@ -42,7 +42,7 @@ from scoring.documents.pen import (
     close_document,
     open_document,
 )
-from scoring.documents.sheet_data import (
+from documents.sheet_data import (
     CONTENT_WIDTH,
     CONTINUED_HEADING,
     FOOT_HEIGHT,
@@ -63,7 +63,7 @@ from scoring.documents.sheet_data import (
     signed,
     total_text,
 )
-from scoring.documents.sheet_foot import draw_check, draw_summary, draw_tallies
+from documents.sheet_foot import draw_check, draw_summary, draw_tallies
 
 
 def deal_columns(size: int) -> tuple[tuple[Column, ...], float]:

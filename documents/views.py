@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from core.query import positive_number
-from scoring import documents, selectors
+from documents import printing
+from scoring import selectors
 from tournaments import permissions
 from tournaments.models import Round, Tournament
 from tournaments.views.access import cached_tournament_page, lazy_tournament
@@ -61,7 +62,7 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     def entry_url(token: str) -> str:
         return request.build_absolute_uri(reverse("scoring:token_sheet", args=[token]))
 
-    content = documents.round_sheets_pdf(round_=round_, entry_url=entry_url, blank=blank)
+    content = printing.round_sheets_pdf(round_=round_, entry_url=entry_url, blank=blank)
     kind = "blank-sheets" if blank else "sheets"
     return pdf_response(content, f"{slug}-round-{number}-{kind}.pdf")
 
@@ -84,7 +85,7 @@ def _round_seating(tournament: Tournament, number: int) -> HttpResponse:
     if not round_.tables.exists():
         raise Http404(_("This round has no tables yet."))
     return pdf_response(
-        documents.round_seating_pdf(round_=round_), f"{slug}-round-{number}-seating.pdf"
+        printing.round_seating_pdf(round_=round_), f"{slug}-round-{number}-seating.pdf"
     )
 
 
@@ -107,5 +108,5 @@ def _standings_protocol(request: HttpRequest, tournament: Tournament) -> HttpRes
         if selectors.public_round(tournament=tournament, number=after_round) is None:
             raise Http404(_("This round is not published."))
         name = f"{slug}-standings-after-round-{after_round}.pdf"
-    content = documents.standings_protocol_pdf(tournament=tournament, after_round=after_round)
+    content = printing.standings_protocol_pdf(tournament=tournament, after_round=after_round)
     return pdf_response(content, name)

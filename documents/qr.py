@@ -7,7 +7,7 @@ eight of them by the standard's penalty rules: the search is four fifths of the 
 (0.3 of 0.4 ms a code), while a link's code reads as well under any mask (the penalty rules
 only avoid patterns that confuse some scanners, rare in a short link's random-looking data).
 The same link always prints the same code. Error correction level M: 15 % of the code may be
-smudged or written over. The tests decode the printed codes (tests/scoring/test_documents.py).
+smudged or written over. The tests decode the printed codes (tests/documents/test_documents.py).
 """
 
 from __future__ import annotations

@@ -1,7 +1,7 @@
 """The pen that draws every document through reportlab's public canvas API, the page sizes,
 margins and inks the documents share, and opening and closing a document.
 
-Only reportlab's public API is used (tests/scoring/test_documents_public_api.py): a reportlab
+Only reportlab's public API is used (tests/documents/test_documents_public_api.py): a reportlab
 release may change anything else."""
 
 from __future__ import annotations
@@ -19,8 +19,8 @@ from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
-from scoring.documents.fonts import BOLD, REGULAR, prepare_reportlab
-from scoring.documents.qr import draw_qr
+from documents.fonts import BOLD, REGULAR, prepare_reportlab
+from documents.qr import draw_qr
 
 PORTRAIT = A4
 LANDSCAPE = landscape(A4)
@@ -340,7 +340,7 @@ def open_document(
         # The canvas's own start-of-page font: ours, so no Helvetica resource is written.
         initialFontName=REGULAR,
         initialFontSize=9,
-        # The document's language (the tournament's, made active by scoring.documents), for
+        # The document's language (the tournament's, made active by documents), for
         # screen readers and hyphenation.
         lang=get_language() or settings.LANGUAGE_CODE,
     )

@@ -9,8 +9,8 @@ from functools import partial
 
 from django.utils.translation import gettext as _
 
-from scoring.documents.layout import EventInfo, Flow, draw_footer, draw_heading, heading_height
-from scoring.documents.pen import (
+from documents.layout import EventInfo, Flow, draw_footer, draw_heading, heading_height
+from documents.pen import (
     INK,
     MARGIN,
     MUTED,

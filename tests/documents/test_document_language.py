@@ -16,11 +16,10 @@ from django.utils import translation
 from django.utils.formats import date_format
 from django.utils.translation import gettext, pgettext, trans_real
 
-from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
-from scoring.documents import sheet_data as document_sheets
-from scoring.documents import sheet_rows as document_rows
-from tests.factories import make_organiser
-from tests.scoring.test_documents import (
+from documents import score_sheet_rows as document_rows
+from documents import sheet_data as document_sheets
+from documents.printing import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
+from tests.documents.test_documents import (
     confirm,
     entry_url,
     make_named_tournament,
@@ -28,6 +27,7 @@ from tests.scoring.test_documents import (
     play_deals,
     read_pdf,
 )
+from tests.factories import make_organiser
 from tests.scoring.test_standings_selectors import publish_next_round
 
 pytestmark = pytest.mark.django_db

@@ -1,30 +1,17 @@
-"""Printed documents (reportlab): table score sheets, the seating list, the standings protocol.
-
-    selectors.py   reads the database and asks the engine (every score is the engine's)
-    sheets.py      a table's score sheet, one A4 page each (more past ~30 deals), blank or filled
-    seating.py     a round's seating list for the wall
-    protocol.py    the standings protocol with its signature lines
-    layout.py      what they share: the level's variant, heading, footer, grids, signatures
-    fonts.py       the shipped TTF font, and reportlab's one process-wide setting
-    qr.py          QR codes, encoded by zxing-cpp
-
-The tournament's level picks the variant (layout.Variant): national documents add the federation
-heading, licence numbers, table referees' signature lines, control totals and "page x of y".
+"""A round's or a tournament's document as PDF bytes, what the views (and the tests) ask for.
 
 Every document is printed in the tournament's language (Tournament.language), whatever the
-language of whoever asks for it: its words, its dates and its numbers. The paper on the wall and
-the protocol in the federation's files read the same for everyone.
-"""
+language of whoever asks for it: the paper on the wall reads the same for everyone."""
 
 from __future__ import annotations
 
 from django.conf import settings
 from django.utils import translation
 
-from scoring.documents import selectors
-from scoring.documents.protocol import render_protocol
-from scoring.documents.seating import render_seating_list
-from scoring.documents.sheets import render_score_sheets
+from documents import selectors
+from documents.protocol import render_protocol
+from documents.score_sheets import render_score_sheets
+from documents.seating_list import render_seating_list
 from tournaments.models import Round, Tournament
 
 

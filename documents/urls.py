@@ -3,7 +3,7 @@ public seating list and standings protocol."""
 
 from django.urls import path
 
-from scoring.documents import views
+from documents import views
 
 app_name = "documents"
 

@@ -1,6 +1,6 @@
 """A table's entries as the rows of its printed score sheet: the game in words, the declarer, his
 points and tricks, the pule marks and the engine's scores and running totals; and the pule
-tallies under the grid. `scoring.documents.selectors` reads the rows and hands them here.
+tallies under the grid. `documents.selectors` reads the rows and hands them here.
 """
 
 from __future__ import annotations
@@ -14,11 +14,11 @@ from django.utils.translation import get_language
 from django.utils.translation import gettext as _
 
 from core.engine_text import GAME_WORDS
+from documents.sheet_data import PuleTally, SheetDeal, pule_letters
 from engine import Pass, PenaltyPule, Play, ScoredDeal
 from engine.deals import Entry as SheetEntry
 from engine.rules import Game
 from engine.sheet import PuleEvent
-from scoring.documents.sheet_data import PuleTally, SheetDeal, pule_letters
 
 
 @functools.lru_cache(maxsize=64)

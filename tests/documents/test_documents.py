@@ -20,6 +20,19 @@ from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
 
+from documents import selectors as document_selectors
+from documents.fonts import BOLD, FONT_FILES, REGULAR, prepare_reportlab
+from documents.pen import MARGIN, PORTRAIT, Pen
+from documents.printing import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
+from documents.qr import (
+    ERROR_CORRECTION,
+    MASK,
+    QUIET_ZONE,
+    dark_blocks,
+    qr_matrix,
+    qr_modules,
+)
+from documents.sheet_data import MIN_ROW, SUMMARY_ROW
 from engine import (
     Pass,
     PenaltyPule,
@@ -32,19 +45,6 @@ from engine.rules import Game
 from engine.simulate import random_deal
 from scoring import selectors as scoring_selectors
 from scoring import services
-from scoring.documents import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
-from scoring.documents import selectors as document_selectors
-from scoring.documents.fonts import BOLD, FONT_FILES, REGULAR, prepare_reportlab
-from scoring.documents.pen import MARGIN, PORTRAIT, Pen
-from scoring.documents.qr import (
-    ERROR_CORRECTION,
-    MASK,
-    QUIET_ZONE,
-    dark_blocks,
-    qr_matrix,
-    qr_modules,
-)
-from scoring.documents.sheet_data import MIN_ROW, SUMMARY_ROW
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
 from scoring.sheets import table_sheet
@@ -883,7 +883,7 @@ class TestLookingAtThePages:
     def test_the_fonts_are_the_projects_own(self):
         for path in FONT_FILES.values():
             assert path.is_file()
-            assert "scoring/documents/fonts" in path.as_posix()
+            assert "documents/fonts" in path.as_posix()
         assert {REGULAR, BOLD} == set(FONT_FILES)
 
 

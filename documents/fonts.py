@@ -85,7 +85,7 @@ def prepare_reportlab() -> None:
     rather than also ASCII85-encoded: a quarter smaller, and the encoding cost a fifth of a
     round's build time. The documents are this process's only use of reportlab, and the value
     never changes afterwards, so no thread ever sees it change under a document. This is the
-    one place that sets an rl_config value (tests/scoring/test_documents_public_api.py)."""
+    one place that sets an rl_config value (tests/documents/test_documents_public_api.py)."""
     global _prepared
     if _prepared:
         return
