@@ -73,7 +73,7 @@ class LeanRowsTable(tables.Table):
     templates/_lean_table.html in place of the template's row loop): django-tables2's way, a
     bound cell per cell and a signature inspected per call, is most of a cache miss's time on
     the standings and the season ranking. The HTML is django-tables2's own, cell for cell
-    (tests/scoring/test_standings_tables.py and tests/ranking/test_tables.py render both).
+    (tests/public/test_standings_tables.py and tests/ranking/test_tables.py render both).
 
     How each cell is made is worked out once per column (`cell_renderer`): the record's value,
     the column's default when it is empty, through the column's own `render(value)` if it has

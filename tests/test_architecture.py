@@ -4,7 +4,17 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("engine", "core", "tournaments", "scoring", "ranking", "archive", "documents", "zole_site")
+APPS = (
+    "engine",
+    "core",
+    "tournaments",
+    "scoring",
+    "ranking",
+    "archive",
+    "documents",
+    "public",
+    "zole_site",
+)
 
 
 def contract(contract_id: str) -> dict:

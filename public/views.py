@@ -14,9 +14,9 @@ from django_tables2 import RequestConfig
 from core.lean_tables import EXPORT_FORMATS, export_response
 from core.query import paginate, positive_number
 from core.svg_charts import cumulative_chart
+from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
 from scoring.sheet_view import table_sheet_view
-from scoring.standings_tables import StandingsTable, TeamStandingsTable
 from tournaments.clock import round_clock
 from tournaments.models import Table, Tournament
 from tournaments.rule_set import rule_set_options, rule_set_words

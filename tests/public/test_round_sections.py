@@ -1,4 +1,4 @@
-"""The round page's tables are kept in memory once rendered (scoring/templatetags/
+"""The round page's tables are kept in memory once rendered (public/templatetags/
 round_sections.py): after a confirmation only the confirmed table is rendered again, and a page
 built from memory is the page built without it, in every language."""
 
@@ -8,9 +8,9 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from scoring.templatetags import round_sections
+from public.templatetags import round_sections
 from tests.factories import make_entries, make_tournament, seat_keys
-from tests.scoring.test_public_pages import round_url
+from tests.public.test_public_pages import round_url
 from tests.scoring.test_standings_selectors import confirm_with_totals, publish_next_round
 
 pytestmark = pytest.mark.django_db

@@ -7,8 +7,8 @@ from fractions import Fraction
 
 import pytest
 
+from public.standings_tables import StandingsTable
 from scoring.selectors import RoundCell, StandingRow
-from scoring.standings_tables import StandingsTable
 from tests.tables import rendered_both_ways
 
 

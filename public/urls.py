@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from scoring.public import views as public
+from public import views as public
 
 app_name = "public"
 
