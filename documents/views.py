@@ -60,7 +60,7 @@ def round_sheets(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     blank = request.GET.get("blank", "").strip().lower() in TRUE_WORDS
 
     def entry_url(token: str) -> str:
-        return request.build_absolute_uri(reverse("scoring:token_sheet", args=[token]))
+        return request.build_absolute_uri(reverse("entry:token_sheet", args=[token]))
 
     content = printing.round_sheets_pdf(round_=round_, entry_url=entry_url, blank=blank)
     kind = "blank-sheets" if blank else "sheets"

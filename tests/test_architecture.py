@@ -12,6 +12,7 @@ APPS = (
     "ranking",
     "archive",
     "documents",
+    "entry",
     "public",
     "zole_site",
 )

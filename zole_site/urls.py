@@ -21,7 +21,7 @@ urlpatterns = [
     path("rules/", views.documentation, {"page": "rules"}, name="doc_rules"),
     path("rules/organising/", views.documentation, {"page": "organising"}, name="doc_organising"),
     path("organise/", include("tournaments.urls")),
-    path("", include("scoring.entry.urls")),
+    path("", include("entry.urls")),
     path("", include("public.urls")),
     path("", include("documents.urls")),
     # The season ranking, the rating list and the qualification list of a final.

@@ -549,7 +549,7 @@ class TestSheetsView:
         token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
         image = render_page(response.content, 0, tmp_path / "view.png")
         assert [r.text for r in zxingcpp.read_barcodes(image)] == [
-            f"http://testserver{reverse('scoring:token_sheet', args=[token])}"
+            f"http://testserver{reverse('entry:token_sheet', args=[token])}"
         ]
 
     def test_blank_1_forces_blank_sheets(self, client, played_round):

@@ -266,7 +266,7 @@ class TestTablePage:
         # Read-only: no form, no correction link, never the table's private link.
         assert "<form" not in html.split('<main class="site-main">')[1]
         assert "?correct=" not in html and link not in html
-        assert reverse("scoring:token_sheet", args=[link]) not in html
+        assert reverse("entry:token_sheet", args=[link]) not in html
 
     def test_the_round_page_links_each_confirmed_table_to_its_sheet(
         self, client: Client, confirmed_table

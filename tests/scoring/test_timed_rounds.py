@@ -228,7 +228,7 @@ class TestAShortTableCounts:
         closed = engine_totals(table, deals, closed=True)
 
         link = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-        referee_page = client.get(reverse("scoring:token_sheet", args=[link]))
+        referee_page = client.get(reverse("entry:token_sheet", args=[link]))
         sheet = referee_page.context["sheet"]
         assert sheet.is_closed and not sheet.is_complete
         assert sheet.time_called_after == 3
@@ -265,7 +265,7 @@ class TestAShortTableCounts:
 class TestTheRefereesPage:
     def url(self, table) -> str:
         token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-        return reverse("scoring:token_sheet", args=[token])
+        return reverse("entry:token_sheet", args=[token])
 
     def test_it_counts_down_from_the_servers_seconds(self, client, table, organiser, clock):
         start_clock(table, organiser)
@@ -468,7 +468,7 @@ def allow(table, chief, more: int, reason: str = "dealt before the signal") -> N
 class TestTheRefereesPageAfterTime:
     def url(self, table) -> str:
         token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-        return reverse("scoring:token_sheet", args=[token])
+        return reverse("entry:token_sheet", args=[token])
 
     def test_once_the_deal_under_way_is_in_it_offers_only_the_confirmation(
         self, client, table, organiser, clock
@@ -504,7 +504,7 @@ class TestTheRefereesPageAfterTime:
         start_clock(table, organiser)
         tournament_services.round_time_call(round_=table.round, by=organiser)
         clock.advance(minutes=1)
-        url = reverse("scoring:table_sheet", args=[table.pk])
+        url = reverse("entry:table_sheet", args=[table.pk])
         assert client.get(self.url(table)).context["offered"].allow_form is None  # the link
         client.force_login(organiser)
         assert (

@@ -12,8 +12,8 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
+from entry.views import table_role_required
 from scoring import services
-from scoring.entry.views import table_role_required
 from scoring.services import Writer
 from tournaments import permissions
 from tournaments import services as tournament_services
@@ -56,7 +56,7 @@ def table_link_revoke(request: HttpRequest, table: Table) -> HttpResponse:
     opens a page that asks first; only its form (`confirmed`) revokes, so a stray click or an
     old form resent does not cut a referee off mid-round."""
     if request.method != "POST" or not request.POST.get("confirmed"):
-        return render(request, "scoring/link_revoke.html", {"table": table})
+        return render(request, "entry/link_revoke.html", {"table": table})
     revoked = tournament_services.table_token_revoke(
         table=table, by=request.user, ip_address=client_ip(request)
     )

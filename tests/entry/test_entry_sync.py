@@ -1,4 +1,4 @@
-"""The phone's sync (scoring.entry.sync) and the table state it starts from (scoring.entry.state):
+"""The phone's sync (entry.sync) and the table state it starts from (entry.state):
 entries kept on the phone are sent in order, each written as its plain form would be and stored
 once, the first one not stored stops the rest; the answer is what became of each, the state after
 the writes and the page's parts. Every sync records when the table was last heard from."""
@@ -17,6 +17,7 @@ from engine import Pass, PenaltyPule, dealer_for
 from engine.contract import score_json
 from scoring.models import DealResult, TableHeard, TableResult
 from tests.clock import fix_the_clock
+from tests.entry.test_entry_pages import lielais, link_of, play_deals, record, url_of
 from tests.factories import (
     make_organiser,
     make_published_round,
@@ -25,7 +26,6 @@ from tests.factories import (
     play_round_with,
     seat_keys,
 )
-from tests.scoring.test_entry_pages import lielais, link_of, play_deals, record, url_of
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, TableToken
 
@@ -61,7 +61,7 @@ def reseat(round_):
 
 
 def sync_url(table):
-    return reverse("scoring:token_sync", args=[link_of(table).token])
+    return reverse("entry:token_sync", args=[link_of(table).token])
 
 
 def deal(table, position, key, *, declarer=None, **fields):
@@ -179,10 +179,10 @@ class TestTheTableState:
 
     def test_the_signed_in_door_syncs_at_its_own_address(self, client, table_of_three):
         client.force_login(make_organiser())
-        response = client.get(reverse("scoring:table_sheet", args=[table_of_three.pk]))
+        response = client.get(reverse("entry:table_sheet", args=[table_of_three.pk]))
         state = self.check_scores_as_the_page(response)
-        assert state["sync"] == reverse("scoring:table_sync", args=[table_of_three.pk])
-        assert state["link"] == reverse("scoring:table_sheet", args=[table_of_three.pk])
+        assert state["sync"] == reverse("entry:table_sync", args=[table_of_three.pk])
+        assert state["link"] == reverse("entry:table_sheet", args=[table_of_three.pk])
 
     def test_an_empty_sheet(self, client, table_of_three):
         state = page_state(client.get(url_of(table_of_three)))
@@ -379,7 +379,7 @@ class TestConflicts:
         tournament_services.round_generate_seating(round_=round_two, seed=1, by=None)
         table = round_two.tables.get(number=1)
         client.force_login(make_organiser())
-        url = reverse("scoring:table_sync", args=[table.pk])
+        url = reverse("entry:table_sync", args=[table.pk])
         response = send(client, url, deals(table, 1, 1))
         [result] = response.json()["results"]
         assert result["status"] == "closed" and "not published yet" in result["message"]
@@ -435,7 +435,7 @@ class TestTheLinksChecks:
         assert client.get(sync_url(table_of_three)).status_code == 405
 
     def test_the_signed_in_door(self, client, table_of_three):
-        url = reverse("scoring:table_sync", args=[table_of_three.pk])
+        url = reverse("entry:table_sync", args=[table_of_three.pk])
         response = send(client, url, deals(table_of_three, 1, 1))
         assert response.status_code == 302 and response.url.startswith(reverse("login"))
         client.force_login(make_user())
@@ -514,11 +514,11 @@ class TestDisagreement:
         right = {key: (2 if key == declarer else -1) for key in (a, b, c)}  # a won lielais
         entry["scores"] = {key: -value for key, value in right.items()}
         agreed = deal(table_of_three, 2, "k2")
-        with caplog.at_level(logging.WARNING, logger="scoring.entry"):
+        with caplog.at_level(logging.WARNING, logger="entry"):
             response = send(client, sync_url(table_of_three), [entry])
         [result] = response.json()["results"]
         assert result["status"] == "stored" and result["disagreed"] is True
-        [warning] = [r for r in caplog.records if r.name == "scoring.entry"]
+        [warning] = [r for r in caplog.records if r.name == "entry"]
         assert warning.levelno == logging.WARNING
         assert "entry 1" in warning.getMessage()
         assert json.dumps(right, sort_keys=True) in warning.getMessage()
@@ -527,10 +527,10 @@ class TestDisagreement:
         agreed["scores"] = {
             key: (2 if key == agreed["fields"]["deal-declarer"] else -1) for key in players
         }
-        with caplog.at_level(logging.WARNING, logger="scoring.entry"):
+        with caplog.at_level(logging.WARNING, logger="entry"):
             response = send(client, sync_url(table_of_three), [agreed])
         assert response.json()["results"][0]["disagreed"] is False
-        assert not [r for r in caplog.records if r.name == "scoring.entry"]
+        assert not [r for r in caplog.records if r.name == "entry"]
 
 
 class TestCost:
@@ -599,7 +599,7 @@ class TestLastHeard:
 
     def test_the_signed_in_doors_page_records_nothing(self, client, table_of_three):
         client.force_login(make_organiser())
-        client.get(reverse("scoring:table_sheet", args=[table_of_three.pk]))
+        client.get(reverse("entry:table_sheet", args=[table_of_three.pk]))
         assert not TableHeard.objects.exists()
 
     def test_a_reseated_rounds_tables_go_with_what_was_heard(self, client, table_of_three):

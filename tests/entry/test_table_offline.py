@@ -11,7 +11,7 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.security import CSP_HEADER
-from scoring.entry.offline import TABLE_PAGE_ASSETS
+from entry.offline import TABLE_PAGE_ASSETS
 from tests.factories import make_organiser, make_published_round, make_tournament
 from tournaments.models import TableToken
 
@@ -28,7 +28,7 @@ def a_link():
 
 class TestTheWorker:
     def test_is_served_under_the_table_links_so_its_scope_is_theirs_only(self, client):
-        assert reverse("scoring:table_worker") == WORKER
+        assert reverse("entry:table_worker") == WORKER
         response = client.get(WORKER)
         assert response.status_code == 200
         assert response["Content-Type"] == "text/javascript; charset=utf-8"
@@ -59,7 +59,7 @@ class TestTheWorker:
 class TestTheManifest:
     def test_opens_the_tables_sheet_named_in_the_readers_language(self, client):
         table, link = a_link()
-        page = reverse("scoring:token_sheet", args=[link.token])
+        page = reverse("entry:token_sheet", args=[link.token])
         response = client.get(f"{page}manifest.webmanifest", HTTP_ACCEPT_LANGUAGE="lv")
         assert response.status_code == 200
         assert response["Content-Type"] == "application/manifest+json"
@@ -73,17 +73,17 @@ class TestTheManifest:
 
     def test_a_link_never_issued_or_revoked_has_none(self, client):
         _table, link = a_link()
-        unknown = reverse("scoring:table_manifest", args=["x" * 43])
+        unknown = reverse("entry:table_manifest", args=["x" * 43])
         assert client.get(unknown).status_code == 404
         TableToken.objects.filter(pk=link.pk).update(revoked_at=timezone.now())
-        revoked = reverse("scoring:table_manifest", args=[link.token])
+        revoked = reverse("entry:table_manifest", args=[link.token])
         assert client.get(revoked).status_code == 404
 
 
 class TestTheTablePage:
     def test_the_link_names_its_manifest_worker_and_hidden_offline_note(self, client):
         _table, link = a_link()
-        page = reverse("scoring:token_sheet", args=[link.token])
+        page = reverse("entry:token_sheet", args=[link.token])
         html = client.get(page).content.decode()
         assert f'<link rel="manifest" href="{page}manifest.webmanifest">' in html
         assert f'data-worker="{WORKER}" data-scope="/r/"' in html
@@ -93,7 +93,7 @@ class TestTheTablePage:
     def test_an_organisers_sheet_registers_no_worker(self, client):
         table, _link = a_link()
         client.force_login(make_organiser())
-        html = client.get(reverse("scoring:table_sheet", args=[table.pk])).content.decode()
+        html = client.get(reverse("entry:table_sheet", args=[table.pk])).content.decode()
         assert "table-offline.js" not in html
         assert "manifest" not in html
         assert "data-offline-note" not in html

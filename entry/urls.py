@@ -2,10 +2,10 @@
 
 from django.urls import path
 
-from scoring.entry import links, offline, sync
-from scoring.entry import views as entry
+from entry import links, offline, sync
+from entry import views as entry
 
-app_name = "scoring"
+app_name = "entry"
 
 urlpatterns = [
     path(

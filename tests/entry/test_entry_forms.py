@@ -1,4 +1,4 @@
-"""The entry forms kept rendered once per shape (scoring/entry/entry_forms.py): a page filled in
+"""The entry forms kept rendered once per shape (entry/entry_forms.py): a page filled in
 from the memory is exactly the page the forms' template renders for that sheet."""
 
 import itertools
@@ -9,9 +9,9 @@ from django.utils import translation
 
 from engine import Galdins, Pass, PenaltyPule, Play, dealer_for
 from engine.rules import Game
+from entry import entry_forms
+from entry.entry_forms import OfferedForms, entry_forms_html, forms_shape, marked_forms
 from scoring import services
-from scoring.entry import entry_forms
-from scoring.entry.entry_forms import OfferedForms, entry_forms_html, forms_shape, marked_forms
 from scoring.services import Writer
 from scoring.sheet_view import table_sheet_view
 from tests.factories import (

@@ -1,4 +1,4 @@
-"""What the entry page hands the phone's script (scoring/entry/phone.py): the forms it fills in for
+"""What the entry page hands the phone's script (entry/phone.py): the forms it fills in for
 the next entry are the server's own forms for that sheet, and its words and the engine's messages
 are in the page's language."""
 
@@ -9,11 +9,11 @@ from django.test import RequestFactory
 from django.utils import translation
 
 from engine import SheetError
-from scoring.entry import entry_forms, phone
-from scoring.entry.entry_forms import MARKS, OfferedForms, mark_values, marked_forms
+from entry import entry_forms, phone
+from entry.entry_forms import MARKS, OfferedForms, mark_values, marked_forms
 from scoring.sheet_view import table_sheet_view
+from tests.entry.test_entry_forms import CSRF, PAGE_URL, deals_for, direct, play, table_of
 from tests.factories import play_round_with
-from tests.scoring.test_entry_forms import CSRF, PAGE_URL, deals_for, direct, play, table_of
 
 pytestmark = pytest.mark.django_db
 

@@ -27,7 +27,7 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 import engine
 from core.engine_text import GAME_WORDS
 from engine.rules import TRICKS_PER_DEAL
-from scoring.entry.entry_forms import (
+from entry.entry_forms import (
     FORMS_TEMPLATE,
     SUBMISSIONS,
     FormsShape,
@@ -40,7 +40,7 @@ from scoring.entry.entry_forms import (
     marked_forms,
     marked_player,
 )
-from scoring.forms import REASON_MAX_LENGTH
+from entry.forms import REASON_MAX_LENGTH
 from scoring.templatetags.sheet_rows import row_words
 
 # The messages the engine's refusals are written from: every literal it marks for translation.
@@ -123,7 +123,7 @@ def _words() -> dict[str, object]:
                 "the connection allows. Keep this page open or open it again later."
             )
         ),
-        # A correction the phone makes from the next deal's form (scoring.forms.DealForm).
+        # A correction the phone makes from the next deal's form (entry.forms.DealForm).
         "correct_deal": escape(gettext("Correct deal %(number)s")),
         "correct_penalty": escape(gettext("Correct the penalty pule (entry %(position)s)")),
         "why_corrected": escape(gettext("Why is it corrected?")),
@@ -132,7 +132,7 @@ def _words() -> dict[str, object]:
         "reason_length": REASON_MAX_LENGTH,
         "confirmation": escape(gettext("Confirm the table")),
         "removal": escape(gettext("Remove the last entry")),
-        # The entry forms' own refusals (scoring.forms.DealForm), said before the engine's.
+        # The entry forms' own refusals (entry.forms.DealForm), said before the engine's.
         "required": escape(forms.Field.default_error_messages["required"]),
         "choose_declarer": escape(gettext("Choose the declarer.")),
         "enter_tricks": escape(gettext("Enter the declarer's tricks (0-8).")),

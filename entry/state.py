@@ -1,7 +1,7 @@
 """The table's state as the phone's script reads it: the sheet in the engine's own JSON (README,
 "The engine's command line"), so the phone scores it with the engine's rules, and what the page's
 forms need (positions, versions, players). Embedded in the entry page (`table-state`) and sent
-again in every answer of the phone's sync (scoring.entry.sync)."""
+again in every answer of the phone's sync (entry.sync)."""
 
 from __future__ import annotations
 

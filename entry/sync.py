@@ -1,7 +1,7 @@
 """The phone's sync: the entries a table's phone kept in its own storage, sent in order, each
 written as its plain form would be (`views.entry_outcome`: the same forms and services, each its
 own transaction), stopping at the first one not stored; the answer is what became of each, the
-table's state after the writes (scoring.entry.state) and the page's parts to show it.
+table's state after the writes (entry.state) and the page's parts to show it.
 
     POST /r/<token>/entries/                (the table's link)
     POST /organise/tables/<id>/entries/     (a signed-in account that may write the table)
@@ -28,11 +28,10 @@ from django.views.decorators.http import require_POST
 
 from core.dropped_connections import repeatable_posts
 from core.ratelimit import TABLE_LINK_FAILURES
-from scoring import services
-from scoring.entry.entry_forms import OfferedForms, entry_forms_html
-from scoring.entry.link_read import linked_table
-from scoring.entry.state import table_state
-from scoring.entry.views import (
+from entry.entry_forms import OfferedForms, entry_forms_html
+from entry.link_read import linked_table
+from entry.state import table_state
+from entry.views import (
     CLOSED,
     ENTRY_ACTIONS,
     STORED,
@@ -42,6 +41,7 @@ from scoring.entry.views import (
     entry_outcome,
     table_role_required,
 )
+from scoring import services
 from scoring.models import DealResult, TableHeard, TableResult
 from scoring.sheet_view import (
     TableSheetView,
@@ -54,7 +54,7 @@ from tournaments import permissions
 from tournaments.models import Table, TableToken
 from tournaments.services import TableGoneError, table_gone_message
 
-logger = logging.getLogger("scoring.entry")
+logger = logging.getLogger("entry")
 
 MAX_ENTRIES = 30
 # Thirty entries of a table of four with every galdiņš field and a long reason are some 30 KB.
@@ -213,8 +213,8 @@ def token_sync(request: HttpRequest, token: str) -> HttpResponse:
         confirmation=linked.confirmation,
         token=linked.token,
         heard=linked.heard,
-        url=reverse("scoring:token_sheet", args=[token]),
-        sync_url=reverse("scoring:token_sync", args=[token]),
+        url=reverse("entry:token_sheet", args=[token]),
+        sync_url=reverse("entry:token_sync", args=[token]),
     )
 
 
@@ -236,8 +236,8 @@ def table_sync(request: HttpRequest, table: Table) -> HttpResponse:
         confirmation=table_confirmation(table),
         token=None,
         heard=TableHeard.objects.filter(pk=table.pk).first(),
-        url=reverse("scoring:table_sheet", args=[table.pk]),
-        sync_url=reverse("scoring:table_sync", args=[table.pk]),
+        url=reverse("entry:table_sheet", args=[table.pk]),
+        sync_url=reverse("entry:table_sync", args=[table.pk]),
     )
 
 
@@ -370,9 +370,9 @@ def page_parts(page: SheetPage) -> dict[str, str]:
         "sheet": render_to_string(
             "scoring/_sheet_table.html", context, request=page.request
         ).strip(),
-        "progress": render_to_string("scoring/_entry_progress.html", context).strip(),
+        "progress": render_to_string("entry/_entry_progress.html", context).strip(),
         "forms": render_to_string(
-            "scoring/_entry_form_section.html",
+            "entry/_entry_form_section.html",
             {**context, "entry_forms": forms},
             request=page.request,
         ).strip(),

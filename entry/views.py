@@ -7,7 +7,7 @@ or not), and /organise/tables/<id>/sheet/ for the accounts tournaments.roles let
 write goes through scoring.services; a successful write redirects back to the page
 (POST-redirect-GET), a refused one shows the page again with the message and stores nothing.
 Each entry's action (`ENTRY_ACTIONS`) gives an `Outcome`, which the plain form's answer turns
-into a page here and the phone's sync (scoring.entry.sync) into its JSON.
+into a page here and the phone's sync (entry.sync) into its JSON.
 """
 
 from __future__ import annotations
@@ -34,12 +34,8 @@ from core.dropped_connections import repeatable_posts
 from core.query import whole_number
 from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import client_ip
-from scoring import services
-from scoring.entry.entry_forms import OfferedForms, correction_form, entry_forms_html
-from scoring.entry.link_read import linked_table
-from scoring.entry.phone import phone_data
-from scoring.entry.state import table_state
-from scoring.forms import (
+from entry.entry_forms import OfferedForms, correction_form, entry_forms_html
+from entry.forms import (
     AllowDealsForm,
     ConfirmForm,
     DealForm,
@@ -47,6 +43,10 @@ from scoring.forms import (
     RemoveForm,
     UnlockForm,
 )
+from entry.link_read import linked_table
+from entry.phone import phone_data
+from entry.state import table_state
+from scoring import services
 from scoring.models import TableResult
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet_view import (
@@ -64,7 +64,7 @@ from tournaments import permissions
 from tournaments.models import Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
 
-TEMPLATE = "scoring/sheet.html"
+TEMPLATE = "entry/sheet.html"
 
 # What became of an entry sent to the sheet (`Outcome.status`).
 STORED = "stored"  # written now, or earlier (its client key was recorded: a resend)
@@ -88,7 +88,7 @@ class SheetPage:
     is_chief: bool
     url: str
     given_sheet: TableSheetView | None = None  # the sheet, when it is known already
-    sync_url: str = ""  # the phone's sync endpoint for this door (scoring.entry.sync)
+    sync_url: str = ""  # the phone's sync endpoint for this door (entry.sync)
 
     @cached_property
     def sheet(self) -> TableSheetView:
@@ -145,7 +145,7 @@ class SheetPage:
             ),
             # What the page's script needs to take entries on the phone (called when shown).
             "phone": partial(phone_data, self.request, offered),
-            # What the phone's script starts from (scoring.entry.state).
+            # What the phone's script starts from (entry.state).
             "table_state": self.state(),
         }
 
@@ -322,8 +322,8 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
         table=linked.table,
         confirmation=linked.confirmation,
         token=linked.token,
-        url=reverse("scoring:token_sheet", args=[token]),
-        sync_url=reverse("scoring:token_sync", args=[token]),
+        url=reverse("entry:token_sheet", args=[token]),
+        sync_url=reverse("entry:token_sync", args=[token]),
     )
 
 
@@ -350,7 +350,7 @@ def link_gone(request: HttpRequest, token: TableToken | None, *, reseated: bool)
         "advice": advice,
         "tournament": token.round.tournament if token is not None else None,
     }
-    return render(request, "scoring/link_gone.html", context, status=410)
+    return render(request, "entry/link_gone.html", context, status=410)
 
 
 def table_role_required(
@@ -391,8 +391,8 @@ def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
         table=table,
         confirmation=table_confirmation(table),
         token=None,
-        url=reverse("scoring:table_sheet", args=[table.pk]),
-        sync_url=reverse("scoring:table_sync", args=[table.pk]),
+        url=reverse("entry:table_sheet", args=[table.pk]),
+        sync_url=reverse("entry:table_sync", args=[table.pk]),
     )
 
 

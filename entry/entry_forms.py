@@ -1,4 +1,4 @@
-"""The forms a table's sheet offers (scoring/_entry_forms.html), and their markup rendered once
+"""The forms a table's sheet offers (entry/_entry_forms.html), and their markup rendered once
 per shape: the forms are sent after every deal.
 
 After every deal a referee's phone is sent the next forms: the deal form, the penalty pule and
@@ -10,7 +10,7 @@ answer; so the plain next-deal forms are rendered once per *shape* (the language
 number of players, who deals and sits out, which forms are offered), with a mark in place of each
 of those values, and each page fills its own values in (escaped as the template escapes them).
 Everything else (a correction, a refused form and its errors, the confirmation at the end of the
-sheet, a locked table) is rendered as it stands. tests/scoring/test_entry_forms.py checks
+sheet, a locked table) is rendered as it stands. tests/entry/test_entry_forms.py checks
 that a page filled from the memory is the page rendered directly, over tables of three and four,
 every rule set, names that need escaping.
 """
@@ -31,7 +31,7 @@ from django.utils.safestring import SafeString, mark_safe
 from django.utils.translation import get_language
 
 from engine import Rules
-from scoring.forms import (
+from entry.forms import (
     AllowDealsForm,
     ConfirmForm,
     DealForm,
@@ -42,7 +42,7 @@ from scoring.forms import (
 )
 from scoring.sheet_view import SheetPlayer, SheetRow, TableSheetView
 
-FORMS_TEMPLATE = "scoring/_entry_forms.html"
+FORMS_TEMPLATE = "entry/_entry_forms.html"
 FORM_NAMES = (
     "deal_form",
     "correction_form",
@@ -253,7 +253,7 @@ class MarkedRow:
 @dataclass(frozen=True)
 class MarkedSheet:
     """The sheet as the plain next-deal forms read it, with a mark for what changes from one
-    page to the next (scoring/_entry_forms.html and `default_forms` read nothing else of it
+    page to the next (entry/_entry_forms.html and `default_forms` read nothing else of it
     when a table takes its next deal: the memory's test holds them to that)."""
 
     players: tuple[SheetPlayer, ...]
@@ -346,7 +346,7 @@ def forms_context(
     correcting: SheetRow | None = None,
     is_chief: bool = False,
 ) -> dict[str, object]:
-    """Everything scoring/_entry_forms.html reads."""
+    """Everything entry/_entry_forms.html reads."""
     return {
         "sheet": sheet,
         "page_url": page_url,

@@ -69,7 +69,7 @@ def link_of_any(table):
 
 
 def url_of(table):
-    return reverse("scoring:token_sheet", args=[link_of(table).token])
+    return reverse("entry:token_sheet", args=[link_of(table).token])
 
 
 def deal_data(position, client_key, **fields):
@@ -197,7 +197,7 @@ class TestTheLink:
         """A link is 32 random bytes: telling its holder that it was replaced tells a guesser
         nothing, and the referee whose link went gets no silent 404."""
         url = url_of(table_of_three)
-        unknown = client.get(reverse("scoring:token_sheet", args=["no-such-link"]))
+        unknown = client.get(reverse("entry:token_sheet", args=["no-such-link"]))
         tournament_services.table_token_revoke(table=table_of_three, by=None)
         revoked = client.get(url)
         assert unknown.status_code == 404
@@ -214,7 +214,7 @@ class TestTheLink:
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
         table = round_.tables.get()
         token = tournament_services.table_token_issue(table=table, by=None)
-        url = reverse("scoring:token_sheet", args=[token.token])
+        url = reverse("entry:token_sheet", args=[token.token])
         response = client.get(url)
         assert response.status_code == 200
         assert response.context["sheet"].round_is_draft
@@ -830,7 +830,7 @@ class TestConfirmation:
         short_round.round.tournament.chief_referees.add(chief)
         play_deals(short_round, 3)
         client.force_login(chief)
-        url = reverse("scoring:table_sheet", args=[short_round.pk])
+        url = reverse("entry:table_sheet", args=[short_round.pk])
         assert "confirmer" not in client.get(url).context["offered"].confirm_form.fields
         assert client.post(url, self.confirm_data()).status_code == 302
         assert TableResult.objects.get().confirmed_by == chief
@@ -866,7 +866,7 @@ class TestConfirmation:
             deals_seen=deals_on_sheet(short_round),
         )
         link = url_of(short_round)
-        organiser_url = reverse("scoring:table_sheet", args=[short_round.pk])
+        organiser_url = reverse("entry:table_sheet", args=[short_round.pk])
         unlock = {"action": "unlock", "unlock-reason": "deal 2 was wrong"}
 
         assert client.get(link).context["offered"].unlock_form is None
@@ -892,7 +892,7 @@ class TestConfirmation:
 
 class TestOrganiserDoor:
     def test_organisers_and_the_chief_referee_open_any_table(self, client, table_of_three, chief):
-        url = reverse("scoring:table_sheet", args=[table_of_three.pk])
+        url = reverse("entry:table_sheet", args=[table_of_three.pk])
         response = client.get(url)
         assert response.status_code == 302 and response.url.startswith(reverse("login"))
         client.force_login(make_user())
@@ -903,7 +903,7 @@ class TestOrganiserDoor:
         assert client.get(url).status_code == 200
         organiser = make_organiser()
         client.force_login(organiser)
-        assert client.get(reverse("scoring:table_sheet", args=[99999])).status_code == 404
+        assert client.get(reverse("entry:table_sheet", args=[99999])).status_code == 404
         assert client.post(url, deal_data(1, "org-1", game="pass")).status_code == 302
         stored = DealResult.objects.get()
         assert (stored.entered_by, stored.entered_via_token) == (organiser, None)
@@ -935,12 +935,12 @@ class TestEntryLinks:
             "scoring/_table_links.html", {"links": links}, request=rf.get("/organise/")
         )
         assert f"http://testserver/r/{link_of(table_of_three).token}/" in html
-        assert reverse("scoring:table_link_revoke", args=[table_of_three.pk]) in html
+        assert reverse("entry:table_link_revoke", args=[table_of_three.pk]) in html
 
     def test_an_organiser_issues_a_new_link_and_revokes_it(self, client, table_of_three):
         old_url = url_of(table_of_three)
-        new_link = reverse("scoring:table_link_new", args=[table_of_three.pk])
-        revoke = reverse("scoring:table_link_revoke", args=[table_of_three.pk])
+        new_link = reverse("entry:table_link_new", args=[table_of_three.pk])
+        revoke = reverse("entry:table_link_revoke", args=[table_of_three.pk])
         client.force_login(make_user())
         assert client.post(new_link).status_code == 403
         assert client.post(revoke).status_code == 403
@@ -962,7 +962,7 @@ class TestEntryLinks:
         """No JavaScript confirm: the list's button opens a page that says what happens, and
         only its form (a POST with `confirmed`) revokes. A bare POST gets the question too."""
         url = url_of(table_of_three)
-        revoke = reverse("scoring:table_link_revoke", args=[table_of_three.pk])
+        revoke = reverse("entry:table_link_revoke", args=[table_of_three.pk])
         client.force_login(make_organiser())
         round_page = client.get(
             reverse(
@@ -987,7 +987,7 @@ class TestEntryLinks:
     def test_the_holder_of_a_replaced_link_is_told_so_in_his_language(self, client, table_of_three):
         url = url_of(table_of_three)
         client.force_login(make_organiser())
-        client.post(reverse("scoring:table_link_new", args=[table_of_three.pk]))
+        client.post(reverse("entry:table_link_new", args=[table_of_three.pk]))
         client.logout()
 
         for language, words in (("en", "This link was replaced"), ("lv", "Šī saite ir aizstāta")):

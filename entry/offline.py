@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import CSP_HEADER
-from scoring.entry.link_read import linked_table
+from entry.link_read import linked_table
 
 # Every static file a table page may use (the clock's scripts only when the round is timed).
 TABLE_PAGE_ASSETS = (
@@ -47,7 +47,7 @@ def table_worker(request: HttpRequest) -> HttpResponse:
     assets = table_page_assets()
     assets_json = json.dumps(assets)
     script = render_to_string(
-        "scoring/table-worker.js",
+        "entry/table-worker.js",
         {
             "assets_json": mark_safe(assets_json),  # JSON of our own static paths
             "queue_json": mark_safe(json.dumps(static("js/table-queue.js"))),
@@ -79,7 +79,7 @@ def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
         "round_number": table.round.number,
         "table_number": table.number,
     }
-    page = reverse("scoring:token_sheet", args=[token])
+    page = reverse("entry:token_sheet", args=[token])
     manifest = {
         "name": f"{name} · {table.round.tournament.name}",
         "short_name": name,
