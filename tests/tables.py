@@ -1,4 +1,4 @@
-"""A lean table (scoring.tables.LeanRowsTable) rendered both ways: with its own rows and with
+"""A lean table (core.lean_tables.LeanRowsTable) rendered both ways: with its own rows and with
 django-tables2's template, for tests that compare the two."""
 
 from __future__ import annotations

@@ -56,7 +56,7 @@ def table_link():
     round_ = make_published_round(make_tournament(table_size=3), players=3)
     table = round_.tables.get()
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-    return table, reverse("scoring:token_sheet", args=[token])
+    return table, reverse("entry:token_sheet", args=[token])
 
 
 def deal_data(table, *, key: str = "a1b2c3d4-0000-4000-8000-000000000001") -> dict[str, object]:

@@ -28,10 +28,11 @@ from django.test import Client
 from django.urls import reverse
 from pypdf import PdfReader
 
+from archive.export import tournament_archive
+from archive.writing import tournament_import
 from engine.cli import score_lines, score_one, seat_one
 from engine.seating import seat_json
 from scoring import services
-from scoring.archive import tournament_archive, tournament_import
 from scoring.models import TableResult
 from scoring.services import Writer
 from scoring.sheets import sheet_entry
@@ -242,9 +243,9 @@ def organiser_pages(world: World) -> list[str]:
         reverse("tournaments:referees", args=[slug, 2]),
         reverse("tournaments:audit", args=[slug]),
         reverse("tournaments:audit", args=[slug]) + "?player=%3Cscript%3E",
-        reverse("scoring:table_sheet", args=[world.table.pk]),
-        reverse("scoring:table_sheet", args=[world.round_1.tables.first().pk]),
-        reverse("scoring:table_sheet", args=[world.table.pk]) + "?correct=1",
+        reverse("entry:table_sheet", args=[world.table.pk]),
+        reverse("entry:table_sheet", args=[world.round_1.tables.first().pk]),
+        reverse("entry:table_sheet", args=[world.table.pk]) + "?correct=1",
     ]
 
 
@@ -262,7 +263,7 @@ def public_pages(world: World) -> list[str]:
         reverse("public:standings", args=[slug]) + "?provisional=1",
         reverse("public:player", args=[world.players[0].pk]),
         reverse("public:player", args=[world.players[7].pk]),
-        reverse("scoring:token_sheet", args=[world.token.token]),
+        reverse("entry:token_sheet", args=[world.token.token]),
         reverse("public:display", args=[slug]),
     ]
 
@@ -687,7 +688,7 @@ class TestSheetForms:
             assert_refused(client.post(url, data), before, f"{url} {str(data)[:100]}")
 
     def test_deals(self, world):
-        url = reverse("scoring:token_sheet", args=[world.token.token])
+        url = reverse("entry:token_sheet", args=[world.token.token])
         keys = seat_keys(world.table)
         other_table = world.round_2.tables.get(number=2)
         stranger = seat_keys(other_table)[0]
@@ -725,7 +726,7 @@ class TestSheetForms:
         assert world.table.deal_results.filter(position=3, client_key="hostile-deal").exists()
 
     def test_penalties_corrections_removal_confirmation(self, world):
-        url = reverse("scoring:token_sheet", args=[world.token.token])
+        url = reverse("entry:token_sheet", args=[world.token.token])
         keys = seat_keys(world.table)
         penalty = {
             "action": "penalty",
@@ -778,7 +779,7 @@ class TestSheetForms:
         Round.objects.filter(pk=world.round_1.pk).update(status="in_play")  # open again
         client = hostile_client()
         client.force_login(world.chief)
-        url = reverse("scoring:table_sheet", args=[table.pk])
+        url = reverse("entry:table_sheet", args=[table.pk])
         cases = [
             {"action": "unlock", "unlock-reason": value} for value in ("", "   ", LONG_TEXT)
         ] + [{"action": "unlock", "unlock-reason": NUL_TEXT}]
@@ -798,7 +799,7 @@ class TestSheetForms:
         tournament_services.round_publish(round_=round_, by=None)
         table = round_.tables.get()
         keys = seat_keys(table)
-        url = reverse("scoring:token_sheet", args=[table.tokens.get().token])
+        url = reverse("entry:token_sheet", args=[table.tokens.get().token])
         base = {
             "action": "deal",
             "deal-position": "1",

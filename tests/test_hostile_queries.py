@@ -167,7 +167,7 @@ def test_the_pages_are_enumerated(world, pages):  # noqa: F811
     slug = world.tournament.slug
     assert reverse("public:standings", args=[slug]) in urls
     assert reverse("tournaments:players") in urls
-    assert reverse("scoring:token_sheet", args=[world.token.token]) in urls
+    assert reverse("entry:token_sheet", args=[world.token.token]) in urls
     assert Page(reverse("tournaments:audit", args=[slug]), signed_in=True) in pages
     assert Page(reverse("public:standings", args=[slug]), signed_in=False) in pages
 

@@ -225,7 +225,7 @@ def test_the_invitations_to_a_final(register):
 def test_the_chief_referees_on_the_protocol():
     from django.contrib.auth.models import User
 
-    from scoring.documents import selectors as documents
+    from documents import selectors as documents
 
     tournament = make_tournament(language="lv")
     for first_name in ("Juris", "Jurģis", "Jānis"):

@@ -10,8 +10,8 @@ from django.utils import timezone
 from core import plain_sql
 from engine import Galdins, PenaltyPule, Play
 from engine.rules import Game
+from entry.link_read import linked_table
 from scoring import services
-from scoring.entry.link_read import linked_table
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
 from scoring.sheets import SHEET_RESULT_FIELDS, table_results

@@ -43,8 +43,8 @@ def too_large(client: Client) -> HttpResponse:
 
 def too_many_failures(client: Client, settings) -> HttpResponse:
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "table-link": {"failures": 1, "seconds": 60}}
-    client.get(reverse("scoring:token_sheet", args=["no-such-link"]))
-    return client.get(reverse("scoring:token_sheet", args=["no-such-link"]))
+    client.get(reverse("entry:token_sheet", args=["no-such-link"]))
+    return client.get(reverse("entry:token_sheet", args=["no-such-link"]))
 
 
 def server_error(client: Client, monkeypatch: pytest.MonkeyPatch) -> HttpResponse:

@@ -166,7 +166,9 @@ def test_tables_confirmed_in_bulk_are_rated_when_their_round_closes(season):
 
 def test_an_imported_tournament_is_placed_and_rated_as_if_played_here(season, tmp_path):
     # An archive written on a venue's laptop, imported where other tournaments are rated.
-    from scoring.archive import read_archive, tournament_archive, tournament_import
+    from archive.export import tournament_archive
+    from archive.reading import read_archive
+    from archive.writing import tournament_import
     from scoring.simulation import simulate_tournament
 
     played_here = simulate_tournament(players=6, rounds=2, deals=6, seed=3, slug="here")

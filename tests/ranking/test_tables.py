@@ -1,4 +1,4 @@
-"""The season ranking's and the rating list's lean rows (scoring.tables.LeanRowsTable) are the
+"""The season ranking's and the rating list's lean rows (core.lean_tables.LeanRowsTable) are the
 HTML django-tables2's own template renders, cell for cell: the same columns, classes, links,
 defaults, number formats and escaping, on any page and in any order."""
 

@@ -9,13 +9,13 @@ import re
 import pytest
 from django.urls import reverse
 
+from documents.printing import round_sheets_pdf
 from engine import Play
 from engine.rules import Game
 from scoring import services
-from scoring.documents import round_sheets_pdf
 from scoring.services import Writer
+from tests.documents.test_documents import entry_url, make_named_tournament, pdf_text
 from tests.factories import deals_on_sheet, seat_keys
-from tests.scoring.test_documents import entry_url, make_named_tournament, pdf_text
 from tests.scoring.test_standings_selectors import publish_next_round
 
 pytestmark = pytest.mark.django_db

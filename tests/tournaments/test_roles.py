@@ -369,13 +369,13 @@ class TestTableReferees:
         client.force_login(referee)
         dashboard = client.get(reverse("tournaments:dashboard"))
         assert [table.pk for table in dashboard.context["tables"]] == [this.pk]
-        sheet = reverse("scoring:table_sheet", args=[this.pk])
+        sheet = reverse("entry:table_sheet", args=[this.pk])
         assert client.get(sheet).status_code == 200
         assert client.post(sheet, pass_deal()).status_code == 302
         stored = DealResult.objects.get()
         assert (stored.table, stored.entered_by, stored.entered_via_token) == (this, referee, None)
         # Not the other table, and not the organiser's pages.
-        other_sheet = reverse("scoring:table_sheet", args=[other.pk])
+        other_sheet = reverse("entry:table_sheet", args=[other.pk])
         assert client.post(other_sheet, pass_deal("k-2")).status_code == 403
         assert (
             client.get(reverse("tournaments:round", args=[tournament.slug, 1])).status_code == 403
@@ -427,7 +427,7 @@ class TestDashboard:
         client.force_login(chief)
         response = client.get(reverse("tournaments:dashboard"))
         assert [table.pk for table in response.context["tables"]] == [t.pk for t in tables]
-        assert reverse("scoring:table_sheet", args=[tables[1].pk]) in response.content.decode()
+        assert reverse("entry:table_sheet", args=[tables[1].pk]) in response.content.decode()
 
     def test_a_chief_referee_finds_the_people_page_of_his_tournament(self, client, tournament):
         chief = account("chief")
