@@ -15,7 +15,8 @@ from scoring.archive.checking import Checker
 from scoring.archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
 from scoring.archive.plan import NamedRole, Plan
 from scoring.archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
-from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
+from scoring.models import DealResult, SeatResult, TableResult
+from scoring.services import seat_results
 from scoring.sheets import (
     current_results,
 )
@@ -235,16 +236,11 @@ def _write(
     )
     SeatResult.objects.bulk_create(
         (
-            SeatResult(
-                table_result=table_result,
-                entry=entry_of[int(row.player)],
-                round_number=round_.number,
-                game_points=row.game_points,
-                place_points_twelfths=int(row.place_points * TWELFTHS),
-                place=row.place,
+            seat
+            for table_result, (_saved, _round, table) in zip(table_results, confirmed, strict=True)
+            for seat in seat_results(
+                table_result, table.confirmation.results, lambda player: entry_of[int(player)]
             )
-            for table_result, (_saved, round_, table) in zip(table_results, confirmed, strict=True)
-            for row in table.confirmation.results
         ),
         batch_size=BATCH_SIZE,
     )
