@@ -475,7 +475,8 @@ def table_confirm(
             round_results(state.round.number, closed.totals, state.rule_set.place_scheme),
         )
     )
-    reactions.table_confirmed(table_result=result)  # the players' ratings, in this transaction
+    # The players' ratings, in this transaction.
+    reactions.table_confirmed.send(TableResult, table_result=result)
     tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.TABLE_CONFIRMED,
@@ -555,7 +556,8 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     if result is None:
         raise ServiceError(_("table %(number)d is not confirmed") % {"number": state.table.number})
     before = {str(seat.entry_id): seat.game_points for seat in result.seats.all()}
-    reactions.table_unlocked(table_result=result)  # ratings as if it had never been confirmed
+    # Ratings as if it had never been confirmed.
+    reactions.table_unlocked.send(TableResult, table_result=result)
     result.delete()
     tournament_changed(tournament.pk)
     audit(
@@ -638,7 +640,8 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
         )
     round_.status = RoundStatus.CLOSED
     round_.save(update_fields=["status"])
-    reactions.round_closed(round_=round_)  # a finished tournament's placings for the ranking
+    # A finished tournament's placings for the ranking.
+    reactions.round_closed.send(Round, round_=round_)
     tournament_changed(round_.tournament_id)
     audit(
         action=AuditEntry.Action.ROUND_CLOSED,

@@ -307,7 +307,7 @@ def tournament_import(
         with transaction.atomic():
             tournament = _write(plan, on_account_created, grant_roles=grant_roles)
             # The season ranking and the ratings count it as if it had been played here.
-            reactions.tournament_imported(tournament=tournament)
+            reactions.tournament_imported.send(Tournament, tournament=tournament)
     except DatabaseError as error:
         # A slug taken meanwhile, or a licence number of another player: all rolled back.
         raise ArchiveError(f"nothing imported: the database refused a row ({error})") from None
