@@ -15,7 +15,8 @@ from archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
 from archive.plan import NamedRole, Plan
 from archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
 from scoring import reactions
-from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
+from scoring.models import DealResult, SeatResult, TableResult
+from scoring.services import seat_results
 from scoring.sheets import (
     current_results,
 )
@@ -235,16 +236,11 @@ def _write(
     )
     SeatResult.objects.bulk_create(
         (
-            SeatResult(
-                table_result=table_result,
-                entry=entry_of[int(row.player)],
-                round_number=round_.number,
-                game_points=row.game_points,
-                place_points_twelfths=int(row.place_points * TWELFTHS),
-                place=row.place,
+            seat
+            for table_result, (_saved, _round, table) in zip(table_results, confirmed, strict=True)
+            for seat in seat_results(
+                table_result, table.confirmation.results, lambda player: entry_of[int(player)]
             )
-            for table_result, (_saved, round_, table) in zip(table_results, confirmed, strict=True)
-            for row in table.confirmation.results
         ),
         batch_size=BATCH_SIZE,
     )
@@ -311,7 +307,7 @@ def tournament_import(
         with transaction.atomic():
             tournament = _write(plan, on_account_created, grant_roles=grant_roles)
             # The season ranking and the ratings count it as if it had been played here.
-            reactions.tournament_imported(tournament=tournament)
+            reactions.tournament_imported.send(Tournament, tournament=tournament)
     except DatabaseError as error:
         # A slug taken meanwhile, or a licence number of another player: all rolled back.
         raise ArchiveError(f"nothing imported: the database refused a row ({error})") from None

@@ -33,7 +33,7 @@ def pdf_response(content: bytes, filename: str) -> HttpResponse:
 
 def sheet_printers_only(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
     """The score sheets carry the tables' private links: the tournament's organisers and chief
-    referees (tournaments.roles) print them; visitors sign in first, others get 403."""
+    referees (tournaments.permissions) print them; visitors sign in first, others get 403."""
 
     @login_required
     @wraps(view)

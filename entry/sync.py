@@ -229,7 +229,7 @@ def token_sync(request: HttpRequest, token: str) -> HttpResponse:
 )
 @require_POST
 def table_sync(request: HttpRequest, table: Table) -> HttpResponse:
-    """A signed-in account that may write the table (tournaments.roles) sends its entries."""
+    """A signed-in account that may write the table (tournaments.permissions) sends its entries."""
     return sync(
         request,
         table=table,

@@ -2,8 +2,8 @@
 confirmation and unlock.
 
 Two doors open the same page: the table's private link /r/<token>/ (whoever holds it, signed in
-or not), and /organise/tables/<id>/sheet/ for the accounts tournaments.roles lets write the table
-(its tournament's organisers and chief referees, the referees assigned to it). Every
+or not), and /organise/tables/<id>/sheet/ for the accounts tournaments.permissions lets write
+the table (its tournament's organisers and chief referees, the referees assigned to it). Every
 write goes through scoring.services; a successful write redirects back to the page
 (POST-redirect-GET), a refused one shows the page again with the message and stores nothing.
 Each entry's action (`ENTRY_ACTIONS`) gives an `Outcome`, which the plain form's answer turns
@@ -385,7 +385,7 @@ def table_role_required(
 )
 @require_http_methods(["GET", "HEAD", "POST"])
 def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
-    """The table's sheet for a signed-in account that may write it (tournaments.roles)."""
+    """The table's sheet for a signed-in account that may write it (tournaments.permissions)."""
     return sheet_page(
         request,
         table=table,

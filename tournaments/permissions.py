@@ -1,4 +1,5 @@
-"""Who may do what: the one place that answers it (tournaments/roles.py gives and takes the roles).
+"""Who may do what: the one place that answers it (`tournaments.services.roles` gives and takes
+the roles).
 
 The roles:
 - federation staff (`user.is_staff`) organise every tournament and keep the player register;

@@ -24,7 +24,7 @@ from tests.factories import (
     play_round_with,
     seat_keys,
 )
-from tournaments import roles, selectors, services
+from tournaments import selectors, services
 from tournaments.models import AuditEntry, Entry, Role, Table
 
 pytestmark = pytest.mark.django_db
@@ -84,7 +84,7 @@ def played(chief):
         writer=Writer(ip_address="10.3.3.3"),
     )
     services.entry_withdraw(entry=Entry.objects.get(pk=players[2]), after_round=1, by=chief)
-    roles.role_grant(
+    services.role_grant(
         tournament=tournament,
         user=User.objects.create(username="tiesnesis"),
         role=Role.REFEREE,

@@ -1,6 +1,6 @@
-"""Giving and taking a tournament's roles, and creating referee accounts (writes, audited).
-
-Who may give which role is answered by tournaments/permissions.py (the views ask it first).
+"""Giving and taking a tournament's roles, assigning referees to tables, and creating referee
+accounts. Who may give which role is answered by `tournaments.permissions` (the views ask it
+first); who holds which role is read by `tournaments.selectors.roles`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import AuditEntry, Role, Table, Tournament
 from tournaments.permissions import ROLE_RELATIONS
-from tournaments.services import ServiceError, audit, lock_round_and_table
+from tournaments.services.common import ServiceError, audit, lock_round_and_table
 
 
 def _relation(tournament: Tournament, role: str) -> models.Manager:
