@@ -1092,9 +1092,17 @@ function start() {
       heard = base.heard || heard;
     }
     queue = stored;
+    showServer(current ? answer.html : null);
+    if (!base.accepts_entries) window.clearTimeout(timer);
+  }
+
+  // The server's sheet and forms (`html`, when it sent newer ones) with this phone's queue on
+  // top; a form the referee is filling in (or the phone's refusal in it) stays while it is
+  // still the next entry's.
+  function showServer(html) {
     keepingTheView(() => {
       const dirty = formsDirty;
-      if (current && answer.html) replaceHtml(answer.html);
+      if (html) replaceHtml(html);
       formsDirty = dirty && keepForms();
       const view = effective();
       renderSheet(view);
@@ -1102,7 +1110,6 @@ function start() {
       if (!formsDirty) renderForms(view);
       renderStatus();
     });
-    if (!base.accepts_entries) window.clearTimeout(timer);
   }
 
   // What the service worker sent meanwhile (Background Sync), or another tab: the stored state
@@ -1116,22 +1123,11 @@ function start() {
     } catch (error) {
       return;
     }
-    // As the page's own answer: a form the referee is filling in (or the phone's refusal in
-    // it) stays while it is still the next entry's.
-    keepingTheView(() => {
-      const dirty = formsDirty;
-      if (fresh) {
-        base = fresh;
-        heard = fresh.heard;
-        replaceHtml(fresh.html);
-      }
-      formsDirty = dirty && keepForms();
-      const view = effective();
-      renderSheet(view);
-      renderProgress(view);
-      if (!formsDirty) renderForms(view);
-      renderStatus();
-    });
+    if (fresh) {
+      base = fresh;
+      heard = fresh.heard;
+    }
+    showServer(fresh ? fresh.html : null);
   }
 
   function newer(one, other) {
