@@ -1045,7 +1045,7 @@ function start() {
     } catch (error) {
       // The storage is gone: the phone keeps what it has in memory.
     }
-    render();
+    showServer(null);
   }
 
   function replaceHtml(html) {
