@@ -1069,10 +1069,12 @@ function start() {
   function keepForms() {
     if (!formsDirty) return false;
     if (document.querySelector("#entry-form input[name='fix-position']")) return true;
-    const position = document.querySelector("#entry-form input[name='deal-position']");
-    if (!position) return false;
     const view = effective();
-    return parseInt(position.value, 10) === view.rows.length + 1;
+    const position = document.querySelector("#entry-form input[name='deal-position']");
+    if (position) return parseInt(position.value, 10) === view.rows.length + 1;
+    // The confirmation, once every deal is in: kept while it counts the deals on the sheet.
+    const deals = document.querySelector("#entry-form input[name='confirm-deals']");
+    return Boolean(deals) && parseInt(deals.value, 10) === view.played;
   }
 
   async function applyAnswer(answer) {
