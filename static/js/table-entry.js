@@ -1045,7 +1045,7 @@ function start() {
     } catch (error) {
       // The storage is gone: the phone keeps what it has in memory.
     }
-    render();
+    showServer(null);
   }
 
   function replaceHtml(html) {
@@ -1069,10 +1069,12 @@ function start() {
   function keepForms() {
     if (!formsDirty) return false;
     if (document.querySelector("#entry-form input[name='fix-position']")) return true;
-    const position = document.querySelector("#entry-form input[name='deal-position']");
-    if (!position) return false;
     const view = effective();
-    return parseInt(position.value, 10) === view.rows.length + 1;
+    const position = document.querySelector("#entry-form input[name='deal-position']");
+    if (position) return parseInt(position.value, 10) === view.rows.length + 1;
+    // The confirmation, once every deal is in: kept while it counts the deals on the sheet.
+    const deals = document.querySelector("#entry-form input[name='confirm-deals']");
+    return Boolean(deals) && parseInt(deals.value, 10) === view.played;
   }
 
   async function applyAnswer(answer) {
@@ -1092,9 +1094,17 @@ function start() {
       heard = base.heard || heard;
     }
     queue = stored;
+    showServer(current ? answer.html : null);
+    if (!base.accepts_entries) window.clearTimeout(timer);
+  }
+
+  // The server's sheet and forms (`html`, when it sent newer ones) with this phone's queue on
+  // top; a form the referee is filling in (or the phone's refusal in it) stays while it is
+  // still the next entry's.
+  function showServer(html) {
     keepingTheView(() => {
       const dirty = formsDirty;
-      if (current && answer.html) replaceHtml(answer.html);
+      if (html) replaceHtml(html);
       formsDirty = dirty && keepForms();
       const view = effective();
       renderSheet(view);
@@ -1102,7 +1112,6 @@ function start() {
       if (!formsDirty) renderForms(view);
       renderStatus();
     });
-    if (!base.accepts_entries) window.clearTimeout(timer);
   }
 
   // What the service worker sent meanwhile (Background Sync), or another tab: the stored state
@@ -1116,22 +1125,11 @@ function start() {
     } catch (error) {
       return;
     }
-    // As the page's own answer: a form the referee is filling in (or the phone's refusal in
-    // it) stays while it is still the next entry's.
-    keepingTheView(() => {
-      const dirty = formsDirty;
-      if (fresh) {
-        base = fresh;
-        heard = fresh.heard;
-        replaceHtml(fresh.html);
-      }
-      formsDirty = dirty && keepForms();
-      const view = effective();
-      renderSheet(view);
-      renderProgress(view);
-      if (!formsDirty) renderForms(view);
-      renderStatus();
-    });
+    if (fresh) {
+      base = fresh;
+      heard = fresh.heard;
+    }
+    showServer(fresh ? fresh.html : null);
   }
 
   function newer(one, other) {

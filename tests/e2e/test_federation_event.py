@@ -13,6 +13,7 @@ from __future__ import annotations
 import itertools
 
 import pytest
+from playwright.sync_api import expect
 
 from engine import Play, dealer_for
 from engine.rules import Game
@@ -119,7 +120,7 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
     desk.wait_for_url(f"{live_server.url}{round_url}")
     desk.fill("#id_seed", "2026")
     desk.click(f"button:has-text('{t('Generate')}')")
-    assert desk.locator(".seating-table").count() == 7
+    expect(desk.locator(".seating-table")).to_have_count(7)
     round_one = Round.objects.get(tournament=tournament, number=1)
     sizes = [table.seats.count() for table in round_one.tables.order_by("number")]
     assert sizes == [4, 4, 4, 4, 4, 3, 3]

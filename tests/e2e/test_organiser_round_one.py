@@ -2,6 +2,7 @@
 seat and publish; and the same from nothing in as few actions as the pages allow."""
 
 import pytest
+from playwright.sync_api import expect
 
 from engine.names import search_key
 from tests.factories import make_club, make_organiser, make_player
@@ -35,11 +36,12 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     page.click("text=Import players")
     page.fill("#id_text", PLAYERS)
     page.click("button:has-text('Preview')")
-    assert page.locator("text=Ņikita Ļebedevs").count() >= 1
+    # A click that posts a form does not wait for the answer: wait for what it shows.
+    expect(page.locator("text=Ņikita Ļebedevs").first).to_be_visible()
     assert_fits_the_phone(page)
     page.click("button[name=confirm]")
     page.wait_for_url(f"{live_server.url}/organise/players/")
-    assert page.locator("text=9 players imported.").is_visible()
+    expect(page.locator("text=9 players imported.")).to_be_visible()
 
     page.goto(f"{live_server.url}/organise/new/")
     page.fill("#id_name", "Ziemassvētku kauss")
@@ -56,14 +58,14 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     assert_fits_the_phone(page)
     page.screenshot(path=str(tmp_path / "entries.png"), full_page=True)
     page.click("button:has-text('Register the chosen players')")
-    assert page.locator("text=9 players registered.").first.is_visible()
+    expect(page.locator("text=9 players registered.").first).to_be_visible()
 
     page.goto(f"{live_server.url}/organise/t/ziemassvetku-kauss/")
     page.click("button:has-text('Prepare round 1')")
     page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/rounds/1/")
     page.fill("#id_seed", "2026")
     page.click("button:has-text('Generate')")
-    assert page.locator("text=Seating generated with seed 2026.").is_visible()
+    expect(page.locator("text=Seating generated with seed 2026.")).to_be_visible()
     assert page.locator(".seating-table").count() == 3
     assert_fits_the_phone(page)
     page.screenshot(path=str(tmp_path / "round.png"), full_page=True)
@@ -72,7 +74,7 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     late = page.locator("#id_entries input[type=checkbox]").first
     late.uncheck()
     page.click("button:has-text('Publish round 1')")
-    assert page.locator(".attendance-difference").is_visible()
+    expect(page.locator(".attendance-difference")).to_be_visible()
     assert page.locator("text=Seated but not checked in").first.is_visible()
     assert Round.objects.get(number=1).status == "draft"
     assert_fits_the_phone(page)
@@ -80,7 +82,7 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     # He was there after all: ticked again, the round publishes.
     page.locator("#id_entries input[type=checkbox]").first.check()
     page.click("button:has-text('Publish round 1')")
-    assert page.locator("text=Round 1 published.").is_visible()
+    expect(page.locator("text=Round 1 published.")).to_be_visible()
     round_one = Round.objects.get(number=1)
     assert round_one.status == "published"
     assert Seat.objects.filter(table__round=round_one).count() == 9
@@ -179,13 +181,14 @@ def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
 
     # The list pasted on the tournament's entries page: previewed, imported and registered.
     rita.click(f"a:has-text('{t('Players and entries')}')")
-    assert page.locator("details.entries-import[open]").count() == 1  # no entries yet: open
+    expect(page.locator("details.entries-import[open]")).to_have_count(1)  # no entries yet: open
     assert_fits_the_phone(page)
     page.screenshot(path=str(shots / "entries-import-lv-360.png"), full_page=True)
     rita.fill("form.entries-import textarea[name=text]", FEDERATION_LIST)
     rita.click(f"form.entries-import button:has-text('{t('Preview')}')")
     duplicate = page.locator("tr.likely-duplicate")
-    assert duplicate.count() == 1 and "Jānis Bērziņš" in duplicate.inner_text()
+    expect(duplicate).to_have_count(1)
+    assert "Jānis Bērziņš" in duplicate.inner_text()
     assert page.locator(f"input[name='match-1'][value='{janis.pk}']").is_checked()
     assert_fits_the_phone(page)
     page.screenshot(path=str(shots / "import-duplicate-lv-360.png"), full_page=True)
@@ -203,9 +206,9 @@ def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
     rita.click(f"button:has-text('{t('Prepare round %(number)s', number=1)}')")
     page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/rounds/1/")
     rita.click(f"button:has-text('{t('Generate')}')")
-    assert page.locator(".seating-table").count() == 6
+    expect(page.locator(".seating-table")).to_have_count(6)
     rita.click(f"button:has-text('{t('Publish round %(number)s', number=1)}')")
-    page.wait_for_load_state()
+    expect(page.locator(".messages")).to_contain_text(t("Round %(number)d published.", number=1))
     round_one = Round.objects.get(tournament=tournament, number=1)
     assert round_one.status == RoundStatus.PUBLISHED
     assert Seat.objects.filter(table__round=round_one).count() == 24

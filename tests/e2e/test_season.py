@@ -5,6 +5,7 @@ registers the qualifiers in one step."""
 import datetime
 
 import pytest
+from playwright.sync_api import expect
 
 from ranking import services
 from ranking.models import Invitation, Season
@@ -77,13 +78,13 @@ def test_a_player_finds_his_season_and_the_organiser_builds_the_final(
     assert_fits_the_phone(desk)
     desk.screenshot(path=str(tmp_path / "invite.png"), full_page=True)
     desk.click("form.invite-form button[type=submit]")
-    assert desk.locator("text=Titula Turētāja is invited.").is_visible()
+    expect(desk.locator("text=Titula Turētāja is invited.")).to_be_visible()
     assert desk.locator("table.qualifiers >> text=title holder 2025").is_visible()
     invitation = Invitation.objects.get(player=champion)
     assert invitation.tournament == final and invitation.season == season
 
     desk.click("button:has-text('Register')")
-    assert desk.locator("text=qualifiers registered.").is_visible()
+    expect(desk.locator("text=qualifiers registered.")).to_be_visible()
     assert desk.locator("text=Every qualifier is registered.").is_visible()
     assert_fits_the_phone(desk)
     desk.screenshot(path=str(tmp_path / "registered.png"), full_page=True)

@@ -156,6 +156,9 @@ def test_offline_a_link_the_server_has_since_refused_is_not_shown(live_server, p
     link, _seats = a_table_link(live_server)
     phone.goto(link)
     phone.wait_for_function(CONTROLLED)
+    # The page's first sync answered: the live server's shared SQLite refuses a write while a
+    # request of its own reads the table.
+    phone.wait_for_selector("#entry-form[data-queue='idle']", state="attached")
     token = link.rstrip("/").rsplit("/", 1)[1]
     TableToken.objects.filter(token=token).update(revoked_at=timezone.now())
     assert phone.reload().status == 410

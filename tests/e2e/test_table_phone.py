@@ -46,6 +46,13 @@ def a_table(players: int = 3, **options):
     return table, f"/r/{token}/"
 
 
+def open_offline(page, url: str) -> None:
+    """The table's page opened while online, then the connection cut."""
+    page.goto(url)
+    ready(page)
+    page.context.set_offline(True)
+
+
 def ready(page) -> None:
     """The page's script has laid the phone's queue over the sheet."""
     page.wait_for_selector("#entry-form[data-queue]", state="attached")
@@ -102,9 +109,7 @@ def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(liv
     context.add_init_script(RECORD_VIOLATIONS)
     page = context.new_page()
     posts = sync_posts(page)
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
 
     lielais(page, seats[1])
 
@@ -141,9 +146,7 @@ def test_the_count_of_waiting_entries_is_beside_the_save_button(live_server, ope
     table, link = a_table()
     seats = seat_keys(table)
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
     for number in range(3):
         lielais(page, seats[1])
         expect(page.locator("tr.on-phone")).to_have_count(number + 1)
@@ -173,9 +176,7 @@ def test_an_entry_the_scoring_refuses_is_shown_with_the_engines_message_and_not_
     table, link = a_table()
     seats = seat_keys(table)
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
     for _ in range(4):
         page.click(f"summary:has-text('{t('Give a penalty pule')}')")
         page.check(f"input[name='penalty-player'][value='{seats[0]}']")
@@ -205,9 +206,7 @@ def test_a_deal_another_device_entered_first_is_kept_refused_until_removed(live_
     table, link = a_table()
     seats = seat_keys(table)
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
     lielais(page, seats[1])
     lielais(page, seats[2])
     services.deal_record(
@@ -249,9 +248,7 @@ def test_at_a_table_of_four_the_dealer_sits_out_deal_after_deal_offline(live_ser
     table, link = a_table(players=4)
     seats = seat_keys(table)
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
     first = table.first_dealer_position - 1
     for deal in range(6):
         dealer = seats[(first + deal) % 4]
@@ -282,9 +279,7 @@ def test_a_confirmation_given_offline_is_sent_behind_the_deals(live_server, open
     play_round_with(table.round, deals_per_round=3)
     seats = seat_keys(table)
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
     for number in range(3):
         lielais(page, seats[number % 3])
     confirm = page.locator(".entry-confirm-form")
@@ -318,9 +313,7 @@ def test_once_time_is_called_the_phone_takes_only_the_deal_under_way(live_server
     )
     round_services.round_time_call(round_=table.round, by=organiser)
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
 
     lielais(page, seats[2])  # the deal under way
     expect(page.locator("tr.on-phone")).to_have_count(1)
@@ -351,9 +344,7 @@ def test_a_deal_is_corrected_offline_and_the_rows_after_it_follow(live_server, o
             writer=OTHER_DEVICE,
         )
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
 
     page.click("#entry-1 a.entry-no-link")
     form = page.locator("#entry-form form.entry-deal-form")
@@ -403,9 +394,7 @@ def test_the_last_entry_is_removed_on_the_phone_or_queued_for_the_server(live_se
         writer=OTHER_DEVICE,
     )
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
 
     # Still only on this phone: it leaves the phone, nothing is sent.
     lielais(page, seats[2])
@@ -477,9 +466,7 @@ def test_entries_sent_through_a_link_that_was_replaced_are_kept_refused(live_ser
     table, link = a_table()
     seats = seat_keys(table)
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
     lielais(page, seats[1])
     round_services.table_token_revoke(table=table, by=None)
 
@@ -505,9 +492,7 @@ def test_names_that_look_like_markup_are_written_as_text_on_the_phone(live_serve
     first.entry.player.full_name = hostile
     first.entry.player.save()
     page = open_page()
-    page.goto(live_server.url + link)
-    ready(page)
-    page.context.set_offline(True)
+    open_offline(page, live_server.url + link)
     lielais(page, seats[1])
 
     row = page.locator("tr.on-phone")

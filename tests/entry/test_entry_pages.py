@@ -79,25 +79,6 @@ def deal_data(position, client_key, **fields):
 
 
 @pytest.fixture
-def table_of_three():
-    round_ = make_published_round(players=6)  # two tables of 3
-    return round_.tables.get(number=1)
-
-
-@pytest.fixture
-def table_of_four():
-    round_ = make_published_round(players=7)  # tables of 4 and 3
-    return next(table for table in round_.tables.all() if table.seats.count() == 4)
-
-
-@pytest.fixture
-def short_round(table_of_three):
-    """Three deals a round, so a table fills up quickly."""
-    play_round_with(table_of_three.round, deals_per_round=3)
-    return table_of_three
-
-
-@pytest.fixture
 def chief():
     return make_user(username="galvenais")
 
@@ -1004,7 +985,7 @@ def test_an_organiser_closes_a_round_only_when_every_table_is_confirmed(client):
     from django.contrib.messages import get_messages
 
     from scoring.models import TableResult
-    from tests.factories import make_organiser, make_published_round
+    from tests.factories import make_organiser
     from tournaments.models import RoundStatus
 
     round_ = make_published_round(players=6)
@@ -1020,7 +1001,7 @@ def test_an_organiser_closes_a_round_only_when_every_table_is_confirmed(client):
 
 def test_an_organiser_closes_a_round_once_every_table_is_confirmed(client):
     from scoring import services
-    from tests.factories import make_organiser, make_published_round
+    from tests.factories import make_organiser
     from tests.scoring.test_services import REFEREE, play_full_round
     from tournaments.models import RoundStatus
 

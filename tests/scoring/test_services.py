@@ -19,7 +19,6 @@ from scoring.services import ConflictError, LockedError, Writer
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
-    make_published_round,
     make_tournament,
     play_round_with,
     seat_keys,
@@ -37,18 +36,6 @@ REFEREE = Writer(ip_address="10.0.0.7")
 
 def lielais(declarer, points=75, tricks=5):
     return Play(Game.LIELAIS, declarer, tricks=tricks, points=points)
-
-
-@pytest.fixture
-def table_of_three():
-    round_ = make_published_round(players=6)  # two tables of 3
-    return round_.tables.get(number=1)
-
-
-@pytest.fixture
-def table_of_four():
-    round_ = make_published_round(players=7)  # tables of 4 and 3
-    return next(table for table in round_.tables.all() if table.seats.count() == 4)
 
 
 def record(table, entry, position, writer=REFEREE):
