@@ -16,20 +16,10 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.test_architecture import project_packages
+
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = ROOT / "tests"
-APPS = (
-    "engine",
-    "core",
-    "tournaments",
-    "scoring",
-    "ranking",
-    "entry",
-    "public",
-    "documents",
-    "archive",
-    "zole_site",
-)
 
 # Source packages that need no folder of tests of their own (one may still exist, at the same path).
 NEEDS_NO_TEST_FOLDER = {
@@ -61,16 +51,12 @@ CROSS_CUTTING = {
 
 
 def source_packages() -> dict[str, Path]:
-    """Every source package under the apps, by its path ('tournaments/services')."""
-    packages = {}
-    for app in APPS:
-        for init in sorted((ROOT / app).rglob("__init__.py")):
-            folder = init.parent
-            relative = folder.relative_to(ROOT).as_posix()
-            if "migrations" in folder.parts:
-                continue
-            packages[relative] = folder
-    return packages
+    """Every source package of the project (those the import contracts cover), by its path
+    ('tournaments/services')."""
+    return {
+        package.replace(".", "/"): ROOT.joinpath(*package.split("."))
+        for package in sorted(project_packages())
+    }
 
 
 def has_own_module(folder: Path) -> bool:
