@@ -118,10 +118,13 @@ def test_the_top_of_tests_holds_only_the_cross_cutting_tests():
 
 
 def imported_test_modules(path: Path) -> list[str]:
+    """The modules of tests/ the file imports, relative imports made absolute."""
+    package = path.parent.relative_to(ROOT).parts
     names = []
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
-            names.append(node.module)
+        if isinstance(node, ast.ImportFrom):
+            base = package[: len(package) - node.level + 1] if node.level else ()
+            names.append(".".join([*base, *([node.module] if node.module else [])]))
         elif isinstance(node, ast.Import):
             names.extend(alias.name for alias in node.names)
     return [name for name in names if name == "tests" or name.startswith("tests.")]
