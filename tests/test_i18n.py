@@ -172,7 +172,7 @@ def world(db):
     """A played tournament (two rounds confirmed, round 3 in play), a staff organiser."""
     from django.contrib.auth.models import User
 
-    from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
+    from tests.tournament_play import played_tournament, publish_next_round
     from tournaments.services import round_clock_start
 
     tournament = played_tournament(

@@ -8,8 +8,14 @@ import pytest
 from django.urls import reverse
 
 from ranking.models import Season
-from tests.factories import make_club, make_entries, make_organiser, make_player, make_tournament
-from tests.ranking.conftest import make_season
+from tests.factories import (
+    make_club,
+    make_entries,
+    make_organiser,
+    make_player,
+    make_season,
+    make_tournament,
+)
 
 pytestmark = pytest.mark.django_db
 

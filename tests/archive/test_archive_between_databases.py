@@ -14,7 +14,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from tests.test_settings import SETTINGS_VARIABLES
+from tests.environment import SETTINGS_VARIABLES
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 SLUG = "venue-cup"

@@ -27,7 +27,6 @@ from scoring.models import DealResult, SeatResult, TableResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer
 from scoring.simulation import simulate_tournament
-from tests.documents.test_documents import confirm, confirm_when_time_was_called, play_deals
 from tests.factories import (
     deals_on_sheet,
     make_entries,
@@ -36,7 +35,12 @@ from tests.factories import (
     make_user,
     seat_keys,
 )
-from tests.scoring.test_standings_selectors import publish_next_round
+from tests.tournament_play import (
+    confirm,
+    confirm_when_time_was_called,
+    play_deals,
+    publish_next_round,
+)
 from tournaments import services as tournament_services
 from tournaments.models import (
     AuditEntry,

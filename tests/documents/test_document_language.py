@@ -20,15 +20,13 @@ from documents import score_sheet_rows as document_rows
 from documents import sheet_data as document_sheets
 from documents.printing import round_seating_pdf, round_sheets_pdf, standings_protocol_pdf
 from tests.documents.test_documents import (
-    confirm,
     entry_url,
     make_named_tournament,
     pdf_text,
-    play_deals,
     read_pdf,
 )
 from tests.factories import make_organiser
-from tests.scoring.test_standings_selectors import publish_next_round
+from tests.tournament_play import confirm, play_deals, publish_next_round
 
 pytestmark = pytest.mark.django_db
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import io
 import itertools
-import random
 import re
 
 import pypdfium2
@@ -38,25 +37,28 @@ from engine import (
     PenaltyPule,
     Play,
     dealer_for,
-    round_results,
     score_sheet,
 )
 from engine.rules import Game
-from engine.simulate import random_deal
 from scoring import selectors as scoring_selectors
 from scoring import services
-from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
+from scoring.models import TWELFTHS, DealResult, SeatResult
 from scoring.services import Writer
 from scoring.sheets import table_sheet
 from tests.factories import (
-    deals_on_sheet,
     make_organiser,
     make_tournament,
     make_user,
     play_round_with,
     seat_keys,
 )
-from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
+from tests.tournament_play import (
+    confirm,
+    confirm_when_time_was_called,
+    play_deals,
+    played_tournament,
+    publish_next_round,
+)
 from tournaments import services as tournament_services
 from tournaments.models import (
     Club,
@@ -107,38 +109,6 @@ def make_named_tournament(*, level: str = Level.DISTRICT, players: int = 7, **fi
         )
         Entry.objects.create(tournament=tournament, player=player)
     return tournament
-
-
-def play_deals(table, count: int, *, seed: int = 1, penalty_before: int | None = None) -> None:
-    """`count` random valid deals through the services, a penalty pule where asked."""
-    rng = random.Random(seed)
-    players = seat_keys(table)
-    first_dealer = players[table.first_dealer_position - 1]
-    rules = round_rule_set(table.round).rules
-    position = 1
-    for index in range(count):
-        if penalty_before == index + 1:
-            services.deal_record(
-                table=table,
-                entry=PenaltyPule(players[1]),
-                position=position,
-                client_key=next(keys),
-                writer=REFEREE,
-            )
-            position += 1
-        dealer = dealer_for(players, first_dealer, index)
-        deal = random_deal(rng, players=players, dealer=dealer, rules=rules)
-        services.deal_record(
-            table=table, entry=deal, position=position, client_key=next(keys), writer=REFEREE
-        )
-        position += 1
-
-
-def confirm(table) -> None:
-    confirmer = table.seats.order_by("position").first().entry
-    services.table_confirm(
-        table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
-    )
 
 
 @pytest.fixture
@@ -914,35 +884,6 @@ def federation_round(deals: int, *, level: str = Level.NATIONAL, language: str =
     round_ = publish_next_round(tournament)
     assert [table.seats.count() for table in round_.tables.order_by("number")] == [4, 4, 3]
     return round_
-
-
-def confirm_when_time_was_called(table) -> None:
-    """The table confirmed with the deals it has, its round's time up, as the round clock's
-    confirmation writes it: the sheet closed and settled by the engine, the results stored."""
-    rule_set = round_rule_set(table.round)
-    seats = list(table.seats.order_by("position"))
-    results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
-    scored = score_sheet(
-        table_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=True)
-    )
-    confirmation = TableResult.objects.create(
-        table=table,
-        confirmed_by_entry=seats[0].entry,
-        last_position=len(results),
-        last_version_id=max(result.pk for result in results),
-        time_called=True,
-    )
-    SeatResult.objects.bulk_create(
-        SeatResult(
-            table_result=confirmation,
-            entry_id=int(row.player),
-            round_number=table.round.number,
-            game_points=row.game_points,
-            place_points_twelfths=int(row.place_points * TWELFTHS),
-            place=row.place,
-        )
-        for row in round_results(table.round.number, scored.totals, rule_set.place_scheme)
-    )
 
 
 def row_numbers(page: str) -> list[int]:

@@ -1002,12 +1002,12 @@ def test_an_organiser_closes_a_round_only_when_every_table_is_confirmed(client):
 def test_an_organiser_closes_a_round_once_every_table_is_confirmed(client):
     from scoring import services
     from tests.factories import make_organiser
-    from tests.scoring.test_services import REFEREE, play_full_round
+    from tests.tournament_play import REFEREE, next_not_dealing, play_round_at
     from tournaments.models import RoundStatus
 
     round_ = make_published_round(players=6)
     for table in round_.tables.all():
-        play_full_round(table)
+        play_round_at(table, next_not_dealing)
         services.table_confirm(
             table=table,
             writer=REFEREE,

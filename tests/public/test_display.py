@@ -15,7 +15,7 @@ from django.urls import reverse
 from scoring import selectors
 from tests.clock import fix_the_clock
 from tests.factories import make_entries, make_organiser, make_tournament
-from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
+from tests.tournament_play import played_tournament, publish_next_round
 from tournaments import services as tournament_services
 from tournaments.models import Player, Round, RoundStatus, Seat
 

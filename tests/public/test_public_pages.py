@@ -26,7 +26,7 @@ from tests.factories import (
     play_round_with,
     seat_keys,
 )
-from tests.scoring.test_standings_selectors import (
+from tests.tournament_play import (
     confirm_with_totals,
     lielais,
     played_tournament,

@@ -9,7 +9,7 @@ import pytest
 
 from public.standings_tables import StandingsTable
 from scoring.selectors import RoundCell, StandingRow
-from tests.tables import rendered_both_ways
+from tests.lean_tables import rendered_both_ways
 
 
 def row(position: int, name: str, **changes) -> StandingRow:

@@ -26,7 +26,7 @@ from tests.factories import (
 )
 from tests.ranking.conftest import make_season
 from tests.ranking.test_services import CHIEF, play, small_tournament
-from tests.scoring.test_standings_selectors import (
+from tests.tournament_play import (
     confirm,
     confirm_with_totals,
     publish_next_round,

@@ -9,7 +9,7 @@ from django.utils import translation
 
 from ranking.selectors import RankingRow, RatingRow
 from ranking.tables import RatingTable, SeasonRankingTable
-from tests.tables import rendered_both_ways
+from tests.lean_tables import rendered_both_ways
 
 
 def ranking_row(position: int, name: str, **changes) -> RankingRow:

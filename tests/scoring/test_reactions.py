@@ -13,7 +13,7 @@ from ranking import receivers
 from scoring import reactions, services
 from scoring.models import TableResult
 from tests.factories import deals_on_sheet, make_entries, make_tournament
-from tests.scoring.test_standings_selectors import (
+from tests.tournament_play import (
     REFEREE,
     favourite_first,
     play_round_at,

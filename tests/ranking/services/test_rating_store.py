@@ -20,7 +20,7 @@ from scoring import services as scoring_services
 from scoring.models import SeatResult, TableResult
 from scoring.services import Writer
 from tests.factories import make_player, make_tournament, make_user
-from tests.scoring.test_standings_selectors import favourite_first, play_round_at
+from tests.tournament_play import favourite_first, play_round_at
 from tournaments import services as tournament_services
 from tournaments.models import Entry, Table
 

@@ -16,7 +16,7 @@ from engine.seating.designs import (
     gf4_product,
     stored_design,
 )
-from tests.engine.test_seating import check_plan
+from tests.engine.seating.test_seating import check_plan
 
 REPAIRING_MODES = ("random", "swiss", "mix")
 # Rounds without a repeat in the stored designs at tables of 4 (designs.py says where from).

@@ -16,7 +16,7 @@ from scoring import services
 from scoring.services import Writer
 from tests.documents.test_documents import entry_url, make_named_tournament, pdf_text
 from tests.factories import deals_on_sheet, seat_keys
-from tests.scoring.test_standings_selectors import publish_next_round
+from tests.tournament_play import publish_next_round
 
 pytestmark = pytest.mark.django_db
 

@@ -11,7 +11,7 @@ from django.test import Client
 from public.templatetags import round_sections
 from tests.factories import make_entries, make_tournament, seat_keys
 from tests.public.test_public_pages import round_url
-from tests.scoring.test_standings_selectors import confirm_with_totals, publish_next_round
+from tests.tournament_play import confirm_with_totals, publish_next_round
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from engine import SeatingPlayer, seat_players
-from tests.engine.test_seating import check_plan
+from tests.engine.seating.test_seating import check_plan
 
 
 def standings(count: int) -> list[SeatingPlayer]:

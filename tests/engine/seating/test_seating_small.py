@@ -21,14 +21,14 @@ import random
 import pytest
 
 from engine import SeatingPlayer, seat_players
-from tests.engine.seating_optimum import (
+from tests.engine.seating.seating_optimum import (
     Situation,
     best_seating,
     better_seating,
     repeated_pairs,
     score,
 )
-from tests.engine.test_seating import check_plan, expected_sizes
+from tests.engine.seating.test_seating import check_plan, expected_sizes
 
 ROUND_ONE = (
     ("p12", "p02", "p04", "p03"),

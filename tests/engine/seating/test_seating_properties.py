@@ -11,7 +11,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from engine import SeatingPlayer, seat_players
-from tests.engine.test_seating import MODES, check_plan, expected_sizes
+from tests.engine.seating.test_seating import MODES, check_plan, expected_sizes
 
 SEATING_SETTINGS = settings(
     max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow]

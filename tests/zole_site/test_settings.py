@@ -22,29 +22,11 @@ from django.db import connection
 from django.test import Client
 from django.urls import reverse
 
+from tests.environment import SETTINGS_VARIABLES
 from tests.factories import make_organiser
 from tournaments.models import Player
 
-ROOT = Path(__file__).resolve().parent.parent
-# Everything the settings read; the tests set what they need and nothing leaks in from outside.
-SETTINGS_VARIABLES = {
-    "DEBUG",
-    "SECRET_KEY",
-    "ALLOWED_HOSTS",
-    "CSRF_TRUSTED_ORIGINS",
-    "DATABASE_URL",
-    "REDIS_URL",
-    "HTTPS",
-    "HSTS_SECONDS",
-    "HSTS_INCLUDE_SUBDOMAINS",
-    "HSTS_PRELOAD",
-    "TRUSTED_PROXIES",
-    "PUBLIC_PAGE_CACHE_SECONDS",
-    "BACKUP_DIR",
-    "LOG_LEVEL",
-    # Set by the browser tests (tests/e2e/conftest.py) for this process only.
-    "DJANGO_ALLOW_ASYNC_UNSAFE",
-}
+ROOT = Path(__file__).resolve().parents[2]
 
 
 def production_env(tmp_path: Path, **overrides: str) -> dict[str, str]:
@@ -255,7 +237,7 @@ class TestContentSecurityPolicy:
 
     def test_a_pdf_gets_none(self, client: Client):
         # The browser's PDF viewer is a plugin that object-src 'none' would stop.
-        from tests.scoring.test_standings_selectors import played_tournament
+        from tests.tournament_play import played_tournament
 
         tournament = played_tournament(players=6, rounds=1)
         response = client.get(reverse("documents:standings_pdf", args=[tournament.slug]))
