@@ -95,7 +95,7 @@ def deal_data(position: int, declarer: str) -> dict[str, object]:
 
 
 def sync_entry(position: int, declarer: str) -> dict[str, object]:
-    """A deal as the phone's sync sends it: the deal form's fields (scoring.entry.sync)."""
+    """A deal as the phone's sync sends it: the deal form's fields (entry.sync)."""
     data = deal_data(position, declarer)
     del data["action"]
     fields = {name: str(value) for name, value in data.items()}

@@ -51,7 +51,7 @@ def main() -> int:
     from django.db import connection
     from django.test import Client
 
-    from scoring.templatetags import round_sections
+    from public.templatetags import round_sections
     from tournaments.models import Round, TableToken, Tournament
 
     tournament = Tournament.objects.get(slug="bench")

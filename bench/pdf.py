@@ -82,8 +82,8 @@ def platypus_sheets(document) -> bytes:
         TableStyle,
     )
 
-    from scoring.documents.fonts import BOLD, REGULAR
-    from scoring.documents.sheet_data import signed, total_text
+    from documents.fonts import BOLD, REGULAR
+    from documents.sheet_data import signed, total_text
 
     title = ParagraphStyle("title", fontName=BOLD, fontSize=15, leading=18)
     small = ParagraphStyle("small", fontName=REGULAR, fontSize=8.5, leading=10)
@@ -199,7 +199,7 @@ def text_alone(calls: list[tuple[str | None, tuple]]) -> Callable[[], bytes]:
     from reportlab.lib.pagesizes import A4
     from reportlab.pdfgen.canvas import Canvas
 
-    from scoring.documents.fonts import REGULAR
+    from documents.fonts import REGULAR
 
     def build() -> bytes:
         buffer = io.BytesIO()
@@ -330,10 +330,11 @@ def main() -> int:
     from pypdf import PdfReader
     from reportlab.lib import rl_accel
 
-    from scoring.documents import printed_in, round_sheets_pdf, selectors
-    from scoring.documents.fonts import prepare_reportlab
-    from scoring.documents.qr import qr_path
-    from scoring.documents.sheets import render_score_sheets
+    from documents import selectors
+    from documents.fonts import prepare_reportlab
+    from documents.printing import printed_in, round_sheets_pdf
+    from documents.qr import qr_path
+    from documents.score_sheets import render_score_sheets
     from tournaments.models import Round
 
     round_ = Round.objects.select_related("tournament").get(tournament__slug="bench", number=1)

@@ -1,4 +1,4 @@
-"""The ranking app, and where it registers its reactions to scoring's writes (a confirmed table
+"""The ranking app, and where it connects its receivers to scoring's signals (a confirmed table
 rates its players) without scoring importing it."""
 
 from django.apps import AppConfig
@@ -11,12 +11,12 @@ class RankingConfig(AppConfig):
     verbose_name = _("Season ranking and ratings")
 
     def ready(self) -> None:
-        # The ranking follows scoring's writes; scoring, below it, calls what is registered here
-        # inside its own transaction (scoring/reactions.py).
-        from ranking import services
+        # The ranking follows scoring's writes; scoring, below it, sends its signals inside its
+        # own transaction (scoring/reactions.py).
+        from ranking import receivers
         from scoring import reactions
 
-        reactions.on_table_confirmed(services.rating_apply_table)
-        reactions.on_table_unlocked(services.rating_remove_table)
-        reactions.on_round_closed(services.ranking_round_closed)
-        reactions.on_tournament_imported(services.ranking_tournament_imported)
+        reactions.table_confirmed.connect(receivers.table_confirmed)
+        reactions.table_unlocked.connect(receivers.table_unlocked)
+        reactions.round_closed.connect(receivers.round_closed)
+        reactions.tournament_imported.connect(receivers.tournament_imported)

@@ -2,7 +2,7 @@
 
 The chart shows the skill μ after each rated table as a line, its uncertainty μ ± σ as a band
 around it, and the conservative rating μ − 3σ (what the rating list ranks by) as a dashed line.
-Coordinates are SVG user units in the frame of scoring/charts.py."""
+Coordinates are SVG user units in the frame of core/svg_charts.py."""
 
 from __future__ import annotations
 
@@ -10,9 +10,9 @@ import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from core.svg_charts import HEIGHT, WIDTH, ChartTick
 from engine.rating import NEW_PLAYER, Rating
 from ranking.selectors import RatingPoint
-from scoring.charts import HEIGHT, WIDTH, ChartTick
 
 LEFT, RIGHT, TOP, BOTTOM = 40, 12, 12, 32
 MAX_MARKERS = 40  # beyond this many tables the points are a line without dots

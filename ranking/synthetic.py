@@ -18,7 +18,8 @@ from django.db import transaction
 
 from engine.seating import table_sizes
 from engine.standings import PlaceScheme, round_results
-from scoring.models import TWELFTHS, SeatResult, TableResult
+from scoring.models import SeatResult, TableResult
+from scoring.services import seat_results
 from tournaments.models import (
     Club,
     Entry,
@@ -181,24 +182,17 @@ def build_played_tournaments(
         (TableResult(table=table, last_position=0, last_version_id=0) for table in table_rows),
         batch_size=2000,
     )
-    seat_results = []
+    seat_rows = []
     for result, (round_, _number, table) in zip(results, table_specs, strict=True):
-        totals = {str(player_of[index].pk): points for index, points in table.totals.items()}
-        for row in round_results(round_.number, totals, scheme):
-            seat_results.append(
-                SeatResult(
-                    table_result=result,
-                    entry=entry_of[(round_.tournament_id, int(row.player))],
-                    round_number=round_.number,
-                    game_points=row.game_points,
-                    place_points_twelfths=int(row.place_points * TWELFTHS),
-                    place=row.place,
-                )
-            )
-    SeatResult.objects.bulk_create(seat_results, batch_size=5000)
+        totals = {
+            str(entry_of[(round_.tournament_id, player_of[index].pk)].pk): points
+            for index, points in table.totals.items()
+        }
+        seat_rows.extend(seat_results(result, round_results(round_.number, totals, scheme)))
+    SeatResult.objects.bulk_create(seat_rows, batch_size=5000)
     return Built(
         players=players,
         tournaments=tournaments,
         tables=len(table_rows),
-        seat_results=len(seat_results),
+        seat_results=len(seat_rows),
     )

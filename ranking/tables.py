@@ -1,5 +1,5 @@
 """django-tables2 tables of the season ranking and the rating list, exportable as CSV and XLSX
-(through scoring.tables.export_response, which disarms spreadsheet formulas in names)."""
+(through core.lean_tables.export_response, which disarms spreadsheet formulas in names)."""
 
 from __future__ import annotations
 
@@ -11,8 +11,8 @@ from django.utils.formats import number_format
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import display_name_key
+from core.lean_tables import LeanRowsTable, player_url
 from ranking.selectors import RankingRow, RatingRow
-from scoring.tables import LeanRowsTable, player_url
 
 
 def _row_class(record: dict[str, Any]) -> str:

@@ -22,6 +22,7 @@ from django.views.decorators.http import (
     require_safe,
 )
 
+from core.lean_tables import EXPORT_FORMATS, export_response
 from core.query import paginate, positive_number
 from core.security import client_ip
 from ranking import selectors, services
@@ -29,7 +30,6 @@ from ranking.cache import RATING_PAGES, SEASON_PAGES, cached_ranking_page
 from ranking.forms import InvitationForm, SeasonForm
 from ranking.models import Invitation, Season
 from ranking.tables import RatingTable, SeasonRankingTable
-from scoring.tables import EXPORT_FORMATS, export_response
 from tournaments import permissions
 from tournaments.models import Club, Player, Tournament
 from tournaments.services import ServiceError

@@ -6,6 +6,7 @@ against the whole sheet before anything is stored, and lands in the audit log.""
 from __future__ import annotations
 
 import datetime
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
@@ -20,7 +21,7 @@ from core.cache import tournament_changed
 from core.engine_text import error_text
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
 from engine.deals import Entry as SheetEntry
-from engine.standings import round_results
+from engine.standings import RoundResult, round_results
 from scoring import reactions
 from scoring.models import (
     TWELFTHS,
@@ -469,17 +470,13 @@ def table_confirm(
         last_version_id=max(result.pk for result in state.results),
     )
     SeatResult.objects.bulk_create(
-        SeatResult(
-            table_result=result,
-            entry_id=int(row.player),
-            round_number=state.round.number,
-            game_points=row.game_points,
-            place_points_twelfths=int(row.place_points * TWELFTHS),
-            place=row.place,
+        seat_results(
+            result,
+            round_results(state.round.number, closed.totals, state.rule_set.place_scheme),
         )
-        for row in round_results(state.round.number, closed.totals, state.rule_set.place_scheme)
     )
-    reactions.table_confirmed(table_result=result)  # the players' ratings, in this transaction
+    # The players' ratings, in this transaction.
+    reactions.table_confirmed.send(TableResult, table_result=result)
     tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.TABLE_CONFIRMED,
@@ -494,6 +491,28 @@ def table_confirm(
         **({"time_called": True, "deals": state.deals_played} if time_called else {}),
     )
     return result
+
+
+def seat_results(
+    table_result: TableResult,
+    rows: Iterable[RoundResult],
+    entry_of: Callable[[str], Entry] | None = None,
+) -> list[SeatResult]:
+    """A confirmed table's `SeatResult` rows, unsaved, from the engine's round results: the one
+    place that turns a round result into the row the standings read (a confirmation, an
+    imported archive, a simulated round, the ranking's synthetic tournaments). A row's player is
+    the registration's id unless `entry_of` says which registration he is."""
+    return [
+        SeatResult(
+            table_result=table_result,
+            entry_id=int(row.player) if entry_of is None else entry_of(row.player).pk,
+            round_number=row.round_number,
+            game_points=row.game_points,
+            place_points_twelfths=int(row.place_points * TWELFTHS),
+            place=row.place,
+        )
+        for row in rows
+    ]
 
 
 def _require_time_up(state: TableState) -> None:
@@ -537,7 +556,8 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     if result is None:
         raise ServiceError(_("table %(number)d is not confirmed") % {"number": state.table.number})
     before = {str(seat.entry_id): seat.game_points for seat in result.seats.all()}
-    reactions.table_unlocked(table_result=result)  # ratings as if it had never been confirmed
+    # Ratings as if it had never been confirmed.
+    reactions.table_unlocked.send(TableResult, table_result=result)
     result.delete()
     tournament_changed(tournament.pk)
     audit(
@@ -620,7 +640,8 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
         )
     round_.status = RoundStatus.CLOSED
     round_.save(update_fields=["status"])
-    reactions.round_closed(round_=round_)  # a finished tournament's placings for the ranking
+    # A finished tournament's placings for the ranking.
+    reactions.round_closed.send(Round, round_=round_)
     tournament_changed(round_.tournament_id)
     audit(
         action=AuditEntry.Action.ROUND_CLOSED,

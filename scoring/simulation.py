@@ -48,7 +48,7 @@ from engine.sheet import Sheet, score_sheet
 from engine.simulate import PENALTY_ODDS, random_deal
 from engine.standings import round_results
 from scoring import services as scoring_services
-from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
+from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import Writer
 from scoring.sheets import result_fields
 from tournaments import services as tournament_services
@@ -478,16 +478,11 @@ def _play_round_in_bulk(
     )
     SeatResult.objects.bulk_create(
         (
-            SeatResult(
-                table_result=table_result,
-                entry_id=int(row.player),
-                round_number=round_.number,
-                game_points=row.game_points,
-                place_points_twelfths=int(row.place_points * TWELFTHS),
-                place=row.place,
-            )
+            seat
             for table_result, table_totals in zip(table_results, totals, strict=True)
-            for row in round_results(round_.number, table_totals, scheme)
+            for seat in scoring_services.seat_results(
+                table_result, round_results(round_.number, table_totals, scheme)
+            )
         ),
         batch_size=2000,
     )

@@ -41,7 +41,7 @@ def _rating_jobs_in_the_test(settings) -> None:
 @pytest.fixture(autouse=True)
 def _renders_unlimited_unless_a_test_asks(settings) -> None:
     """A test's many pages from one address (a hypothesis run, a browser) are no hostile
-    visitor: the limit on renders per address is tested on its own (tests/test_cache.py)."""
+    visitor: the limit on renders per address is tested on its own (tests/core/test_cache.py)."""
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "render": {"failures": 10**6, "seconds": 60}}
 
 
@@ -51,3 +51,29 @@ def _english_unless_a_test_asks(settings) -> None:
     without a language preference, and code run outside a request, get English. The site's
     real default, Latvian, and the other languages are tested in tests/test_i18n.py."""
     settings.LANGUAGE_CODE = "en"
+
+
+# The tables the scoring and entry tests enter deals at: one of three, one of four, a short round.
+@pytest.fixture
+def table_of_three():
+    from tests.factories import make_published_round
+
+    round_ = make_published_round(players=6)  # two tables of 3
+    return round_.tables.get(number=1)
+
+
+@pytest.fixture
+def table_of_four():
+    from tests.factories import make_published_round
+
+    round_ = make_published_round(players=7)  # tables of 4 and 3
+    return next(table for table in round_.tables.all() if table.seats.count() == 4)
+
+
+@pytest.fixture
+def short_round(table_of_three):
+    """Three deals a round, so a table fills up quickly."""
+    from tests.factories import play_round_with
+
+    play_round_with(table_of_three.round, deals_per_round=3)
+    return table_of_three

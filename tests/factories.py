@@ -68,6 +68,18 @@ def make_user(**fields) -> User:
     return User.objects.create_user(password="zole-pass-123", **fields)
 
 
+def make_season(year: int, **fields: object):
+    """A ranking season of the calendar `year`, with the default points table."""
+    from engine.ranking import DEFAULT_POINTS_TABLE
+    from ranking.models import Season
+
+    fields.setdefault("name", str(year))
+    fields.setdefault("starts_on", datetime.date(year, 1, 1))
+    fields.setdefault("ends_on", datetime.date(year, 12, 31))
+    fields.setdefault("points_table", DEFAULT_POINTS_TABLE.as_mapping())
+    return Season.objects.create(**fields)
+
+
 def make_published_round(tournament: Tournament | None = None, *, players: int = 7, seed: int = 1):
     """A published round 1 whose seating is generated: 7 players sit at a table of 4 and of 3."""
     from tournaments import services

@@ -1,4 +1,4 @@
-"""The access matrix: every view of tournaments.urls, scoring.entry.urls, scoring.documents.urls
+"""The access matrix: every view of tournaments.urls, entry.urls, documents.urls
 and ranking.urls, requested as every role, with GET and with a POST that would write if it were
 let through.
 
@@ -54,7 +54,7 @@ ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
 EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
 
 # The namespaces whose every view is in the matrix (the public pages only read).
-NAMESPACES = ("tournaments", "scoring", "documents", "ranking")
+NAMESPACES = ("tournaments", "entry", "documents", "ranking")
 
 
 @dataclass
@@ -344,19 +344,19 @@ SPECS: dict[str, ViewSpec] = {
     "tournaments:clock": ViewSpec(
         SHEET_PRINTERS, round_1, lambda w: {"action": "start"}, has_page=False, prepare=time_round_1
     ),
-    "scoring:round_close": ViewSpec(
+    "entry:round_close": ViewSpec(
         ORGANISERS, round_1, lambda w: {}, has_page=False, prepare=confirm_round_1
     ),
-    "scoring:token_sheet": ViewSpec(EVERYONE, lambda w: [w.token], pass_deal),
-    "scoring:token_sync": ViewSpec(EVERYONE, lambda w: [w.token], has_page=False),
-    "scoring:table_worker": ViewSpec(EVERYONE, no_args),
-    "scoring:table_manifest": ViewSpec(EVERYONE, lambda w: [w.token]),
-    "scoring:table_sheet": ViewSpec(TABLE_WRITERS, this_table, pass_deal),
-    # The phone's sync takes a JSON body (tests/scoring/test_entry_sync.py writes through it):
+    "entry:token_sheet": ViewSpec(EVERYONE, lambda w: [w.token], pass_deal),
+    "entry:token_sync": ViewSpec(EVERYONE, lambda w: [w.token], has_page=False),
+    "entry:table_worker": ViewSpec(EVERYONE, no_args),
+    "entry:table_manifest": ViewSpec(EVERYONE, lambda w: [w.token]),
+    "entry:table_sheet": ViewSpec(TABLE_WRITERS, this_table, pass_deal),
+    # The phone's sync takes a JSON body (tests/entry/test_entry_sync.py writes through it):
     # a form's body is answered 400 and writes nothing, to whoever is let through.
-    "scoring:table_sync": ViewSpec(TABLE_WRITERS, this_table, has_page=False),
-    "scoring:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
-    "scoring:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {"confirmed": "yes"}),
+    "entry:table_sync": ViewSpec(TABLE_WRITERS, this_table, has_page=False),
+    "entry:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
+    "entry:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {"confirmed": "yes"}),
     "documents:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),
     "documents:round_seating_pdf": ViewSpec(EVERYONE, round_1),
     "documents:standings_pdf": ViewSpec(EVERYONE, slug),

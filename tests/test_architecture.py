@@ -4,7 +4,18 @@ import tomllib
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-APPS = ("engine", "core", "tournaments", "scoring", "ranking", "zole_site")
+APPS = (
+    "engine",
+    "core",
+    "tournaments",
+    "scoring",
+    "ranking",
+    "archive",
+    "documents",
+    "entry",
+    "public",
+    "zole_site",
+)
 
 
 def contract(contract_id: str) -> dict:

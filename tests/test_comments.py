@@ -20,6 +20,10 @@ SOURCE_DIRS = (
     "tournaments",
     "scoring",
     "ranking",
+    "archive",
+    "documents",
+    "entry",
+    "public",
     "zole_site",
     "tests",
     "bench",
@@ -47,7 +51,7 @@ NAMED_FROM = (ROOT / "templates", ROOT / "static")
 # "Presets"); the heading may run over two lines of a comment.
 SECTION = re.compile(r'\b(README|docs/[\w/]+\.md),\s+"([^"]+)"')
 REPOSITORY_PATH = re.compile(
-    r"(?<![\w/.-])((?:engine|core|tournaments|scoring|ranking|zole_site|tests|bench|docs|static)"
+    r"(?<![\w/.-])((?:engine|core|tournaments|scoring|ranking|archive|documents|entry|public|zole_site|tests|bench|docs|static)"
     r"/[\w./-]*\w\.(?:py|js|css|md|json|toml))\b"
 )
 

@@ -1,7 +1,7 @@
 """Generated query strings against every page a browser can GET: none of them answers 500.
 
 The pages are enumerated from the URL resolver (a new page is covered without being listed
-here), filled in with a tournament full of hostile names (tests/test_hostile_input.py's world),
+here), filled in with a tournament full of hostile names (tests/hostile.py's world),
 and asked for as the public or, where the public is sent to sign in, as its organiser. The
 query keys are the parameters the views and django-tables2 read, and random ones; the values
 are the numbers and texts a hostile visitor tries: negative, huge, unicode digits, empty,
@@ -22,7 +22,7 @@ from hypothesis import settings as hypothesis_settings
 from hypothesis import strategies as st
 
 from ranking.models import Season
-from tests.test_hostile_input import World, world  # noqa: F401 (the fixture)
+from tests.hostile import World, world  # noqa: F401 (the fixture)
 
 pytestmark = pytest.mark.django_db
 
@@ -167,7 +167,7 @@ def test_the_pages_are_enumerated(world, pages):  # noqa: F811
     slug = world.tournament.slug
     assert reverse("public:standings", args=[slug]) in urls
     assert reverse("tournaments:players") in urls
-    assert reverse("scoring:token_sheet", args=[world.token.token]) in urls
+    assert reverse("entry:token_sheet", args=[world.token.token]) in urls
     assert Page(reverse("tournaments:audit", args=[slug]), signed_in=True) in pages
     assert Page(reverse("public:standings", args=[slug]), signed_in=False) in pages
 

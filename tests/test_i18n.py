@@ -172,7 +172,7 @@ def world(db):
     """A played tournament (two rounds confirmed, round 3 in play), a staff organiser."""
     from django.contrib.auth.models import User
 
-    from tests.scoring.test_standings_selectors import played_tournament, publish_next_round
+    from tests.tournament_play import played_tournament, publish_next_round
     from tournaments.services import round_clock_start
 
     tournament = played_tournament(
@@ -193,7 +193,7 @@ def world(db):
         reverse("public:player", args=[player_id]),
         reverse("ranking:season"),
         reverse("ranking:rating"),
-        reverse("scoring:token_sheet", args=[token]),
+        reverse("entry:token_sheet", args=[token]),
         reverse("login"),
         reverse("public:display", args=["kauss"]),
     ]
@@ -216,7 +216,7 @@ def world(db):
         reverse("tournaments:referees", args=["kauss", 3]),
         reverse("tournaments:roles", args=["kauss"]),
         reverse("tournaments:audit", args=["kauss"]),
-        reverse("scoring:table_sheet", args=[table.pk]),
+        reverse("entry:table_sheet", args=[table.pk]),
         reverse("ranking:qualification", args=["kauss"]),
     ]
     return {"staff": staff, "public": public, "organiser": organiser, "fragments": fragments}

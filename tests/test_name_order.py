@@ -8,8 +8,14 @@ import pytest
 from django.urls import reverse
 
 from ranking.models import Season
-from tests.factories import make_club, make_entries, make_organiser, make_player, make_tournament
-from tests.ranking.conftest import make_season
+from tests.factories import (
+    make_club,
+    make_entries,
+    make_organiser,
+    make_player,
+    make_season,
+    make_tournament,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -225,7 +231,7 @@ def test_the_invitations_to_a_final(register):
 def test_the_chief_referees_on_the_protocol():
     from django.contrib.auth.models import User
 
-    from scoring.documents import selectors as documents
+    from documents import selectors as documents
 
     tournament = make_tournament(language="lv")
     for first_name in ("Juris", "Jurģis", "Jānis"):

@@ -1,4 +1,5 @@
-"""Who may do what: the one place that answers it (tournaments/roles.py gives and takes the roles).
+"""Who may do what: the one place that answers it (`tournaments.services.roles` gives and takes
+the roles).
 
 The roles:
 - federation staff (`user.is_staff`) organise every tournament and keep the player register;
@@ -9,7 +10,7 @@ The roles:
 - its organisers and chief referees keep the round clock (start it, call time, reset it);
 - its table referees write the tables an organiser assigned them to;
 - whoever holds a table's private link (/r/<token>/) writes that table: the link is not an
-  account, so scoring.entry.views checks it, not this module;
+  account, so entry.views checks it, not this module;
 - everyone else reads the public pages.
 
 Views decide with these checks and answer 403; they never test `is_staff` or a relation

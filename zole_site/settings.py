@@ -73,6 +73,10 @@ INSTALLED_APPS = [
     "tournaments",
     "scoring",
     "ranking",
+    "archive",  # a tournament exported and imported as one JSON file
+    "documents",  # the printed documents (PDF)
+    "entry",  # table entry: the referee's sheet page, the phone's sync
+    "public",  # the public pages, the hall display, the home page
     "zole_site",  # the site on top: its pages; the history of its migrations
 ]
 

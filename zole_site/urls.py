@@ -6,7 +6,7 @@ from django.urls import include, path
 from django.views.generic import RedirectView
 
 from core.ratelimit import RateLimitedLoginView
-from scoring.public import views as public
+from public import views as public
 from zole_site import views
 
 # A dropped database connection that no view could retry is a 503 "try again", not a 500.
@@ -21,9 +21,9 @@ urlpatterns = [
     path("rules/", views.documentation, {"page": "rules"}, name="doc_rules"),
     path("rules/organising/", views.documentation, {"page": "organising"}, name="doc_organising"),
     path("organise/", include("tournaments.urls")),
-    path("", include("scoring.entry.urls")),
-    path("", include("scoring.public.urls")),
-    path("", include("scoring.documents.urls")),
+    path("", include("entry.urls")),
+    path("", include("public.urls")),
+    path("", include("documents.urls")),
     # The season ranking, the rating list and the qualification list of a final.
     path("ranking/", include("ranking.urls")),
     # django.contrib.auth's pages without the password reset, which needs mail (none is

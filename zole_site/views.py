@@ -1,5 +1,5 @@
 """Site-wide views: the health check, the language switcher, the documentation pages and the
-server error page. The home page is the public tournament list (scoring.public.views). Views stay
+server error page. The home page is the public tournament list (public.views). Views stay
 thin; reads go to selectors."""
 
 import sys

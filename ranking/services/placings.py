@@ -75,7 +75,7 @@ def ranking_round_closed(*, round_: Round) -> None:
 
 @transaction.atomic
 def ranking_tournament_imported(*, tournament: Tournament) -> None:
-    """After a tournament is imported from an archive (called by scoring.archive, in its
+    """After a tournament is imported from an archive (called by archive, in its
     transaction): its confirmed tables are rated and, if it is finished, it gets its placings,
     as if it had been played here."""
     lock_ratings()

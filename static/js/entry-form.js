@@ -1,4 +1,4 @@
-// The referee's sheet (templates/scoring/sheet.html) is never shown from the browser's memory.
+// The referee's sheet (templates/entry/sheet.html) is never shown from the browser's memory.
 // The page is sent with Cache-Control: no-store and its forms with autocomplete="off"; a browser
 // that restores it from its back-forward cache all the same (event.persisted) shows a page from
 // before the last save: its forms are emptied at once, then the sheet is read again, so the form

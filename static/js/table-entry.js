@@ -9,7 +9,7 @@
 //
 // What it writes comes from the page (json_script "table-phone": the words in the page's
 // language, the engine's messages, the server's entry forms with marks for what changes from one
-// deal to the next: scoring/entry/phone.py); the table as the server last had it comes from
+// deal to the next: entry/phone.py); the table as the server last had it comes from
 // json_script "table-state". Without this script, IndexedDB or fetch, the forms post as plain
 // forms.
 
@@ -494,7 +494,7 @@ function start() {
   }
 
   // The server's forms for the phone's next entry, filled in as the server fills its own
-  // (scoring.entry.entry_forms.mark_values).
+  // (entry.entry_forms.mark_values).
   function renderForms(view) {
     const shown = section();
     if (!shown) return;
@@ -668,7 +668,7 @@ function start() {
     holder.appendChild(fieldset);
   }
 
-  // A deal (or its correction) from its form, checked as scoring.forms.DealForm checks it.
+  // A deal (or its correction) from its form, checked as entry.forms.DealForm checks it.
   function dealFrom(form, prefix) {
     const value = (name) => chosen(form, `${prefix}-${name}`);
     const number = (name) => {
@@ -880,7 +880,7 @@ function start() {
   // --- A correction, made on the phone ---------------------------------------------------------
 
   // The server's form of the next deal (or penalty pule) for the row's dealer, made the
-  // correction form of that row (scoring.forms.DealForm with correction=True), filled in as the
+  // correction form of that row (entry.forms.DealForm with correction=True), filled in as the
   // entry stands on the phone's sheet.
   function correctionForm(position) {
     const view = effective();

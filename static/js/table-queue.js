@@ -1,6 +1,6 @@
 // The phone's queue of table entries, kept in IndexedDB, and the one way they are sent to the
 // server: used by the entry page (static/js/table-entry.js) and by the table links' service
-// worker (templates/scoring/table-worker.js, on Background Sync), so that both send alike.
+// worker (templates/entry/table-worker.js, on Background Sync), so that both send alike.
 //
 // Database "zole-table", version 1: store "entries" (keyPath "key", index "link"): one entry
 // the phone took and the server has not stored, {key, link, sync, seq, action, fields, scores,

@@ -5,7 +5,7 @@ sheet works, and Chromium reports no violation on any of them."""
 import pytest
 
 from tests.factories import make_organiser, make_published_round, make_tournament
-from tests.scoring.test_standings_selectors import confirm_with_totals
+from tests.tournament_play import confirm_with_totals
 from tournaments.models import TableToken
 
 pytestmark = pytest.mark.django_db(transaction=True)

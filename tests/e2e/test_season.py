@@ -12,8 +12,7 @@ from ranking.models import Invitation, Season
 from ranking.selectors import player_ranking, season_standings
 from ranking.services import QUALIFIERS_REGISTERED
 from ranking.synthetic import build_played_tournaments
-from tests.factories import make_player, make_tournament, make_user
-from tests.ranking.conftest import make_season
+from tests.factories import make_player, make_season, make_tournament, make_user
 from tournaments.models import AuditEntry, Player
 
 from .conftest import assert_fits_the_phone

@@ -10,7 +10,7 @@ from typing import Any
 
 from engine import SheetError, score_sheet
 from engine.contract import score_json, sheet_from_json
-from tests.engine.strategies import (
+from tests.sheet_strategies import (
     ALL_PASS,
     BAND_EDGES,
     CYRILLIC_NAMES,
@@ -70,7 +70,7 @@ def card_points(chance: random.Random, low: int = 0, high: int = TOTAL_POINTS) -
 
 
 def played(chance: random.Random, game: str, playing: list[str]) -> dict[str, Any]:
-    """Lielais, zole or mazā zole with a result that can happen (as tests/engine/strategies.py)."""
+    """Lielais, zole or mazā zole with a result that can happen (as tests/sheet_strategies.py)."""
     deal: dict[str, Any] = {"game": game, "declarer": chance.choice(playing)}
     tricks = chance.choice((0, chance.randint(0, TRICKS_PER_DEAL)))
     if game == "maza_zole":
@@ -134,7 +134,7 @@ def galdins(chance: random.Random, playing: list[str], rondo: bool) -> dict[str,
 def valid_sheet(chance: random.Random) -> dict[str, Any]:
     """A random valid sheet: 3 or 4 players, every rule-set option, 0..30 entries of every
     kind the rules allow (the generator keeps its own record of the dealer, as
-    tests/engine/strategies.py does)."""
+    tests/sheet_strategies.py does)."""
     size = chance.choice((3, 4))
     players = chance.sample(LATVIAN_NAMES + CYRILLIC_NAMES, size)
     if chance.random() < 0.25:  # the web pages name players by their entry ids

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def heard(table, *, waiting, refused):
     token = TableToken.objects.get(table=table, revoked_at=None).token
     body = json.dumps({"entries": [], "waiting": waiting, "refused": refused})
-    url = reverse("scoring:token_sync", args=[token])
+    url = reverse("entry:token_sync", args=[token])
     assert Client().post(url, body, content_type="application/json").status_code == 200
 
 

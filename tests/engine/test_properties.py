@@ -26,7 +26,7 @@ from engine import (
 )
 from engine.contract import score_json, scored_sheet_to_json, sheet_from_json, sheet_to_json
 from engine.simulate import random_sheet
-from tests.engine.strategies import (
+from tests.sheet_strategies import (
     ALL_PASS,
     GALDINS_SCORING,
     PLAYED_GAMES,

@@ -3,20 +3,10 @@ removed so nothing else covers the dates), and snapshots of everything the ranki
 
 from __future__ import annotations
 
-import datetime
-
 import pytest
 
-from engine.ranking import DEFAULT_POINTS_TABLE
 from ranking.models import Placing, PlayerRating, RatingChange, Season
-
-
-def make_season(year: int, **fields: object) -> Season:
-    fields.setdefault("name", str(year))
-    fields.setdefault("starts_on", datetime.date(year, 1, 1))
-    fields.setdefault("ends_on", datetime.date(year, 12, 31))
-    fields.setdefault("points_table", DEFAULT_POINTS_TABLE.as_mapping())
-    return Season.objects.create(**fields)
+from tests.factories import make_season
 
 
 @pytest.fixture

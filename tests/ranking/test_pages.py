@@ -26,7 +26,7 @@ from tests.factories import (
 )
 from tests.ranking.conftest import make_season
 from tests.ranking.test_services import CHIEF, play, small_tournament
-from tests.scoring.test_standings_selectors import (
+from tests.tournament_play import (
     confirm,
     confirm_with_totals,
     publish_next_round,
@@ -217,7 +217,7 @@ def test_a_player_with_a_result_not_rated_yet_has_a_page_without_a_rating(client
 
 
 def test_a_player_without_results_has_no_page(client, played):
-    # The register is not public (tests/scoring/test_public_pages.py, TestPlayerPrivacy).
+    # The register is not public (tests/public/test_public_pages.py, TestPlayerPrivacy).
     assert client.get(reverse("public:player", args=[make_player().pk])).status_code == 404
 
 

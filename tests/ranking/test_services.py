@@ -17,7 +17,7 @@ from scoring import services as scoring_services
 from scoring.services import Writer
 from tests.factories import make_entries, make_tournament
 from tests.ranking.conftest import make_season, rating_snapshot
-from tests.scoring.test_standings_selectors import (
+from tests.tournament_play import (
     confirm,
     favourite_first,
     next_not_dealing,
@@ -147,7 +147,7 @@ def test_tables_confirmed_in_bulk_are_rated_when_their_round_closes(season):
     tournament = small_tournament(rounds_planned=1)
     round_ = publish_next_round(tournament)
     # As the fast simulation does: results written without the confirm hook.
-    from tests.scoring.test_standings_selectors import confirm_with_totals
+    from tests.tournament_play import confirm_with_totals
 
     for table in round_.tables.all():
         seats = [
@@ -166,7 +166,9 @@ def test_tables_confirmed_in_bulk_are_rated_when_their_round_closes(season):
 
 def test_an_imported_tournament_is_placed_and_rated_as_if_played_here(season, tmp_path):
     # An archive written on a venue's laptop, imported where other tournaments are rated.
-    from scoring.archive import read_archive, tournament_archive, tournament_import
+    from archive.export import tournament_archive
+    from archive.reading import read_archive
+    from archive.writing import tournament_import
     from scoring.simulation import simulate_tournament
 
     played_here = simulate_tournament(players=6, rounds=2, deals=6, seed=3, slug="here")
@@ -486,7 +488,7 @@ def test_every_rating_write_takes_the_rating_lock_before_it_reads_anything(
     previous one committed (PostgreSQL runs them side by side otherwise)."""
     from ranking.models import RatingUpdate
     from tests.factories import seat_keys
-    from tests.scoring.test_standings_selectors import confirm_with_totals
+    from tests.tournament_play import confirm_with_totals
 
     tournament = small_tournament()
     round_ = publish_next_round(tournament)

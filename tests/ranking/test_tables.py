@@ -1,4 +1,4 @@
-"""The season ranking's and the rating list's lean rows (scoring.tables.LeanRowsTable) are the
+"""The season ranking's and the rating list's lean rows (core.lean_tables.LeanRowsTable) are the
 HTML django-tables2's own template renders, cell for cell: the same columns, classes, links,
 defaults, number formats and escaping, on any page and in any order."""
 
@@ -9,7 +9,7 @@ from django.utils import translation
 
 from ranking.selectors import RankingRow, RatingRow
 from ranking.tables import RatingTable, SeasonRankingTable
-from tests.tables import rendered_both_ways
+from tests.lean_tables import rendered_both_ways
 
 
 def ranking_row(position: int, name: str, **changes) -> RankingRow:

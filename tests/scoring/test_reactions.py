@@ -1,20 +1,25 @@
-"""Reactions of the apps above scoring to its writes (scoring/reactions.py): called with what was
-written, inside the write's transaction, so a reaction that fails leaves nothing written."""
+"""Scoring's signals to the apps above it (scoring/reactions.py): the receivers get what was
+written, inside the write's transaction, so a receiver that fails leaves nothing written."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 
-from ranking import services as ranking_services
+from archive.export import tournament_archive
+from archive.writing import tournament_import
+from ranking import receivers
 from scoring import reactions, services
 from scoring.models import TableResult
 from tests.factories import deals_on_sheet, make_entries, make_tournament
-from tests.scoring.test_standings_selectors import (
+from tests.tournament_play import (
     REFEREE,
     favourite_first,
     play_round_at,
     publish_next_round,
 )
+from tournaments.models import Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -29,12 +34,31 @@ def table():
     return table
 
 
+RANKING = (
+    (reactions.table_confirmed, receivers.table_confirmed),
+    (reactions.table_unlocked, receivers.table_unlocked),
+    (reactions.round_closed, receivers.round_closed),
+    (reactions.tournament_imported, receivers.tournament_imported),
+)
+
+
 @pytest.fixture
-def reaction_lists(monkeypatch):
-    """Empty reaction lists for the test (the ranking's own reactions set aside)."""
-    for name in ("_table_confirmed", "_table_unlocked", "_round_closed"):
-        monkeypatch.setattr(reactions, name, [])
-    return reactions
+def connect():
+    """Connects a test's receivers to a signal of scoring, the ranking's set aside; after the
+    test, the test's receivers are gone and the ranking's are back."""
+    connected = []
+
+    def connect_to(signal, receiver):
+        signal.connect(receiver, weak=False)
+        connected.append((signal, receiver))
+
+    for signal, receiver in RANKING:
+        signal.disconnect(receiver)
+    yield connect_to
+    for signal, receiver in connected:
+        signal.disconnect(receiver)
+    for signal, receiver in RANKING:
+        signal.connect(receiver)
 
 
 def confirm(table):
@@ -44,15 +68,21 @@ def confirm(table):
     )
 
 
-def test_the_ranking_follows_confirmations_unlocks_and_closed_rounds():
-    assert ranking_services.rating_apply_table in reactions._table_confirmed
-    assert ranking_services.rating_remove_table in reactions._table_unlocked
-    assert ranking_services.ranking_round_closed in reactions._round_closed
+def test_the_ranking_follows_confirmations_unlocks_closed_rounds_and_imports():
+    try:
+        assert all(signal.disconnect(receiver) for signal, receiver in RANKING)
+    finally:
+        for signal, receiver in RANKING:
+            signal.connect(receiver)
 
 
-def test_a_reaction_is_given_the_confirmed_result(table, reaction_lists):
+def test_a_reaction_is_given_the_confirmed_result(table, connect):
     seen = []
-    reaction_lists.on_table_confirmed(lambda *, table_result: seen.append(table_result))
+
+    def look(*, table_result, **_signal):
+        seen.append(table_result)
+
+    connect(reactions.table_confirmed, look)
 
     confirm(table)
 
@@ -60,11 +90,11 @@ def test_a_reaction_is_given_the_confirmed_result(table, reaction_lists):
     assert seen[0].seats.count() == 3  # the seats' results were written before it was called
 
 
-def test_a_failing_reaction_undoes_the_confirmation(table, reaction_lists):
-    def refuse(*, table_result):
+def test_a_failing_reaction_undoes_the_confirmation(table, connect):
+    def refuse(*, table_result, **_signal):
         raise RuntimeError("the rating store is down")
 
-    reaction_lists.on_table_confirmed(refuse)
+    connect(reactions.table_confirmed, refuse)
 
     with pytest.raises(RuntimeError):
         confirm(table)
@@ -72,15 +102,38 @@ def test_a_failing_reaction_undoes_the_confirmation(table, reaction_lists):
     assert not TableResult.objects.filter(table=table).exists()
 
 
-def test_a_reaction_registered_twice_runs_once(table, reaction_lists):
+def test_a_reaction_registered_twice_runs_once(table, connect):
     calls = []
 
-    def count(*, table_result):
+    def count(*, table_result, **_signal):
         calls.append(table_result.pk)
 
-    reaction_lists.on_table_confirmed(count)
-    reaction_lists.on_table_confirmed(count)
+    connect(reactions.table_confirmed, count)
+    connect(reactions.table_confirmed, count)
 
     confirm(table)
 
     assert len(calls) == 1
+
+
+def test_an_imported_tournament_is_announced_inside_the_import(table, connect):
+    confirm(table)
+    archive = json.loads(json.dumps(tournament_archive(table.round.tournament)))
+    seen = []
+
+    def look(*, tournament, **_signal):
+        seen.append(
+            (
+                tournament.slug,
+                TableResult.objects.filter(table__round__tournament=tournament).count(),
+            )
+        )
+        raise RuntimeError("the rating store is down")
+
+    connect(reactions.tournament_imported, look)
+
+    with pytest.raises(RuntimeError):
+        tournament_import(archive, slug="imported")
+
+    assert seen == [("imported", 1)]  # the tables were written when it heard
+    assert not Tournament.objects.filter(slug="imported").exists()

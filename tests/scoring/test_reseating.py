@@ -21,8 +21,8 @@ from django.urls import reverse
 from core.ratelimit import TABLE_LINK_FAILURES
 from engine import Play
 from engine.rules import Game
+from entry import views as entry_views
 from scoring import services
-from scoring.entry import views as entry_views
 from scoring.models import DealResult
 from scoring.services import Writer
 from tests.factories import make_organiser, make_published_round, seat_keys
@@ -96,7 +96,7 @@ class TestAReseatedRound:
     def test_the_old_link_says_the_round_was_reseated_and_is_no_failed_guess(self, client):
         round_ = make_published_round(players=6)
         table = round_.tables.get(number=1)
-        url = reverse("scoring:token_sheet", args=[TableToken.objects.get(table=table).token])
+        url = reverse("entry:token_sheet", args=[TableToken.objects.get(table=table).token])
         data = deal_data(table, "late")
         reseat(round_)
 
@@ -115,7 +115,7 @@ class TestAReseatedRound:
     def test_the_old_link_reads_in_latvian(self, client):
         round_ = make_published_round(players=6)
         table = round_.tables.get(number=1)
-        url = reverse("scoring:token_sheet", args=[TableToken.objects.get(table=table).token])
+        url = reverse("entry:token_sheet", args=[TableToken.objects.get(table=table).token])
         reseat(round_)
 
         page = client.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
@@ -129,7 +129,7 @@ class TestAReseatedRound:
         again, then the request's write finds no table: a refusal, not a Table.DoesNotExist 500."""
         round_ = make_published_round(players=6)
         table = round_.tables.get(number=1)
-        url = reverse("scoring:token_sheet", args=[TableToken.objects.get(table=table).token])
+        url = reverse("entry:token_sheet", args=[TableToken.objects.get(table=table).token])
         read_table = entry_views.sheet_frame
 
         def read_then_reseated(table, confirmation):

@@ -1,12 +1,18 @@
 """Scoring services: entering deals at the table, corrections, conflicts, confirmation, unlock."""
 
+import ast
 import itertools
+import json
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
+from archive.export import tournament_archive
+from archive.writing import tournament_import
 from engine import Pass, PenaltyPule, Play, dealer_for
 from engine.rules import Game
+from engine.standings import round_results
 from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import ConflictError, LockedError, Writer
@@ -23,6 +29,7 @@ from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 
+ROOT = Path(__file__).resolve().parents[2]
 keys = (f"key-{number}" for number in itertools.count())
 REFEREE = Writer(ip_address="10.0.0.7")
 
@@ -321,3 +328,64 @@ class TestConfirmation:
         best = SeatResult.objects.order_by("-place_points_twelfths", "-game_points").first()
         assert scores[best.entry_id] == max(scores.values())
         assert len(scores) == 6
+
+
+def stored_rows(tournament):
+    """A tournament's seat results by player name: what the standings read."""
+    return sorted(
+        (
+            row.entry.player.full_name,
+            row.round_number,
+            row.game_points,
+            row.place_points_twelfths,
+            row.place,
+        )
+        for row in SeatResult.objects.filter(entry__tournament=tournament).select_related(
+            "entry__player"
+        )
+    )
+
+
+class TestSeatResults:
+    """A confirmed table's seat results are built by `services.seat_results` alone."""
+
+    def test_each_row_is_the_engine_round_result_in_twelfths(self):
+        table_result = TableResult(last_position=0, last_version_id=0)
+        rows = services.seat_results(
+            table_result, round_results(2, {"7": 10, "8": 10, "9": -20, "10": 0})
+        )
+        assert [
+            (r.entry_id, r.round_number, r.game_points, r.place_points_twelfths, r.place)
+            for r in rows
+        ] == [(7, 2, 10, 60, 1), (8, 2, 10, 60, 1), (9, 2, -20, 0, 4), (10, 2, 0, 24, 3)]
+        assert all(r.table_result is table_result for r in rows)
+
+    def test_an_imported_archive_has_the_confirmed_tables_rows(self, table_of_three):
+        play_full_round(table_of_three)
+        services.table_confirm(
+            table=table_of_three,
+            writer=REFEREE,
+            confirmer=table_of_three.seats.first().entry,
+            deals_seen=deals_on_sheet(table_of_three),
+        )
+        tournament = table_of_three.round.tournament
+        imported = tournament_import(
+            json.loads(json.dumps(tournament_archive(tournament))), slug="imported"
+        )
+        assert len(stored_rows(tournament)) == 3
+        assert stored_rows(imported) == stored_rows(tournament)
+
+    def test_no_other_code_builds_a_seat_result(self):
+        """The confirmation, the archive's import, the simulation and the ranking's synthetic
+        tournaments all call the builder: no other `SeatResult(...)` in the project."""
+        builders = []
+        for package in ("core", "engine", "ranking", "scoring", "tournaments", "zole_site"):
+            for path in sorted((ROOT / package).rglob("*.py")):
+                for node in ast.walk(ast.parse(path.read_text())):
+                    if (
+                        isinstance(node, ast.Call)
+                        and isinstance(node.func, ast.Name)
+                        and node.func.id == "SeatResult"
+                    ):
+                        builders.append(f"{path.relative_to(ROOT)}:{node.lineno}")
+        assert [place.split(":")[0] for place in builders] == ["scoring/services.py"]

@@ -14,10 +14,10 @@ import re
 import pytest
 from django.urls import reverse
 
+from documents.selectors import round_score_sheets
 from engine import Pass, PenaltyPule, Play, Sheet, score_sheet
 from engine.rules import Game
 from scoring import services
-from scoring.documents.selectors import round_score_sheets
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.selectors import round_tables, tournament_standings
 from scoring.services import ConflictError, Writer
@@ -229,7 +229,7 @@ class TestAShortTableCounts:
         closed = engine_totals(table, deals, closed=True)
 
         link = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-        referee_page = client.get(reverse("scoring:token_sheet", args=[link]))
+        referee_page = client.get(reverse("entry:token_sheet", args=[link]))
         sheet = referee_page.context["sheet"]
         assert sheet.is_closed and not sheet.is_complete
         assert sheet.time_called_after == 3
@@ -266,7 +266,7 @@ class TestAShortTableCounts:
 class TestTheRefereesPage:
     def url(self, table) -> str:
         token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-        return reverse("scoring:token_sheet", args=[token])
+        return reverse("entry:token_sheet", args=[token])
 
     def test_it_counts_down_from_the_servers_seconds(self, client, table, organiser, clock):
         start_clock(table, organiser)
@@ -469,7 +469,7 @@ def allow(table, chief, more: int, reason: str = "dealt before the signal") -> N
 class TestTheRefereesPageAfterTime:
     def url(self, table) -> str:
         token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-        return reverse("scoring:token_sheet", args=[token])
+        return reverse("entry:token_sheet", args=[token])
 
     def test_once_the_deal_under_way_is_in_it_offers_only_the_confirmation(
         self, client, table, organiser, clock
@@ -507,7 +507,7 @@ class TestTheRefereesPageAfterTime:
         start_clock(table, organiser)
         tournament_services.round_time_call(round_=table.round, by=organiser)
         clock.advance(minutes=1)
-        url = reverse("scoring:table_sheet", args=[table.pk])
+        url = reverse("entry:table_sheet", args=[table.pk])
         assert client.get(self.url(table)).context["offered"].allow_form is None  # the link
         client.force_login(organiser)
         assert (
@@ -570,7 +570,7 @@ class TestTheArchive:
     """A timed tournament moves to another database with its clock and its short tables."""
 
     def played(self, table, organiser, clock) -> dict:
-        from scoring.archive import tournament_archive
+        from archive.export import tournament_archive
 
         three_deals(table)
         start_clock(table, organiser)
@@ -580,7 +580,7 @@ class TestTheArchive:
         return json.loads(json.dumps(tournament_archive(table.round.tournament)))
 
     def test_it_keeps_the_clock_and_the_short_confirmation(self, table, organiser, clock):
-        from scoring.archive import tournament_import
+        from archive.writing import tournament_import
 
         archive = self.played(table, organiser, clock)
         round_one = archive["rounds"][0]
@@ -604,7 +604,8 @@ class TestTheArchive:
         )
 
     def test_a_short_table_without_time_called_is_refused(self, table, organiser, clock):
-        from scoring.archive import ArchiveError, tournament_import
+        from archive.reading import ArchiveError
+        from archive.writing import tournament_import
 
         archive = self.played(table, organiser, clock)
         archive["rounds"][0]["tables"][0]["time_called"] = False
@@ -616,7 +617,8 @@ class TestTheArchive:
         assert not Round.objects.filter(tournament__slug="laiks-3").exists()
 
     def test_time_called_on_a_round_without_a_clock_is_refused(self, table, organiser, clock):
-        from scoring.archive import ArchiveError, tournament_import
+        from archive.reading import ArchiveError
+        from archive.writing import tournament_import
 
         archive = self.played(table, organiser, clock)
         archive["rounds"][0].update(clock_started_at=None, time_limit=None, time_called_at=None)

@@ -7,10 +7,10 @@ import itertools
 import pytest
 from django.urls import reverse
 
+from documents.selectors import round_score_sheets
 from engine import Play, dealer_for
 from engine.rules import Game
 from scoring import services as scoring
-from scoring.documents.selectors import round_score_sheets
 from scoring.services import Writer
 from scoring.sheet_view import round_table_links, table_sheet_view
 from scoring.simulation import play_simulated_round

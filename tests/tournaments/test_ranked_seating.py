@@ -8,7 +8,7 @@ from django.urls import reverse
 
 from scoring import selectors as scoring_selectors
 from tests.factories import make_entries, make_organiser, make_tournament, seat_keys
-from tests.scoring.test_standings_selectors import confirm_with_totals
+from tests.tournament_play import confirm_with_totals
 from tournaments import services
 from tournaments.models import Round, RoundStatus, SeatingMode
 

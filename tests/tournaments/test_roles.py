@@ -13,9 +13,8 @@ from django.urls import NoReverseMatch, reverse
 
 from scoring.models import DealResult
 from tests.factories import make_published_round, make_tournament, make_user
-from tournaments import permissions, roles
+from tournaments import permissions, services
 from tournaments.models import AuditEntry, Role, Table
-from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 
@@ -120,97 +119,6 @@ class TestChecks:
         assert not permissions.has_any_role(plain)
         assert permissions.has_any_role(referee)
         assert not permissions.has_any_role(AnonymousUser())
-
-
-class TestRoleWrites:
-    def test_a_role_is_given_once_and_audited(self, tournament):
-        organiser, referee = account("organiser"), account("referee")
-        assert roles.role_grant(
-            tournament=tournament, user=referee, role=Role.REFEREE, by=organiser, ip_address="::1"
-        )
-        assert not roles.role_grant(
-            tournament=tournament, user=referee, role=Role.REFEREE, by=organiser
-        )
-        audit = AuditEntry.objects.get(action="role.granted")
-        assert (audit.user, audit.ip_address, audit.detail) == (
-            organiser,
-            "::1",
-            {"role": "referee", "username": "referee"},
-        )
-
-    def test_nobody_gives_himself_a_role(self, tournament):
-        staff, organiser = account("staff", is_staff=True), account("organiser")
-        tournament.organisers.add(organiser)
-        for user, role in (
-            (organiser, Role.CHIEF_REFEREE),
-            (organiser, Role.REFEREE),
-            (staff, Role.CHIEF_REFEREE),
-            (staff, Role.ORGANISER),
-        ):
-            with pytest.raises(ServiceError, match="nobody gives a role to himself"):
-                roles.role_grant(tournament=tournament, user=user, role=role, by=user)
-        assert not tournament.chief_referees.exists() and not tournament.referees.exists()
-        assert list(tournament.organisers.all()) == [organiser]
-        assert not AuditEntry.objects.filter(action="role.granted").exists()
-
-    def test_a_chief_referee_may_step_down(self, tournament):
-        chief = account("chief")
-        tournament.chief_referees.add(chief)
-        assert roles.role_revoke(
-            tournament=tournament, user=chief, role=Role.CHIEF_REFEREE, by=chief
-        )
-        assert not tournament.chief_referees.exists()
-
-    def test_a_disabled_account_gets_no_role(self, tournament):
-        with pytest.raises(ServiceError, match="disabled"):
-            roles.role_grant(
-                tournament=tournament,
-                user=account("gone", is_active=False),
-                role=Role.CHIEF_REFEREE,
-                by=None,
-            )
-        assert not tournament.chief_referees.exists()
-
-    def test_a_removed_referee_leaves_his_tables(self, tournament, tables):
-        referee = account("referee")
-        tournament.referees.add(referee)
-        roles.table_referees_set(table=tables[0], referees=[referee], by=None)
-        assert roles.role_revoke(tournament=tournament, user=referee, role=Role.REFEREE, by=None)
-        assert not tables[0].referees.exists()
-        assert not permissions.can_write_table(referee, tables[0])
-        audit = AuditEntry.objects.get(action="role.revoked")
-        assert audit.detail["tables"] == [[1, tables[0].number]]
-        assert not roles.role_revoke(
-            tournament=tournament, user=referee, role=Role.REFEREE, by=None
-        )
-
-    def test_only_the_tournaments_referees_are_assigned_to_tables(self, tournament, tables):
-        stranger, referee = account("stranger"), account("referee")
-        tournament.referees.add(referee)
-        with pytest.raises(ServiceError, match="stranger must be referees"):
-            roles.table_referees_set(table=tables[0], referees=[referee, stranger], by=None)
-        assert not tables[0].referees.exists()
-        assert roles.table_referees_set(table=tables[0], referees=[referee], by=None)
-        assert not roles.table_referees_set(table=tables[0], referees=[referee], by=None)
-        audit = AuditEntry.objects.get(action="table.referees")
-        assert (audit.table, audit.detail["before"], audit.detail["after"]) == (
-            tables[0],
-            [],
-            ["referee"],
-        )
-
-    def test_several_tables_are_assigned_all_or_nothing(self, tournament, tables):
-        referee, stranger = account("referee"), account("stranger")
-        tournament.referees.add(referee)
-        with pytest.raises(ServiceError):
-            roles.tables_referees_set(
-                assignments=[(tables[0], [referee]), (tables[1], [stranger])], by=None
-            )
-        assert not tables[0].referees.exists()
-        changed = roles.tables_referees_set(
-            assignments=[(tables[0], [referee]), (tables[1], [referee])], by=None
-        )
-        assert changed == 2 and permissions.can_write_table(referee, tables[1])
 
 
 class TestPeoplePage:
@@ -369,13 +277,13 @@ class TestTableReferees:
         client.force_login(referee)
         dashboard = client.get(reverse("tournaments:dashboard"))
         assert [table.pk for table in dashboard.context["tables"]] == [this.pk]
-        sheet = reverse("scoring:table_sheet", args=[this.pk])
+        sheet = reverse("entry:table_sheet", args=[this.pk])
         assert client.get(sheet).status_code == 200
         assert client.post(sheet, pass_deal()).status_code == 302
         stored = DealResult.objects.get()
         assert (stored.table, stored.entered_by, stored.entered_via_token) == (this, referee, None)
         # Not the other table, and not the organiser's pages.
-        other_sheet = reverse("scoring:table_sheet", args=[other.pk])
+        other_sheet = reverse("entry:table_sheet", args=[other.pk])
         assert client.post(other_sheet, pass_deal("k-2")).status_code == 403
         assert (
             client.get(reverse("tournaments:round", args=[tournament.slug, 1])).status_code == 403
@@ -427,7 +335,7 @@ class TestDashboard:
         client.force_login(chief)
         response = client.get(reverse("tournaments:dashboard"))
         assert [table.pk for table in response.context["tables"]] == [t.pk for t in tables]
-        assert reverse("scoring:table_sheet", args=[tables[1].pk]) in response.content.decode()
+        assert reverse("entry:table_sheet", args=[tables[1].pk]) in response.content.decode()
 
     def test_a_chief_referee_finds_the_people_page_of_his_tournament(self, client, tournament):
         chief = account("chief")
@@ -461,7 +369,7 @@ class TestHeaderLinks:
     ):
         referee = account("referee")
         tournament.referees.add(referee)
-        roles.table_referees_set(table=tables[0], referees=[referee], by=None)
+        services.table_referees_set(table=tables[0], referees=[referee], by=None)
         client.force_login(referee)
         assert self.links(client) == (True, False)
 

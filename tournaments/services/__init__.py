@@ -2,7 +2,8 @@
 models directly).
 
 The parts: `common` (the refusal, the audit entry, the lock order), `accounts` (demo data,
-organiser accounts), `tournaments` (settings, entries, players, clubs), `rounds` (creation,
+organiser accounts), `roles` (roles given and taken, referees of tables, referee accounts),
+`tournaments` (settings, entries, players, clubs), `rounds` (creation,
 check-in, seating, publication), `clock` (the round clock, entry links), `player_import` (CSV).
 Callers use this package's names; the parts import each other only downwards from `common`.
 """
@@ -35,6 +36,14 @@ from tournaments.services.player_import import (
     players_import,
     players_import_preview,
 )
+from tournaments.services.roles import (
+    NewAccount,
+    referee_account_create,
+    role_grant,
+    role_revoke,
+    table_referees_set,
+    tables_referees_set,
+)
 from tournaments.services.rounds import (
     AttendanceMismatchError,
     check_in_set,
@@ -60,6 +69,7 @@ __all__ = [
     "AttendanceMismatchError",
     "ImportPreview",
     "ImportResult",
+    "NewAccount",
     "ServiceError",
     "TableGoneError",
     "audit",
@@ -75,7 +85,10 @@ __all__ = [
     "player_save",
     "players_import",
     "players_import_preview",
+    "referee_account_create",
     "regenerate_confirmation",
+    "role_grant",
+    "role_revoke",
     "round_clock_reset",
     "round_clock_start",
     "round_create",
@@ -84,7 +97,9 @@ __all__ = [
     "round_swap_players",
     "round_time_call",
     "table_gone_message",
+    "table_referees_set",
     "table_token_issue",
     "table_token_revoke",
+    "tables_referees_set",
     "tournament_settings_save",
 ]

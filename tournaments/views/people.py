@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
-from tournaments import permissions, roles, selectors, services
+from tournaments import permissions, selectors, services
 from tournaments.models import Role, Tournament
 from tournaments.role_forms import (
     RefereeAccountForm,
@@ -67,7 +67,7 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user, role = form.cleaned_data["username"], form.cleaned_data["role"]
         try:
-            added = roles.role_grant(
+            added = services.role_grant(
                 tournament=tournament,
                 user=user,
                 role=role,
@@ -92,7 +92,7 @@ def _roles_page(
     *,
     form: RoleAddForm | None = None,
     account_form: RefereeAccountForm | None = None,
-    new_account: roles.NewAccount | None = None,
+    new_account: services.NewAccount | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -121,7 +121,7 @@ def _referee_account_create(
     new_account = None
     if account_form.is_valid():
         try:
-            new_account = roles.referee_account_create(
+            new_account = services.referee_account_create(
                 tournament=tournament,
                 username=account_form.cleaned_data["username"],
                 full_name=account_form.cleaned_data["full_name"],
@@ -159,7 +159,7 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
     user, role = form.cleaned_data["user"], form.cleaned_data["role"]
     if not permissions.can_manage_role(request.user, tournament, role):
         raise PermissionDenied(ROLE_REMOVAL_REFUSALS[role])
-    removed = roles.role_revoke(
+    removed = services.role_revoke(
         tournament=tournament, user=user, role=role, by=request.user, ip_address=client_ip(request)
     )
     if removed:
@@ -183,7 +183,7 @@ def round_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse
     form = TableRefereesForm(request.POST or None, assignments=assignments, referees=referees)
     if request.method == "POST" and form.is_valid():
         try:
-            changed = roles.tables_referees_set(
+            changed = services.tables_referees_set(
                 assignments=form.changed_assignments(),
                 by=request.user,
                 ip_address=client_ip(request),

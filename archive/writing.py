@@ -1,0 +1,317 @@
+"""The checked archive written in one transaction: `tournament_import`, the inverse of
+`tournament_archive`."""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Callable
+from typing import Any
+
+from django.contrib.auth import get_user_model
+from django.db import DatabaseError, models, transaction
+
+from archive.checking import Checker
+from archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
+from archive.plan import NamedRole, Plan
+from archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
+from scoring import reactions
+from scoring.models import DealResult, SeatResult, TableResult
+from scoring.services import seat_results
+from scoring.sheets import (
+    current_results,
+)
+from tournaments.models import (
+    AuditEntry,
+    CheckIn,
+    Club,
+    Entry,
+    Player,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    TableToken,
+    Tournament,
+)
+
+
+def _accounts(names: set[str], on_account_created: Callable[[str], None] | None) -> dict[str, Any]:
+    """The user accounts by username; a name with no account here gets an inactive one without
+    a password, so who did what is kept (an administrator activates it if it is needed)."""
+    user_model = get_user_model()
+    accounts = {user.username: user for user in user_model.objects.filter(username__in=names)}
+    for name in sorted(names - set(accounts)):
+        user = user_model(username=name, is_active=False)
+        user.set_unusable_password()
+        user.save()
+        accounts[name] = user
+        if on_account_created is not None:
+            on_account_created(name)
+    return accounts
+
+
+def _with_timestamps(rows: list[models.Model], field_name: str, moments: list[Any]) -> None:
+    """Set an auto_now_add field to the archive's moments (bulk_create stamps "now")."""
+    changed = [row for row, moment in zip(rows, moments, strict=True) if moment is not None]
+    for row, moment in zip(rows, moments, strict=True):
+        if moment is not None:
+            setattr(row, field_name, moment)
+    if changed:
+        type(changed[0]).objects.bulk_update(changed, [field_name], batch_size=BATCH_SIZE)
+
+
+def _write(
+    plan: Plan, on_account_created: Callable[[str], None] | None, *, grant_roles: bool
+) -> Tournament:
+    accounts = _accounts(plan.usernames, on_account_created)
+    tournament = plan.tournament
+    mix_plan = tournament.mix_plan
+    tournament.mix_plan = {}
+    tournament.save()
+    if grant_roles:
+        for relation, holders in plan.roles.items():
+            getattr(tournament, relation).set([accounts[name] for name in holders])
+
+    clubs = {
+        name: Club.objects.get_or_create(name=name, defaults={"city": city})[0]
+        for name, city in plan.clubs.items()
+    }
+    licences = [licence for _name, _club, licence in plan.players.values() if licence]
+    known = {
+        player.licence_number: player
+        for player in Player.objects.filter(licence_number__in=licences)
+    }
+    new_players = {
+        player_id: Player(
+            full_name=name, club=clubs.get(club) if club else None, licence_number=licence
+        )
+        for player_id, (name, club, licence) in plan.players.items()
+        if licence not in known
+    }
+    Player.objects.bulk_create(new_players.values(), batch_size=BATCH_SIZE)
+    player_of = {
+        player_id: new_players[player_id] if player_id in new_players else known[licence]
+        for player_id, (_name, _club, licence) in plan.players.items()
+    }
+
+    for entry in plan.entries.values():
+        entry.tournament = tournament
+        entry.player = player_of[entry.player_id]
+    Entry.objects.bulk_create(plan.entries.values(), batch_size=BATCH_SIZE)
+    entry_of = plan.entries  # the archive's entry id: the entry, now saved
+
+    def key_of(old: str) -> str:
+        return str(entry_of[int(old)].pk)
+
+    if mix_plan:
+        tournament.mix_plan = remap_mix_plan(mix_plan, key_of)
+        tournament.save(update_fields=["mix_plan"])
+
+    rounds = Round.objects.bulk_create(
+        Round(
+            tournament=tournament,
+            number=round_.number,
+            status=round_.status,
+            seating_mode=round_.seating_mode,
+            seed=round_.seed,
+            warnings=round_.warnings,
+            generated_at=round_.generated_at,
+            published_at=round_.published_at,
+            rule_set=round_.stored_rule_set,
+            clock_started_at=round_.clock_started_at,
+            time_limit=round_.time_limit,
+            time_called_at=round_.time_called_at,
+        )
+        for round_ in plan.rounds
+    )
+    CheckIn.objects.bulk_create(
+        (
+            CheckIn(round=saved, entry=entry_of[entry_id])
+            for saved, round_ in zip(rounds, plan.rounds, strict=True)
+            for entry_id in round_.check_ins
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    placed = [
+        (saved, round_, table)
+        for saved, round_ in zip(rounds, plan.rounds, strict=True)
+        for table in round_.tables
+    ]
+    tables = Table.objects.bulk_create(
+        (
+            Table(
+                round=saved,
+                number=table.number,
+                first_dealer_position=table.first_dealer_position,
+                flags=table.flags,
+            )
+            for saved, _round, table in placed
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    Seat.objects.bulk_create(
+        (
+            Seat(table=saved, position=position, entry=entry_of[entry_id])
+            for saved, (_round_row, _round, table) in zip(tables, placed, strict=True)
+            for position, entry_id in enumerate(table.seats, 1)
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    for relation in user_relations(Table) if grant_roles else ():
+        through = relation.remote_field.through
+        through.objects.bulk_create(
+            (
+                through(
+                    **{
+                        f"{relation.m2m_field_name()}_id": saved.pk,
+                        f"{relation.m2m_reverse_field_name()}_id": accounts[name].pk,
+                    }
+                )
+                for saved, (_round_row, _round, table) in zip(tables, placed, strict=True)
+                for name in table.roles.get(relation.name, ())
+            ),
+            batch_size=BATCH_SIZE,
+        )
+    # Every table of a public seating has an entry link: new ones, the old ones stay behind.
+    tokens = {
+        token.table_id: token
+        for token in TableToken.objects.bulk_create(
+            (
+                TableToken(table=saved, round_id=saved.round_id)
+                for saved, (_round_row, round_, _table) in zip(tables, placed, strict=True)
+                if round_.status != RoundStatus.DRAFT
+            ),
+            batch_size=BATCH_SIZE,
+        )
+    }
+
+    results: list[DealResult] = []
+    moments: list[datetime.datetime | None] = []
+    for saved, (_round_row, _round, table) in zip(tables, placed, strict=True):
+        for result, by, via_link, moment in zip(
+            table.versions, table.entered_by, table.via_link, table.entered_at, strict=True
+        ):
+            result.table = saved
+            if result.player_id is not None:
+                result.player_id = entry_of[int(result.player_id)].pk
+            if result.galdins is not None:
+                result.galdins = remap_galdins(result.galdins, key_of)
+            result.client_key = IMPORT_CLIENT_KEY.format(
+                position=result.position, version=result.version
+            )
+            result.entered_by = accounts[by] if by else None
+            result.entered_via_token = tokens.get(saved.pk) if via_link else None
+            results.append(result)
+            moments.append(moment)
+    DealResult.objects.bulk_create(results, batch_size=BATCH_SIZE)
+    _with_timestamps(results, "created_at", moments)
+
+    confirmed = [
+        (saved, round_, table)
+        for saved, (_round_row, round_, table) in zip(tables, placed, strict=True)
+        if table.confirmation is not None
+    ]
+    table_results = TableResult.objects.bulk_create(
+        (
+            TableResult(
+                table=saved,
+                confirmed_by=accounts[table.confirmation.confirmed_by]
+                if table.confirmation.confirmed_by
+                else None,
+                confirmed_by_entry=entry_of[table.confirmation.confirmed_by_entry]
+                if table.confirmation.confirmed_by_entry is not None
+                else None,
+                last_position=len(current_results(table.versions)),
+                last_version_id=max((result.pk for result in table.versions), default=0),
+                time_called=table.time_called,
+            )
+            for saved, _round, table in confirmed
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    _with_timestamps(
+        table_results,
+        "confirmed_at",
+        [table.confirmation.confirmed_at for _saved, _round, table in confirmed],
+    )
+    SeatResult.objects.bulk_create(
+        (
+            seat
+            for table_result, (_saved, _round, table) in zip(table_results, confirmed, strict=True)
+            for seat in seat_results(
+                table_result, table.confirmation.results, lambda player: entry_of[int(player)]
+            )
+        ),
+        batch_size=BATCH_SIZE,
+    )
+
+    table_of = {
+        (round_.number, table.number): saved
+        for saved, (_round_row, round_, table) in zip(tables, placed, strict=True)
+    }
+    audit = AuditEntry.objects.bulk_create(
+        (
+            AuditEntry(
+                tournament=tournament,
+                table=table_of[row.table] if row.table is not None else None,
+                action=row.action,
+                user=accounts[row.user] if row.user else None,
+                detail=remap_detail(row.action, row.detail, key_of),
+            )
+            for row in plan.audit
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    _with_timestamps(audit, "at", [row.at for row in plan.audit])
+    # The import itself is logged too, when it happens: the links printed before on the score
+    # sheets' QR codes are not in the archive, so the sheets of the rounds in play must be
+    # reprinted.
+    AuditEntry.objects.create(
+        tournament=tournament,
+        action=AuditEntry.Action.TOURNAMENT_IMPORTED,
+        detail={
+            "history_entries": len(plan.audit),
+            "new_table_links": len(tokens),
+            "roles_granted": len(plan.named_roles) if grant_roles else 0,
+        },
+    )
+    return tournament
+
+
+def tournament_import(
+    archive: dict[str, Any],
+    *,
+    slug: str | None = None,
+    on_account_created: Callable[[str], None] | None = None,
+    grant_roles: bool = False,
+    on_role: Callable[[NamedRole], None] | None = None,
+) -> Tournament:
+    """Write the tournament of an archive (`tournament_archive`'s document), under `slug` if
+    given: its clubs (found by name, or created), players (found by licence number when they
+    have one, or created), settings, entries, rounds, check-ins, tables and seats, every deal
+    version, confirmations and results, chief referees and audit log.
+
+    The whole archive is checked first, every sheet re-scored by the engine and compared with
+    the confirmed totals and results written beside it; then everything is written in one
+    transaction. Any problem raises `ArchiveError` and nothing is written.
+
+    The roles the archive names (organisers, chief referees, table referees) are given to the
+    accounts of this database that bear those usernames only with `grant_roles`: a username
+    here may be someone else than in the archive's database. `on_role` hears each role named,
+    granted or not, once the import is written."""
+    try:
+        plan = Checker(archive, slug=slug).plan()
+    except RecursionError:
+        raise ArchiveError("not a tournament archive: its JSON is nested too deeply") from None
+    try:
+        with transaction.atomic():
+            tournament = _write(plan, on_account_created, grant_roles=grant_roles)
+            # The season ranking and the ratings count it as if it had been played here.
+            reactions.tournament_imported.send(Tournament, tournament=tournament)
+    except DatabaseError as error:
+        # A slug taken meanwhile, or a licence number of another player: all rolled back.
+        raise ArchiveError(f"nothing imported: the database refused a row ({error})") from None
+    if on_role is not None:
+        for role in plan.named_roles:
+            on_role(role)
+    return tournament

@@ -1,0 +1,316 @@
+"""Forms of the table entry page.
+
+They check the shape of the input (whole numbers in range, a choice from the list, what each game
+needs) and build the engine's entry; whether the deal could have happened at this table is the
+engine's call, made by the services against the whole sheet.
+"""
+
+from __future__ import annotations
+
+import re
+import uuid
+from collections.abc import Sequence
+from functools import cached_property
+
+from django import forms
+from django.utils.translation import gettext_lazy as _
+
+from core.engine_text import GAME_WORDS
+from engine import Galdins, Pass, PenaltyPule, Play, Rules
+from engine.deals import Entry as SheetEntry
+from engine.deals import galdins_draw_needed
+from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
+from scoring.models import EntryKind
+from scoring.sheet_view import SheetPlayer, SheetRow
+
+CLIENT_KEY_PATTERN = r"[A-Za-z0-9-]{1,64}"
+REASON_MAX_LENGTH = 200  # DealResult.reason
+# The browser never fills an entry form from its memory: back after saving a deal, Chromium would
+# restore the radio buttons by their position in the page, so the next deal's form came up with
+# another declarer chosen (the templates put autocomplete="off" on the <form> tags too).
+NO_BROWSER_MEMORY = {"autocomplete": "off"}
+NUMBER_ATTRS = {"inputmode": "numeric", **NO_BROWSER_MEMORY}
+
+
+def game_choices(rules: Rules) -> list[tuple[str, str]]:
+    """The games this tournament's rule set allows, in the sheet's order."""
+    return [(game.value, GAME_WORDS[game.value]) for game in Game if rules.allows(game)]
+
+
+def choice_buttons() -> forms.RadioSelect:
+    return forms.RadioSelect(attrs=NO_BROWSER_MEMORY)
+
+
+def reason_field(label: object) -> forms.CharField:
+    """Why an entry is corrected or removed, a table unlocked: required, stripped."""
+    return forms.CharField(
+        max_length=REASON_MAX_LENGTH, label=label, widget=forms.TextInput(attrs=NO_BROWSER_MEMORY)
+    )
+
+
+def player_choices(players: Sequence[SheetPlayer]) -> list[tuple[str, str]]:
+    return [(player.key, player.name) for player in players]
+
+
+def points_field(**kwargs: object) -> forms.IntegerField:
+    return forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=TOTAL_POINTS,
+        widget=forms.NumberInput(attrs=NUMBER_ATTRS),
+        **kwargs,
+    )
+
+
+def tricks_field(**kwargs: object) -> forms.IntegerField:
+    return forms.IntegerField(
+        required=False,
+        min_value=0,
+        max_value=TRICKS_PER_DEAL,
+        widget=forms.NumberInput(attrs=NUMBER_ATTRS),
+        **kwargs,
+    )
+
+
+class SubmissionForm(forms.Form):
+    """A write to the sheet: the position the page showed, and the device's key for this
+    submission (a double tap or a resent request records once)."""
+
+    position = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+    client_key = forms.RegexField(
+        regex=rf"^{CLIENT_KEY_PATTERN}$", max_length=64, widget=forms.HiddenInput
+    )
+
+    def __init__(
+        self,
+        *args: object,
+        correction: bool = False,
+        client_key: str | None = None,
+        **kwargs: object,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.is_correction = correction
+        self.given_client_key = client_key
+        if correction:
+            self.fields["base_version"] = forms.IntegerField(min_value=1, widget=forms.HiddenInput)
+            self.fields["reason"] = reason_field(_("Why is it corrected?"))
+
+    @cached_property
+    def client_key_value(self) -> str:
+        """The key to render: the one posted when this same submission comes back with an error
+        (nothing was stored under it), otherwise the one given, or a new uuid4."""
+        if self.given_client_key is not None:
+            return self.given_client_key
+        if self.is_bound:
+            posted = str(self.data.get(self.add_prefix("client_key"), ""))
+            if re.fullmatch(CLIENT_KEY_PATTERN, posted):
+                return posted
+        return str(uuid.uuid4())
+
+
+class DealForm(SubmissionForm):
+    """A deal: the game, and the declarer's tricks and points (galdiņš: every playing player's)."""
+
+    # At a table of four the form says who sits its deal out (the dealer): the page sends it
+    # back, and the deal's players are read by it before the sheet is (see
+    # entry.views.posted_sitting_out).
+    SITS_OUT = "sits_out"
+
+    game = forms.ChoiceField(widget=choice_buttons(), label=_("Game"))
+    declarer = forms.ChoiceField(required=False, widget=choice_buttons(), label=_("Declarer"))
+    points = points_field(label=_("Points (acis)"))
+    tricks = tricks_field(label=_("Tricks (stiķi)"))
+
+    def __init__(
+        self,
+        *args: object,
+        players: Sequence[SheetPlayer],
+        sitting_out: SheetPlayer | None,
+        rules: Rules,
+        **kwargs: object,
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["game"].choices = game_choices(rules)
+        # Any seated player validates, so a page that went stale gets the engine's clear
+        # message; the buttons offer only the players who may declare this deal.
+        self.fields["declarer"].choices = player_choices(players)
+        self.playing = [player for player in players if player != sitting_out]
+        self.fields["declarer"].widget.choices = player_choices(self.playing)
+        self.sitting_out = sitting_out
+        if len(players) == 4:
+            self.fields[self.SITS_OUT] = forms.CharField(
+                required=False,
+                widget=forms.HiddenInput,
+                initial=sitting_out.key if sitting_out is not None else "",
+            )
+        self.rules = rules
+        self.has_galdins = rules.allows(Game.GALDINS)
+        if self.has_galdins:
+            for player in self.playing:
+                self.fields[f"tricks_{player.key}"] = tricks_field(label=player.name)
+                self.fields[f"points_{player.key}"] = points_field(label=player.name)
+            # A rondo galdiņš where two tie for the most card points: who drew the card.
+            self.fields["draw_loser"] = forms.ChoiceField(
+                required=False,
+                widget=choice_buttons(),
+                label=_("Who drew the card (pays the larger half)?"),
+                choices=player_choices(self.playing),
+            )
+        self.draw_between: tuple[SheetPlayer, SheetPlayer] | None = None
+
+    @property
+    def galdins_fields(self) -> list[tuple[SheetPlayer, forms.BoundField, forms.BoundField]]:
+        if not self.has_galdins:
+            return []
+        return [
+            (player, self[f"tricks_{player.key}"], self[f"points_{player.key}"])
+            for player in self.playing
+        ]
+
+    def _galdins(self, tricks: dict[str, object], points: dict[str, object]) -> Galdins | None:
+        """The galdiņš entry; when the engine says a card draw decides who pays the larger half,
+        the referee is asked who drew (a choice left from an earlier attempt is dropped when no
+        draw is needed)."""
+        played = Galdins(tricks=tricks, points=points)
+        try:
+            tied = galdins_draw_needed(played, self.rules)
+        except (TypeError, ValueError):  # numbers the engine will refuse with its own message
+            return played
+        if tied is None:
+            return played
+        by_key = {player.key: player for player in self.playing}
+        self.draw_between = (by_key[tied[0]], by_key[tied[1]])
+        self.fields["draw_loser"].widget.choices = player_choices(self.draw_between)
+        drawn = self.cleaned_data.get("draw_loser")
+        if drawn not in tied:
+            self.add_error(
+                "draw_loser",
+                _(
+                    "%(first)s and %(second)s tie for the most card points: they draw a card. "
+                    "Choose who drew it; he pays the larger half."
+                )
+                % {"first": self.draw_between[0].name, "second": self.draw_between[1].name},
+            )
+            return None
+        return Galdins(tricks=tricks, points=points, draw_loser=str(drawn))
+
+    @property
+    def draw_loser_field(self) -> forms.BoundField | None:
+        """Shown when the last attempt needed the card draw, or a correction has one."""
+        if not self.has_galdins:
+            return None
+        return self["draw_loser"] if self.draw_between or self["draw_loser"].value() else None
+
+    def _require(self, name: str, message: str) -> object:
+        value = self.cleaned_data.get(name)
+        if value in (None, "") and name not in self.errors:
+            self.add_error(name, message)
+        return value
+
+    def clean(self) -> dict[str, object]:
+        cleaned = super().clean()
+        game = cleaned.get("game")
+        if not game:
+            return cleaned
+        entry: SheetEntry | None = None
+        if game == Game.PASS:
+            entry = Pass()
+        elif game == Game.GALDINS:
+            tricks = {
+                player.key: self._require(f"tricks_{player.key}", _("Enter his tricks (0-8)."))
+                for player in self.playing
+            }
+            points = {
+                player.key: self._require(
+                    f"points_{player.key}", _("Enter his card points (0-120).")
+                )
+                for player in self.playing
+            }
+            if not self.errors:
+                entry = self._galdins(tricks, points)
+        else:
+            declarer = self._require("declarer", _("Choose the declarer."))
+            tricks = self._require("tricks", _("Enter the declarer's tricks (0-8)."))
+            points = cleaned.get("points")
+            if game != Game.MAZA_ZOLE:  # mazā zole is decided by tricks alone
+                points = self._require("points", _("Enter the declarer's card points (0-120)."))
+            if not self.errors:
+                entry = Play(Game(game), str(declarer), tricks=tricks, points=points)
+        cleaned["entry"] = entry
+        return cleaned
+
+
+class PenaltyForm(SubmissionForm):
+    """A personal pule given by the referee as a penalty (a late player)."""
+
+    player = forms.ChoiceField(widget=choice_buttons(), label=_("Player"))
+
+    def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = player_choices(players)
+
+    def clean(self) -> dict[str, object]:
+        cleaned = super().clean()
+        if cleaned.get("player"):
+            cleaned["entry"] = PenaltyPule(str(cleaned["player"]))
+        return cleaned
+
+
+class RemoveForm(SubmissionForm):
+    """Remove the last entry (typed twice, or a deal that was never played)."""
+
+    def __init__(self, *args: object, **kwargs: object) -> None:
+        super().__init__(*args, correction=True, **kwargs)
+        self.fields["reason"].label = _("Why is it removed?")
+
+
+class ConfirmForm(forms.Form):
+    """A second person confirms the table: a player at the table picks his own name; the chief
+    referee, signed in, confirms as himself."""
+
+    confirmer = forms.ChoiceField(widget=choice_buttons(), label=_("Who confirms?"))
+    # The deals on the sheet the confirmer checked: a deal entered or removed meanwhile from
+    # another device makes the confirmation a conflict (above all when time is up and the table
+    # is confirmed with the deals it has played).
+    deals = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
+
+    def __init__(
+        self, *args: object, players: Sequence[SheetPlayer], needs_confirmer: bool, **kwargs: object
+    ) -> None:
+        super().__init__(*args, **kwargs)
+        if needs_confirmer:
+            self.fields["confirmer"].choices = player_choices(players)
+        else:
+            del self.fields["confirmer"]
+
+
+class AllowDealsForm(forms.Form):
+    """The chief referee lets a table play more deals after time, saying why."""
+
+    more = forms.IntegerField(label=_("How many more deals?"), min_value=1, max_value=99, initial=1)
+    reason = reason_field(_("Why may the table play more?"))
+
+
+class UnlockForm(forms.Form):
+    # Required, and stripped by the field: a blank reason is refused before the service.
+    reason = reason_field(_("Why is it unlocked?"))
+
+
+def correction_initial(row: SheetRow) -> dict[str, object]:
+    """The correction form of an entry, filled in as the entry stands now."""
+    result = row.result
+    initial: dict[str, object] = {"position": result.position, "base_version": result.version}
+    if result.kind == EntryKind.PENALTY:
+        initial["player"] = str(result.player_id)
+        return initial
+    initial["game"] = result.game if result.kind == EntryKind.PLAY else result.kind
+    if result.player_id is not None:
+        initial["declarer"] = str(result.player_id)
+    initial["points"] = result.points
+    initial["tricks"] = result.tricks
+    for player, tricks, points in row.galdins:
+        initial[f"tricks_{player.key}"] = tricks
+        initial[f"points_{player.key}"] = points
+    if result.galdins and result.galdins.get("draw_loser"):
+        initial["draw_loser"] = result.galdins["draw_loser"]
+    return initial

@@ -1,0 +1,230 @@
+"""What the entry page hands its script (static/js/table-entry.js) so that the phone can take the
+next entries with no server: the words it writes (translated here, escaped as HTML), the engine's
+messages in the reader's language, and the entry forms it fills in for the next deal.
+
+The forms are the server's own, rendered with marks in place of what changes from one deal to the
+next (`entry_forms.marked_forms`): one set per dealer (at a table of four he sits out, so the
+declarer's buttons and the galdiņš rows differ), and the end of the round (every deal in, or
+time up with the deal under way entered: the confirmation). The phone fills the marks in as the
+server does (`entry_forms.mark_values`)."""
+
+from __future__ import annotations
+
+import ast
+from dataclasses import replace
+from functools import cache
+from pathlib import Path
+
+from django import forms
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+from django.template.loader import render_to_string
+from django.templatetags.static import static
+from django.utils import formats, timezone
+from django.utils.html import escape
+from django.utils.translation import get_language, gettext, ngettext, pgettext
+
+import engine
+from core.engine_text import GAME_WORDS
+from engine.rules import TRICKS_PER_DEAL
+from entry.entry_forms import (
+    FORMS_TEMPLATE,
+    SUBMISSIONS,
+    FormsShape,
+    MarkedRow,
+    MarkedSheet,
+    OfferedForms,
+    default_forms,
+    forms_context,
+    mark,
+    marked_forms,
+    marked_player,
+)
+from entry.forms import REASON_MAX_LENGTH
+from scoring.templatetags.sheet_rows import row_words
+
+# The messages the engine's refusals are written from: every literal it marks for translation.
+ENGINE_DIR = Path(engine.__file__).parent
+# How error_text places a refusal on the referee's sheet (core.engine_text).
+PLACED = (
+    "deal %(deal)s: %(message)s",
+    "penalty pule before the first deal: %(message)s",
+    "penalty pule after deal %(deal)s: %(message)s",
+)
+
+
+@cache
+def engine_templates() -> tuple[str, ...]:
+    """Every `gettext_noop("...")` literal of the engine's modules."""
+    found: list[str] = []
+    for path in sorted(ENGINE_DIR.rglob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            if (
+                isinstance(node, ast.Call)
+                and isinstance(node.func, ast.Name)
+                and node.func.id == "gettext_noop"
+                and node.args
+                and isinstance(node.args[0], ast.Constant)
+                and isinstance(node.args[0].value, str)
+            ):
+                found.append(node.args[0].value)
+    return tuple(dict.fromkeys([*found, *PLACED]))
+
+
+def engine_messages() -> dict[str, str]:
+    """The engine's messages in the active language, by their English template (only those
+    translated: the phone shows the English where there is none, as the server does)."""
+    translated = {template: gettext(template) for template in engine_templates()}
+    return {template: text for template, text in translated.items() if text != template}
+
+
+def _words() -> dict[str, object]:
+    """The words the phone writes, escaped as HTML (it puts them in the page as they are)."""
+    row = row_words(get_language())
+    return {
+        "dealer_mark": row.dealer_mark,
+        "personal_mark": row.personal_mark,
+        "common_open": row.common_open,
+        "personal_open": row.personal_open,
+        "deals": row.deals,
+        "deals_sits_out": row.deals_sits_out,
+        "events": row.events,
+        "collected_pule_of": escape(gettext("collected the pule of %(name)s")),
+        "corrected": escape(gettext("corrected, version %(version)s")),
+        "tricks": [
+            escape(ngettext("%(tricks)s trick", "%(tricks)s tricks", count) % {"tricks": count})
+            for count in range(TRICKS_PER_DEAL + 1)
+        ],
+        "games": {game: escape(words) for game, words in GAME_WORDS.items()},
+        "entry": escape(gettext("entry")),
+        "settlement": escape(gettext("Settlement")),
+        "total": escape(gettext("Total")),
+        "progress_next": escape(gettext("Deal %(number)s of %(total)s")),
+        "progress_complete": escape(gettext("All %(total)s deals are in")),
+        "progress_time_up": escape(gettext("%(number)s of %(total)s deals played · time is up")),
+        "no_deals": escape(gettext("No deals yet.")),
+        # The phone's own words: its queue and what the server made of it.
+        "on_phone": escape(gettext("on this phone")),
+        "on_phone_title": escape(
+            gettext("Entered on this phone: it is sent to the server when the connection allows.")
+        ),
+        "refused": escape(gettext("refused")),
+        "conflict": escape(gettext("this phone's version")),
+        "remove": escape(gettext("Remove from this phone")),
+        "waiting": escape(gettext("Waiting on this phone: %(count)s")),
+        "refused_count": escape(gettext("Refused: %(count)s (see the sheet)")),
+        "all_sent": escape(gettext("Every entry is on the server.")),
+        "sending": escape(gettext("Sending…")),
+        "heard": escape(gettext("Server's last answer: %(time)s")),
+        "never_heard": escape(gettext("No answer from the server yet.")),
+        "confirm_waits": escape(
+            gettext(
+                "The confirmation waits on this phone: it is sent after the deals, as soon as "
+                "the connection allows. Keep this page open or open it again later."
+            )
+        ),
+        # A correction the phone makes from the next deal's form (entry.forms.DealForm).
+        "correct_deal": escape(gettext("Correct deal %(number)s")),
+        "correct_penalty": escape(gettext("Correct the penalty pule (entry %(position)s)")),
+        "why_corrected": escape(gettext("Why is it corrected?")),
+        "save_correction": escape(gettext("Save the correction")),
+        "back": escape(gettext("Back to the sheet")),
+        "reason_length": REASON_MAX_LENGTH,
+        "confirmation": escape(gettext("Confirm the table")),
+        "removal": escape(gettext("Remove the last entry")),
+        # The entry forms' own refusals (entry.forms.DealForm), said before the engine's.
+        "required": escape(forms.Field.default_error_messages["required"]),
+        "choose_declarer": escape(gettext("Choose the declarer.")),
+        "enter_tricks": escape(gettext("Enter the declarer's tricks (0-8).")),
+        "enter_points": escape(gettext("Enter the declarer's card points (0-120).")),
+        "enter_his_tricks": escape(gettext("Enter his tricks (0-8).")),
+        "enter_his_points": escape(gettext("Enter his card points (0-120).")),
+        "draw": escape(
+            gettext(
+                "%(first)s and %(second)s tie for the most card points: they draw a card. "
+                "Choose who drew it; he pays the larger half."
+            )
+        ),
+        "draw_label": escape(gettext("Who drew the card (pays the larger half)?")),
+        "dealer_context": escape(pgettext("the dealer's mark on the sheet", "D")),
+    }
+
+
+def _end_forms(shape: FormsShape, *, is_chief: bool, time_up: bool) -> str:
+    """The forms once the phone's sheet has every deal (or, time up, the deal under way): the
+    confirmation, with the marks of `marked_forms`."""
+    players = tuple(marked_player(index) for index in range(shape.seats))
+    sheet = MarkedSheet(
+        players=players,
+        rules=shape.rules,
+        deals_per_round=shape.deals_per_round,
+        next_dealer=players[0],
+        next_sitting_out=None,
+        last_row=MarkedRow(mark("last_position"), mark("last_version")),
+        is_complete=not time_up,
+        at_time_limit=time_up,
+        can_confirm=True,
+    )
+    chosen = default_forms(
+        sheet,
+        is_chief=is_chief,
+        correcting=None,
+        client_keys={name: mark(f"{name}_key") for name in SUBMISSIONS},
+    )
+    context = forms_context(
+        sheet, chosen, page_url=mark("url"), csrf_token=mark("csrf"), is_chief=is_chief
+    )
+    return render_to_string(FORMS_TEMPLATE, context)
+
+
+def phone_forms(offered: OfferedForms) -> dict[str, str]:
+    """The forms the phone fills in: "0".."3" by the next dealer's seat, "complete" and
+    "time_up" for the confirmation."""
+    sheet = offered.sheet
+    if not sheet.accepts_entries:
+        return {}
+    seats = len(sheet.players)
+    shape = FormsShape(
+        language=get_language(),
+        rules=sheet.rules,
+        deals_per_round=sheet.deals_per_round,
+        seats=seats,
+        dealer=0,
+        has_last_row=True,
+    )
+    forms = {str(dealer): marked_forms(replace(shape, dealer=dealer)) for dealer in range(seats)}
+    forms["complete"] = _end_forms(shape, is_chief=offered.is_chief, time_up=False)
+    forms["time_up"] = _end_forms(shape, is_chief=offered.is_chief, time_up=True)
+    return forms
+
+
+# The services' refusal of a deal past the time limit (scoring.services), the same words.
+TIME_UP = (
+    "time is up in round %(round)d (%(time)s): table %(number)d may enter only the "
+    "deal that was under way, and has it (%(limit)d deals). Deal %(next)d is not "
+    "played: confirm the table, or ask the chief referee to allow more deals"
+)
+
+
+def phone_data(request: HttpRequest, offered: OfferedForms) -> dict[str, object]:
+    """The page's json_script "table-phone"."""
+    sheet = offered.sheet
+    ended_at = sheet.clock.ended_at
+    return {
+        "scoring": static("js/sheet-scoring.js"),
+        "language": get_language(),
+        "deals_per_round": sheet.deals_per_round,
+        "csrf": get_token(request),
+        "words": _words(),
+        "messages": engine_messages(),
+        "forms": phone_forms(offered),
+        # Filled in by the phone (the time from the forms' data-time-up-at once time is up).
+        "time_up": escape(
+            gettext(TIME_UP)
+            .replace("%(round)d", str(sheet.round.number))
+            .replace("%(number)d", str(sheet.table.number))
+        ),
+        "time_up_at": formats.time_format(timezone.localtime(ended_at), "TIME_FORMAT")
+        if ended_at is not None
+        else "",
+    }

@@ -1,0 +1,29 @@
+"""Public pages (no login): tournaments, rounds, standings, players."""
+
+from django.urls import path
+
+from public import views as public
+
+app_name = "public"
+
+urlpatterns = [
+    # "/" as well: zole_site/urls.py serves the same view there as "home", resolved first.
+    path("", public.tournament_list, name="tournaments"),
+    path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
+    path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/",
+        public.table_detail,
+        name="table",
+    ),
+    path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    # The hall display (a projector at the venue) and the round clock it and the referees fetch.
+    path("t/<slug:slug>/display/", public.display, name="display"),
+    path("t/<slug:slug>/display/clock/", public.display_clock, name="display_clock"),
+    path(
+        "t/<slug:slug>/rounds/<int:number>/clock/",
+        public.round_clock_fragment,
+        name="round_clock",
+    ),
+    path("players/<int:player_id>/", public.player_detail, name="player"),
+]

@@ -1,0 +1,273 @@
+"""Public pages (no login): tournaments, a tournament, a round's seating and results, live
+standings, a player's history. Views stay thin: selectors read, tables format."""
+
+from __future__ import annotations
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.utils.cache import patch_vary_headers
+from django.utils.translation import gettext as _
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
+from django_tables2 import RequestConfig
+
+from core.lean_tables import EXPORT_FORMATS, export_response
+from core.query import paginate, positive_number
+from core.svg_charts import cumulative_chart
+from public.standings_tables import StandingsTable, TeamStandingsTable
+from scoring import selectors
+from scoring.sheet_view import table_sheet_view
+from tournaments.clock import round_clock
+from tournaments.models import Table, Tournament
+from tournaments.rule_set import rule_set_options, rule_set_words
+from tournaments.views.access import cached_tournament_page
+
+SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
+TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
+
+
+def _flag(request: HttpRequest, name: str) -> bool:
+    return request.GET.get(name, "").strip().lower() in TRUE_WORDS
+
+
+@require_safe
+def tournament_list(request: HttpRequest) -> HttpResponse:
+    return render(
+        request, "public/tournament_list.html", {"listing": selectors.public_tournament_list()}
+    )
+
+
+@require_safe
+def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+    return cached_tournament_page(
+        request,
+        slug,
+        params=frozenset(),
+        render=lambda tournament: render(
+            request,
+            "public/tournament_detail.html",
+            {
+                "tournament": tournament,
+                "progress": selectors.tournament_progress(tournament=tournament),
+                "entry_count": selectors.entry_count(tournament=tournament),
+                # The rules of the next rounds (each round keeps its own: its sheets say them).
+                "rules_in_words": rule_set_words(
+                    rule_set_options(tournament), table_size=4, place_points=False
+                ),
+            },
+        ),
+    )
+
+
+@require_safe
+def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    return cached_tournament_page(
+        request,
+        slug,
+        params=frozenset({"q"}),
+        render=lambda tournament: _round_detail(request, tournament, number),
+    )
+
+
+def _round_detail(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
+    round_ = selectors.public_round(tournament=tournament, number=number)
+    if round_ is None:  # not created yet, or a draft whose seating may still change
+        raise Http404(_("This round is not published."))
+    query = request.GET.get("q", "").strip()[:SEARCH_MAX_LENGTH]
+    return render(
+        request,
+        "public/round_detail.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "progress": selectors.tournament_progress(tournament=tournament),
+            "round_tables": selectors.round_tables(round_=round_, query=query),
+            "query": query,
+        },
+    )
+
+
+@require_safe
+def table_detail(request: HttpRequest, slug: str, number: int, table_number: int) -> HttpResponse:
+    """A confirmed table's sheet, deal by deal, read-only: the players check what was entered."""
+    return cached_tournament_page(
+        request,
+        slug,
+        params=frozenset(),
+        render=lambda tournament: _table_detail(request, tournament, number, table_number),
+    )
+
+
+def _table_detail(
+    request: HttpRequest, tournament: Tournament, number: int, table_number: int
+) -> HttpResponse:
+    table_id = selectors.public_table_id(
+        tournament=tournament, round_number=number, table_number=table_number
+    )
+    if table_id is None:  # no such table, still in play, or a draft round: the plain 404
+        raise Http404
+    try:
+        sheet = table_sheet_view(table_id=table_id)
+    except Table.DoesNotExist:  # the round was re-seated since the lookup above
+        raise Http404 from None
+    return render(
+        request,
+        "public/table_detail.html",
+        {"tournament": tournament, "round": sheet.round, "table": sheet.table, "sheet": sheet},
+    )
+
+
+STANDINGS_PER_PAGE = 100
+# Every query parameter the standings read (the view's and django-tables2's).
+STANDINGS_PARAMS = frozenset(
+    {"provisional", "round", "_export", "sort", "page", "per_page", "team-sort"}
+)
+
+
+@require_safe
+def standings(request: HttpRequest, slug: str) -> HttpResponse:
+    """The standings page, its htmx partial and its CSV/XLSX exports, all from the cache."""
+    return cached_tournament_page(
+        request,
+        slug,
+        params=STANDINGS_PARAMS,
+        render=lambda tournament: _standings(request, tournament),
+    )
+
+
+def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    provisional = _flag(request, "provisional")
+    only_round = positive_number(request.GET.get("round"))
+    result = selectors.tournament_standings(
+        tournament=tournament, provisional=provisional, only_round=only_round
+    )
+    if only_round is not None and only_round not in {
+        round_.number for round_ in result.progress.public_rounds
+    }:
+        raise Http404(_("This round is not published."))
+    table = StandingsTable.for_standings(
+        result.rows,
+        round_numbers=result.round_numbers,
+        with_team=tournament.teams_enabled,
+        with_provisional=provisional,
+    )
+    export_format = request.GET.get("_export", "")
+    # The page shows the standings a hundred at a time (a 600-player table of django-tables2
+    # cells takes seconds to render); an export always has every row.
+    exporting = export_format in EXPORT_FORMATS
+    paginate(request, table, per_page=STANDINGS_PER_PAGE, exporting=exporting)
+    if exporting:
+        name = tournament.slug if only_round is None else f"{tournament.slug}-round-{only_round}"
+        return export_response(
+            table,
+            export_format=export_format,
+            title=str(_("Standings")),
+            filename=f"{name}-standings",
+        )
+
+    team_table = None
+    if result.teams:
+        team_table = TeamStandingsTable.for_teams(result.teams, prefix="team-")
+        RequestConfig(request, paginate=False).configure(team_table)
+    context = {
+        "tournament": tournament,
+        "standings": result,
+        "table": table,
+        "team_table": team_table,
+        "refresh_url": request.get_full_path(),
+    }
+    # htmx polls the live part of the page; a plain request gets the whole page.
+    template = "public/_standings_live.html" if request.htmx else "public/standings.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+# -- The hall display and the round clock --------------------------------------------------------
+
+
+@require_safe
+def display(request: HttpRequest, slug: str) -> HttpResponse:
+    """The hall display: a projector or TV at the venue shows the current round's seating, the
+    round clock and the top of the standings; htmx refreshes its live part, from the cache."""
+    return cached_tournament_page(
+        request,
+        slug,
+        params=frozenset(),
+        render=lambda tournament: _display(request, tournament),
+    )
+
+
+def _display(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    hall = selectors.hall_display(tournament=tournament)
+    context = {
+        "tournament": tournament,
+        "hall": hall,
+        # The clock as it stood when the page was rendered: the fallback without JavaScript.
+        # With it, htmx fetches the clock at once and every 20 s (display_clock: never cached).
+        "clock": round_clock(hall.round) if hall.round is not None else None,
+    }
+    template = "public/_display_live.html" if request.htmx else "public/display.html"
+    response = render(request, template, context)
+    patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@never_cache
+@require_safe
+def display_clock(request: HttpRequest, slug: str) -> HttpResponse:
+    """The hall display's clock, the current round's: fresh from the database on every request
+    (a cached copy would count down from an older time), three small queries."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = selectors.display_round(tournament=tournament)
+    return render(
+        request,
+        "scoring/_round_clock.html",
+        {
+            "clock": round_clock(round_) if round_ is not None else None,
+            "variant": "display",
+            "sync_url": request.path,
+        },
+    )
+
+
+@never_cache
+@require_safe
+def round_clock_fragment(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """One round's clock, as the referee's sheet shows it: it fetches it every 20 s, so time
+    called by the chief referee reaches every table without a reload. Never cached."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = selectors.public_round(tournament=tournament, number=number)
+    if round_ is None:
+        raise Http404(_("This round is not published."))
+    round_.tournament = tournament
+    return render(
+        request,
+        "scoring/_round_clock.html",
+        {"clock": round_clock(round_), "variant": "sheet", "sync_url": request.path},
+    )
+
+
+# -- Player page and its chart -------------------------------------------------------------------
+
+
+@require_safe
+def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    player = selectors.public_player(player_id=player_id)
+    if player is None:
+        raise Http404(_("No such player."))
+    history = selectors.player_history(player=player)
+    tournaments = [
+        {
+            "history": item,
+            "chart": cumulative_chart(
+                [(r.round_number, r.cumulative_game_points) for r in item.confirmed_rounds]
+            ),
+        }
+        for item in history
+    ]
+    return render(
+        request,
+        "public/player_detail.html",
+        {"player": player, "tournaments": tournaments},
+    )

@@ -1,2 +1,0 @@
-"""The public pages (no sign-in): tournaments, rounds, tables, standings, the hall display,
-players. URLs in scoring/public/urls.py."""

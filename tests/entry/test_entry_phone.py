@@ -1,0 +1,96 @@
+"""What the entry page hands the phone's script (entry/phone.py): the forms it fills in for
+the next entry are the server's own forms for that sheet, and its words and the engine's messages
+are in the page's language."""
+
+import re
+
+import pytest
+from django.test import RequestFactory
+from django.utils import translation
+
+from engine import SheetError
+from entry import entry_forms, phone
+from entry.entry_forms import MARKS, OfferedForms, mark_values, marked_forms
+from scoring.sheet_view import table_sheet_view
+from tests.entry.test_entry_forms import CSRF, PAGE_URL, deals_for, direct, play, table_of
+from tests.factories import play_round_with
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture(autouse=True)
+def fixed_csrf_token(monkeypatch):
+    monkeypatch.setattr(entry_forms, "get_token", lambda request: CSRF)
+    monkeypatch.setattr(phone, "get_token", lambda request: CSRF)
+    marked_forms.cache_clear()
+
+
+def phone_filled(template, offered):
+    """A form template of the phone, filled in as static/js/table-entry.js fills it."""
+    values = mark_values(offered, page_url=PAGE_URL, csrf_token=CSRF)
+    return MARKS.sub(lambda found: values[found[1]], template)
+
+
+def data_for(offered):
+    return phone.phone_data(RequestFactory().get(PAGE_URL), offered)
+
+
+@pytest.mark.parametrize("players", [3, 4])
+def test_the_phone_fills_in_the_forms_the_server_renders_for_each_next_dealer(players):
+    table = table_of(players, all_pass="galdins_pule", galdins_scoring="rondo", small_zole=True)
+    entries = deals_for(table, players + 1)
+    play(table, entries[:1])
+    for entry in entries[1:]:  # every seat deals next once, the sheet having a row to remove
+        sheet = table_sheet_view(table_id=table.pk)
+        offered = OfferedForms(sheet, is_chief=False)
+        forms = data_for(offered)["forms"]
+        dealer = str(sheet.players.index(sheet.next_dealer))
+        assert phone_filled(forms[dealer], offered) == direct(offered)
+        play(table, [entry])
+
+
+@pytest.mark.parametrize("is_chief", [False, True])
+def test_the_phone_fills_in_the_confirmation_once_every_deal_is_in(is_chief):
+    table = table_of(3)
+    play_round_with(table.round, deals_per_round=3)
+    play(table, deals_for(table, 2))
+    forms = data_for(OfferedForms(table_sheet_view(table_id=table.pk), is_chief=is_chief))["forms"]
+    play(table, deals_for(table, 3)[2:])
+    complete = OfferedForms(table_sheet_view(table_id=table.pk), is_chief=is_chief)
+    assert complete.confirm_form is not None
+    assert phone_filled(forms["complete"], complete) == direct(complete)
+    assert 'name="confirm-deals" value="3"' in phone_filled(forms["complete"], complete)
+
+
+def test_a_locked_table_hands_the_phone_no_forms():
+    table = table_of(3)
+    table.round.status = "closed"
+    table.round.save()
+    offered = OfferedForms(table_sheet_view(table_id=table.pk), is_chief=False)
+    assert data_for(offered)["forms"] == {}
+
+
+def test_the_phone_words_and_the_engines_messages_are_in_the_pages_language():
+    table = table_of(4)
+    offered = OfferedForms(table_sheet_view(table_id=table.pk), is_chief=False)
+    with translation.override("lv"):
+        data = data_for(offered)
+        template = "player %(player)s already has %(most)s penalty pules: at most %(most)s " + (
+            "per player per round"
+        )
+        assert data["messages"][template] == translation.gettext(template) != template
+        assert data["messages"]["deal %(deal)s: %(message)s"].startswith("%(deal)s. partij")
+        assert data["words"]["on_phone"] == translation.gettext("on this phone") != "on this phone"
+        assert data["deals_per_round"] == offered.sheet.deals_per_round
+    with translation.override("ru"):
+        assert data_for(offered)["words"]["waiting"] != data["words"]["waiting"]
+
+
+def test_every_message_the_engine_raises_is_handed_to_the_phone():
+    """The engine's refusals are written from its marked templates: a template the phone is not
+    handed would be shown in English."""
+    templates = set(phone.engine_templates())
+    assert len(templates) > 40
+    assert all("%" not in text or re.search(r"%\(\w+\)[sd]", text) for text in templates)
+    error = SheetError("points must be %(low)s-%(high)s, got %(value)s", low=0, high=120, value=1)
+    assert error.template in templates
