@@ -42,7 +42,7 @@ from archive.reading import (
 )
 from archive.table_checks import TableChecks
 from engine import SheetError
-from engine.contract import rules_to_json
+from engine.json_contract import rules_to_json
 from tournaments.forms import MAX_ROUND_MINUTES
 from tournaments.models import (
     Entry,

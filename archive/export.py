@@ -19,7 +19,7 @@ from archive.format import (
     sheet_names,
     user_relations,
 )
-from engine.contract import rules_to_json, sheet_to_json
+from engine.json_contract import rules_to_json, sheet_to_json
 from engine.names import latvian_sort_key
 from scoring.models import DealResult, TableResult
 from scoring.sheets import (

@@ -31,8 +31,8 @@ from archive.reading import (
     whole_field,
 )
 from engine import SheetError, score_sheet
-from engine.contract import rules_to_json, sheet_from_json
 from engine.deals import Entry as SheetEntry
+from engine.json_contract import rules_to_json, sheet_from_json
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from engine.standings import round_results
 from scoring.models import DealResult, EntryKind

@@ -17,8 +17,8 @@ from core.svg_charts import cumulative_chart
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
 from scoring.sheet_view import table_sheet_view
-from tournaments.clock import round_clock
 from tournaments.models import Table, Tournament
+from tournaments.round_clock import round_clock
 from tournaments.rule_set import rule_set_options, rule_set_words
 from tournaments.views.access import cached_tournament_page
 

@@ -30,7 +30,6 @@ from scoring.sheets import (
     table_results,
     table_sheet,
 )
-from tournaments.clock import RoundClock, round_clock
 from tournaments.models import (
     Entry,
     Round,
@@ -40,6 +39,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.round_clock import RoundClock, round_clock
 from tournaments.rule_set import RULE_SET_FIELDS, RuleSet, round_rule_set
 from tournaments.selectors import table_seats
 

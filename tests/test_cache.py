@@ -1,4 +1,4 @@
-"""Public pages from the cache (core.cache): a repeated request costs one query, and every
+"""Public pages from the cache (core.page_cache): a repeated request costs one query, and every
 write the public sees (a confirmation, an unlock, a correction, a published round, a closed
 round) shows on the very next request, once it is committed. Local memory, as in development;
 the last tests run the same on Redis (REDIS_URL), a throwaway Debian redis-server."""
@@ -22,9 +22,9 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
-from core import cache as page_cache
-from core.cache import cached_public_page, tournament_changed, tournament_generation
+from core import page_cache
 from core.models import FailureCount
+from core.page_cache import cached_public_page, tournament_changed, tournament_generation
 from core.ratelimit import LOGIN_FAILURES
 from engine import Play, dealer_for
 from engine.rules import Game

@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from engine.rating import replay_ratings
-from ranking.cache import ranking_changed
 from ranking.models import (
     Placing,
     PlayerRating,
@@ -17,6 +16,7 @@ from ranking.models import (
     RatingUpdate,
     Season,
 )
+from ranking.ranking_page_cache import ranking_changed
 from ranking.services.rating_store import (
     OUTCOME_FIELDS,
     lock_ratings,

@@ -5,19 +5,11 @@ rows); provisional results of tables still in play are scored by the engine from
 deals, only when a page asks for them. Each read runs a fixed number of queries, whatever the
 size of the tournament: rows are loaded in bulk and joined in Python.
 
-The parts: `common` (what the public sees, points as text), `progress`, `listing` (the
-tournament list), `standings`, `round_page`, `display` (the hall display), `players` (a
+The parts: `public_results` (what the public sees, points as text), `progress`, `listing` (the
+tournament list), `tournament_standings`, `round_page`, `display` (the hall display), `players` (a
 player's page).
 """
 
-from scoring.selectors.common import (
-    PUBLIC_STATUSES,
-    has_public_result,
-    points_number,
-    points_text,
-    rank_label,
-    standings_order,
-)
 from scoring.selectors.display import (
     SeatingGrid,
     display_round,
@@ -37,11 +29,19 @@ from scoring.selectors.players import (
 from scoring.selectors.progress import (
     tournament_progress,
 )
+from scoring.selectors.public_results import (
+    PUBLIC_STATUSES,
+    has_public_result,
+    points_number,
+    points_text,
+    rank_label,
+    standings_order,
+)
 from scoring.selectors.round_page import (
     TableLine,
     round_tables,
 )
-from scoring.selectors.standings import (
+from scoring.selectors.tournament_standings import (
     RoundCell,
     StandingRow,
     TeamRow,

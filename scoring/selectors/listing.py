@@ -10,7 +10,7 @@ from enum import StrEnum
 from django.db.models import Count
 from django.utils import timezone
 
-from scoring.selectors.common import LIVE_STATUSES, PUBLIC_STATUSES
+from scoring.selectors.public_results import LIVE_STATUSES, PUBLIC_STATUSES
 from tournaments.models import Round, RoundStatus, Table, Tournament
 
 

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scoring.models import SeatResult, twelfths_fraction
-from scoring.selectors.common import (
+from scoring.selectors.public_results import (
     PUBLIC_STATUSES,
     has_public_result,
     points_text,

@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from archive.export import tournament_archive
 from engine import PlaceScheme, Play, rank_standings, round_results
-from engine.contract import score_json
+from engine.json_contract import score_json
 from engine.rules import Game
 from scoring import services
 from scoring.models import SeatResult

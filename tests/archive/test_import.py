@@ -20,7 +20,7 @@ from archive.format import user_relations
 from archive.reading import ArchiveError, read_archive
 from archive.writing import tournament_import
 from engine import Play, dealer_for
-from engine.contract import score_json
+from engine.json_contract import score_json
 from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult

@@ -188,7 +188,7 @@ def test_the_player_page_shows_ranking_points_per_event_and_a_rating_chart(clien
 
 def test_the_player_page_shows_one_rating_the_list_shows_and_says_what_it_means(client, played):
     """Not "μ 24,69 ± σ 8,18, μ − 3σ": one number, the rating list's, and its meaning in words."""
-    from ranking.tables import DecimalColumn
+    from ranking.ranking_tables import DecimalColumn
 
     top = leader()
     rating = PlayerRating.objects.get(player=top)

@@ -19,7 +19,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.player_csv import CsvPlayer, read_players
-from tournaments.services.common import ServiceError, audit
+from tournaments.services.audit_and_locks import ServiceError, audit
 from tournaments.services.tournaments import entries_register
 
 IMPORT_MAX_BYTES = 1_000_000

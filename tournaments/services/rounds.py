@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.cache import tournament_changed
 from core.engine_text import error_text, flag_dict, is_warning, table_warning_text
+from core.page_cache import tournament_changed
 from engine import SheetError
 from engine.seating import (
     SeatedTable,
@@ -35,7 +35,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import round_rule_set, rule_set_options
-from tournaments.services.common import ServiceError, audit
+from tournaments.services.audit_and_locks import ServiceError, audit
 
 
 @transaction.atomic

@@ -7,7 +7,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from core.cache import tournament_changed
+from core.page_cache import tournament_changed
 from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
@@ -18,7 +18,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import RULE_SET_FIELDS
-from tournaments.services.common import RuleSetLockedError, audit, audit_value, changes
+from tournaments.services.audit_and_locks import RuleSetLockedError, audit, audit_value, changes
 
 
 @transaction.atomic

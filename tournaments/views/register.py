@@ -21,7 +21,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Player
 from tournaments.namesakes import namesake_mark
-from tournaments.tables import PlayerTable
+from tournaments.player_table import PlayerTable
 from tournaments.views.access import organiser_required
 
 LAST_IMPORT = "last_player_import"  # the session's pks of the players of the last import

@@ -18,13 +18,13 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.security import client_ip
 from tournaments import permissions, selectors, services
-from tournaments.clock import round_clock
 from tournaments.forms import (
     CheckInForm,
     GenerateSeatingForm,
     SwapForm,
 )
 from tournaments.models import Round, RoundStatus, SeatingMode, Tournament
+from tournaments.round_clock import round_clock
 from tournaments.views.access import organiser_required, round_or_404
 
 

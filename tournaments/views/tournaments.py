@@ -15,7 +15,6 @@ from django.views.decorators.http import require_http_methods, require_safe
 from core.security import client_ip
 from engine.presets import PRESETS
 from tournaments import permissions, selectors, services
-from tournaments.clock import RoundClock, round_clock
 from tournaments.forms import (
     EntryForm,
     PlayerImportForm,
@@ -25,6 +24,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Entry, Round, Table, Tournament
 from tournaments.namesakes import namesake_marks
+from tournaments.round_clock import RoundClock, round_clock
 from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
 from tournaments.views.access import organiser_required, role_required
 from tournaments.views.register import LAST_IMPORT

@@ -21,13 +21,13 @@ from engine.standings import (
 )
 from engine.standings import team_standings as engine_team_standings
 from scoring.models import DealResult, SeatResult, twelfths_fraction
-from scoring.selectors.common import (
+from scoring.selectors.progress import TournamentProgress, tournament_progress
+from scoring.selectors.public_results import (
     LIVE_STATUSES,
     has_public_result,
     points_text,
     standings_order,
 )
-from scoring.selectors.progress import TournamentProgress, tournament_progress
 from scoring.sheets import table_sheet
 from tournaments.models import Entry, Seat, Table, Tournament
 from tournaments.rule_set import RuleSet, absent_rule, round_rule_set
