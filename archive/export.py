@@ -83,7 +83,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as plain JSON data, in seven queries whatever its size."""
     entries = {
         entry.pk: entry
-        for entry in tournament.entries.select_related("player__club").order_by("pk")
+        for entry in tournament.registrations.select_related("player__club").order_by("pk")
     }
     # Rounds with their check-ins, and tables with their seats: one outer join each.
     rounds: dict[int, dict[str, Any]] = {}

@@ -49,7 +49,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             {
                 "tournament": tournament,
                 "progress": selectors.tournament_progress(tournament=tournament),
-                "entry_count": selectors.entry_count(tournament=tournament),
+                "registration_count": selectors.registration_count(tournament=tournament),
                 # The rules of the next rounds (each round keeps its own: its sheets say them).
                 "rules_in_words": rule_set_words(
                     rule_set_options(tournament), table_size=4, place_points=False

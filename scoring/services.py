@@ -41,7 +41,7 @@ from scoring.sheets import (
     table_sheet,
 )
 from tournaments import permissions
-from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
+from tournaments.models import AuditEntry, Registration, Round, RoundStatus, Seat, Table, TableToken
 from tournaments.round_clock import RoundClock, round_clock, time_is_up
 from tournaments.rule_set import RuleSet, round_rule_set
 from tournaments.services import ServiceError, audit, lock_round_and_table
@@ -183,7 +183,7 @@ def _check(state: TableState, entries: list[SheetEntry]) -> ScoredSheet:
         return score_sheet(sheet)
     except SheetError as error:
         # The engine knows the players by entry id: the message names them.
-        seated = Entry.objects.filter(pk__in=[seat.entry_id for seat in state.seats])
+        seated = Registration.objects.filter(pk__in=[seat.entry_id for seat in state.seats])
         names = {str(pk): name for pk, name in seated.values_list("pk", "player__full_name")}
         raise ServiceError(error_text(error, names=names, entries=entries)) from None
 
@@ -423,7 +423,7 @@ def table_confirm(
     table: Table,
     writer: Writer,
     deals_seen: int,
-    confirmer: Entry | None = None,
+    confirmer: Registration | None = None,
 ) -> TableResult:
     """A second person confirms the table's round: another player at the table (through the
     table's link) or the chief referee. The confirmed table is locked; the standings read it.
@@ -496,7 +496,7 @@ def table_confirm(
 def seat_results(
     table_result: TableResult,
     rows: Iterable[RoundResult],
-    entry_of: Callable[[str], Entry] | None = None,
+    entry_of: Callable[[str], Registration] | None = None,
 ) -> list[SeatResult]:
     """A confirmed table's `SeatResult` rows, unsaved, from the engine's round results: the one
     place that turns a round result into the row the standings read (a confirmation, an

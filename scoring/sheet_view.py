@@ -31,7 +31,7 @@ from scoring.sheets import (
     table_sheet,
 )
 from tournaments.models import (
-    Entry,
+    Registration,
     Round,
     RoundStatus,
     Seat,
@@ -51,7 +51,7 @@ class SheetPlayer:
     """A column of the sheet: one seated player."""
 
     key: str  # the engine's key: the entry id as text
-    entry: Entry
+    entry: Registration
     seat: int  # 1-based, in seat order
     name: str
     short_name: str  # for a phone: "Jānis B."

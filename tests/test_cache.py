@@ -30,7 +30,13 @@ from engine import Play, dealer_for
 from engine.rules import Game
 from scoring import selectors, services
 from scoring.services import Writer
-from tests.factories import deals_on_sheet, make_entries, make_organiser, make_tournament, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_organiser,
+    make_registrations,
+    make_tournament,
+    seat_keys,
+)
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, Tournament
 
@@ -83,7 +89,7 @@ def confirm(table: Table) -> None:
 def round_in_play(django_capture_on_commit_callbacks) -> tuple[Tournament, Round, list[Table]]:
     """Six players at two tables of 3, every deal entered, table 1 confirmed, table 2 not."""
     tournament = make_tournament(deals_per_round=DEALS, rounds_planned=2, slug="kesa-kauss")
-    make_entries(tournament, 6)
+    make_registrations(tournament, 6)
     with django_capture_on_commit_callbacks(execute=True):
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
@@ -592,7 +598,7 @@ class TestWritesInvalidate:
     ):
         tournament, _round, _tables = round_in_play
         other = make_tournament()
-        make_entries(other, 3)
+        make_registrations(other, 3)
         other_url = reverse("public:tournament", args=[other.slug])
         client.get(other_url)
 

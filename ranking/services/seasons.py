@@ -231,4 +231,4 @@ def invitation_withdraw(
         invited=False,
         whole_season=whole_season,
     )
-    return final.entries.filter(player=player).exists()
+    return final.registrations.filter(player=player).exists()

@@ -17,10 +17,10 @@ from scoring.selectors.display import (
     seating_grid,
 )
 from scoring.selectors.listing import (
-    entry_count,
     public_round,
     public_table_id,
     public_tournament_list,
+    registration_count,
 )
 from scoring.selectors.players import (
     player_history,
@@ -56,7 +56,6 @@ __all__ = [
     "TableLine",
     "TeamRow",
     "display_round",
-    "entry_count",
     "hall_display",
     "has_public_result",
     "player_history",
@@ -67,6 +66,7 @@ __all__ = [
     "public_table_id",
     "public_tournament_list",
     "rank_label",
+    "registration_count",
     "round_tables",
     "seating_grid",
     "standings_order",

@@ -29,7 +29,7 @@ from scoring.selectors.public_results import (
     standings_order,
 )
 from scoring.sheets import table_sheet
-from tournaments.models import Entry, Seat, Table, Tournament
+from tournaments.models import Registration, Seat, Table, Tournament
 from tournaments.rule_set import RuleSet, absent_rule, round_rule_set
 
 
@@ -172,7 +172,7 @@ def tournament_standings(
     progress = tournament_progress(tournament=tournament)
     entries = {
         str(row[0]): _EntryLine(*row)
-        for row in Entry.objects.filter(tournament=tournament)
+        for row in Registration.objects.filter(tournament=tournament)
         .annotate(has_page=has_public_result("player_id"))
         .values_list(
             "pk", "player_id", "player__full_name", "player__club__name", "team", "has_page"

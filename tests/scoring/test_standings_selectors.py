@@ -16,9 +16,9 @@ from engine.rules import Game
 from scoring import selectors, services
 from scoring.models import TWELFTHS, SeatResult, TableResult
 from scoring.services import Writer
-from tests.factories import deals_on_sheet, make_entries, make_tournament, seat_keys
+from tests.factories import deals_on_sheet, make_registrations, make_tournament, seat_keys
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Round, RoundStatus, Table, Tournament
+from tournaments.models import Registration, Round, RoundStatus, Table, Tournament
 from tournaments.rule_set import round_rule_set
 
 pytestmark = pytest.mark.django_db
@@ -67,7 +67,7 @@ def played_tournament(
     """A tournament whose `rounds` rounds are seated, published and every table confirmed."""
     fields.setdefault("rounds_planned", max(rounds, 2))
     tournament = make_tournament(**fields)
-    make_entries(tournament, players, clubs=3)
+    make_registrations(tournament, players, clubs=3)
     rng = random.Random(seed)
     for number in range(1, rounds + 1):
         round_ = publish_next_round(tournament, seed=seed + number)
@@ -123,7 +123,7 @@ def round_one_confirmed():
     """Six players at two tables of 3, 6 deals each, both tables confirmed:
     table 1 all equal (0, 0, 0), table 2: first seat +6, second 0, third −6."""
     tournament = make_tournament(deals_per_round=6, rounds_planned=3)
-    make_entries(tournament, 6)
+    make_registrations(tournament, 6)
     round_ = publish_next_round(tournament)
     table_one, table_two = round_.tables.order_by("number")
     play_round_at(table_one, next_not_dealing)
@@ -192,7 +192,7 @@ class TestStandingsFromConfirmedTables:
                 )
                 for row in seat_results
             ],
-            names={str(e.pk): e.player.full_name for e in tournament.entries.all()},
+            names={str(e.pk): e.player.full_name for e in tournament.registrations.all()},
         )
 
         rows = selectors.tournament_standings(tournament=tournament).rows
@@ -213,7 +213,7 @@ class TestStandingsFromConfirmedTables:
 
     def test_a_player_without_results_stands_last_with_zero(self, round_one_confirmed):
         tournament, *_ = round_one_confirmed
-        (late,) = make_entries(tournament, 1)
+        (late,) = make_registrations(tournament, 1)
 
         rows = selectors.tournament_standings(tournament=tournament).rows
 
@@ -240,7 +240,7 @@ class TestStandingsFromConfirmedTables:
 
     def test_no_team_standings_when_teams_are_off(self, round_one_confirmed):
         tournament, *_ = round_one_confirmed
-        Entry.objects.filter(tournament=tournament).update(team="Kurzeme")
+        Registration.objects.filter(tournament=tournament).update(team="Kurzeme")
 
         assert selectors.tournament_standings(tournament=tournament).teams == []
 

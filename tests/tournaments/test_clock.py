@@ -154,9 +154,9 @@ class TestStart:
 
     def test_not_in_a_draft(self, organiser, clock):
         tournament = make_tournament(round_time_limit=50)
-        from tests.factories import make_entries
+        from tests.factories import make_registrations
 
-        make_entries(tournament, 6)
+        make_registrations(tournament, 6)
         draft = services.round_create(tournament=tournament)
         with pytest.raises(ServiceError, match="draft: the clock runs while"):
             services.round_clock_start(round_=draft, by=organiser)

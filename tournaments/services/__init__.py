@@ -56,10 +56,10 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.tournaments import (
     club_create,
-    entries_register,
-    entry_update,
-    entry_withdraw,
     player_save,
+    registration_update,
+    registration_withdraw,
+    registrations_create,
     tournament_settings_save,
 )
 
@@ -78,9 +78,6 @@ __all__ = [
     "club_create",
     "decode_upload",
     "demo_load",
-    "entries_register",
-    "entry_update",
-    "entry_withdraw",
     "lock_round_and_table",
     "organiser_account_create",
     "player_save",
@@ -88,6 +85,9 @@ __all__ = [
     "players_import_preview",
     "referee_account_create",
     "regenerate_confirmation",
+    "registration_update",
+    "registration_withdraw",
+    "registrations_create",
     "role_grant",
     "role_revoke",
     "round_clock_reset",

@@ -152,7 +152,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
                         % {"count": len(result.updated)},
                     )
                 if tournament is not None:
-                    return redirect("tournaments:entries", slug=tournament.slug)
+                    return redirect("tournaments:registrations", slug=tournament.slug)
                 return redirect("tournaments:players")
         preview = services.players_import_preview(raw)
         # The confirm step re-sends the same lines (and tournament) and they are checked again.

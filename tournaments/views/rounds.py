@@ -69,7 +69,7 @@ def _round_page(
     # Seated by rank: each player's rank beside his seat, to check against the standings.
     by_rank = bool(tables) and round_.seating_mode == SeatingMode.RANKED
     if by_rank:
-        ranks = selectors.entry_rank_labels(
+        ranks = selectors.registration_rank_labels(
             tournament=round_.tournament, before_round=round_.number
         )
         for view in tables:
