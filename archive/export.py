@@ -19,7 +19,7 @@ from archive.format import (
     sheet_names,
     user_relations,
 )
-from engine.contract import rules_to_json, sheet_to_json
+from engine.json_contract import rules_to_json, sheet_to_json
 from engine.names import latvian_sort_key
 from scoring.models import DealResult, TableResult
 from scoring.sheets import (
@@ -83,7 +83,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as plain JSON data, in seven queries whatever its size."""
     entries = {
         entry.pk: entry
-        for entry in tournament.entries.select_related("player__club").order_by("pk")
+        for entry in tournament.registrations.select_related("player__club").order_by("pk")
     }
     # Rounds with their check-ins, and tables with their seats: one outer join each.
     rounds: dict[int, dict[str, Any]] = {}

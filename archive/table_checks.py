@@ -31,8 +31,8 @@ from archive.reading import (
     whole_field,
 )
 from engine import SheetError, score_sheet
-from engine.contract import rules_to_json, sheet_from_json
 from engine.deals import Entry as SheetEntry
+from engine.json_contract import rules_to_json, sheet_from_json
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from engine.standings import round_results
 from scoring.models import DealResult, EntryKind
@@ -42,16 +42,17 @@ from scoring.sheets import (
     sheet_entry,
 )
 from tournaments.models import (
-    Entry,
+    Registration,
     RoundStatus,
     Table,
 )
 
 
 class TableChecks:
-    """The table checks of `Checker`; it provides `entries`, `version`, `_added_in` and `_roles`."""
+    """The table checks of `Checker`; it provides `registrations`, `version`, `_added_in`
+    and `_roles`."""
 
-    entries: dict[int, Entry]
+    registrations: dict[int, Registration]
     version: int
 
     def _table(self, data: dict[str, Any], round_: PlannedRound, index: int) -> PlannedTable:
@@ -65,7 +66,7 @@ class TableChecks:
         ):
             seat = as_object(item, f"{where}: player {seat_index + 1}")
             entry_id = required(seat, "entry", where)
-            if not is_id(entry_id) or entry_id not in self.entries:
+            if not is_id(entry_id) or entry_id not in self.registrations:
                 raise ArchiveError(f"{where}: {shown(entry_id)} is not an entry")
             name = text_field(seat, "name", where, max_length=200)
             if name in names or entry_id in names.values():

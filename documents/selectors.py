@@ -45,7 +45,7 @@ from scoring.sheets import (
     sheet_is_closed,
     table_sheet,
 )
-from tournaments.models import Entry, Round, RoundStatus, Seat, Table, TableToken, Tournament
+from tournaments.models import Registration, Round, RoundStatus, Seat, Table, TableToken, Tournament
 from tournaments.rule_set import (
     RuleSet,
     absent_rule,
@@ -447,7 +447,9 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
     covered = [round_ for round_ in public_rounds if round_.number <= last]
     entries = {
         str(entry.pk): entry
-        for entry in Entry.objects.filter(tournament=tournament).select_related("player__club")
+        for entry in Registration.objects.filter(tournament=tournament).select_related(
+            "player__club"
+        )
     }
     seat_results = list(
         SeatResult.objects.filter(entry__tournament=tournament, round_number__lte=last)

@@ -9,7 +9,7 @@ import datetime
 
 from django.utils import timezone
 
-from engine.contract import sheet_to_json
+from engine.json_contract import sheet_to_json
 from scoring.sheet_view import TableSheetView
 from scoring.sheets import table_sheet
 

@@ -17,8 +17,8 @@ from core.svg_charts import cumulative_chart
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
 from scoring.sheet_view import table_sheet_view
-from tournaments.clock import round_clock
 from tournaments.models import Table, Tournament
+from tournaments.round_clock import round_clock
 from tournaments.rule_set import rule_set_options, rule_set_words
 from tournaments.views.access import cached_tournament_page
 
@@ -49,7 +49,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             {
                 "tournament": tournament,
                 "progress": selectors.tournament_progress(tournament=tournament),
-                "entry_count": selectors.entry_count(tournament=tournament),
+                "registration_count": selectors.registration_count(tournament=tournament),
                 # The rules of the next rounds (each round keeps its own: its sheets say them).
                 "rules_in_words": rule_set_words(
                     rule_set_options(tournament), table_size=4, place_points=False

@@ -17,8 +17,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core import plain_sql
-from core.cache import tournament_changed
 from core.engine_text import error_text
+from core.page_cache import tournament_changed
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
 from engine.deals import Entry as SheetEntry
 from engine.standings import RoundResult, round_results
@@ -41,8 +41,8 @@ from scoring.sheets import (
     table_sheet,
 )
 from tournaments import permissions
-from tournaments.clock import RoundClock, round_clock, time_is_up
-from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
+from tournaments.models import AuditEntry, Registration, Round, RoundStatus, Seat, Table, TableToken
+from tournaments.round_clock import RoundClock, round_clock, time_is_up
 from tournaments.rule_set import RuleSet, round_rule_set
 from tournaments.services import ServiceError, audit, lock_round_and_table
 
@@ -183,7 +183,7 @@ def _check(state: TableState, entries: list[SheetEntry]) -> ScoredSheet:
         return score_sheet(sheet)
     except SheetError as error:
         # The engine knows the players by entry id: the message names them.
-        seated = Entry.objects.filter(pk__in=[seat.entry_id for seat in state.seats])
+        seated = Registration.objects.filter(pk__in=[seat.entry_id for seat in state.seats])
         names = {str(pk): name for pk, name in seated.values_list("pk", "player__full_name")}
         raise ServiceError(error_text(error, names=names, entries=entries)) from None
 
@@ -423,15 +423,15 @@ def table_confirm(
     table: Table,
     writer: Writer,
     deals_seen: int,
-    confirmer: Entry | None = None,
+    confirmer: Registration | None = None,
 ) -> TableResult:
     """A second person confirms the table's round: another player at the table (through the
     table's link) or the chief referee. The confirmed table is locked; the standings read it.
 
     A table confirms once every planned deal is in; in a timed round whose time is up
-    (`tournaments.clock`), also with the deals it has played (at least one): the result is then
-    marked `time_called` and its sheet is closed and settled as usual. `deals_seen` is the number
-    of deals the confirmer checked: a sheet changed meanwhile is a conflict."""
+    (`tournaments.round_clock`), also with the deals it has played (at least one): the result is
+    then marked `time_called` and its sheet is closed and settled as usual. `deals_seen` is the
+    number of deals the confirmer checked: a sheet changed meanwhile is a conflict."""
     state = _lock_table(table)
     _require_open(state)
     tournament = state.round.tournament
@@ -496,7 +496,7 @@ def table_confirm(
 def seat_results(
     table_result: TableResult,
     rows: Iterable[RoundResult],
-    entry_of: Callable[[str], Entry] | None = None,
+    entry_of: Callable[[str], Registration] | None = None,
 ) -> list[SeatResult]:
     """A confirmed table's `SeatResult` rows, unsaved, from the engine's round results: the one
     place that turns a round result into the row the standings read (a confirmation, an

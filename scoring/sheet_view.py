@@ -30,9 +30,8 @@ from scoring.sheets import (
     table_results,
     table_sheet,
 )
-from tournaments.clock import RoundClock, round_clock
 from tournaments.models import (
-    Entry,
+    Registration,
     Round,
     RoundStatus,
     Seat,
@@ -40,6 +39,7 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
+from tournaments.round_clock import RoundClock, round_clock
 from tournaments.rule_set import RULE_SET_FIELDS, RuleSet, round_rule_set
 from tournaments.selectors import table_seats
 
@@ -51,7 +51,7 @@ class SheetPlayer:
     """A column of the sheet: one seated player."""
 
     key: str  # the engine's key: the entry id as text
-    entry: Entry
+    entry: Registration
     seat: int  # 1-based, in seat order
     name: str
     short_name: str  # for a phone: "Jānis B."

@@ -16,8 +16,8 @@ from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import Entry as SheetEntry
 from engine.rules import Game
 from scoring.models import DealResult, EntryKind, TableResult
-from tournaments.clock import RoundClock
 from tournaments.models import Seat, Table
+from tournaments.round_clock import RoundClock
 
 NO_DEAL = (EntryKind.VOID, EntryKind.PENALTY)  # a removed entry, a penalty pule
 

@@ -356,7 +356,7 @@ def _register_players(seed: int, tournament: Tournament, count: int) -> None:
     writer.writerow(["name", "club", "licence"])
     writer.writerows((player.full_name, player.club, player.licence_number) for player in simulated)
     players = tournament_services.players_import(raw=csv_text.getvalue().encode(), by=None).created
-    tournament_services.entries_register(tournament=tournament, players=players)
+    tournament_services.registrations_create(tournament=tournament, players=players)
 
 
 def _round_tables(round_: Round) -> list[Table]:

@@ -6,7 +6,7 @@ from dataclasses import dataclass
 
 from django.db.models import Count
 
-from scoring.selectors.common import LIVE_STATUSES, PUBLIC_STATUSES
+from scoring.selectors.public_results import LIVE_STATUSES, PUBLIC_STATUSES
 from tournaments.models import Round, RoundStatus, Tournament
 
 

@@ -37,7 +37,7 @@ import json, sys
 import django
 django.setup()
 from engine import score_sheet
-from engine.contract import scored_sheet_to_json
+from engine.json_contract import scored_sheet_to_json
 from ranking.models import Season
 from ranking.selectors import rating_list, season_standings
 from scoring.selectors import tournament_standings

@@ -19,9 +19,9 @@ from scoring.templatetags import sheet_rows
 from scoring.templatetags.sheet_rows import MEMORY
 from tests.factories import (
     deals_on_sheet,
-    make_entries,
     make_organiser,
     make_published_round,
+    make_registrations,
     make_tournament,
     make_user,
     play_round_with,
@@ -190,7 +190,7 @@ class TestTheLink:
 
     def test_a_link_of_a_draft_round_explains_that_the_round_is_not_published(self, client):
         tournament = make_tournament()
-        make_entries(tournament, 3)
+        make_registrations(tournament, 3)
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
         table = round_.tables.get()

@@ -24,7 +24,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments.models import AuditEntry, RoundStatus
-from tournaments.selectors import entry_scores
+from tournaments.selectors import registration_scores
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -140,10 +140,10 @@ class TestEnteringDeals:
 
     def test_a_draft_round_takes_no_deals(self):
         tournament = make_tournament()
-        from tests.factories import make_entries
+        from tests.factories import make_registrations
         from tournaments import services as tournament_services
 
-        make_entries(tournament, 3)
+        make_registrations(tournament, 3)
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
         with pytest.raises(ServiceError, match="draft"):
@@ -324,7 +324,7 @@ class TestConfirmation:
                 confirmer=table.seats.first().entry,
                 deals_seen=deals_on_sheet(table),
             )
-        scores = entry_scores(tournament=round_.tournament, before_round=2)
+        scores = registration_scores(tournament=round_.tournament, before_round=2)
         best = SeatResult.objects.order_by("-place_points_twelfths", "-game_points").first()
         assert scores[best.entry_id] == max(scores.values())
         assert len(scores) == 6

@@ -77,7 +77,7 @@ class TestSimulatedTournament:
         tournament = Tournament.objects.get(slug=lines[-1])
         rounds = list(tournament.rounds.order_by("number"))
         assert [r.status for r in rounds] == [RoundStatus.CLOSED] * 2
-        assert tournament.entries.count() == 9
+        assert tournament.registrations.count() == 9
         for round_ in rounds:
             rules = round_rule_set(round_).rules
             tables = list(round_.tables.all())

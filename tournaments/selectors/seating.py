@@ -8,8 +8,8 @@ from django.db import connection
 from core import plain_sql
 from engine.standings import RoundResult, Standing, rank_standings, rank_texts
 from tournaments.models import (
-    Entry,
     Player,
+    Registration,
     Round,
     Seat,
     Tournament,
@@ -49,7 +49,7 @@ def standings_before(*, tournament: Tournament, before_round: int) -> list[Stand
     in them, ranked as the standings pages rank them (the tournament's order and its rule for
     absent players): what seating by rank cuts into tables."""
     rows = (
-        tournament.entries.filter(seat_results__round_number__lt=before_round)
+        tournament.registrations.filter(seat_results__round_number__lt=before_round)
         .values_list(
             "pk",
             "seat_results__round_number",
@@ -69,7 +69,7 @@ def standings_before(*, tournament: Tournament, before_round: int) -> list[Stand
     ]
     names = {
         str(pk): name
-        for pk, name in tournament.entries.values_list("pk", "player__full_name").order_by()
+        for pk, name in tournament.registrations.values_list("pk", "player__full_name").order_by()
     }
     return rank_standings(
         results,
@@ -80,7 +80,7 @@ def standings_before(*, tournament: Tournament, before_round: int) -> list[Stand
     )
 
 
-def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
+def registration_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
     """Each entry's standing before a round, for seating by standings: the better the rank in
     `standings_before`, the higher the score; players sharing a rank share a score (the seed
     decides among them)."""
@@ -90,7 +90,7 @@ def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, floa
     }
 
 
-def entry_rank_labels(*, tournament: Tournament, before_round: int) -> dict[int, str]:
+def registration_rank_labels(*, tournament: Tournament, before_round: int) -> dict[int, str]:
     """Each entry's rank before a round as the standings show it ("7–8" when shared)."""
     standings = standings_before(tournament=tournament, before_round=before_round)
     labels = rank_texts(standing.rank for standing in standings)
@@ -100,7 +100,7 @@ def entry_rank_labels(*, tournament: Tournament, before_round: int) -> dict[int,
 # What a table's sheet reads of its seats: the seat, its entry, the entry's player's name (the
 # other fields of the entry and the player stay deferred: read when asked for).
 SEAT_FIELDS = plain_sql.model_fields(Seat, ("id", "table_id", "position", "entry_id"))
-SEAT_ENTRY_FIELDS = plain_sql.model_fields(Entry, ("id", "tournament_id", "player_id"))
+SEAT_ENTRY_FIELDS = plain_sql.model_fields(Registration, ("id", "tournament_id", "player_id"))
 SEAT_PLAYER_FIELDS = plain_sql.model_fields(Player, ("id", "full_name"))
 
 
@@ -109,15 +109,16 @@ def _table_seats_sql(vendor: str) -> str:
     selected = ", ".join(
         (
             plain_sql.select_list(Seat, "s", SEAT_FIELDS),
-            plain_sql.select_list(Entry, "e", SEAT_ENTRY_FIELDS),
+            plain_sql.select_list(Registration, "e", SEAT_ENTRY_FIELDS),
             plain_sql.select_list(Player, "p", SEAT_PLAYER_FIELDS),
         )
     )
     return (
         f"SELECT {selected} FROM {plain_sql.table_name(Seat)} s "
-        f"JOIN {plain_sql.table_name(Entry)} e ON e.id = {plain_sql.column(Seat, 'entry', 's')} "
+        f"JOIN {plain_sql.table_name(Registration)} e "
+        f"ON e.id = {plain_sql.column(Seat, 'entry', 's')} "
         f"JOIN {plain_sql.table_name(Player)} p "
-        f"ON p.id = {plain_sql.column(Entry, 'player', 'e')} "
+        f"ON p.id = {plain_sql.column(Registration, 'player', 'e')} "
         f"WHERE {plain_sql.column(Seat, 'table', 's')} = %s "
         f"ORDER BY {plain_sql.column(Seat, 'position', 's')}"
     )
@@ -134,7 +135,7 @@ def table_seats(table_id: int) -> list[Seat]:
     seats = []
     for row in rows:
         seat = plain_sql.instance(Seat, SEAT_FIELDS, row[:seat_end])
-        entry = plain_sql.instance(Entry, SEAT_ENTRY_FIELDS, row[seat_end:entry_end])
+        entry = plain_sql.instance(Registration, SEAT_ENTRY_FIELDS, row[seat_end:entry_end])
         entry.player = plain_sql.instance(Player, SEAT_PLAYER_FIELDS, row[entry_end:])
         seat.entry = entry
         seats.append(seat)

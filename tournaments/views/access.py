@@ -14,7 +14,7 @@ from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
 from core import plain_sql
-from core.cache import cached_public_page, canonical_redirect
+from core.page_cache import cached_public_page, canonical_redirect
 from tournaments import permissions
 from tournaments.models import Round, Tournament
 
@@ -32,7 +32,7 @@ def cached_tournament_page(
     params: frozenset[str],
     render: Callable[[Tournament], HttpResponse],
 ) -> HttpResponse:
-    """A public page of the URL's tournament, from the cache (core.cache.cached_public_page),
+    """A public page of the URL's tournament, from the cache (core.page_cache.cached_public_page),
     or `render(tournament)`; an unknown address is a 404. The tournament is read in one plain
     statement (core.plain_sql): the ORM's building of that query is most of the cost of a
     page served from the cache, which every viewer's poll is. A query string that is not the
