@@ -17,11 +17,10 @@ from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import GAME_WORDS
 from engine import Galdins, Pass, PenaltyPule, Play, Rules
-from engine.deals import Entry as SheetEntry
-from engine.deals import galdins_draw_needed
+from engine.deals import SheetLine, galdins_draw_needed
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from scoring.models import EntryKind
-from scoring.sheet_view import SheetPlayer, SheetRow
+from scoring.sheet.shape import SheetPlayer, SheetRow
 
 CLIENT_KEY_PATTERN = r"[A-Za-z0-9-]{1,64}"
 REASON_MAX_LENGTH = 200  # DealResult.reason
@@ -212,7 +211,7 @@ class DealForm(SubmissionForm):
         game = cleaned.get("game")
         if not game:
             return cleaned
-        entry: SheetEntry | None = None
+        entry: SheetLine | None = None
         if game == Game.PASS:
             entry = Pass()
         elif game == Game.GALDINS:

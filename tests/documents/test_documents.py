@@ -47,7 +47,7 @@ from scoring import selectors as scoring_selectors
 from scoring import services
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
-from scoring.sheets import table_sheet
+from scoring.sheet.lines import engine_sheet
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
@@ -184,7 +184,9 @@ def engine_result(table) -> tuple[list[int], list[int]]:
     seats = list(table.seats.order_by("position"))
     results = DealResult.objects.filter(table=table).order_by("position", "version")
     rules = round_rule_set(table.round).rules
-    scored = score_sheet(table_sheet(table, seats=seats, results=results, rules=rules, closed=True))
+    scored = score_sheet(
+        engine_sheet(table, seats=seats, results=results, rules=rules, closed=True)
+    )
     players = seat_keys(table)
     return [scored.settlement[key] for key in players], [scored.totals[key] for key in players]
 
@@ -923,7 +925,7 @@ def confirm_when_time_was_called(table) -> None:
     seats = list(table.seats.order_by("position"))
     results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
     scored = score_sheet(
-        table_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=True)
+        engine_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=True)
     )
     confirmation = TableResult.objects.create(
         table=table,
