@@ -243,9 +243,9 @@ def organiser_pages(world: World) -> list[str]:
         reverse("tournaments:referees", args=[slug, 2]),
         reverse("tournaments:audit", args=[slug]),
         reverse("tournaments:audit", args=[slug]) + "?player=%3Cscript%3E",
-        reverse("entry:engine_sheet", args=[world.table.pk]),
-        reverse("entry:engine_sheet", args=[world.round_1.tables.first().pk]),
-        reverse("entry:engine_sheet", args=[world.table.pk]) + "?correct=1",
+        reverse("entry:table_sheet", args=[world.table.pk]),
+        reverse("entry:table_sheet", args=[world.round_1.tables.first().pk]),
+        reverse("entry:table_sheet", args=[world.table.pk]) + "?correct=1",
     ]
 
 
@@ -779,7 +779,7 @@ class TestSheetForms:
         Round.objects.filter(pk=world.round_1.pk).update(status="in_play")  # open again
         client = hostile_client()
         client.force_login(world.chief)
-        url = reverse("entry:engine_sheet", args=[table.pk])
+        url = reverse("entry:table_sheet", args=[table.pk])
         cases = [
             {"action": "unlock", "unlock-reason": value} for value in ("", "   ", LONG_TEXT)
         ] + [{"action": "unlock", "unlock-reason": NUL_TEXT}]

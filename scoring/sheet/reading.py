@@ -13,6 +13,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from django.db import connection
+
 from scoring.models import TableHeard, TableResult
 from scoring.sheet import plain_sql
 from scoring.sheet.shape import SheetFrame, TableSheet, sheet_players
@@ -51,7 +53,11 @@ def table_by_link(token: str) -> DoorTable | None:
 
 
 def table_by_id(table_id: int) -> DoorTable | None:
-    """The table `table_id` as the link door reads it; None when there is no such table."""
+    """The table `table_id` as the link door reads it; None when there is no such table (an
+    id beyond the column's range too: a URL may hold any number)."""
+    low, high = connection.ops.integer_field_range(Table._meta.pk.get_internal_type())
+    if not low <= table_id <= high:
+        return None
     return _door_table(plain_sql.table_row(table_id=table_id))
 
 
