@@ -227,6 +227,7 @@ def deal_record_on_sheet(
     result = _store(state, position=position, entry=entry, client_key=client_key, writer=writer)
     if state.round.status == RoundStatus.PUBLISHED:
         Round.objects.filter(pk=state.round.pk).update(status=RoundStatus.IN_PLAY)
+        state.round.status = RoundStatus.IN_PLAY  # the sheet handed back says so too
         tournament_changed(state.round.tournament_id)  # the public pages say "in play"
     audit(
         action=AuditEntry.Action.DEAL_ENTERED if is_deal else AuditEntry.Action.PENALTY_GIVEN,

@@ -24,7 +24,7 @@ from tests.factories import (
     play_round_with,
     seat_keys,
 )
-from tournaments.models import AuditEntry, RoundStatus
+from tournaments.models import AuditEntry, Round, RoundStatus
 from tournaments.selectors import entry_scores
 from tournaments.services import ServiceError
 
@@ -129,6 +129,18 @@ class TestEnteringDeals:
         assert recorded.sheet.last_result_id == read.last_result_id == recorded.result.pk
         replayed = on_sheet("again")
         assert replayed.result == recorded.result and list(replayed.sheet.results) == stored
+
+    def test_the_first_deal_hands_back_a_sheet_of_a_round_in_play(self, table_of_three):
+        assert table_of_three.round.status == RoundStatus.PUBLISHED
+        recorded = services.deal_record_on_sheet(
+            table=table_of_three,
+            entry=lielais(seat_keys(table_of_three)[1]),
+            position=1,
+            client_key="first",
+            writer=REFEREE,
+        )
+        assert recorded.sheet.round.status == RoundStatus.IN_PLAY
+        assert Round.objects.get(pk=table_of_three.round_id).status == RoundStatus.IN_PLAY
 
     def test_a_second_device_writing_the_same_deal_gets_a_conflict(self, table_of_three):
         _a, b, c = seat_keys(table_of_three)
