@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from functools import cached_property
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import GAME_WORDS
@@ -156,6 +157,19 @@ class DealForm(SubmissionForm):
                 choices=player_choices(self.playing),
             )
         self.draw_between: tuple[SheetPlayer, SheetPlayer] | None = None
+
+    @property
+    def fields_key(self) -> str:
+        """What the markup of the next deal's choices and numbers is decided by, when the form
+        shows no values (entry/_deal_form.html keeps it rendered under this key, `{% cache %}`);
+        "" for a form refused with its values and errors, or a correction: rendered each time."""
+        if self.is_bound or self.is_correction:
+            return ""
+        named = tuple(
+            (player.key, player.name, player.short_name, player.initials) for player in self.playing
+        )
+        sitting_out = self.sitting_out.short_name if self.sitting_out is not None else None
+        return repr((get_language(), self.prefix, self.rules, named, sitting_out))
 
     @property
     def galdins_fields(self) -> list[tuple[SheetPlayer, forms.BoundField, forms.BoundField]]:
