@@ -156,3 +156,15 @@ def test_the_forms_are_those_the_sheets_state_calls_for(state):
     )
     assert ('name="action" value="confirm"' in page) == (state == "complete")
     assert ('class="errors"' in page or "errorlist" in page) == (state == "refused")
+
+
+def test_a_player_renamed_is_named_anew_in_the_next_deals_choices():
+    table = table_of(3)
+    assert "Anna &amp; O&#x27;Brien" in rendered(offered_forms_of(table))
+    seat = table.seats.select_related("entry__player").get(
+        entry__player__full_name__startswith="Anna"
+    )
+    seat.entry.player.full_name = "Anna Bērziņa"
+    seat.entry.player.save()
+    page = rendered(offered_forms_of(table))
+    assert "Anna Bērziņa" in page and "O&#x27;Brien" not in page
