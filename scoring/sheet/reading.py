@@ -109,7 +109,7 @@ def locked_sheet(
         _round, locked = plain_sql.lock_table_in_round_in_play(table)
     else:
         _round, locked = lock_round_and_table(table)
-    confirmation = TableResult.objects.filter(table_id=locked.pk).first()
+    confirmation = plain_sql.table_confirmation(locked.pk)
     if frame is None:
         frame = sheet_frame(locked, confirmation)
     else:

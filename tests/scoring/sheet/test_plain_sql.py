@@ -126,6 +126,13 @@ def test_a_confirmed_tables_link_carries_the_confirmation_with_an_aware_time(tab
     assert timezone.is_aware(confirmation.confirmed_at)
     assert confirmation.confirmed_by_entry_id == confirmer.pk
     assert confirmation.time_called is False
+    under_lock = plain_sql.table_confirmation(table.pk)
+    assert (under_lock.pk, under_lock.confirmed_at, under_lock.last_version_id) == (
+        stored.pk,
+        stored.confirmed_at,
+        stored.last_version_id,
+    )
+    assert plain_sql.table_confirmation(0) is None
 
 
 def test_a_link_whose_round_was_seated_again_has_no_table():
