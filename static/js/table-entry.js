@@ -493,8 +493,8 @@ function start() {
     return input ? input.value : phone.csrf;
   }
 
-  // The server's forms for the phone's next entry, filled in as the server fills its own
-  // (entry.entry_forms.mark_values).
+  // The server's forms for the phone's next entry (entry.phone.placeholder_forms), each
+  // placeholder filled in with this page's value, escaped as the server's template escapes.
   function renderForms(view) {
     const shown = section();
     if (!shown) return;
