@@ -31,15 +31,15 @@ from archive.reading import (
     whole_field,
 )
 from engine import SheetError, score_sheet
-from engine.deals import Entry as SheetEntry
+from engine.deals import SheetLine
 from engine.json_contract import rules_to_json, sheet_from_json
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from engine.standings import round_results
 from scoring.models import DealResult, EntryKind
-from scoring.sheets import (
+from scoring.sheet.lines import (
     current_results,
     result_fields,
-    sheet_entry,
+    sheet_line,
 )
 from tournaments.models import (
     Registration,
@@ -153,7 +153,7 @@ class TableChecks:
         return table
 
     def _versions(
-        self, data: dict[str, Any], table: PlannedTable, entries: list[SheetEntry], where: str
+        self, data: dict[str, Any], table: PlannedTable, entries: list[SheetLine], where: str
     ) -> None:
         """Every stored version of the sheet's entries; the newest of each must be the sheet."""
         seated = {str(entry_id) for entry_id in table.seats}
@@ -182,7 +182,7 @@ class TableChecks:
                 raise ArchiveError(f'{where}: via must be "link" or "account", got {shown(via)}')
             table.via_link.append(via == "link")
             table.entered_at.append(moment_field(item, "entered_at", where))
-        current = [sheet_entry(result) for result in current_results(table.versions)]
+        current = [sheet_line(result) for result in current_results(table.versions)]
         if current != entries:
             raise ArchiveError(f"{where}: the newest deal versions are not the sheet")
 

@@ -17,7 +17,7 @@ from archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix
 from scoring import reactions
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import seat_results
-from scoring.sheets import (
+from scoring.sheet.lines import (
     current_results,
 )
 from tournaments.models import (

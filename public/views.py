@@ -16,7 +16,7 @@ from core.query import paginate, positive_number
 from core.svg_charts import cumulative_chart
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
-from scoring.sheet_view import table_sheet_view
+from scoring.sheet.reader import table_sheet
 from tournaments.models import Table, Tournament
 from tournaments.round_clock import round_clock
 from tournaments.rule_set import rule_set_options, rule_set_words
@@ -107,7 +107,7 @@ def _table_detail(
     if table_id is None:  # no such table, still in play, or a draft round: the plain 404
         raise Http404
     try:
-        sheet = table_sheet_view(table_id=table_id)
+        sheet = table_sheet(table_id=table_id)
     except Table.DoesNotExist:  # the round was re-seated since the lookup above
         raise Http404 from None
     return render(

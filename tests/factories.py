@@ -102,7 +102,8 @@ def seat_keys(table) -> list[str]:
 
 def deals_on_sheet(table) -> int:
     """The deals on the table's sheet as a confirmer sees them (a confirmation carries it)."""
-    from scoring.sheets import current_results, deals_played, table_results
+    from scoring.sheet.lines import current_results, deals_played
+    from scoring.sheet.plain_sql import table_results
 
     return deals_played(current_results(table_results(table.pk)))
 

@@ -20,7 +20,7 @@ from django.test import Client
 
 from scoring import services
 from scoring.services import Writer
-from scoring.sheets import sheet_entry
+from scoring.sheet.lines import sheet_line
 from scoring.simulation import table_plan
 from tests.factories import deals_on_sheet, make_organiser, make_tournament, make_user, seat_keys
 from tournaments import services as tournament_services
@@ -166,7 +166,7 @@ def world() -> World:
         services.deal_correct(
             table=table,
             position=1,
-            entry=sheet_entry(first),
+            entry=sheet_line(first),
             base_version=1,
             client_key=next(client_keys),
             reason=f"{SCRIPT} {IMG}",

@@ -28,7 +28,7 @@ from scoring.selectors.public_results import (
     points_text,
     standings_order,
 )
-from scoring.sheets import table_sheet
+from scoring.sheet.lines import engine_sheet
 from tournaments.models import Registration, Seat, Table, Tournament
 from tournaments.rule_set import RuleSet, absent_rule, round_rule_set
 
@@ -147,7 +147,7 @@ def _provisional_results(tournament: Tournament) -> tuple[list[RoundResult], int
         rule_set = rule_sets[table.round_id]
         try:
             sheet = score_sheet(
-                table_sheet(table, seats=seats, results=deals, rules=rule_set.rules, closed=False)
+                engine_sheet(table, seats=seats, results=deals, rules=rule_set.rules, closed=False)
             )
             results.extend(round_results(table.round.number, sheet.totals, rule_set.place_scheme))
         except SheetError:

@@ -44,7 +44,7 @@ from scoring import selectors as scoring_selectors
 from scoring import services
 from scoring.models import TWELFTHS, DealResult, SeatResult
 from scoring.services import Writer
-from scoring.sheets import table_sheet
+from scoring.sheet.lines import engine_sheet
 from tests.factories import (
     make_organiser,
     make_tournament,
@@ -154,7 +154,9 @@ def engine_result(table) -> tuple[list[int], list[int]]:
     seats = list(table.seats.order_by("position"))
     results = DealResult.objects.filter(table=table).order_by("position", "version")
     rules = round_rule_set(table.round).rules
-    scored = score_sheet(table_sheet(table, seats=seats, results=results, rules=rules, closed=True))
+    scored = score_sheet(
+        engine_sheet(table, seats=seats, results=results, rules=rules, closed=True)
+    )
     players = seat_keys(table)
     return [scored.settlement[key] for key in players], [scored.totals[key] for key in players]
 

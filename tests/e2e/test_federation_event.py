@@ -21,7 +21,7 @@ from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
-from scoring.sheet_view import table_sheet_view
+from scoring.sheet.reader import table_sheet
 from tests.factories import (
     deals_on_sheet,
     make_club,
@@ -255,7 +255,7 @@ def test_an_lzf_rondo_galdins_tied_for_the_most_points_asks_who_drew_the_card(
     send_entry(referee, f"button:has-text('{t('Save the deal')}')")
     stored = DealResult.objects.get(table=table)
     assert stored.galdins["draw_loser"] == b
-    sheet = table_sheet_view(table_id=table.pk)
+    sheet = table_sheet(table_id=table.pk)
     assert {cell.player.key: cell.score for cell in sheet.rows[0].cells} == {
         a: 0,
         b: -1,

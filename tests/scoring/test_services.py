@@ -16,6 +16,7 @@ from engine.standings import round_results
 from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import ConflictError, LockedError, Writer
+from scoring.sheet.reader import table_sheet
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
@@ -23,7 +24,7 @@ from tests.factories import (
     play_round_with,
     seat_keys,
 )
-from tournaments.models import AuditEntry, RoundStatus
+from tournaments.models import AuditEntry, Round, RoundStatus
 from tournaments.selectors import registration_scores
 from tournaments.services import ServiceError
 
@@ -94,9 +95,10 @@ class TestEnteringDeals:
         assert first.pk == again.pk
         assert DealResult.objects.count() == 1
 
-    def test_the_write_hands_back_the_entries_as_a_read_after_it_finds_them(self, table_of_three):
-        """deal_record_on_sheet: the entries it read under the lock with the new one, in the
-        order the sheet reads them, after a removal and for a resent request alike."""
+    def test_the_write_hands_back_the_sheet_as_a_read_after_it_finds_it(self, table_of_three):
+        """deal_record_on_sheet: the sheet it read under the lock with the new entry, its
+        versions in the order the sheet reads them and scored as a read scores them, after a
+        removal and for a resent request alike."""
         a, b, c = seat_keys(table_of_three)
         record(table_of_three, lielais(b), 1)
         record(table_of_three, lielais(c), 2)
@@ -121,9 +123,24 @@ class TestEnteringDeals:
 
         recorded = on_sheet("again")
         stored = list(DealResult.objects.order_by("position", "version"))
-        assert recorded.versions == stored and recorded.versions[-1] == recorded.result
+        assert list(recorded.sheet.results) == stored and stored[-1] == recorded.result
+        read = table_sheet(table_id=table_of_three.pk)
+        assert recorded.sheet.rows == read.rows and recorded.sheet.totals == read.totals
+        assert recorded.sheet.last_result_id == read.last_result_id == recorded.result.pk
         replayed = on_sheet("again")
-        assert replayed.result == recorded.result and replayed.versions == stored
+        assert replayed.result == recorded.result and list(replayed.sheet.results) == stored
+
+    def test_the_first_deal_hands_back_a_sheet_of_a_round_in_play(self, table_of_three):
+        assert table_of_three.round.status == RoundStatus.PUBLISHED
+        recorded = services.deal_record_on_sheet(
+            table=table_of_three,
+            entry=lielais(seat_keys(table_of_three)[1]),
+            position=1,
+            client_key="first",
+            writer=REFEREE,
+        )
+        assert recorded.sheet.round.status == RoundStatus.IN_PLAY
+        assert Round.objects.get(pk=table_of_three.round_id).status == RoundStatus.IN_PLAY
 
     def test_a_second_device_writing_the_same_deal_gets_a_conflict(self, table_of_three):
         _a, b, c = seat_keys(table_of_three)

@@ -13,7 +13,7 @@ from engine.rules import Game
 from scoring import simulation
 from scoring.management.commands import simulate_tournament as command_module
 from scoring.models import DealResult, SeatResult, TableResult
-from scoring.sheets import table_sheet
+from scoring.sheet.lines import engine_sheet
 from scoring.simulation import (
     SURNAMES,
     feminine_surname,
@@ -86,7 +86,7 @@ class TestSimulatedTournament:
                 assert TableResult.objects.filter(table=table).exists()
                 seats = list(table.seats.order_by("position"))
                 sheet = score_sheet(
-                    table_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
+                    engine_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
                 )
                 assert sheet.deals_played == 6
                 stored = {
@@ -360,7 +360,7 @@ class TestPresets:
             for table in round_.tables.all():
                 seats = list(table.seats.order_by("position"))
                 sheet = score_sheet(
-                    table_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
+                    engine_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
                 )
                 assert sheet.deals_played == 8
         kinds = set(DealResult.objects.values_list("kind", flat=True))

@@ -44,7 +44,6 @@ from tournaments.selectors.seating import (
     registration_scores,
     round_seating,
     seating_history,
-    table_seats,
 )
 
 __all__ = [
@@ -75,7 +74,6 @@ __all__ = [
     "round_seating",
     "round_tables",
     "seating_history",
-    "table_seats",
     "tables_confirmed_short",
     "tournament_list",
     "tournament_named",

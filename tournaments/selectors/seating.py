@@ -1,15 +1,9 @@
 """What seating a round reads: the earlier rounds' tables and the players' scores so far."""
 
 from fractions import Fraction
-from functools import cache
 
-from django.db import connection
-
-from core import plain_sql
 from engine.standings import RoundResult, Standing, rank_standings, rank_texts
 from tournaments.models import (
-    Player,
-    Registration,
     Round,
     Seat,
     Tournament,
@@ -95,48 +89,3 @@ def registration_rank_labels(*, tournament: Tournament, before_round: int) -> di
     standings = standings_before(tournament=tournament, before_round=before_round)
     labels = rank_texts(standing.rank for standing in standings)
     return {int(standing.player): labels[standing.rank] for standing in standings}
-
-
-# What a table's sheet reads of its seats: the seat, its entry, the entry's player's name (the
-# other fields of the entry and the player stay deferred: read when asked for).
-SEAT_FIELDS = plain_sql.model_fields(Seat, ("id", "table_id", "position", "entry_id"))
-SEAT_ENTRY_FIELDS = plain_sql.model_fields(Registration, ("id", "tournament_id", "player_id"))
-SEAT_PLAYER_FIELDS = plain_sql.model_fields(Player, ("id", "full_name"))
-
-
-@cache
-def _table_seats_sql(vendor: str) -> str:
-    selected = ", ".join(
-        (
-            plain_sql.select_list(Seat, "s", SEAT_FIELDS),
-            plain_sql.select_list(Registration, "e", SEAT_ENTRY_FIELDS),
-            plain_sql.select_list(Player, "p", SEAT_PLAYER_FIELDS),
-        )
-    )
-    return (
-        f"SELECT {selected} FROM {plain_sql.table_name(Seat)} s "
-        f"JOIN {plain_sql.table_name(Registration)} e "
-        f"ON e.id = {plain_sql.column(Seat, 'entry', 's')} "
-        f"JOIN {plain_sql.table_name(Player)} p "
-        f"ON p.id = {plain_sql.column(Registration, 'player', 'e')} "
-        f"WHERE {plain_sql.column(Seat, 'table', 's')} = %s "
-        f"ORDER BY {plain_sql.column(Seat, 'position', 's')}"
-    )
-
-
-def table_seats(table_id: int) -> list[Seat]:
-    """A table's seats in order, each with its entry and the entry's player (its name). Plain
-    SQL (core.plain_sql): read on every deal and every view of the table's sheet."""
-    seat_end = len(SEAT_FIELDS)
-    entry_end = seat_end + len(SEAT_ENTRY_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(_table_seats_sql(connection.vendor), [table_id])
-        rows = cursor.fetchall()
-    seats = []
-    for row in rows:
-        seat = plain_sql.instance(Seat, SEAT_FIELDS, row[:seat_end])
-        entry = plain_sql.instance(Registration, SEAT_ENTRY_FIELDS, row[seat_end:entry_end])
-        entry.player = plain_sql.instance(Player, SEAT_PLAYER_FIELDS, row[entry_end:])
-        seat.entry = entry
-        seats.append(seat)
-    return seats

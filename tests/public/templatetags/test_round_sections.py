@@ -18,9 +18,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def empty_memory():
-    round_sections.MEMORY.clear()
+    round_sections.section_html.cache_clear()
     yield
-    round_sections.MEMORY.clear()
+    round_sections.section_html.cache_clear()
 
 
 @pytest.fixture
@@ -63,7 +63,7 @@ def test_after_a_confirmation_only_the_confirmed_table_is_rendered_again(
 
     assert rendered == [2]
     assert "-6" in page
-    round_sections.MEMORY.clear()
+    round_sections.section_html.cache_clear()
     assert built(client, url) == page
     assert sorted(rendered) == [1, 2, 2, 3]
 
@@ -75,7 +75,7 @@ def test_a_table_kept_in_one_language_is_not_served_in_another(client: Client):
     url = round_url(tournament, 1)
     latvian = built(client, url)
     russian = built(client, url, HTTP_ACCEPT_LANGUAGE="ru")
-    round_sections.MEMORY.clear()
+    round_sections.section_html.cache_clear()
 
     assert russian != latvian
     assert built(client, url, HTTP_ACCEPT_LANGUAGE="ru") == russian
