@@ -42,11 +42,11 @@ from archive.reading import (
 )
 from archive.table_checks import TableChecks
 from engine import SheetError
-from engine.contract import rules_to_json
+from engine.json_contract import rules_to_json
 from tournaments.forms import MAX_ROUND_MINUTES
 from tournaments.models import (
-    Entry,
     Player,
+    Registration,
     Round,
     RoundStatus,
     Tournament,
@@ -97,7 +97,7 @@ class Checker(TableChecks):
             raise ArchiveError("rules: they disagree with the tournament's settings")
         clubs = self._clubs()
         players = self._players(clubs)
-        self.entries = self._entries(players)
+        self.registrations = self._registrations(players)
         rounds = [
             self._round(as_object(item, f"round {index}"), index)
             for index, item in enumerate(
@@ -116,7 +116,7 @@ class Checker(TableChecks):
             for index, item in enumerate(as_list(self._added_in(2, "audit", []), "audit"), 1)
         ]
         self._check_mix_plan(tournament.mix_plan)
-        return Plan(tournament, roles, clubs, players, self.entries, rounds, audit)
+        return Plan(tournament, roles, clubs, players, self.registrations, rounds, audit)
 
     def _added_in(
         self,
@@ -153,7 +153,7 @@ class Checker(TableChecks):
         """An entry id of the archive (as text), checked: the mapping of the check pass."""
         if not (isinstance(key, str) and key.isascii() and key.isdigit() and len(key) < 19):
             raise KeyError(key)
-        if int(key) not in self.entries:
+        if int(key) not in self.registrations:
             raise KeyError(key)
         return key
 
@@ -292,8 +292,10 @@ class Checker(TableChecks):
             players[player_id] = (name, club, licence)
         return players
 
-    def _entries(self, players: dict[int, tuple[str, str | None, str]]) -> dict[int, Entry]:
-        entries: dict[int, Entry] = {}
+    def _registrations(
+        self, players: dict[int, tuple[str, str | None, str]]
+    ) -> dict[int, Registration]:
+        entries: dict[int, Registration] = {}
         seen_players: set[int] = set()
         items = as_list(required(self.archive, "entries", "the archive"), "entries")
         for index, item in enumerate(items, 1):
@@ -309,7 +311,7 @@ class Checker(TableChecks):
                 raise ArchiveError(f"{where}: the name is not the player's name")
             if entry_id in entries:
                 raise ArchiveError(f"{where}: entry id {entry_id} is used twice")
-            entry = Entry(
+            entry = Registration(
                 player_id=player_id,
                 team=text_field(data, "team", where, max_length=80),
                 first_round=whole_field(data, "first_round", where, low=0, high=SMALL),
@@ -423,7 +425,7 @@ class Checker(TableChecks):
     def _entry_ids(self, value: object, where: str) -> list[int]:
         ids = as_list(value, where)
         for entry_id in ids:
-            if not is_id(entry_id) or entry_id not in self.entries:
+            if not is_id(entry_id) or entry_id not in self.registrations:
                 raise ArchiveError(f"{where}: {shown(entry_id)} is not an entry")
         if len(set(ids)) != len(ids):
             raise ArchiveError(f"{where}: an entry is listed twice")

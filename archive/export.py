@@ -19,11 +19,11 @@ from archive.format import (
     sheet_names,
     user_relations,
 )
-from engine.contract import rules_to_json, sheet_to_json
+from engine.json_contract import rules_to_json, sheet_to_json
 from engine.names import latvian_sort_key
 from scoring.models import DealResult, TableResult
-from scoring.sheets import (
-    table_sheet,
+from scoring.sheet.lines import (
+    engine_sheet,
 )
 from tournaments.models import (
     Round,
@@ -83,7 +83,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
     """The whole tournament as plain JSON data, in seven queries whatever its size."""
     entries = {
         entry.pk: entry
-        for entry in tournament.entries.select_related("player__club").order_by("pk")
+        for entry in tournament.registrations.select_related("player__club").order_by("pk")
     }
     # Rounds with their check-ins, and tables with their seats: one outer join each.
     rounds: dict[int, dict[str, Any]] = {}
@@ -239,7 +239,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         confirmation = confirmations.get(table.pk)
         confirmed = confirmation is not None
         results = results_of[table.pk]
-        sheet = table_sheet(
+        sheet = engine_sheet(
             table, seats=seats, results=results, rules=rules_of[table.round_id], closed=confirmed
         )
         seat_results = seat_results_of.get(table.pk, {})

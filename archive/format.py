@@ -12,7 +12,7 @@ from django.db import models
 from scoring.models import TWELFTHS
 from tournaments.models import (
     AuditEntry,
-    Entry,
+    Registration,
     RoundStatus,
     Seat,
 )
@@ -43,7 +43,7 @@ OPEN_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
 BATCH_SIZE = 1000
 
 
-def sheet_names(seats: list[Seat], entries: dict[int, Entry]) -> dict[str, str]:
+def sheet_names(seats: list[Seat], entries: dict[int, Registration]) -> dict[str, str]:
     """The players' names at one table, by entry id (as text). Namesakes at one table are told
     apart by their licence numbers, or by their entry ids when they have none."""
     names = {str(seat.entry_id): entries[seat.entry_id].player.full_name for seat in seats}

@@ -9,7 +9,7 @@ from typing import Any
 
 from scoring.models import DealResult
 from tournaments.models import (
-    Entry,
+    Registration,
     Tournament,
 )
 from tournaments.rule_set import (
@@ -85,7 +85,7 @@ class Plan:
     roles: dict[str, list[str]]  # relation: usernames
     clubs: dict[str, str]  # name: city
     players: dict[int, tuple[str, str | None, str]]  # id: (name, club name, licence or "")
-    entries: dict[int, Entry]  # unsaved, player_id the archive's player id
+    registrations: dict[int, Registration]  # unsaved, player_id the archive's player id
     rounds: list[PlannedRound]
     audit: list[PlannedAuditRow]
 

@@ -16,7 +16,7 @@ from django.utils.dateparse import parse_datetime
 
 from archive.format import DEAL_ACTIONS
 from engine import Galdins, Pass, PenaltyPule, Play
-from engine.deals import Entry as SheetEntry
+from engine.deals import SheetLine
 from tournaments.forms import MAX_DEALS_PER_ROUND, MAX_ROUND_MINUTES
 from tournaments.models import (
     AuditEntry,
@@ -254,7 +254,7 @@ def username_field(value: object, where: str) -> str | None:
     return value
 
 
-def renamed_entry(entry: SheetEntry, key: Callable[[str], str]) -> SheetEntry:
+def renamed_entry(entry: SheetLine, key: Callable[[str], str]) -> SheetLine:
     """An engine entry with its players renamed (the sheet's names to entry ids)."""
     if isinstance(entry, PenaltyPule):
         return PenaltyPule(key(entry.player))

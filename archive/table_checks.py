@@ -31,27 +31,28 @@ from archive.reading import (
     whole_field,
 )
 from engine import SheetError, score_sheet
-from engine.contract import rules_to_json, sheet_from_json
-from engine.deals import Entry as SheetEntry
+from engine.deals import SheetLine
+from engine.json_contract import rules_to_json, sheet_from_json
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from engine.standings import round_results
 from scoring.models import DealResult, EntryKind
-from scoring.sheets import (
+from scoring.sheet.lines import (
     current_results,
     result_fields,
-    sheet_entry,
+    sheet_line,
 )
 from tournaments.models import (
-    Entry,
+    Registration,
     RoundStatus,
     Table,
 )
 
 
 class TableChecks:
-    """The table checks of `Checker`; it provides `entries`, `version`, `_added_in` and `_roles`."""
+    """The table checks of `Checker`; it provides `registrations`, `version`, `_added_in`
+    and `_roles`."""
 
-    entries: dict[int, Entry]
+    registrations: dict[int, Registration]
     version: int
 
     def _table(self, data: dict[str, Any], round_: PlannedRound, index: int) -> PlannedTable:
@@ -65,7 +66,7 @@ class TableChecks:
         ):
             seat = as_object(item, f"{where}: player {seat_index + 1}")
             entry_id = required(seat, "entry", where)
-            if not is_id(entry_id) or entry_id not in self.entries:
+            if not is_id(entry_id) or entry_id not in self.registrations:
                 raise ArchiveError(f"{where}: {shown(entry_id)} is not an entry")
             name = text_field(seat, "name", where, max_length=200)
             if name in names or entry_id in names.values():
@@ -152,7 +153,7 @@ class TableChecks:
         return table
 
     def _versions(
-        self, data: dict[str, Any], table: PlannedTable, entries: list[SheetEntry], where: str
+        self, data: dict[str, Any], table: PlannedTable, entries: list[SheetLine], where: str
     ) -> None:
         """Every stored version of the sheet's entries; the newest of each must be the sheet."""
         seated = {str(entry_id) for entry_id in table.seats}
@@ -181,7 +182,7 @@ class TableChecks:
                 raise ArchiveError(f'{where}: via must be "link" or "account", got {shown(via)}')
             table.via_link.append(via == "link")
             table.entered_at.append(moment_field(item, "entered_at", where))
-        current = [sheet_entry(result) for result in current_results(table.versions)]
+        current = [sheet_line(result) for result in current_results(table.versions)]
         if current != entries:
             raise ArchiveError(f"{where}: the newest deal versions are not the sheet")
 

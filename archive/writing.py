@@ -17,15 +17,15 @@ from archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix
 from scoring import reactions
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import seat_results
-from scoring.sheets import (
+from scoring.sheet.lines import (
     current_results,
 )
 from tournaments.models import (
     AuditEntry,
     CheckIn,
     Club,
-    Entry,
     Player,
+    Registration,
     Round,
     RoundStatus,
     Seat,
@@ -94,11 +94,11 @@ def _write(
         for player_id, (_name, _club, licence) in plan.players.items()
     }
 
-    for entry in plan.entries.values():
+    for entry in plan.registrations.values():
         entry.tournament = tournament
         entry.player = player_of[entry.player_id]
-    Entry.objects.bulk_create(plan.entries.values(), batch_size=BATCH_SIZE)
-    entry_of = plan.entries  # the archive's entry id: the entry, now saved
+    Registration.objects.bulk_create(plan.registrations.values(), batch_size=BATCH_SIZE)
+    entry_of = plan.registrations  # the archive's entry id: the entry, now saved
 
     def key_of(old: str) -> str:
         return str(entry_of[int(old)].pk)

@@ -7,8 +7,8 @@ players with Latvian letters in their names), built first and not timed:
 1. floor: a plain loop that only adds up every deal's pre-computed score row (and the settlement)
    into running totals per sheet. The rows come from an untimed scoring run of the same deals.
 2. API: ``engine.score_sheet(sheet)`` for every prebuilt ``Sheet``.
-3. API from JSON dicts: ``engine.contract.score_json(data)`` for every sheet's parsed JSON dict,
-   i.e. JSON shapes to dataclasses, validation, scoring and back to JSON shapes, without I/O.
+3. API from JSON dicts: ``engine.json_contract.score_json(data)`` for every sheet's parsed JSON
+   dict, i.e. JSON shapes to dataclasses, validation, scoring and back to JSON shapes, without I/O.
 4. ``--jsonl``: ``python -m engine score --jsonl FILE`` as a subprocess on the whole batch, stdout
    to a file, timed end to end; interpreter start-up is timed apart (the same command on an empty
    file) and subtracted for a second figure.
@@ -58,8 +58,8 @@ from collections.abc import Callable, Sequence  # noqa: E402
 from dataclasses import dataclass  # noqa: E402
 from typing import Any, TypeVar  # noqa: E402
 
-from engine.contract import score_json, sheet_from_json, sheet_to_json  # noqa: E402
 from engine.deals import PenaltyPule  # noqa: E402
+from engine.json_contract import score_json, sheet_from_json, sheet_to_json  # noqa: E402
 from engine.rules import (  # noqa: E402
     FOUR_TABLE_PASS_PULES,
     AllPass,

@@ -10,8 +10,9 @@ many again the way it does after a time offline: the deals sent in batches of up
 request), each deal's share of the batch's CPU counted. Each is timed with
 time.process_time (CPU, not wall time: a busy machine slows the wall clock, not the work), and so
 is a trivial page (/healthz) in the same run, interleaved, as the baseline. The sheet is also
-read once more with the memory of rendered rows emptied (scoring.templatetags.sheet_rows): every
-row rendered, as a first visit or another worker does.
+read once more at the end with the rows kept rendered emptied
+(scoring.templatetags.kept_sheet_rows): every row rendered, as a first visit or another worker
+does.
 
     .venv/bin/python bench/entry.py [--tables 8 --deals 24 --json]
 """
@@ -57,7 +58,7 @@ def build_round(tables: int, deals: int) -> list[tuple[str, list[str]]]:
     from django.db import transaction
 
     from tournaments import services
-    from tournaments.models import Entry, Player, TableToken, Tournament
+    from tournaments.models import Player, Registration, TableToken, Tournament
 
     with transaction.atomic():
         tournament = Tournament.objects.create(
@@ -70,7 +71,9 @@ def build_round(tables: int, deals: int) -> list[tuple[str, list[str]]]:
         players = Player.objects.bulk_create(
             Player(full_name=f"Spēlētājs Nr. {number}") for number in range(tables * 3)
         )
-        Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
+        Registration.objects.bulk_create(
+            Registration(tournament=tournament, player=p) for p in players
+        )
     round_ = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
     services.round_publish(round_=round_, by=None)
@@ -137,7 +140,7 @@ def main() -> int:
     from django.test import Client
 
     from scoring.models import DealResult
-    from scoring.templatetags.sheet_rows import MEMORY
+    from scoring.templatetags.kept_sheet_rows import forget_rows
 
     every_table = build_round(3 * args.tables, args.deals)
     tables = every_table[: args.tables]
@@ -169,12 +172,6 @@ def main() -> int:
             if response.status_code != 200:
                 failures.append(f"GET {position}: {response.status_code}")
             reloads.append(seconds)
-            kept = dict(MEMORY._rows)  # the other tables' rows stay kept for their reloads
-            MEMORY.clear()
-            seconds, response = cpu(partial(client.get, url))
-            cold.append(seconds)
-            for key, html in kept.items():
-                MEMORY.put(key, html)
         for token, seats in sync_tables:
             body = sync_body([sync_entry(position, seats[position % 3])])
             call = partial(client.post, f"/r/{token}/entries/", body, content_type=JSON)
@@ -183,6 +180,10 @@ def main() -> int:
             if failure:
                 failures.append(f"sync {position}: {failure}")
             synced.append(seconds)
+    for token, _seats in tables:  # every row rendered: a first visit, another worker
+        forget_rows()
+        seconds, response = cpu(partial(client.get, f"/r/{token}/"))
+        cold.append(seconds)
     for token, seats in batch_tables:
         for first in range(1, args.deals + 1, BATCH):
             positions = range(first, min(first + BATCH, args.deals + 1))

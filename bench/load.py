@@ -61,7 +61,7 @@ TARGET_P95_MS = 300.0
 SETUP = """
 from django.db import transaction
 from tournaments import services
-from tournaments.models import Entry, Player, TableToken, Tournament
+from tournaments.models import Registration, Player, TableToken, Tournament
 import datetime
 count = {players}
 with transaction.atomic():
@@ -72,7 +72,7 @@ with transaction.atomic():
     players = Player.objects.bulk_create(
         Player(full_name=f"Spēlētājs Nr. {{number}}") for number in range(count)
     )
-    Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
+    Registration.objects.bulk_create(Registration(tournament=tournament, player=p) for p in players)
 round_ = services.round_create(tournament=tournament)
 services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
 services.round_publish(round_=round_, by=None)

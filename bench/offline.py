@@ -117,7 +117,7 @@ def build_round(tables: int, deals: int) -> list[str]:
     import datetime
 
     from tournaments import services
-    from tournaments.models import Entry, Player, TableToken, Tournament
+    from tournaments.models import Player, Registration, TableToken, Tournament
 
     tournament = Tournament.objects.create(
         name="Bezsaistes tests",
@@ -130,7 +130,7 @@ def build_round(tables: int, deals: int) -> list[str]:
     players = Player.objects.bulk_create(
         Player(full_name=f"Spēlētājs Nr. {number}") for number in range(tables * 4)
     )
-    Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in players)
+    Registration.objects.bulk_create(Registration(tournament=tournament, player=p) for p in players)
     round_ = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
     services.round_publish(round_=round_, by=None)

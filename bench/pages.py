@@ -87,7 +87,7 @@ def main() -> int:
     def get(url: str, name: str, **kwargs):
         headers = {"HTTP_HX_REQUEST": "true"} if name in htmx else None
         if name in forgetting and kwargs.get("without_cache"):
-            round_sections.MEMORY.clear()
+            round_sections.section_html.cache_clear()
         return measured_get(client, url, headers=headers, **kwargs)
 
     client = Client()

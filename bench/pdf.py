@@ -291,7 +291,7 @@ def federation_round(*, deals: int, seed: int):
         personal_pule_payment="N",
         four_table_pass_pules=2,
     )
-    entries = services.entries_register(tournament=tournament, players=Player.objects.all())
+    entries = services.registrations_create(tournament=tournament, players=Player.objects.all())
     round_ = Round.objects.create(
         tournament=tournament,
         number=1,

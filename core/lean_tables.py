@@ -77,7 +77,7 @@ class LeanRowsTable(tables.Table):
     836 ms with django-tables2's (CPU 109 ms against 552 ms), over a target of 150 ms. Everything
     else (columns, sorting, pagination, the header, the export) is django-tables2's. The HTML
     is django-tables2's own, cell for cell (tests/public/test_standings_tables.py and
-    tests/ranking/test_tables.py render both).
+    tests/ranking/test_ranking_tables.py render both).
 
     How each cell is made is worked out once per column (`cell_renderer`): the record's value,
     the column's default when it is empty, through the column's own `render(value)` if it has

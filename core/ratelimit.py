@@ -215,7 +215,7 @@ TABLE_LINK_FAILURES = FailureLimit(
     ),
 )
 
-# Not failures: renders of public pages the cache did not hold (core.cache), each one counted.
+# Not failures: renders of public pages the cache did not hold (core.page_cache), each one counted.
 # In the cache whatever RATE_LIMIT_STORE says: a write to the database for every render would
 # compete with the referees' deals (SQLite has one writer); with local memory each gunicorn
 # worker counts on its own, so an address gets the limit once per worker.

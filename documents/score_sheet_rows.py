@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 from core.engine_text import GAME_WORDS
 from documents.sheet_data import PuleTally, SheetDeal, pule_letters
 from engine import Pass, PenaltyPule, Play, ScoredDeal
-from engine.deals import Entry as SheetEntry
+from engine.deals import SheetLine
 from engine.rules import Game
 from engine.sheet import PuleEvent
 
@@ -39,7 +39,7 @@ class RowWords:
     common: str  # the letter of a common pule, "C" in English
     personal: str  # the letter of a personal pule, "P" in English
 
-    def game(self, entry: SheetEntry) -> str:
+    def game(self, entry: SheetLine) -> str:
         if isinstance(entry, Play):
             return self.games[entry.game.value]
         return self.games[Game.PASS if isinstance(entry, Pass) else Game.GALDINS]
@@ -56,7 +56,7 @@ def row_words() -> RowWords:
     )
 
 
-def entry_columns(entry: SheetEntry, by_key: dict[str, str], words: RowWords) -> dict[str, str]:
+def entry_columns(entry: SheetLine, by_key: dict[str, str], words: RowWords) -> dict[str, str]:
     """The game, declarer, points and tricks columns of an entry."""
     if not isinstance(entry, Play):
         return {"game": words.game(entry)}
@@ -107,7 +107,7 @@ def deal_row(
 
 
 def unscored_rows(
-    entries: Sequence[SheetEntry],
+    entries: Sequence[SheetLine],
     blank_rows: tuple[SheetDeal, ...],
     by_key: dict[str, str],
     words: RowWords,

@@ -2,8 +2,8 @@
 protocol, each in a fixed number of queries whatever the size of the round.
 
 Every score, total, settlement, place and standing comes from the engine (through
-`scoring.sheets` and `engine.standings`); this module loads the rows, hands them to the engine and
-puts the answers in the shape the drawing code prints.
+`scoring.sheet.lines` and `engine.standings`); this module loads the rows, hands them to the
+engine and puts the answers in the shape the drawing code prints.
 """
 
 from __future__ import annotations
@@ -36,16 +36,16 @@ from engine.rules import TABLE_SIZES
 from engine.standings import PlaceScheme, RoundResult, place_spans, place_text, rank_standings
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standings_order
-from scoring.sheet_view import sheet_players
-from scoring.sheets import (
+from scoring.sheet.lines import (
     current_results,
     deals_played,
+    engine_sheet,
     seat_keys,
-    sheet_entry,
     sheet_is_closed,
-    table_sheet,
+    sheet_line,
 )
-from tournaments.models import Entry, Round, RoundStatus, Seat, Table, TableToken, Tournament
+from scoring.sheet.shape import sheet_players
+from tournaments.models import Registration, Round, RoundStatus, Seat, Table, TableToken, Tournament
 from tournaments.rule_set import (
     RuleSet,
     absent_rule,
@@ -85,7 +85,7 @@ class _EntryRow(NamedTuple):
 
 
 class _SeatRow(NamedTuple):
-    """A seat as the sheet reads it: what `seat_keys`, `sheet_players` and `table_sheet` use of a
+    """A seat as the sheet reads it: what `seat_keys`, `sheet_players` and `engine_sheet` use of a
     `Seat`, read as a row rather than built as three model instances (seat, entry, player)."""
 
     position: int
@@ -93,7 +93,7 @@ class _SeatRow(NamedTuple):
     entry: _EntryRow
 
 
-# What `current_results`, `sheet_entry` and the sheet print of a stored deal: read as rows (a
+# What `current_results`, `sheet_line` and the sheet print of a stored deal: read as rows (a
 # round holds thousands of them), not built as model instances.
 DEAL_FIELDS = ("table_id", "position", "kind", "game", "player_id", "points", "tricks", "galdins")
 
@@ -245,7 +245,7 @@ def _score_sheet(
     status = _confirmation_status(confirmation, deals_entered, deals_per_round, context.time_format)
     try:
         scored = score_sheet(
-            table_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=complete)
+            engine_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=complete)
         )
     except SheetError as error:
         # Stored deals always passed the engine; should the rules have changed since, the sheet
@@ -254,7 +254,7 @@ def _score_sheet(
             table_number=table.number,
             players=players,
             deals=unscored_rows(
-                [sheet_entry(result) for result in current], blank_rows, by_key, words
+                [sheet_line(result) for result in current], blank_rows, by_key, words
             ),
             entry_url=url,
             filled=True,
@@ -262,7 +262,7 @@ def _score_sheet(
             error=error_text(
                 error,
                 names={named.key: named.name for named in names},
-                entries=[sheet_entry(result) for result in current],
+                entries=[sheet_line(result) for result in current],
             ),
             time_called_after=deals_entered if time_called else None,
             rules=rules,
@@ -447,7 +447,9 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
     covered = [round_ for round_ in public_rounds if round_.number <= last]
     entries = {
         str(entry.pk): entry
-        for entry in Entry.objects.filter(tournament=tournament).select_related("player__club")
+        for entry in Registration.objects.filter(tournament=tournament).select_related(
+            "player__club"
+        )
     }
     seat_results = list(
         SeatResult.objects.filter(entry__tournament=tournament, round_number__lte=last)

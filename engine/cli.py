@@ -12,8 +12,8 @@ import sys
 from collections.abc import Callable, Sequence
 from typing import Any, BinaryIO
 
-from engine.contract import places_json, score_json
 from engine.errors import SheetError
+from engine.json_contract import places_json, score_json
 from engine.seating import seat_json
 
 EXIT_BAD_INPUT = 2

@@ -90,7 +90,7 @@ class PenaltyPule:
 
 
 Deal = Play | Pass | Galdins
-Entry = Play | Pass | Galdins | PenaltyPule
+SheetLine = Play | Pass | Galdins | PenaltyPule
 
 
 # One template per field, so a translation can phrase each field as its language needs (the
@@ -314,7 +314,7 @@ def _validate_draw_loser(galdins: Galdins, rules: Rules) -> None:
 
 
 def validate_entry(
-    entry: Entry, *, players: Sequence[str], dealer: str | None, rules: Rules
+    entry: SheetLine, *, players: Sequence[str], dealer: str | None, rules: Rules
 ) -> None:
     """Refuse an entry that cannot have happened at this table; raise `SheetError` naming the field.
 

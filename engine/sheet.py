@@ -11,7 +11,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
 
-from engine.deals import Entry, PenaltyPule, Play, base_scores, validate_entry
+from engine.deals import PenaltyPule, Play, SheetLine, base_scores, validate_entry
 from engine.errors import SheetError, gettext_noop, shown
 from engine.rules import (
     COMMON_PULE_UNIT,
@@ -40,7 +40,7 @@ class Sheet:
     """One table's round: players in seat order (each sits to the left of the previous one)."""
 
     players: tuple[str, ...]
-    entries: tuple[Entry, ...] = ()
+    entries: tuple[SheetLine, ...] = ()
     rules: Rules = field(default_factory=Rules)
     first_dealer: str | None = None  # the first player when not given
     closed: bool = True  # apply the end-of-round settlement
@@ -93,7 +93,7 @@ class ScoredDeal:
     """One scored entry of the sheet. Rows are in the sheet's seat order."""
 
     players: tuple[str, ...]
-    entry: Entry
+    entry: SheetLine
     number: int | None  # 1-based deal number; a penalty uses no deal
     dealer: str | None
     score_row: tuple[int, ...]

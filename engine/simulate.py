@@ -8,7 +8,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.deals import Deal, Entry, Galdins, Pass, PenaltyPule, Play, galdins_draw_needed
+from engine.deals import Deal, Galdins, Pass, PenaltyPule, Play, SheetLine, galdins_draw_needed
 from engine.rules import (
     IMPOSSIBLE_POINTS,
     MAX_PENALTY_PULES,
@@ -96,7 +96,7 @@ def random_sheet(
     """A valid random sheet of `deals` deals, with an occasional penalty pule (at most 3 for a
     player)."""
     rules = rules or Rules()
-    entries: list[Entry] = []
+    entries: list[SheetLine] = []
     for index in range(deals):
         if penalties and rules.pules and rng.random() < PENALTY_ODDS:
             player = rng.choice(players)

@@ -13,15 +13,15 @@ from collections.abc import Sequence
 from functools import cached_property
 
 from django import forms
+from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import GAME_WORDS
 from engine import Galdins, Pass, PenaltyPule, Play, Rules
-from engine.deals import Entry as SheetEntry
-from engine.deals import galdins_draw_needed
+from engine.deals import SheetLine, galdins_draw_needed
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from scoring.models import EntryKind
-from scoring.sheet_view import SheetPlayer, SheetRow
+from scoring.sheet.shape import SheetPlayer, SheetRow
 
 CLIENT_KEY_PATTERN = r"[A-Za-z0-9-]{1,64}"
 REASON_MAX_LENGTH = 200  # DealResult.reason
@@ -159,6 +159,19 @@ class DealForm(SubmissionForm):
         self.draw_between: tuple[SheetPlayer, SheetPlayer] | None = None
 
     @property
+    def fields_key(self) -> str:
+        """What the markup of the next deal's choices and numbers is decided by, when the form
+        shows no values (entry/_deal_form.html keeps it rendered under this key, `{% cache %}`);
+        "" for a form refused with its values and errors, or a correction: rendered each time."""
+        if self.is_bound or self.is_correction:
+            return ""
+        named = tuple(
+            (player.key, player.name, player.short_name, player.initials) for player in self.playing
+        )
+        sitting_out = self.sitting_out.short_name if self.sitting_out is not None else None
+        return repr((get_language(), self.prefix, self.rules, named, sitting_out))
+
+    @property
     def galdins_fields(self) -> list[tuple[SheetPlayer, forms.BoundField, forms.BoundField]]:
         if not self.has_galdins:
             return []
@@ -212,7 +225,7 @@ class DealForm(SubmissionForm):
         game = cleaned.get("game")
         if not game:
             return cleaned
-        entry: SheetEntry | None = None
+        entry: SheetLine | None = None
         if game == Game.PASS:
             entry = Pass()
         elif game == Game.GALDINS:

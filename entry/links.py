@@ -15,6 +15,7 @@ from core.security import client_ip
 from entry.views import table_role_required
 from scoring import services
 from scoring.services import Writer
+from scoring.sheet.reader import DoorTable
 from tournaments import permissions
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table
@@ -36,8 +37,9 @@ ONLY_ORGANISERS = gettext_lazy("Only the tournament's organisers manage its entr
 
 @table_role_required(_organises_table, ONLY_ORGANISERS)
 @require_POST
-def table_link_new(request: HttpRequest, table: Table) -> HttpResponse:
+def table_link_new(request: HttpRequest, door: DoorTable) -> HttpResponse:
     """A new entry link for the table; the old one stops working."""
+    table = door.table
     tournament_services.table_token_issue(
         table=table, by=request.user, ip_address=client_ip(request)
     )
@@ -51,10 +53,11 @@ def table_link_new(request: HttpRequest, table: Table) -> HttpResponse:
 
 @table_role_required(_organises_table, ONLY_ORGANISERS)
 @require_http_methods(["GET", "HEAD", "POST"])
-def table_link_revoke(request: HttpRequest, table: Table) -> HttpResponse:
+def table_link_revoke(request: HttpRequest, door: DoorTable) -> HttpResponse:
     """The table's entry link stops working (a lost phone, a leaked link). The list's button
     opens a page that asks first; only its form (`confirmed`) revokes, so a stray click or an
     old form resent does not cut a referee off mid-round."""
+    table = door.table
     if request.method != "POST" or not request.POST.get("confirmed"):
         return render(request, "entry/link_revoke.html", {"table": table})
     revoked = tournament_services.table_token_revoke(

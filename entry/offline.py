@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import CSP_HEADER
-from entry.link_read import linked_table
+from scoring.sheet.reader import table_by_link
 
 # Every static file a table page may use (the clock's scripts only when the round is timed).
 TABLE_PAGE_ASSETS = (
@@ -66,13 +66,13 @@ def table_worker(request: HttpRequest) -> HttpResponse:
 @require_http_methods(["GET", "HEAD"])
 def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
     """The link as an app on the phone's home screen: it opens the table's sheet."""
-    linked = linked_table(token)
+    linked = table_by_link(token)
     if linked is None:
         refusal = TABLE_LINK_FAILURES.begin(request)  # the same limit as the link's page
         if refusal is not None:
             return refusal
         raise Http404
-    if linked.table is None or linked.token.revoked_at is not None:
+    if linked.table is None or linked.link.revoked_at is not None:
         raise Http404
     table = linked.table
     name = _("Round %(round_number)s · table %(table_number)s") % {

@@ -2,17 +2,20 @@
 next entries with no server: the words it writes (translated here, escaped as HTML), the engine's
 messages in the reader's language, and the entry forms it fills in for the next deal.
 
-The forms are the server's own, rendered with marks in place of what changes from one deal to the
-next (`entry_forms.marked_forms`): one set per dealer (at a table of four he sits out, so the
-declarer's buttons and the galdiņš rows differ), and the end of the round (every deal in, or
-time up with the deal under way entered: the confirmation). The phone fills the marks in as the
-server does (`entry_forms.mark_values`)."""
+The forms are the server's own (entry/_entry_forms.html through `entry.offered_forms`), rendered
+with a placeholder in place of each value that changes from one deal to the next (`placeholder`:
+the next position, the players' names, the client keys...): one set per dealer (at a table of
+four he sits out, so the declarer's buttons and the galdiņš rows differ), and the end of the
+round (every deal in, or time up with the deal under way entered: the confirmation). The phone
+fills the placeholders in (static/js/table-entry.js). Each set is rendered once per shape (the
+language, the rules, the table's size, who deals) and kept in a bounded LRU: rendering the five
+sets of a table of four was half the CPU of the entry page (bench/entry.py)."""
 
 from __future__ import annotations
 
 import ast
-from dataclasses import replace
-from functools import cache
+from dataclasses import dataclass, replace
+from functools import cache, lru_cache
 from pathlib import Path
 
 from django import forms
@@ -26,22 +29,18 @@ from django.utils.translation import get_language, gettext, ngettext, pgettext
 
 import engine
 from core.engine_text import GAME_WORDS
+from engine import Rules
 from engine.rules import TRICKS_PER_DEAL
-from entry.entry_forms import (
+from engine.sheet import PuleEvent
+from entry.forms import REASON_MAX_LENGTH
+from entry.offered_forms import (
     FORMS_TEMPLATE,
     SUBMISSIONS,
-    FormsShape,
-    MarkedRow,
-    MarkedSheet,
     OfferedForms,
     default_forms,
     forms_context,
-    mark,
-    marked_forms,
-    marked_player,
 )
-from entry.forms import REASON_MAX_LENGTH
-from scoring.templatetags.sheet_rows import row_words
+from scoring.sheet.shape import SheetPlayer
 
 # The messages the engine's refusals are written from: every literal it marks for translation.
 ENGINE_DIR = Path(engine.__file__).parent
@@ -78,17 +77,128 @@ def engine_messages() -> dict[str, str]:
     return {template: text for template, text in translated.items() if text != template}
 
 
+# --- The forms with placeholders ----------------------------------------------------------------
+
+# A placeholder is a name between two ASCII record separators: no template, name or value holds
+# one. The phone's script fills each in with the page's value, escaped as the template escapes.
+PLACEHOLDER = "\x1e{}\x1e"
+SHAPES_KEPT = 256  # languages x rule sets x tables of 3 and 4 x who deals: a handful in use
+
+
+def placeholder(name: str) -> str:
+    return PLACEHOLDER.format(name)
+
+
+@dataclass(frozen=True)
+class FormsShape:
+    """What a set of the phone's forms is decided by: the key of the kept sets."""
+
+    language: str
+    rules: Rules
+    deals_per_round: int
+    seats: int  # 3 or 4
+    dealer: int  # the seat (0-based) of the next deal's dealer, who sits out at a table of 4
+    is_chief: bool = False
+    end: str = ""  # "complete", "time_up": the confirmation; "": the next deal
+
+
+@dataclass(frozen=True)
+class PlaceholderRow:
+    position: str
+    version: str
+
+
+@dataclass(frozen=True)
+class PlaceholderSheet:
+    """What entry/_entry_forms.html and `default_forms` read of a sheet (`TableSheet`), with a
+    placeholder for each value the phone fills in: the phone's own template input, never a
+    sheet of the server's (tests/entry/test_entry_phone.py holds the two to the same markup)."""
+
+    players: tuple[SheetPlayer, ...]
+    rules: Rules
+    deals_per_round: int
+    next_dealer: SheetPlayer
+    next_sitting_out: SheetPlayer | None
+    last_row: PlaceholderRow | None
+    next_position: str = placeholder("position")
+    next_deal_number: str = placeholder("number")
+    deals_played: str = placeholder("deals")
+    accepts_entries: bool = True
+    round_is_open: bool = True
+    is_complete: bool = False
+    at_time_limit: bool = False
+    can_allow_more: bool = False
+    can_confirm: bool = False
+    is_confirmed: bool = False
+    result: None = None
+    confirmed_by: None = None
+    time_called_after: None = None
+
+
+def placeholder_player(index: int) -> SheetPlayer:
+    return SheetPlayer(
+        key=placeholder(f"key{index}"),
+        entry=None,  # type: ignore[arg-type]  # the forms read the key and the names only
+        seat=index + 1,
+        name=placeholder(f"name{index}"),
+        short_name=placeholder(f"short{index}"),
+        initials=placeholder(f"initials{index}"),
+    )
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def placeholder_forms(shape: FormsShape) -> str:
+    """The forms of this shape with placeholders (in the shape's language, which is the active
+    one: it is part of the key)."""
+    players = tuple(placeholder_player(index) for index in range(shape.seats))
+    if shape.end:
+        dealer, sitting_out = players[0], None
+    else:
+        dealer = players[shape.dealer]
+        sitting_out = dealer if shape.seats == 4 else None
+    sheet = PlaceholderSheet(
+        players=players,
+        rules=shape.rules,
+        deals_per_round=shape.deals_per_round,
+        next_dealer=dealer,
+        next_sitting_out=sitting_out,
+        last_row=PlaceholderRow(placeholder("last_position"), placeholder("last_version")),
+        is_complete=shape.end == "complete",
+        at_time_limit=shape.end == "time_up",
+        can_confirm=bool(shape.end),
+    )
+    chosen = default_forms(
+        sheet,  # type: ignore[arg-type]  # read as a sheet by the forms and their template
+        is_chief=shape.is_chief,
+        correcting=None,
+        client_keys={name: placeholder(f"{name}_key") for name in SUBMISSIONS},
+    )
+    context = forms_context(
+        sheet,  # type: ignore[arg-type]
+        chosen,
+        page_url=placeholder("url"),
+        csrf_token=placeholder("csrf"),
+        is_chief=shape.is_chief,
+    )
+    return render_to_string(FORMS_TEMPLATE, context)
+
+
 def _words() -> dict[str, object]:
     """The words the phone writes, escaped as HTML (it puts them in the page as they are)."""
-    row = row_words(get_language())
     return {
-        "dealer_mark": row.dealer_mark,
-        "personal_mark": row.personal_mark,
-        "common_open": row.common_open,
-        "personal_open": row.personal_open,
-        "deals": row.deals,
-        "deals_sits_out": row.deals_sits_out,
-        "events": row.events,
+        # The words of a sheet's row, as scoring/_sheet_row.html writes them.
+        "dealer_mark": escape(pgettext("the dealer's mark on the sheet", "D")),
+        "personal_mark": escape(pgettext("the score sheet's mark of a personal pule", "P")),
+        "common_open": escape(gettext("common pules open")),
+        "personal_open": escape(gettext("open personal pules")),
+        "deals": escape(gettext("deals")),
+        "deals_sits_out": escape(gettext("deals and sits out")),
+        "events": {
+            PuleEvent.COMMON_WRITTEN.value: escape(gettext("common pule written")),
+            PuleEvent.OWN_COLLECTED.value: escape(gettext("crossed out his own pule")),
+            PuleEvent.COMMON_COLLECTED.value: escape(gettext("collected a common pule")),
+            PuleEvent.PERSONAL_WRITTEN.value: escape(gettext("personal pule written")),
+        },
         "collected_pule_of": escape(gettext("collected the pule of %(name)s")),
         "corrected": escape(gettext("corrected, version %(version)s")),
         "tricks": [
@@ -150,33 +260,6 @@ def _words() -> dict[str, object]:
     }
 
 
-def _end_forms(shape: FormsShape, *, is_chief: bool, time_up: bool) -> str:
-    """The forms once the phone's sheet has every deal (or, time up, the deal under way): the
-    confirmation, with the marks of `marked_forms`."""
-    players = tuple(marked_player(index) for index in range(shape.seats))
-    sheet = MarkedSheet(
-        players=players,
-        rules=shape.rules,
-        deals_per_round=shape.deals_per_round,
-        next_dealer=players[0],
-        next_sitting_out=None,
-        last_row=MarkedRow(mark("last_position"), mark("last_version")),
-        is_complete=not time_up,
-        at_time_limit=time_up,
-        can_confirm=True,
-    )
-    chosen = default_forms(
-        sheet,
-        is_chief=is_chief,
-        correcting=None,
-        client_keys={name: mark(f"{name}_key") for name in SUBMISSIONS},
-    )
-    context = forms_context(
-        sheet, chosen, page_url=mark("url"), csrf_token=mark("csrf"), is_chief=is_chief
-    )
-    return render_to_string(FORMS_TEMPLATE, context)
-
-
 def phone_forms(offered: OfferedForms) -> dict[str, str]:
     """The forms the phone fills in: "0".."3" by the next dealer's seat, "complete" and
     "time_up" for the confirmation."""
@@ -190,11 +273,12 @@ def phone_forms(offered: OfferedForms) -> dict[str, str]:
         deals_per_round=sheet.deals_per_round,
         seats=seats,
         dealer=0,
-        has_last_row=True,
     )
-    forms = {str(dealer): marked_forms(replace(shape, dealer=dealer)) for dealer in range(seats)}
-    forms["complete"] = _end_forms(shape, is_chief=offered.is_chief, time_up=False)
-    forms["time_up"] = _end_forms(shape, is_chief=offered.is_chief, time_up=True)
+    forms = {
+        str(dealer): placeholder_forms(replace(shape, dealer=dealer)) for dealer in range(seats)
+    }
+    for end in ("complete", "time_up"):
+        forms[end] = placeholder_forms(replace(shape, is_chief=offered.is_chief, end=end))
     return forms
 
 

@@ -9,26 +9,19 @@ import datetime
 
 from django.utils import timezone
 
-from engine.contract import sheet_to_json
-from scoring.sheet_view import TableSheetView
-from scoring.sheets import table_sheet
+from engine.json_contract import sheet_to_json
+from scoring.sheet.shape import TableSheet
 
 
-def table_state(sheet: TableSheetView, *, link: str, sync: str) -> dict[str, object]:
+def table_state(sheet: TableSheet, *, link: str, sync: str) -> dict[str, object]:
     """`sheet` as the phone starts from: `link`, the page's own path (the phone keeps its queue
     per link); `sync`, where it sends its entries."""
-    engine_sheet = table_sheet(
-        sheet.table,
-        seats=sheet.frame.seats,
-        results=sheet.entries,
-        rules=sheet.rules,
-        closed=sheet.is_closed,
-    )
     clock = sheet.clock
     return {
         "link": link,
         "sync": sync,
-        "mark": sheet.mark,
+        # The newest result id: the phone keeps the fresher of two states by it.
+        "mark": sheet.last_result_id,
         "accepts_entries": sheet.accepts_entries,
         "confirmed": sheet.is_confirmed,
         # Time called: the deals the table may have in all (None while it may play them all).
@@ -36,7 +29,7 @@ def table_state(sheet: TableSheetView, *, link: str, sync: str) -> dict[str, obj
         "deals_per_round": sheet.deals_per_round,
         # The sheet as the page shows it: closed (its settlement) once every planned deal is
         # in, or the table was confirmed when time was up.
-        "sheet": sheet_to_json(engine_sheet),
+        "sheet": sheet_to_json(sheet.engine_sheet()),
         "entries": [
             {
                 "position": row.position,

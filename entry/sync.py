@@ -28,8 +28,7 @@ from django.views.decorators.http import require_POST
 
 from core.dropped_connections import repeatable_posts
 from core.ratelimit import TABLE_LINK_FAILURES
-from entry.entry_forms import OfferedForms, entry_forms_html
-from entry.link_read import linked_table
+from entry.offered_forms import OfferedForms, entry_forms_html
 from entry.state import table_state
 from entry.views import (
     CLOSED,
@@ -42,16 +41,11 @@ from entry.views import (
     table_role_required,
 )
 from scoring import services
-from scoring.models import DealResult, TableHeard, TableResult
-from scoring.sheet_view import (
-    TableSheetView,
-    sheet_frame,
-    sheet_with_entries,
-    table_confirmation,
-    table_sheet_view,
-)
+from scoring.models import DealResult
+from scoring.sheet.reader import DoorTable, read_sheet, sheet_frame, table_by_link, table_sheet
+from scoring.sheet.shape import TableSheet
 from tournaments import permissions
-from tournaments.models import Table, TableToken
+from tournaments.models import Table
 from tournaments.services import TableGoneError, table_gone_message
 
 logger = logging.getLogger("entry")
@@ -197,7 +191,7 @@ def is_sync(request: HttpRequest) -> bool:
 @require_POST
 def token_sync(request: HttpRequest, token: str) -> HttpResponse:
     """The table's link: whoever holds it sends its entries (the page's own checks)."""
-    linked = linked_table(token)
+    linked = table_by_link(token)
     if linked is None:
         refusal = TABLE_LINK_FAILURES.begin(request)  # an unknown link, as on the page
         if refusal is not None:
@@ -205,14 +199,11 @@ def token_sync(request: HttpRequest, token: str) -> HttpResponse:
         return JsonResponse({"error": _("There is no such table link.")}, status=404)
     if linked.table is None:
         return gone(reseated=True)
-    if linked.token.revoked_at is not None:
+    if linked.link.revoked_at is not None:
         return gone(reseated=False)
     return sync(
         request,
-        table=linked.table,
-        confirmation=linked.confirmation,
-        token=linked.token,
-        heard=linked.heard,
+        door=linked,
         url=reverse("entry:token_sheet", args=[token]),
         sync_url=reverse("entry:token_sync", args=[token]),
     )
@@ -228,38 +219,28 @@ def token_sync(request: HttpRequest, token: str) -> HttpResponse:
     ),
 )
 @require_POST
-def table_sync(request: HttpRequest, table: Table) -> HttpResponse:
+def table_sync(request: HttpRequest, door: DoorTable) -> HttpResponse:
     """A signed-in account that may write the table (tournaments.permissions) sends its entries."""
     return sync(
         request,
-        table=table,
-        confirmation=table_confirmation(table),
-        token=None,
-        heard=TableHeard.objects.filter(pk=table.pk).first(),
-        url=reverse("entry:table_sheet", args=[table.pk]),
-        sync_url=reverse("entry:table_sync", args=[table.pk]),
+        door=door,
+        url=reverse("entry:table_sheet", args=[door.table.pk]),
+        sync_url=reverse("entry:table_sync", args=[door.table.pk]),
     )
 
 
 # --- The entries ----------------------------------------------------------------------------------
 
 
-def sync(
-    request: HttpRequest,
-    *,
-    table: Table,
-    confirmation: TableResult | None,
-    token: TableToken | None,
-    heard: TableHeard | None,
-    url: str,
-    sync_url: str,
-) -> HttpResponse:
+def sync(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str) -> HttpResponse:
+    """`door`: the table as its door read it (`scoring.sheet.reader`)."""
+    table, token = door.table, door.link
     try:
         body = sync_body(request)
     except BadBody as error:
         return bad_request(str(error))
     try:
-        frame = sheet_frame(table, confirmation)
+        frame = sheet_frame(table, door.confirmation)
     except Table.DoesNotExist:  # seated again since the link was read
         return gone(reseated=True)
     is_chief = permissions.is_chief_referee(request.user, table.round.tournament)
@@ -271,11 +252,18 @@ def sync(
             handled.append((sent, outcome))
             if outcome.status != STORED:
                 break
-            page = replace(page, given_sheet=None)  # the next entry reads the sheet as it is now
+            # The next entry reads the sheet as it is now: as the write left it, when it says.
+            written = outcome.written
+            if isinstance(written, services.RecordedEntry):
+                page = page.with_sheet(written.sheet)
+            else:
+                page = replace(page, given_sheet=None)
         sheet = sheet_after(page, handled)
     except (TableGoneError, Table.DoesNotExist):  # seated again while this request ran
         return gone(reseated=True)
-    services.table_heard(table_id=table.pk, last=heard, waiting=body.waiting, refused=body.refused)
+    services.table_heard(
+        table_id=table.pk, last=door.heard, waiting=body.waiting, refused=body.refused
+    )
     page = page.with_sheet(sheet)
     return JsonResponse(
         {
@@ -286,18 +274,18 @@ def sync(
     )
 
 
-def sheet_after(page: SheetPage, handled: list[tuple[SentEntry, Outcome]]) -> TableSheetView:
+def sheet_after(page: SheetPage, handled: list[tuple[SentEntry, Outcome]]) -> TableSheet:
     """The sheet after the writes: read whole again after a confirmation (the frame's own is
-    stale then); after a deal written last, the entries its write read under the table's lock
-    with the new one, and its scoring (`services.RecordedEntry`: nothing read or scored twice);
-    otherwise its entries read again."""
+    stale then); after a deal written last, the sheet its write read under the table's lock
+    with the new entry and its scoring (`services.RecordedEntry`: nothing read or scored
+    twice); otherwise its entries read again."""
     if any(sent.action == "confirm" for sent, _outcome in handled):
-        return table_sheet_view(table_id=page.frame.table.pk)
+        return table_sheet(table_id=page.frame.table.pk)
     last = handled[-1][1] if handled else None
     recorded = last.written if last is not None and last.status == STORED else None
-    if isinstance(recorded, services.RecordedEntry) and recorded.scored is not None:
-        return sheet_with_entries(page.frame, recorded.versions, scored_open=recorded.scored)
-    return sheet_with_entries(page.frame)
+    if isinstance(recorded, services.RecordedEntry):
+        return recorded.sheet
+    return read_sheet(page.frame)
 
 
 def sent_outcome(page: SheetPage, sent: SentEntry) -> Outcome:
@@ -318,7 +306,7 @@ def written_result(outcome: Outcome) -> DealResult | None:
     return written if isinstance(written, DealResult) else None
 
 
-def server_scores(sheet: TableSheetView, written: DealResult | None) -> dict[str, int] | None:
+def server_scores(sheet: TableSheet, written: DealResult | None) -> dict[str, int] | None:
     """The server's scores of a stored entry, as the sheet stands now (None: the entry is no
     longer the current version of its position, or the sheet does not score)."""
     if written is None or written.kind == "void":
@@ -330,7 +318,7 @@ def server_scores(sheet: TableSheetView, written: DealResult | None) -> dict[str
     return None if None in scores.values() else scores
 
 
-def result(sheet: TableSheetView, sent: SentEntry, outcome: Outcome) -> dict[str, object]:
+def result(sheet: TableSheet, sent: SentEntry, outcome: Outcome) -> dict[str, object]:
     disagreed = False
     if outcome.status == STORED and sent.scores is not None:
         written = written_result(outcome)

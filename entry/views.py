@@ -34,7 +34,6 @@ from core.dropped_connections import repeatable_posts
 from core.query import whole_number
 from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import client_ip
-from entry.entry_forms import OfferedForms, correction_form, entry_forms_html
 from entry.forms import (
     AllowDealsForm,
     ConfirmForm,
@@ -43,23 +42,20 @@ from entry.forms import (
     RemoveForm,
     UnlockForm,
 )
-from entry.link_read import linked_table
+from entry.offered_forms import OfferedForms, correction_form, entry_forms_html
 from entry.phone import phone_data
 from entry.state import table_state
 from scoring import services
-from scoring.models import TableResult
 from scoring.services import ConflictError, LockedError, Writer
-from scoring.sheet_view import (
-    SheetFrame,
-    SheetPlayer,
-    SheetRow,
-    TableSheetView,
+from scoring.sheet.reader import (
+    DoorTable,
+    read_sheet,
     sheet_frame,
-    sheet_table,
-    sheet_with_entries,
-    table_confirmation,
-    table_sheet_view,
+    table_by_id,
+    table_by_link,
+    table_sheet,
 )
+from scoring.sheet.shape import SheetFrame, SheetPlayer, SheetRow, TableSheet
 from tournaments import permissions
 from tournaments.models import Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
@@ -87,25 +83,25 @@ class SheetPage:
     token: TableToken | None  # None: a signed-in organiser or chief referee
     is_chief: bool
     url: str
-    given_sheet: TableSheetView | None = None  # the sheet, when it is known already
+    given_sheet: TableSheet | None = None  # the sheet, when it is known already (a write's)
     sync_url: str = ""  # the phone's sync endpoint for this door (entry.sync)
 
     @cached_property
-    def sheet(self) -> TableSheetView:
+    def sheet(self) -> TableSheet:
         if self.given_sheet is not None:
             return self.given_sheet
-        return sheet_with_entries(self.frame)
+        return read_sheet(self.frame)
 
     @property
     def writer(self) -> Writer:
         return Writer(user=self.request.user, token=self.token, ip_address=client_ip(self.request))
 
-    def with_sheet(self, sheet: TableSheetView) -> SheetPage:
+    def with_sheet(self, sheet: TableSheet) -> SheetPage:
         return replace(self, frame=sheet.frame, given_sheet=sheet)
 
     def refreshed(self) -> SheetPage:
         """The same page with the sheet read again (another device has written meanwhile)."""
-        return self.with_sheet(table_sheet_view(table_id=self.frame.table.pk))
+        return self.with_sheet(table_sheet(table_id=self.frame.table.pk))
 
     def render(
         self,
@@ -244,7 +240,7 @@ def refused(
     return Outcome(REFUSED, message, form=form, form_name=form_name, correcting=correcting)
 
 
-def deal_label(sheet: TableSheetView, position: int | None) -> str:
+def deal_label(sheet: TableSheet, position: int | None) -> str:
     """The deal number people see for an entry position (penalties use no deal)."""
     row = sheet.row_at(position) if position is not None else None
     if row is not None and row.number is not None:
@@ -271,7 +267,7 @@ def posted_sitting_out(
     return player if player is not None else sitting_out_at(page.sheet, position)
 
 
-def sitting_out_at(sheet: TableSheetView, position: int | None) -> SheetPlayer | None:
+def sitting_out_at(sheet: TableSheet, position: int | None) -> SheetPlayer | None:
     """Who sits out the deal at this position: the next deal's dealer, or, for a position
     already on the sheet (a resent request, another device), that deal's dealer."""
     row = sheet.row_at(position) if position is not None else None
@@ -301,7 +297,7 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     """The table's private link: anyone holding it enters the table's deals."""
     # The link with its table as the sheet reads it: one statement (a link without its table
     # still names its round and tournament, read when its holder is told: link_gone).
-    linked = linked_table(token)
+    linked = table_by_link(token)
     if linked is None:
         # Only an unknown link is refused to an address that keeps failing: a venue shares
         # one address, and a valid link is served whatever the other phones did.
@@ -312,16 +308,14 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
     # A link that was issued (32 random bytes: never guessed) and no longer works: its holder
     # is told why, and that is no failed guess.
     if linked.table is None:
-        return link_gone(request, linked.token, reseated=True)
-    if linked.token.revoked_at is not None:
-        return link_gone(request, linked.token, reseated=False)
+        return link_gone(request, linked.link, reseated=True)
+    if linked.link.revoked_at is not None:
+        return link_gone(request, linked.link, reseated=False)
     if request.method != "POST":  # its phone is heard from (a write is heard from by its sync)
         services.table_heard(table_id=linked.table.pk, last=linked.heard)
     return sheet_page(
         request,
-        table=linked.table,
-        confirmation=linked.confirmation,
-        token=linked.token,
+        door=linked,
         url=reverse("entry:token_sheet", args=[token]),
         sync_url=reverse("entry:token_sync", args=[token]),
     )
@@ -358,16 +352,18 @@ def table_role_required(
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Views of one table (`table_id` in the URL): visitors are sent to sign in, accounts the
     check refuses get 403, before anything else is read or the method is looked at. The view
-    receives the table, with its round and tournament."""
+    receives the table as the link's door reads it (`scoring.sheet.reader.table_by_id`)."""
 
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @login_required
         @wraps(view)
         def wrapped(request: HttpRequest, table_id: int, **kwargs: object) -> HttpResponse:
-            table = _table(table_id)
-            if not allowed(request.user, table):
+            door = table_by_id(table_id)
+            if door is None:
+                raise Http404
+            if not allowed(request.user, door.table):
                 raise PermissionDenied(refusal)
-            return view(request, table=table, **kwargs)
+            return view(request, door=door, **kwargs)
 
         return wrapped
 
@@ -384,30 +380,23 @@ def table_role_required(
     ),
 )
 @require_http_methods(["GET", "HEAD", "POST"])
-def organiser_sheet(request: HttpRequest, table: Table) -> HttpResponse:
+def organiser_sheet(request: HttpRequest, door: DoorTable) -> HttpResponse:
     """The table's sheet for a signed-in account that may write it (tournaments.permissions)."""
     return sheet_page(
         request,
-        table=table,
-        confirmation=table_confirmation(table),
-        token=None,
-        url=reverse("entry:table_sheet", args=[table.pk]),
-        sync_url=reverse("entry:table_sync", args=[table.pk]),
+        door=door,
+        url=reverse("entry:table_sheet", args=[door.table.pk]),
+        sync_url=reverse("entry:table_sync", args=[door.table.pk]),
     )
 
 
-def sheet_page(
-    request: HttpRequest,
-    *,
-    table: Table,
-    confirmation: TableResult | None,
-    token: TableToken | None,
-    url: str,
-    sync_url: str,
-) -> HttpResponse:
-    """`table`: with its round and tournament, as the sheet reads them (`sheet_tables`)."""
+def sheet_page(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str) -> HttpResponse:
+    """The table as its door read it (`scoring.sheet.reader`): its link, or none for a
+    signed-in account."""
+    table = door.table
+    token = door.link
     try:
-        frame = sheet_frame(table, confirmation)
+        frame = sheet_frame(table, door.confirmation)
     except Table.DoesNotExist:
         if token is not None:  # the round was seated again since the link was read
             return link_gone(request, token, reseated=True)
@@ -442,7 +431,7 @@ def entry_outcome(page: SheetPage, action: str, data: Mapping[str, str]) -> Outc
     return ENTRY_ACTIONS[action](page, data)
 
 
-def closed_message(sheet: TableSheetView) -> str:
+def closed_message(sheet: TableSheet) -> str:
     """Why the sheet takes no entries now."""
     if sheet.round_is_draft:
         return _(
@@ -486,13 +475,14 @@ def post_deal(page: SheetPage, data: Mapping[str, str]) -> Outcome:
     if not form.is_valid():
         return refused(form, "deal_form")
     return page.write(
-        lambda: services.deal_record_on_sheet(
+        partial(
+            services.deal_record_on_sheet,
             table=frame.table,
             entry=form.cleaned_data["entry"],
             position=form.cleaned_data["position"],
             client_key=form.cleaned_data["client_key"],
             writer=page.writer,
-            seats=list(frame.seats),
+            frame=frame,
         ),
         form=form,
         form_name="deal_form",
@@ -683,10 +673,3 @@ CHIEF_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
     "unlock": post_unlock,
     "allow": post_allow,
 }
-
-
-def _table(table_id: int) -> Table:
-    try:
-        return sheet_table(table_id)
-    except Table.DoesNotExist:
-        raise Http404 from None

@@ -16,9 +16,9 @@ from core.query import paginate, positive_number
 from core.svg_charts import cumulative_chart
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
-from scoring.sheet_view import table_sheet_view
-from tournaments.clock import round_clock
+from scoring.sheet.reader import table_sheet
 from tournaments.models import Table, Tournament
+from tournaments.round_clock import round_clock
 from tournaments.rule_set import rule_set_options, rule_set_words
 from tournaments.views.access import cached_tournament_page
 
@@ -49,7 +49,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             {
                 "tournament": tournament,
                 "progress": selectors.tournament_progress(tournament=tournament),
-                "entry_count": selectors.entry_count(tournament=tournament),
+                "registration_count": selectors.registration_count(tournament=tournament),
                 # The rules of the next rounds (each round keeps its own: its sheets say them).
                 "rules_in_words": rule_set_words(
                     rule_set_options(tournament), table_size=4, place_points=False
@@ -107,7 +107,7 @@ def _table_detail(
     if table_id is None:  # no such table, still in play, or a draft round: the plain 404
         raise Http404
     try:
-        sheet = table_sheet_view(table_id=table_id)
+        sheet = table_sheet(table_id=table_id)
     except Table.DoesNotExist:  # the round was re-seated since the lookup above
         raise Http404 from None
     return render(

@@ -4,8 +4,8 @@ the placings and ratings are derived (read only: `manage.py recompute_ranking` r
 
 from django.contrib import admin
 
-from ranking.cache import season_ranking_changed
 from ranking.models import Invitation, Placing, PlayerRating, Season
+from ranking.ranking_page_cache import season_ranking_changed
 
 
 class InvitationInline(admin.TabularInline):

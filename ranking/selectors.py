@@ -444,7 +444,7 @@ def qualification(*, tournament: Tournament, season: Season) -> Qualification:
         .in_bulk([int(qualifier.player) for qualifier in chosen])
     )
     registered = set(
-        tournament.entries.filter(player_id__in=players).values_list("player_id", flat=True)
+        tournament.registrations.filter(player_id__in=players).values_list("player_id", flat=True)
     )
     points = {row.player: row.points for row in ranked}
     return Qualification(

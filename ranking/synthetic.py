@@ -22,9 +22,9 @@ from scoring.models import SeatResult, TableResult
 from scoring.services import seat_results
 from tournaments.models import (
     Club,
-    Entry,
     Level,
     Player,
+    Registration,
     Round,
     RoundStatus,
     SeatingMode,
@@ -149,8 +149,8 @@ def build_played_tournaments(
         )
         for plan in plans
     )
-    entries = Entry.objects.bulk_create(
-        Entry(tournament=tournament, player=player_of[index])
+    entries = Registration.objects.bulk_create(
+        Registration(tournament=tournament, player=player_of[index])
         for tournament, plan in zip(created_tournaments, plans, strict=True)
         for index in plan.players
     )

@@ -26,10 +26,10 @@ from core.lean_tables import EXPORT_FORMATS, export_response
 from core.query import paginate, positive_number
 from core.security import client_ip
 from ranking import selectors, services
-from ranking.cache import RATING_PAGES, SEASON_PAGES, cached_ranking_page
 from ranking.forms import InvitationForm, SeasonForm
 from ranking.models import Invitation, Season
-from ranking.tables import RatingTable, SeasonRankingTable
+from ranking.ranking_page_cache import RATING_PAGES, SEASON_PAGES, cached_ranking_page
+from ranking.ranking_tables import RatingTable, SeasonRankingTable
 from tournaments import permissions
 from tournaments.models import Club, Player, Tournament
 from tournaments.services import ServiceError

@@ -14,7 +14,7 @@ from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
 
-from tournaments.models import Entry, Table, TableToken
+from tournaments.models import Registration, Table, TableToken
 
 TWELFTHS = 12  # the least common multiple of 1, 2, 3 and 4
 
@@ -44,7 +44,7 @@ class DealResult(models.Model):
     game = models.CharField(max_length=10, blank=True)  # lielais, zole, maza_zole
     # The declarer of a game, or the player given a penalty pule.
     player = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
+        Registration, on_delete=models.PROTECT, null=True, blank=True, related_name="+"
     )
     points = models.PositiveSmallIntegerField(null=True, blank=True)
     tricks = models.PositiveSmallIntegerField(null=True, blank=True)
@@ -88,7 +88,7 @@ class TableResult(models.Model):
     )
     # The player at the table who confirmed through the table's link.
     confirmed_by_entry = models.ForeignKey(
-        Entry, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+        Registration, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     last_position = models.PositiveSmallIntegerField()  # the sheet as confirmed
     # Confirmed with fewer deals than planned because the round's time was up (timed rounds).
@@ -103,7 +103,7 @@ class SeatResult(models.Model):
     """A player's confirmed result at one table in one round."""
 
     table_result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="seats")
-    entry = models.ForeignKey(Entry, on_delete=models.PROTECT, related_name="seat_results")
+    entry = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seat_results")
     round_number = models.PositiveSmallIntegerField()
     game_points = models.IntegerField()
     # Tied players share the mean of their places' points (4/3 at 3,2,1,1): a mean over at most

@@ -7,20 +7,18 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.db import IntegrityError, transaction
-from django.db.models import Exists, OuterRef
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core import plain_sql
-from core.cache import tournament_changed
 from core.engine_text import error_text
+from core.page_cache import tournament_changed
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
-from engine.deals import Entry as SheetEntry
+from engine.deals import SheetLine
 from engine.standings import RoundResult, round_results
 from scoring import reactions
 from scoring.models import (
@@ -31,20 +29,14 @@ from scoring.models import (
     TableHeard,
     TableResult,
 )
-from scoring.sheets import (
-    current_results,
-    deal_limit,
-    deals_played,
-    result_fields,
-    sheet_entry,
-    table_results,
-    table_sheet,
-)
+from scoring.sheet import plain_sql
+from scoring.sheet.lines import engine_sheet, result_fields, sheet_line
+from scoring.sheet.reader import locked_sheet
+from scoring.sheet.shape import SheetFrame, TableSheet
 from tournaments import permissions
-from tournaments.clock import RoundClock, round_clock, time_is_up
-from tournaments.models import AuditEntry, Entry, Round, RoundStatus, Seat, Table, TableToken
-from tournaments.rule_set import RuleSet, round_rule_set
-from tournaments.services import ServiceError, audit, lock_round_and_table
+from tournaments.models import AuditEntry, Registration, Round, RoundStatus, Table, TableToken
+from tournaments.round_clock import time_is_up
+from tournaments.services import ServiceError, audit
 
 
 class ConflictError(ServiceError):
@@ -73,86 +65,7 @@ class Writer:
         return "link" if self.token is not None else "account"
 
 
-@dataclass(frozen=True)
-class TableState:
-    """A table and its sheet, read under the table's row lock."""
-
-    table: Table
-    round: Round
-    seats: list[Seat]
-    results: list[DealResult]  # every version, in order
-    current: list[DealResult]  # the newest version of each entry, removed ones left out
-    is_confirmed: bool  # a TableResult exists (read after the lock, with the seats)
-
-    @property
-    def next_position(self) -> int:
-        # Only the last entry can be removed, so current positions always run 1..k.
-        return len(self.current) + 1
-
-    @property
-    def deals_played(self) -> int:
-        """Entries that used a deal: penalties use none."""
-        return deals_played(self.current)
-
-    @property
-    def rule_set(self) -> RuleSet:
-        return round_rule_set(self.round)
-
-    @property
-    def deals_per_round(self) -> int:
-        """The deals this table plays: its round's count for a table of its size."""
-        return self.rule_set.deals_at(len(self.seats))
-
-    @property
-    def clock(self) -> RoundClock:
-        return round_clock(self.round)
-
-    @property
-    def deal_limit(self) -> int:
-        """The deals the table may have now (`scoring.sheets.deal_limit`)."""
-        return deal_limit(
-            self.results,
-            clock=self.clock,
-            deals_per_round=self.deals_per_round,
-            allowed_more=self.table.deals_allowed_after_time,
-        )
-
-    def entries(self) -> list[SheetEntry]:
-        return [sheet_entry(result) for result in self.current]
-
-
-def _lock_table(
-    table: Table, *, entry_write: bool = False, seats: list[Seat] | None = None
-) -> TableState:
-    """The table's state under its row lock. `entry_write` (a deal, a correction): when the
-    round is in play, its row is locked shared, so the tables of a round are written side by
-    side; the first deal of a round updates the round's row (in play) and locks it alone.
-    A round never goes back to published, so a round read in play stays in play or closes,
-    and closing (FOR UPDATE) waits for the shared lock.
-
-    `seats`: the table's seats as this request read them (with their entries and players):
-    not read again. A table's seats never change: seating a round again replaces its tables,
-    and the lock finds a replaced table gone."""
-    shared = entry_write and table.round.status == RoundStatus.IN_PLAY
-    round_, table = lock_round_and_table(table, shared=shared)
-    # Whether the table is confirmed is read after the lock, by a statement of its own, so it
-    # sees a confirmation committed while this write waited (the locking query's own
-    # snapshot, taken before the wait, would not): with the seats when they are read here.
-    confirmed: bool | None = None
-    if seats is None:
-        seats = list(
-            table.seats.annotate(
-                table_confirmed=Exists(TableResult.objects.filter(table_id=OuterRef("table_id")))
-            ).order_by("position")
-        )
-        confirmed = seats[0].table_confirmed if seats else None
-    if confirmed is None:
-        confirmed = plain_sql.exists(TableResult, "table", table.pk)
-    results = table_results(table.pk)
-    return TableState(table, round_, seats, results, current_results(results), confirmed)
-
-
-def _require_open(state: TableState) -> None:
+def _require_open(state: TableSheet) -> None:
     if state.round.status not in (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY):
         raise ServiceError(
             _("round %(number)d is %(status)s: deals are entered while it is published or in play")
@@ -170,11 +83,11 @@ def _require_client_key(client_key: str) -> None:
         raise ServiceError(_("every submission needs a client key of 1-64 characters"))
 
 
-def _check(state: TableState, entries: list[SheetEntry]) -> ScoredSheet:
+def _check(state: TableSheet, entries: list[SheetLine]) -> ScoredSheet:
     """Score the sheet as it would be; the engine's message names the deal and the field."""
-    sheet = table_sheet(
+    sheet = engine_sheet(
         state.table,
-        seats=state.seats,
+        seats=state.frame.seats,
         results=(),
         rules=state.rule_set.rules,
         extra=entries,
@@ -183,16 +96,16 @@ def _check(state: TableState, entries: list[SheetEntry]) -> ScoredSheet:
         return score_sheet(sheet)
     except SheetError as error:
         # The engine knows the players by entry id: the message names them.
-        seated = Entry.objects.filter(pk__in=[seat.entry_id for seat in state.seats])
+        seated = Registration.objects.filter(pk__in=[seat.entry_id for seat in state.frame.seats])
         names = {str(pk): name for pk, name in seated.values_list("pk", "player__full_name")}
         raise ServiceError(error_text(error, names=names, entries=entries)) from None
 
 
 def _store(
-    state: TableState,
+    state: TableSheet,
     *,
     position: int,
-    entry: SheetEntry | None,
+    entry: SheetLine | None,
     client_key: str,
     writer: Writer,
     reason: str = "",
@@ -200,10 +113,10 @@ def _store(
     version = 1 + max(
         (result.version for result in state.results if result.position == position), default=0
     )
-    # Written in plain SQL (core.plain_sql.insert): the ORM's insert cost a deal more than the
-    # database took to store it (bench/entry.py). A clash raises ConflictError at once, out of
-    # the service's transaction, which rolls back as a whole (nothing else runs in the failed
-    # transaction).
+    # Written in plain SQL (scoring.sheet.plain_sql.insert): the ORM's insert cost a deal more
+    # than the database took to store it (bench/entry.py). A clash raises ConflictError at
+    # once, out of the service's transaction, which rolls back as a whole (nothing else runs in
+    # the failed transaction).
     values = {
         "table_id": state.table.pk,
         "position": position,
@@ -235,7 +148,7 @@ def _store(
         ) from None
 
 
-def _replay(state: TableState, client_key: str) -> DealResult | None:
+def _replay(state: TableSheet, client_key: str) -> DealResult | None:
     """A resent request or a double tap: the entry it already recorded (among every version of
     the table's entries, read under its lock: no second query)."""
     return next((result for result in state.results if result.client_key == client_key), None)
@@ -245,29 +158,27 @@ def _attname(name: str) -> str:
     return DealResult._meta.get_field(name).attname
 
 
-def _describe(entry: SheetEntry | None) -> dict[str, object]:
+def _describe(entry: SheetLine | None) -> dict[str, object]:
     return result_fields(entry) if entry is not None else {"kind": EntryKind.VOID}
 
 
-def _audit_detail(entry: SheetEntry | None) -> dict[str, object]:
+def _audit_detail(entry: SheetLine | None) -> dict[str, object]:
     return {key: value for key, value in _describe(entry).items() if value is not None}
 
 
 @dataclass(frozen=True)
 class RecordedEntry:
-    """An entry recorded by `deal_record_on_sheet`, and every version of the table's entries
-    just after it, in order (read under the table's lock, the new one appended): the sheet the
-    writer sees next, without reading it again."""
+    """An entry recorded by `deal_record_on_sheet`, and the table's sheet just after it: the
+    sheet read under the table's lock with the new entry and the scoring the write checked
+    (a resent request's: the sheet as it was), which the writer's page shows without reading
+    or scoring it again."""
 
     result: DealResult
-    versions: list[DealResult]
-    # The engine's sheet with the new entry, open (no settlement), as the write checked it;
-    # None for a resent request, which checked nothing.
-    scored: ScoredSheet | None = None
+    sheet: TableSheet
 
 
 def deal_record(
-    *, table: Table, entry: SheetEntry, position: int, client_key: str, writer: Writer
+    *, table: Table, entry: SheetLine, position: int, client_key: str, writer: Writer
 ) -> DealResult:
     """Add the next entry of the sheet: a deal, or a penalty pule.
 
@@ -282,19 +193,19 @@ def deal_record(
 def deal_record_on_sheet(
     *,
     table: Table,
-    entry: SheetEntry,
+    entry: SheetLine,
     position: int,
     client_key: str,
     writer: Writer,
-    seats: list[Seat] | None = None,
+    frame: SheetFrame | None = None,
 ) -> RecordedEntry:
-    """`deal_record`, with the table's entries as they are after it (`RecordedEntry`).
-    `seats`: the table's seats as the caller read them (see `_lock_table`)."""
+    """`deal_record`, with the table's sheet as it is after it (`RecordedEntry`). `frame`: the
+    table's seats and players as the caller read them (`scoring.sheet.reader.locked_sheet`)."""
     _require_client_key(client_key)
-    state = _lock_table(table, entry_write=True, seats=seats)
+    state = locked_sheet(table, entry_write=True, frame=frame)
     replay = _replay(state, client_key)
     if replay is not None:
-        return RecordedEntry(replay, state.results)
+        return RecordedEntry(replay, state)
     _require_open(state)
     if position != state.next_position:
         raise ConflictError(
@@ -312,10 +223,11 @@ def deal_record_on_sheet(
         )
     if is_deal:
         _require_deal_before_time(state)
-    scored = _check(state, [*state.entries(), entry])
+    scored = _check(state, [*[sheet_line(result) for result in state.entries], entry])
     result = _store(state, position=position, entry=entry, client_key=client_key, writer=writer)
     if state.round.status == RoundStatus.PUBLISHED:
         Round.objects.filter(pk=state.round.pk).update(status=RoundStatus.IN_PLAY)
+        state.round.status = RoundStatus.IN_PLAY  # the sheet handed back says so too
         tournament_changed(state.round.tournament_id)  # the public pages say "in play"
     audit(
         action=AuditEntry.Action.DEAL_ENTERED if is_deal else AuditEntry.Action.PENALTY_GIVEN,
@@ -330,10 +242,10 @@ def deal_record_on_sheet(
     )
     # In the order the table's entries are read (removed entries keep their versions).
     versions = sorted([*state.results, result], key=lambda each: (each.position, each.version))
-    return RecordedEntry(result, versions, scored)
+    return RecordedEntry(result, replace(state, results=tuple(versions), scored_open=scored))
 
 
-def _require_deal_before_time(state: TableState) -> None:
+def _require_deal_before_time(state: TableSheet) -> None:
     """Once the round's time is up a table finishes the deal under way and no other (unless the
     chief referee allowed it more). Penalty pules use no deal: they are still given."""
     limit = state.deal_limit
@@ -361,7 +273,7 @@ def deal_correct(
     *,
     table: Table,
     position: int,
-    entry: SheetEntry | None,
+    entry: SheetLine | None,
     base_version: int,
     client_key: str,
     reason: str,
@@ -370,12 +282,12 @@ def deal_correct(
     """A new version of an entry; `entry` None removes the last entry. `base_version` is the
     version the writer saw: if it is no longer the newest, the writer gets a conflict."""
     _require_client_key(client_key)
-    state = _lock_table(table, entry_write=True)
+    state = locked_sheet(table, entry_write=True)
     replay = _replay(state, client_key)
     if replay is not None:
         return replay
     _require_open(state)
-    by_position = {result.position: result for result in state.current}
+    by_position = {result.position: result for result in state.entries}
     if position not in by_position:
         raise ServiceError(
             _("table %(number)d has no entry %(position)d to correct")
@@ -387,12 +299,12 @@ def deal_correct(
             _("entry %(position)d was corrected from another device meanwhile: reload the sheet")
             % {"position": position}
         )
-    if entry is None and position != state.current[-1].position:
+    if entry is None and position != state.entries[-1].position:
         raise ServiceError(_("only the last entry can be removed; correct the others instead"))
     if entry is not None and (previous.kind == EntryKind.PENALTY) != isinstance(entry, PenaltyPule):
         raise ServiceError(_("a deal and a penalty pule cannot replace each other"))
     entries = [
-        entry if result.position == position else sheet_entry(result) for result in state.current
+        entry if result.position == position else sheet_line(result) for result in state.entries
     ]
     _check(state, [item for item in entries if item is not None])
     result = _store(
@@ -410,7 +322,7 @@ def deal_correct(
         round=state.round.number,
         position=position,
         reason=reason,
-        before=_audit_detail(sheet_entry(previous)),
+        before=_audit_detail(sheet_line(previous)),
         after=_audit_detail(entry),
         via=writer.via,
     )
@@ -423,22 +335,22 @@ def table_confirm(
     table: Table,
     writer: Writer,
     deals_seen: int,
-    confirmer: Entry | None = None,
+    confirmer: Registration | None = None,
 ) -> TableResult:
     """A second person confirms the table's round: another player at the table (through the
     table's link) or the chief referee. The confirmed table is locked; the standings read it.
 
     A table confirms once every planned deal is in; in a timed round whose time is up
-    (`tournaments.clock`), also with the deals it has played (at least one): the result is then
-    marked `time_called` and its sheet is closed and settled as usual. `deals_seen` is the number
-    of deals the confirmer checked: a sheet changed meanwhile is a conflict."""
-    state = _lock_table(table)
+    (`tournaments.round_clock`), also with the deals it has played (at least one): the result is
+    then marked `time_called` and its sheet is closed and settled as usual. `deals_seen` is the
+    number of deals the confirmer checked: a sheet changed meanwhile is a conflict."""
+    state = locked_sheet(table)
     _require_open(state)
     tournament = state.round.tournament
     is_chief = writer.account is not None and permissions.is_chief_referee(
         writer.account, tournament
     )
-    seated = {seat.entry_id for seat in state.seats}
+    seated = {seat.entry_id for seat in state.frame.seats}
     if not is_chief and (confirmer is None or confirmer.pk not in seated):
         raise ServiceError(_("a player at this table, or the chief referee, confirms the table"))
     if deals_seen != state.deals_played:
@@ -453,9 +365,9 @@ def table_confirm(
     if time_called:
         _require_time_up(state)
     closed = score_sheet(
-        table_sheet(
+        engine_sheet(
             state.table,
-            seats=state.seats,
+            seats=state.frame.seats,
             results=state.results,
             rules=state.rule_set.rules,
             closed=True,
@@ -465,7 +377,7 @@ def table_confirm(
         table=state.table,
         confirmed_by=writer.account,
         confirmed_by_entry=confirmer,
-        last_position=len(state.current),
+        last_position=len(state.entries),
         time_called=time_called,
         last_version_id=max(result.pk for result in state.results),
     )
@@ -496,7 +408,7 @@ def table_confirm(
 def seat_results(
     table_result: TableResult,
     rows: Iterable[RoundResult],
-    entry_of: Callable[[str], Entry] | None = None,
+    entry_of: Callable[[str], Registration] | None = None,
 ) -> list[SeatResult]:
     """A confirmed table's `SeatResult` rows, unsaved, from the engine's round results: the one
     place that turns a round result into the row the standings read (a confirmation, an
@@ -515,9 +427,9 @@ def seat_results(
     ]
 
 
-def _require_time_up(state: TableState) -> None:
+def _require_time_up(state: TableSheet) -> None:
     """A table short of its planned deals confirms only once the round's time is up, and after
-    one deal at least. The round row is locked (`_lock_table`): a clock reset waits for this
+    one deal at least. The round row is locked (`locked_sheet`): a clock reset waits for this
     confirmation and then sees it, or this one sees the reset."""
     if not time_is_up(state.round):
         raise ServiceError(
@@ -544,7 +456,7 @@ def _require_time_up(state: TableState) -> None:
 @transaction.atomic
 def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     """The chief referee reopens a confirmed table, with the reason recorded."""
-    state = _lock_table(table)
+    state = locked_sheet(table)
     tournament = state.round.tournament
     if writer.account is None or not permissions.is_chief_referee(writer.account, tournament):
         raise ServiceError(_("only the chief referee can unlock a confirmed table"))
@@ -576,7 +488,7 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
 def table_deals_allow(*, table: Table, writer: Writer, more: int, reason: str) -> Table:
     """The chief referee lets a table play `more` deals after the round's time is up (a deal
     dealt before the signal, a table held up by a dispute), with the reason recorded."""
-    state = _lock_table(table)
+    state = locked_sheet(table)
     _require_open(state)
     tournament = state.round.tournament
     if writer.account is None or not permissions.is_chief_referee(writer.account, tournament):
@@ -612,8 +524,8 @@ def table_deals_allow(*, table: Table, writer: Writer, more: int, reason: str) -
         round=state.round.number,
         reason=reason.strip(),
         more=more,
-        before=state.deal_limit - more,
-        after=state.deal_limit,
+        before=state.deal_limit,
+        after=state.deal_limit + more,  # no more than the round's deals: `left` above
     )
     return state.table
 

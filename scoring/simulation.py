@@ -39,8 +39,7 @@ from django.utils.text import slugify
 
 from core.engine_text import error_text
 from engine import PenaltyPule, Play, Rules, SheetError, dealer_for, validate_entry
-from engine.deals import Deal
-from engine.deals import Entry as SheetEntry
+from engine.deals import Deal, SheetLine
 from engine.presets import PRESETS
 from engine.rules import IMPOSSIBLE_POINTS, TOTAL_POINTS
 from engine.seating import table_sizes
@@ -50,7 +49,7 @@ from engine.standings import round_results
 from scoring import services as scoring_services
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import Writer
-from scoring.sheets import result_fields
+from scoring.sheet.lines import result_fields
 from tournaments import services as tournament_services
 from tournaments.forms import MAX_DEALS_PER_ROUND
 from tournaments.models import (
@@ -199,7 +198,7 @@ def simulated_players(
 class PlannedEntry:
     """One entry of a table's sheet; `mistyped` is what was entered first, then corrected."""
 
-    entry: SheetEntry
+    entry: SheetLine
     mistyped: Deal | None = None
     reason: str = ""
 
@@ -356,7 +355,7 @@ def _register_players(seed: int, tournament: Tournament, count: int) -> None:
     writer.writerow(["name", "club", "licence"])
     writer.writerows((player.full_name, player.club, player.licence_number) for player in simulated)
     players = tournament_services.players_import(raw=csv_text.getvalue().encode(), by=None).created
-    tournament_services.entries_register(tournament=tournament, players=players)
+    tournament_services.registrations_create(tournament=tournament, players=players)
 
 
 def _round_tables(round_: Round) -> list[Table]:

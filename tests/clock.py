@@ -1,5 +1,5 @@
 """A fixed clock for the tests of timed rounds: `django.utils.timezone.now` patched, so the round
-clock (tournaments/clock.py), the services and every auto_now_add field read the same moment,
+clock (tournaments/round_clock.py), the services and every auto_now_add field read the same moment,
 moved on by hand."""
 
 from __future__ import annotations

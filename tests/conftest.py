@@ -41,7 +41,8 @@ def _rating_jobs_in_the_test(settings) -> None:
 @pytest.fixture(autouse=True)
 def _renders_unlimited_unless_a_test_asks(settings) -> None:
     """A test's many pages from one address (a hypothesis run, a browser) are no hostile
-    visitor: the limit on renders per address is tested on its own (tests/core/test_cache.py)."""
+    visitor: the limit on renders per address is tested on its own
+    (tests/core/test_page_cache.py)."""
     settings.RATE_LIMITS = {**settings.RATE_LIMITS, "render": {"failures": 10**6, "seconds": 60}}
 
 

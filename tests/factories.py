@@ -7,7 +7,7 @@ import itertools
 
 from django.contrib.auth.models import User
 
-from tournaments.models import Club, Entry, Player, Tournament
+from tournaments.models import Club, Player, Registration, Tournament
 
 _sequence = itertools.count(1)
 
@@ -46,11 +46,11 @@ def make_tournament(**fields) -> Tournament:
     return Tournament.objects.create(**fields)
 
 
-def make_entries(tournament: Tournament, count: int, *, clubs: int = 0) -> list[Entry]:
+def make_registrations(tournament: Tournament, count: int, *, clubs: int = 0) -> list[Registration]:
     """`count` registered players, spread over `clubs` clubs (none when 0)."""
     club_list = [make_club() for _ in range(clubs)]
     return [
-        Entry.objects.create(
+        Registration.objects.create(
             tournament=tournament,
             player=make_player(club=club_list[index % clubs] if clubs else None),
         )
@@ -85,8 +85,8 @@ def make_published_round(tournament: Tournament | None = None, *, players: int =
     from tournaments import services
 
     tournament = tournament or make_tournament()
-    if not tournament.entries.exists():
-        make_entries(tournament, players)
+    if not tournament.registrations.exists():
+        make_registrations(tournament, players)
     round_ = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=round_, seed=seed, by=None)
     return services.round_publish(round_=round_, by=None)
@@ -102,7 +102,8 @@ def seat_keys(table) -> list[str]:
 
 def deals_on_sheet(table) -> int:
     """The deals on the table's sheet as a confirmer sees them (a confirmation carries it)."""
-    from scoring.sheets import current_results, deals_played, table_results
+    from scoring.sheet.lines import current_results, deals_played
+    from scoring.sheet.plain_sql import table_results
 
     return deals_played(current_results(table_results(table.pk)))
 

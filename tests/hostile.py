@@ -20,11 +20,11 @@ from django.test import Client
 
 from scoring import services
 from scoring.services import Writer
-from scoring.sheets import sheet_entry
+from scoring.sheet.lines import sheet_line
 from scoring.simulation import table_plan
 from tests.factories import deals_on_sheet, make_organiser, make_tournament, make_user, seat_keys
 from tournaments import services as tournament_services
-from tournaments.models import Club, Entry, Player, Round, Table, TableToken, Tournament
+from tournaments.models import Club, Player, Registration, Round, Table, TableToken, Tournament
 from tournaments.rule_set import round_rule_set
 
 SCRIPT = '<script>alert("zole")</script>'
@@ -93,7 +93,7 @@ def assert_escaped(response, what: str) -> None:
 class World:
     tournament: Tournament
     players: list[Player]
-    entries: list[Entry]
+    entries: list[Registration]
     round_1: Round
     round_2: Round
     table: Table  # round 2, table 1: in play
@@ -149,7 +149,7 @@ def world() -> World:
         for index, name in enumerate(HOSTILE_NAMES)
     ]
     entries = [
-        Entry.objects.create(
+        Registration.objects.create(
             tournament=tournament, player=player, team=(SCRIPT, "Komanda & <b>Co</b>")[index % 2]
         )
         for index, player in enumerate(players)
@@ -166,7 +166,7 @@ def world() -> World:
         services.deal_correct(
             table=table,
             position=1,
-            entry=sheet_entry(first),
+            entry=sheet_line(first),
             base_version=1,
             client_key=next(client_keys),
             reason=f"{SCRIPT} {IMG}",

@@ -8,7 +8,7 @@ table the dealer sits the deal out and can never be the declarer.
 
 A `SheetCase` holds the sheet as the JSON of `python -m engine score` (README, "The engine's
 command line"); `to_sheet()` builds the engine's dataclasses directly (not through
-`engine.contract`), so the two paths can be compared.
+`engine.json_contract`), so the two paths can be compared.
 """
 
 from __future__ import annotations
@@ -97,7 +97,7 @@ class SheetCase:
         return data
 
     def to_sheet(self) -> Sheet:
-        """The same sheet built from the engine's dataclasses (not through engine.contract)."""
+        """The same sheet built from the engine's dataclasses (not through engine.json_contract)."""
         return Sheet(
             players=self.players,
             entries=tuple(entry_of(deal) for deal in self.deals),

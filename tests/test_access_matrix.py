@@ -24,7 +24,13 @@ from engine import Play
 from engine.rules import Game
 from scoring import services as scoring_services
 from scoring.services import Writer
-from tests.factories import deals_on_sheet, make_entries, make_player, make_tournament, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_player,
+    make_registrations,
+    make_tournament,
+    seat_keys,
+)
 from tournaments import services
 from tournaments.models import Player, Round, Table, TableToken, Tournament
 
@@ -86,7 +92,7 @@ def account(username: str, **fields: object) -> User:
 @pytest.fixture
 def world() -> World:
     tournament = make_tournament(slug="kauss", deals_per_round=3)
-    entries = make_entries(tournament, 6)
+    entries = make_registrations(tournament, 6)
     round_1 = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=round_1, mode="random", seed=1, by=None)
     services.round_publish(round_=round_1, by=None)
@@ -301,10 +307,12 @@ SPECS: dict[str, ViewSpec] = {
         slug,
         lambda w: tournament_form(name="Pārdēvēts", slug="kauss", deals_per_round=3),
     ),
-    "tournaments:entries": ViewSpec(ORGANISERS, slug, lambda w: {"players": [w.unregistered.pk]}),
-    "tournaments:entry_edit": ViewSpec(
+    "tournaments:registrations": ViewSpec(
+        ORGANISERS, slug, lambda w: {"players": [w.unregistered.pk]}
+    ),
+    "tournaments:registration_edit": ViewSpec(
         ORGANISERS,
-        lambda w: [w.tournament.slug, w.tournament.entries.first().pk],
+        lambda w: [w.tournament.slug, w.tournament.registrations.first().pk],
         lambda w: {"withdraw-after_round": 1},
     ),
     "tournaments:meetings": ViewSpec(ORGANISERS, slug),
@@ -315,7 +323,7 @@ SPECS: dict[str, ViewSpec] = {
     "tournaments:check_in": ViewSpec(
         ORGANISERS,
         round_2,
-        lambda w: {"entries": list(w.tournament.entries.values_list("pk", flat=True)[:3])},
+        lambda w: {"entries": list(w.tournament.registrations.values_list("pk", flat=True)[:3])},
         has_page=False,
     ),
     "tournaments:generate": ViewSpec(
@@ -510,9 +518,13 @@ def test_organisers_never_appoint_or_remove_a_chief_referee(world, client):
 # Writes the matrix's one POST per view leaves out: the entry form itself (its spec withdraws).
 MORE_WRITES: dict[str, tuple[str, Callable[[World], list[object]], Callable[[World], dict]]] = {
     "entry form": (
-        "tournaments:entry_edit",
-        lambda w: [w.tournament.slug, w.tournament.entries.first().pk],
-        lambda w: {"entry-team": "Ogre", "entry-fixed_table": 2, "entry-first_round": 1},
+        "tournaments:registration_edit",
+        lambda w: [w.tournament.slug, w.tournament.registrations.first().pk],
+        lambda w: {
+            "registration-team": "Ogre",
+            "registration-fixed_table": 2,
+            "registration-first_round": 1,
+        },
     ),
     "check-out of everybody": (
         "tournaments:check_in",

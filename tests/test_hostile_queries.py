@@ -137,7 +137,7 @@ def every_get_page(hostile: World) -> list[Page]:
         "token": hostile.token.token,
         "table_id": hostile.table.pk,
         "player_id": hostile.players[0].pk,
-        "entry_id": hostile.entries[0].pk,
+        "registration_id": hostile.entries[0].pk,
         "season_id": Season.objects.order_by("pk").first().pk,
         "language": "lv",
         "uidb64": "MQ",  # Django's password reset link (the token above is no valid one)

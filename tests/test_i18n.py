@@ -183,7 +183,7 @@ def world(db):
     round_clock_start(round_=round_three, by=staff)  # the clock's words on every page
     table = round_three.tables.order_by("number").first()
     token = table.tokens.filter(revoked_at__isnull=True).first().token
-    player_id = tournament.entries.order_by("pk").first().player_id
+    player_id = tournament.registrations.order_by("pk").first().player_id
     public = [
         reverse("home"),
         reverse("public:tournament", args=["kauss"]),
@@ -210,7 +210,7 @@ def world(db):
         reverse("tournaments:clubs"),
         reverse("tournaments:detail", args=["kauss"]),
         reverse("tournaments:edit", args=["kauss"]),
-        reverse("tournaments:entries", args=["kauss"]),
+        reverse("tournaments:registrations", args=["kauss"]),
         reverse("tournaments:meetings", args=["kauss"]),
         reverse("tournaments:round", args=["kauss", 3]),
         reverse("tournaments:referees", args=["kauss", 3]),

@@ -10,9 +10,9 @@ from django.urls import reverse
 from ranking.models import Season
 from tests.factories import (
     make_club,
-    make_entries,
     make_organiser,
     make_player,
+    make_registrations,
     make_season,
     make_tournament,
 )
@@ -156,7 +156,7 @@ class TestChoices:
 
     def test_players_to_register_and_entries(self, staff, register):
         tournament = make_tournament()
-        url = reverse("tournaments:entries", args=[tournament.slug])
+        url = reverse("tournaments:registrations", args=[tournament.slug])
         html = staff.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
         assert in_order(html, NAMES) == LATVIAN_NAMES
         staff.post(url, {"players": [player.pk for player in register]})
@@ -195,7 +195,7 @@ class TestRankingTables:
 
 def test_the_entries_of_a_round_to_check_in(staff):
     tournament = make_tournament()
-    for entry, name in zip(make_entries(tournament, len(NAMES)), NAMES, strict=True):
+    for entry, name in zip(make_registrations(tournament, len(NAMES)), NAMES, strict=True):
         entry.player.full_name = name
         entry.player.save()
     from tournaments import services

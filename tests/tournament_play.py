@@ -19,8 +19,8 @@ from engine.simulate import random_deal
 from scoring import services
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
 from scoring.services import Writer
-from scoring.sheets import table_sheet
-from tests.factories import deals_on_sheet, make_entries, make_tournament, seat_keys
+from scoring.sheet.lines import engine_sheet
+from tests.factories import deals_on_sheet, make_registrations, make_tournament, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Round, RoundStatus, Table, Tournament
 from tournaments.rule_set import round_rule_set
@@ -69,7 +69,7 @@ def played_tournament(
     """A tournament whose `rounds` rounds are seated, published and every table confirmed."""
     fields.setdefault("rounds_planned", max(rounds, 2))
     tournament = make_tournament(**fields)
-    make_entries(tournament, players, clubs=3)
+    make_registrations(tournament, players, clubs=3)
     rng = random.Random(seed)
     for number in range(1, rounds + 1):
         round_ = publish_next_round(tournament, seed=seed + number)
@@ -152,7 +152,7 @@ def confirm_when_time_was_called(table) -> None:
     seats = list(table.seats.order_by("position"))
     results = list(DealResult.objects.filter(table=table).order_by("position", "version"))
     scored = score_sheet(
-        table_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=True)
+        engine_sheet(table, seats=seats, results=results, rules=rule_set.rules, closed=True)
     )
     confirmation = TableResult.objects.create(
         table=table,

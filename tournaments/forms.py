@@ -15,7 +15,7 @@ from engine import PlaceScheme, SheetError
 from engine.names import search_key, search_spellings
 from engine.presets import PRESETS
 from engine.rules import deals_per_round_fits
-from tournaments.models import Club, Entry, Player, SeatingMode, Tournament
+from tournaments.models import Club, Player, Registration, SeatingMode, Tournament
 from tournaments.namesakes import namesake_marks
 from tournaments.rule_set import preset_options
 
@@ -49,7 +49,7 @@ def latvian_choices(
     return [(obj.pk, (label or name)(obj)) for obj in ordered]
 
 
-class EntryChoiceField(forms.ModelMultipleChoiceField):
+class RegistrationChoiceField(forms.ModelMultipleChoiceField):
     """A choice of several rows by id, where an id too large for any database key is an unknown
     choice like any other (Django's `pk__in` query would fail on it: SQLite overflows)."""
 
@@ -312,7 +312,7 @@ def _labelled(name: str, *details: str | None) -> str:
 
 
 class RegisterPlayersForm(forms.Form):
-    players = EntryChoiceField(
+    players = RegistrationChoiceField(
         queryset=Player.objects.none(), widget=SearchableCheckboxes, label=_("Players")
     )
 
@@ -321,7 +321,7 @@ class RegisterPlayersForm(forms.Form):
         field = self.fields["players"]
         field.queryset = (
             Player.objects.filter(is_active=True)
-            .exclude(entries__tournament=tournament)
+            .exclude(registrations__tournament=tournament)
             .select_related("club")
         )
         players = list(field.queryset)
@@ -341,9 +341,9 @@ class RegisterPlayersForm(forms.Form):
         self.search_spellings = json.dumps(search_spellings(), ensure_ascii=False)
 
 
-class EntryForm(forms.ModelForm):
+class RegistrationForm(forms.ModelForm):
     class Meta:
-        model = Entry
+        model = Registration
         fields = ("team", "fixed_table", "first_round")
         help_texts = {
             "fixed_table": _("Leave empty unless the player needs a particular table."),
@@ -360,8 +360,8 @@ class WithdrawForm(forms.Form):
 
 
 class CheckInForm(forms.Form):
-    entries = EntryChoiceField(
-        queryset=Entry.objects.none(),
+    entries = RegistrationChoiceField(
+        queryset=Registration.objects.none(),
         widget=forms.CheckboxSelectMultiple,
         required=False,
         label=_("Present"),
@@ -370,7 +370,7 @@ class CheckInForm(forms.Form):
     def __init__(self, *args, round_, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         field = self.fields["entries"]
-        field.queryset = round_.tournament.entries.select_related("player")
+        field.queryset = round_.tournament.registrations.select_related("player")
         entries = list(field.queryset)
         marks = namesake_marks(entry.player for entry in entries)
         field.choices = latvian_choices(
@@ -393,12 +393,12 @@ class GenerateSeatingForm(forms.Form):
 
 
 class SwapForm(forms.Form):
-    first = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("Swap"))
-    second = forms.ModelChoiceField(queryset=Entry.objects.none(), label=_("with"))
+    first = forms.ModelChoiceField(queryset=Registration.objects.none(), label=_("Swap"))
+    second = forms.ModelChoiceField(queryset=Registration.objects.none(), label=_("with"))
 
     def __init__(self, *args, round_, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        seated = Entry.objects.filter(seats__table__round=round_).select_related("player")
+        seated = Registration.objects.filter(seats__table__round=round_).select_related("player")
         names = latvian_choices(seated, name=lambda entry: entry.player.full_name)
         choices = [("", "---------"), *names]
         for name in ("first", "second"):

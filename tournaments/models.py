@@ -259,18 +259,24 @@ class Tournament(models.Model):
         return self.first_round_seating if round_number == 1 else self.later_rounds_seating
 
 
-class Entry(models.Model):
+class Registration(models.Model):
     """A player's registration in a tournament."""
 
     tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="entries", verbose_name=_("tournament")
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="registrations",
+        verbose_name=_("tournament"),
     )
     player = models.ForeignKey(
-        Player, on_delete=models.PROTECT, related_name="entries", verbose_name=_("player")
+        Player,
+        on_delete=models.PROTECT,
+        related_name="registrations",
+        verbose_name=_("player"),
     )
     team = models.CharField(_("team"), max_length=80, blank=True)
     registered_at = models.DateTimeField(_("registered at"), auto_now_add=True)
-    # A late entry joins from a later round; earlier rounds count as not played.
+    # A late registration joins from a later round; earlier rounds count as not played.
     first_round = models.PositiveSmallIntegerField(_("plays from round"), default=1)
     withdrawn_after_round = models.PositiveSmallIntegerField(
         _("withdrawn after round"), null=True, blank=True
@@ -282,8 +288,8 @@ class Entry(models.Model):
 
     class Meta:
         ordering = ("player__full_name",)
-        verbose_name = _("entry")
-        verbose_name_plural = _("entries")
+        verbose_name = _("registration")
+        verbose_name_plural = _("registrations")
         constraints = (
             models.UniqueConstraint(fields=["tournament", "player"], name="entry_once_per_player"),
         )
@@ -345,13 +351,16 @@ class Round(models.Model):
 
 
 class CheckIn(models.Model):
-    """An entry is present for a round; only checked-in players are seated."""
+    """A registration is present for a round; only checked-in players are seated."""
 
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="check_ins", verbose_name=_("round")
     )
     entry = models.ForeignKey(
-        Entry, on_delete=models.CASCADE, related_name="check_ins", verbose_name=_("entry")
+        Registration,
+        on_delete=models.CASCADE,
+        related_name="check_ins",
+        verbose_name=_("registration"),
     )
     checked_in_at = models.DateTimeField(_("checked in at"), auto_now_add=True)
 
@@ -448,7 +457,7 @@ class Seat(models.Model):
     # 1-based, each to the left of the previous
     position = models.PositiveSmallIntegerField(_("seat"))
     entry = models.ForeignKey(
-        Entry, on_delete=models.PROTECT, related_name="seats", verbose_name=_("entry")
+        Registration, on_delete=models.PROTECT, related_name="seats", verbose_name=_("registration")
     )
 
     class Meta:

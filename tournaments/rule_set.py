@@ -153,7 +153,7 @@ def preset_options(name: str) -> dict[str, Any]:
     preset = PRESETS[name]
     return {
         # Every option, read from the preset's `Rules` itself: none is left out whichever
-        # options the contract's JSON (`engine.contract.rules_to_json`) writes.
+        # options the contract's JSON (`engine.json_contract.rules_to_json`) writes.
         **{option: getattr(preset.rules, option) for option in RULE_OPTIONS},
         "deals_per_round": preset.deals_per_round,
         # Every table plays the preset's deals per round, whatever its size.

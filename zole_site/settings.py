@@ -310,7 +310,7 @@ RATE_LIMITS = {
     "login": {"failures": env_int("LOGIN_FAILURES_ALLOWED", 10), "seconds": 15 * 60},
     # A whole venue may share one address: a mistyped link is rare, a scan is thousands.
     "table-link": {"failures": env_int("TABLE_LINK_FAILURES_ALLOWED", 30), "seconds": 10 * 60},
-    # Renders of public pages the cache did not hold, for anonymous clients (core.cache): a
+    # Renders of public pages the cache did not hold, for anonymous clients (core.page_cache): a
     # spectator's polls are served from the cache; a scan of made-up searches and sorts is not.
     "render": {"failures": env_int("PAGE_RENDERS_ALLOWED", 30), "seconds": 60},
 }

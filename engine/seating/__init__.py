@@ -38,16 +38,16 @@ The modules, each one idea; each imports only modules above it in this list:
 - `flags`: why a table is as it is (`TableFlag`, `explain_table`, `meeting_counts`);
 - `schedule`: the search core, the working state with its costs and swaps (`Schedule`);
 - `search`: the tabu search on it (`repair`, `polish_spread`);
-- `rounds`: what a plan's rounds share, turns at the odd tables, the random draw, the ranked cut;
+- `new_rounds`: what a plan's rounds share, turns at the odd tables, the random draw, the ranked
+  cut;
 - `swiss`: the standings cut into tables;
 - `planning`: one round built and repaired;
 - `designs` and `mix`: stored schedules, and whole schedules planned at once;
 - `seat`: `seat_players`, the plan assembled with its flags and warnings;
-- `contract`: the JSON of `python -m engine seat` (`seat_json`).
+- `seat_contract`: the JSON of `python -m engine seat` (`seat_json`).
 """
 
 from engine.seating.checks import MAX_PLAN_ROUNDS, MODES, SeatingPlayer
-from engine.seating.contract import seat_json
 from engine.seating.flags import (
     FIXED_TABLE,
     FOUR_TABLE,
@@ -61,6 +61,7 @@ from engine.seating.flags import (
     ordinal,
 )
 from engine.seating.seat import SeatedTable, SeatingPlan, seat_players
+from engine.seating.seat_contract import seat_json
 from engine.seating.sizes import table_sizes
 
 __all__ = [

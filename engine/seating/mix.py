@@ -10,8 +10,8 @@ import random
 from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from engine.seating.designs import stored_design
+from engine.seating.new_rounds import Setting, turn_level
 from engine.seating.planning import EXACT_NODES, plan_round
-from engine.seating.rounds import Setting, turn_level
 from engine.seating.schedule import Schedule
 from engine.seating.search import repair
 

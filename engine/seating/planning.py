@@ -9,7 +9,7 @@ import random
 from collections import Counter
 from collections.abc import Callable, Sequence
 
-from engine.seating.rounds import Setting, drawn_round, turn_level
+from engine.seating.new_rounds import Setting, drawn_round, turn_level
 from engine.seating.schedule import Schedule
 from engine.seating.search import balance_turns, improve, polish_spread, repair
 from engine.seating.swiss import swiss_round

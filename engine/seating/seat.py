@@ -26,8 +26,8 @@ from engine.seating.flags import (
     table_flags,
 )
 from engine.seating.mix import plan_mix
+from engine.seating.new_rounds import Setting, ranked_round
 from engine.seating.planning import plan_round
-from engine.seating.rounds import Setting, ranked_round
 from engine.seating.schedule import Schedule
 from engine.seating.sizes import table_sizes
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import random
 from collections.abc import Sequence
 
-from engine.seating.rounds import Setting, fixed_tables_by_rank, sizes_by_number, turn_level
+from engine.seating.new_rounds import Setting, fixed_tables_by_rank, sizes_by_number, turn_level
 from engine.seating.schedule import Schedule
 
 

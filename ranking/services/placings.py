@@ -9,7 +9,6 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from engine.rating import replay_ratings
-from ranking.cache import ranking_changed
 from ranking.models import (
     Placing,
     PlayerRating,
@@ -17,6 +16,7 @@ from ranking.models import (
     RatingUpdate,
     Season,
 )
+from ranking.ranking_page_cache import ranking_changed
 from ranking.services.rating_store import (
     OUTCOME_FIELDS,
     lock_ratings,
@@ -28,7 +28,7 @@ from ranking.services.ratings import rate_unrated
 from scoring.models import SeatResult
 from scoring.selectors import tournament_standings
 from tournaments.models import Player, Round, RoundStatus, Table, Tournament
-from tournaments.services import ServiceError, entries_register
+from tournaments.services import ServiceError, registrations_create
 
 # The audit log's code for the qualifiers registered in one step.
 QUALIFIERS_REGISTERED = "entries.qualified"
@@ -133,7 +133,7 @@ def qualifiers_register(
     how many were registered. Inactive players are refused by the caller's list."""
     if not players:
         raise ServiceError(_("nobody to register: every qualifier is registered already"))
-    created = entries_register(
+    created = registrations_create(
         tournament=tournament,
         players=players,
         by=by,

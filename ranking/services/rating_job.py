@@ -14,11 +14,11 @@ from django.db import connections, transaction
 from django.db.models import Count
 
 from engine.rating import NEW_PLAYER, Rating, replay_ratings
-from ranking.cache import ratings_changed
 from ranking.models import (
     RatingChange,
     RatingUpdate,
 )
+from ranking.ranking_page_cache import ratings_changed
 from ranking.services.rating_store import (
     OUTCOME_FIELDS,
     Rerated,

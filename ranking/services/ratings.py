@@ -11,12 +11,12 @@ from django.db import transaction
 from django.db.models import Q
 
 from engine.rating import NEW_PLAYER, Rating, replay_ratings, table_order
-from ranking.cache import ratings_changed
 from ranking.models import (
     PlayerRating,
     RatingChange,
     RatingUpdate,
 )
+from ranking.ranking_page_cache import ratings_changed
 from ranking.services.rating_job import rating_updates_start
 from ranking.services.rating_store import (
     OUTCOME_FIELDS,

@@ -13,11 +13,11 @@ from django.utils.translation import gettext as _
 from engine.errors import SheetError
 from engine.ranking import PointsTable, QualifiedBy
 from ranking import selectors
-from ranking.cache import season_ranking_changed
 from ranking.models import (
     Invitation,
     Season,
 )
+from ranking.ranking_page_cache import season_ranking_changed
 from tournaments.models import AuditEntry, Player, Tournament
 from tournaments.services import ServiceError, audit
 
@@ -231,4 +231,4 @@ def invitation_withdraw(
         invited=False,
         whole_season=whole_season,
     )
-    return final.entries.filter(player=player).exists()
+    return final.registrations.filter(player=player).exists()

@@ -9,7 +9,7 @@ from django.utils.translation import gettext as _
 
 from ranking import selectors
 from ranking.charts import rating_chart
-from ranking.tables import rating_text
+from ranking.ranking_tables import rating_text
 from tournaments.models import Player
 
 register = template.Library()

@@ -5,19 +5,11 @@ rows); provisional results of tables still in play are scored by the engine from
 deals, only when a page asks for them. Each read runs a fixed number of queries, whatever the
 size of the tournament: rows are loaded in bulk and joined in Python.
 
-The parts: `common` (what the public sees, points as text), `progress`, `listing` (the
-tournament list), `standings`, `round_page`, `display` (the hall display), `players` (a
+The parts: `public_results` (what the public sees, points as text), `progress`, `listing` (the
+tournament list), `tournament_standings`, `round_page`, `display` (the hall display), `players` (a
 player's page).
 """
 
-from scoring.selectors.common import (
-    PUBLIC_STATUSES,
-    has_public_result,
-    points_number,
-    points_text,
-    rank_label,
-    standings_order,
-)
 from scoring.selectors.display import (
     SeatingGrid,
     display_round,
@@ -25,10 +17,10 @@ from scoring.selectors.display import (
     seating_grid,
 )
 from scoring.selectors.listing import (
-    entry_count,
     public_round,
     public_table_id,
     public_tournament_list,
+    registration_count,
 )
 from scoring.selectors.players import (
     player_history,
@@ -37,11 +29,19 @@ from scoring.selectors.players import (
 from scoring.selectors.progress import (
     tournament_progress,
 )
+from scoring.selectors.public_results import (
+    PUBLIC_STATUSES,
+    has_public_result,
+    points_number,
+    points_text,
+    rank_label,
+    standings_order,
+)
 from scoring.selectors.round_page import (
     TableLine,
     round_tables,
 )
-from scoring.selectors.standings import (
+from scoring.selectors.tournament_standings import (
     RoundCell,
     StandingRow,
     TeamRow,
@@ -56,7 +56,6 @@ __all__ = [
     "TableLine",
     "TeamRow",
     "display_round",
-    "entry_count",
     "hall_display",
     "has_public_result",
     "player_history",
@@ -67,6 +66,7 @@ __all__ = [
     "public_table_id",
     "public_tournament_list",
     "rank_label",
+    "registration_count",
     "round_tables",
     "seating_grid",
     "standings_order",

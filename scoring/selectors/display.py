@@ -6,10 +6,10 @@ import math
 from dataclasses import dataclass
 
 from core.engine_text import display_name_key
-from scoring.selectors.common import LIVE_STATUSES, PUBLIC_STATUSES
 from scoring.selectors.progress import TournamentProgress
+from scoring.selectors.public_results import LIVE_STATUSES, PUBLIC_STATUSES
 from scoring.selectors.round_page import TableLine, round_tables
-from scoring.selectors.standings import StandingRow, tournament_standings
+from scoring.selectors.tournament_standings import StandingRow, tournament_standings
 from tournaments.models import Round, RoundStatus, Tournament
 
 # The standings rows the hall display shows: the top of the table, in large type.

@@ -10,7 +10,7 @@ from enum import StrEnum
 from django.db.models import Count
 from django.utils import timezone
 
-from scoring.selectors.common import LIVE_STATUSES, PUBLIC_STATUSES
+from scoring.selectors.public_results import LIVE_STATUSES, PUBLIC_STATUSES
 from tournaments.models import Round, RoundStatus, Table, Tournament
 
 
@@ -47,7 +47,9 @@ def public_tournament_list(*, today: datetime.date | None = None) -> TournamentL
     Two queries: the rounds are counted apart, so entries and rounds never multiply in a join."""
     today = today or timezone.localdate()
     tournaments = list(
-        Tournament.objects.annotate(entry_count=Count("entries")).order_by("-starts_on", "name")
+        Tournament.objects.annotate(registration_count=Count("registrations")).order_by(
+            "-starts_on", "name"
+        )
     )
     statuses: dict[int, Counter[str]] = defaultdict(Counter)
     for tournament_id, status in Round.objects.values_list("tournament_id", "status").order_by():
@@ -67,8 +69,8 @@ def public_tournament_list(*, today: datetime.date | None = None) -> TournamentL
     )
 
 
-def entry_count(*, tournament: Tournament) -> int:
-    return tournament.entries.count()
+def registration_count(*, tournament: Tournament) -> int:
+    return tournament.registrations.count()
 
 
 def public_round(*, tournament: Tournament, number: int) -> Round | None:

@@ -7,14 +7,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from scoring.models import SeatResult, twelfths_fraction
-from scoring.selectors.common import (
+from scoring.selectors.public_results import (
     PUBLIC_STATUSES,
     has_public_result,
     points_text,
     seat_place_text,
     tied_at_table,
 )
-from tournaments.models import Entry, Player, Seat, Tournament
+from tournaments.models import Player, Registration, Seat, Tournament
 
 
 @dataclass(frozen=True)
@@ -61,7 +61,7 @@ def player_history(*, player: Player) -> list[PlayerTournament]:
     """The player's tournaments, newest first, each with his public rounds: his table, and his
     confirmed results with the running total of game points. Three queries."""
     entries = list(
-        Entry.objects.filter(player=player)
+        Registration.objects.filter(player=player)
         .select_related("tournament")
         .order_by("-tournament__starts_on", "tournament__name")
     )

@@ -1,13 +1,20 @@
-"""A tournament's progress: rounds, tables confirmed, deals entered."""
+"""A tournament's progress: rounds, tables confirmed, deals entered; each table of a round
+with its entry link and when its phone was last heard from (the organiser's round page)."""
 
 from __future__ import annotations
 
+from collections import defaultdict
 from dataclasses import dataclass
+from datetime import datetime, timedelta
 
-from django.db.models import Count
+from django.db.models import Count, Prefetch
+from django.utils import timezone
 
-from scoring.selectors.common import LIVE_STATUSES, PUBLIC_STATUSES
-from tournaments.models import Round, RoundStatus, Tournament
+from scoring.models import DealResult, TableHeard, TableResult
+from scoring.selectors.public_results import LIVE_STATUSES, PUBLIC_STATUSES
+from scoring.sheet.lines import current_results, deals_played
+from tournaments.models import Round, RoundStatus, Table, TableToken, Tournament
+from tournaments.rule_set import round_rule_set
 
 
 @dataclass(frozen=True)
@@ -82,3 +89,100 @@ def tournament_progress(*, tournament: Tournament) -> TournamentProgress:
                 )
             )
     return TournamentProgress(rounds_planned=tournament.rounds_planned, rounds=progress)
+
+
+# --- The organiser's round page: each table's entry link and progress ---------------------------
+
+
+# A phone with entries waiting that has not been heard from for this long is shown to the
+# chief referee (its connection may be down, or the page closed).
+SILENT_FOR = timedelta(minutes=5)
+
+
+@dataclass(frozen=True)
+class TableLink:
+    table: Table
+    token: str | None  # the current (unrevoked) link's token
+    deals_entered: int
+    deals_per_round: int
+    is_confirmed: bool
+    time_called: bool = False  # confirmed with fewer deals because time was up
+    # When its phone was last heard from and what it said was on it (scoring.models.TableHeard),
+    # while the round is open: None otherwise, or never heard from.
+    heard: TableHeard | None = None
+    now: datetime | None = None  # when the list was read
+
+    @property
+    def time_called_after(self) -> int | None:
+        return self.deals_entered if self.time_called else None
+
+    @property
+    def waiting(self) -> int:
+        return (self.heard.waiting or 0) if self.heard is not None else 0
+
+    @property
+    def refused(self) -> int:
+        return (self.heard.refused or 0) if self.heard is not None else 0
+
+    @property
+    def heard_minutes_ago(self) -> int | None:
+        """Whole minutes since its phone was last heard from (None: never)."""
+        if self.heard is None or self.now is None:
+            return None
+        return max(0, int((self.now - self.heard.heard_at).total_seconds() // 60))
+
+    @property
+    def needs_attention(self) -> bool:
+        """Entries refused on the phone, or waiting on a phone silent for minutes."""
+        if self.heard is None:
+            return False
+        silent = self.now is not None and self.now - self.heard.heard_at > SILENT_FOR
+        return self.refused > 0 or (self.waiting > 0 and silent)
+
+
+def round_table_links(*, round_: Round) -> list[TableLink]:
+    """Each table of the round with its current entry link, deals entered, confirmation and
+    (while the round is open) when its phone was last heard from, in three queries whatever the
+    size of the round."""
+    tables = list(
+        round_.tables.select_related("result", "heard")
+        .annotate(seat_count=Count("seats"))
+        .prefetch_related(
+            Prefetch(
+                "tokens",
+                queryset=TableToken.objects.filter(revoked_at__isnull=True).order_by(
+                    "-created_at", "-id"
+                ),
+                to_attr="active_tokens",
+            )
+        )
+        .order_by("number")
+    )
+    versions: dict[int, list[DealResult]] = defaultdict(list)
+    for result in (
+        DealResult.objects.filter(table__round=round_)
+        .only("id", "table_id", "position", "version", "kind")
+        .order_by("table_id", "position", "version")
+    ):
+        versions[result.table_id].append(result)
+    rule_set = round_rule_set(round_)
+    is_open = round_.status in (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
+    now = timezone.now()
+    links = []
+    for table in tables:
+        current = current_results(versions[table.pk])
+        # Loaded by select_related: an unconfirmed table has none (the lookup raises).
+        confirmation: TableResult | None = getattr(table, "result", None)
+        links.append(
+            TableLink(
+                table=table,
+                token=table.active_tokens[0].token if table.active_tokens else None,
+                deals_entered=deals_played(current),
+                deals_per_round=rule_set.deals_at(table.seat_count),
+                is_confirmed=confirmation is not None,
+                time_called=confirmation is not None and confirmation.time_called,
+                heard=getattr(table, "heard", None) if is_open else None,
+                now=now,
+            )
+        )
+    return links

@@ -8,8 +8,8 @@ from fractions import Fraction
 
 from engine.names import search_key
 from scoring.models import DealResult, SeatResult, twelfths_fraction
-from scoring.selectors.common import has_public_result, points_text
-from scoring.sheets import current_results, deals_played
+from scoring.selectors.public_results import has_public_result, points_text
+from scoring.sheet.lines import current_results, deals_played
 from tournaments.models import Round, Seat, Table
 
 

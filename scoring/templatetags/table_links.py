@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from django import template
 
-from scoring.sheet_view import TableLink
-from scoring.sheet_view import round_table_links as table_links_of
+from scoring.selectors.progress import TableLink
+from scoring.selectors.progress import round_table_links as table_links_of
 from tournaments.models import Round
 
 register = template.Library()

@@ -1,4 +1,4 @@
-// The twin of the engine's sheet scoring (engine/contract.py, engine/rules.py, engine/deals.py,
+// The twin of the engine's sheet scoring (engine/json_contract.py, engine/rules.py, engine/deals.py,
 // engine/sheet.py, engine/errors.py), so that a phone can score a sheet with no server: the same
 // JSON sheet in (README, "The engine's command line"), the same result out, and the same refusal
 // (message, deal number and field) for bad input. Each function is the engine's function of the
@@ -690,7 +690,7 @@ export function scoreSheet(sheet) {
   };
 }
 
-// --- engine/contract.py ----------------------------------------------------------------------
+// --- engine/json_contract.py -----------------------------------------------------------------
 
 const SHEET_FIELDS = ["rules", "players", "first_dealer", "deals", "closed"];
 const DEAL_FIELDS = {

@@ -8,8 +8,8 @@
 // A refusal is kept on the phone, marked with the server's words, until the referee removes it.
 //
 // What it writes comes from the page (json_script "table-phone": the words in the page's
-// language, the engine's messages, the server's entry forms with marks for what changes from one
-// deal to the next: entry/phone.py); the table as the server last had it comes from
+// language, the engine's messages, the server's entry forms with placeholders for what changes
+// from one deal to the next: entry/phone.py); the table as the server last had it comes from
 // json_script "table-state". Without this script, IndexedDB or fetch, the forms post as plain
 // forms.
 
@@ -493,8 +493,8 @@ function start() {
     return input ? input.value : phone.csrf;
   }
 
-  // The server's forms for the phone's next entry, filled in as the server fills its own
-  // (entry.entry_forms.mark_values).
+  // The server's forms for the phone's next entry (entry.phone.placeholder_forms), each
+  // placeholder filled in with this page's value, escaped as the server's template escapes.
   function renderForms(view) {
     const shown = section();
     if (!shown) return;
@@ -536,8 +536,8 @@ function start() {
       values[`short${index}`] = esc(player.short);
       values[`initials${index}`] = esc(player.initials);
     });
-    let html = template.replace(/\x1e([a-z_0-9]+)\x1e/g, (found, mark) =>
-      mark in values ? String(values[mark]) : "",
+    let html = template.replace(/\x1e([a-z_0-9]+)\x1e/g, (found, placeholder) =>
+      placeholder in values ? String(values[placeholder]) : "",
     );
     shown.innerHTML = html;
     if (!last) {
@@ -893,14 +893,14 @@ function start() {
     const template = phone.forms[String(dealer)];
     if (!template) return null;
     const holder = document.createElement("div");
-    holder.innerHTML = template.replace(/\x1e([a-z_0-9]+)\x1e/g, (found, mark) => {
-      const index_ = /^(key|name|short|initials)(\d)$/.exec(mark);
+    holder.innerHTML = template.replace(/\x1e([a-z_0-9]+)\x1e/g, (found, placeholder) => {
+      const index_ = /^(key|name|short|initials)(\d)$/.exec(placeholder);
       if (index_) {
         const player = base.players[Number(index_[2])];
         const field = index_[1] === "key" ? "key" : index_[1];
         return player ? esc(player[field]) : "";
       }
-      return mark === "url" ? esc(link) : mark === "csrf" ? esc(csrfToken()) : "";
+      return placeholder === "url" ? esc(link) : placeholder === "csrf" ? esc(csrfToken()) : "";
     });
     const form = holder.querySelector(penalty ? "form.entry-penalty-form" : "form.entry-deal-form");
     if (!form) return null;
@@ -1139,7 +1139,7 @@ function start() {
   }
 
   // A table state written after `other`: the server's clock counts whole seconds, so within
-  // one second the later write (the higher mark) tells.
+  // one second the later write (the higher mark: the newest result id) tells.
   function fresher(state, other) {
     return (
       newer(state.heard, other.heard) ||

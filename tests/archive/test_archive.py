@@ -15,7 +15,7 @@ from django.test.utils import CaptureQueriesContext
 
 from archive.export import tournament_archive
 from engine import PlaceScheme, Play, rank_standings, round_results
-from engine.contract import score_json
+from engine.json_contract import score_json
 from engine.rules import Game
 from scoring import services
 from scoring.models import SeatResult
@@ -24,9 +24,9 @@ from scoring.services import Writer
 from scoring.simulation import simulate_tournament
 from tests.factories import (
     deals_on_sheet,
-    make_entries,
     make_player,
     make_published_round,
+    make_registrations,
     make_tournament,
 )
 from tournaments.models import Tournament
@@ -244,10 +244,10 @@ class TestTablesInPlay:
     def test_namesakes_at_one_table_are_told_apart(self):
         tournament = make_tournament(deals_per_round=3)
         for licence in ("LV-000001", ""):
-            tournament.entries.create(
+            tournament.registrations.create(
                 player=make_player(full_name="Jānis Bērziņš", licence_number=licence)
             )
-        make_entries(tournament, 1)
+        make_registrations(tournament, 1)
         round_ = make_published_round(tournament)
         table = round_.tables.get()
         keys = [str(seat.entry_id) for seat in table.seats.order_by("position")]

@@ -37,11 +37,12 @@ import json, sys
 import django
 django.setup()
 from engine import score_sheet
-from engine.contract import scored_sheet_to_json
+from engine.json_contract import scored_sheet_to_json
 from ranking.models import Season
 from ranking.selectors import rating_list, season_standings
 from scoring.selectors import tournament_standings
-from scoring.sheets import table_results, table_sheet
+from scoring.sheet.lines import engine_sheet
+from scoring.sheet.plain_sql import table_results
 from tournaments.models import Seat, Table, Tournament
 from tournaments.rule_set import round_rule_set
 
@@ -72,7 +73,7 @@ tables = Table.objects.filter(round__tournament=tournament).select_related("roun
 for table in tables.order_by("round__number", "number"):
     seats = list(Seat.objects.filter(table=table).select_related("entry__player"))
     names = {str(seat.entry_id): seat.entry.player.full_name for seat in seats}
-    sheet = table_sheet(
+    sheet = engine_sheet(
         table,
         seats=seats,
         results=table_results(table.id),

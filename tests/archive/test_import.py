@@ -20,7 +20,7 @@ from archive.format import user_relations
 from archive.reading import ArchiveError, read_archive
 from archive.writing import tournament_import
 from engine import Play, dealer_for
-from engine.contract import score_json
+from engine.json_contract import score_json
 from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult
@@ -29,8 +29,8 @@ from scoring.services import Writer
 from scoring.simulation import simulate_tournament
 from tests.factories import (
     deals_on_sheet,
-    make_entries,
     make_organiser,
+    make_registrations,
     make_tournament,
     make_user,
     seat_keys,
@@ -46,8 +46,8 @@ from tournaments.models import (
     AuditEntry,
     CheckIn,
     Club,
-    Entry,
     Player,
+    Registration,
     Round,
     RoundStatus,
     Seat,
@@ -148,7 +148,7 @@ def full_tournament(rule_set: str = "pules") -> Tournament:
         getattr(second, relation.name).add(referee)
 
     leaving = round_3.check_ins.order_by("entry_id").first().entry
-    tournament_services.entry_withdraw(entry=leaving, after_round=3, by=organiser)
+    tournament_services.registration_withdraw(registration=leaving, after_round=3, by=organiser)
     round_4 = tournament_services.round_create(tournament=tournament)
     assert not round_4.check_ins.filter(entry=leaving).exists()
     return tournament
@@ -186,7 +186,7 @@ def empty_the_database() -> None:
         CheckIn,
         Table,
         Round,
-        Entry,
+        Registration,
         Tournament,
         Player,
         Club,
@@ -254,7 +254,17 @@ def comparable(archive: dict[str, Any]) -> dict[str, Any]:
 
 
 def row_counts() -> dict[str, int]:
-    models = (Tournament, Club, Player, Entry, Round, Table, DealResult, AuditEntry, TableToken)
+    models = (
+        Tournament,
+        Club,
+        Player,
+        Registration,
+        Round,
+        Table,
+        DealResult,
+        AuditEntry,
+        TableToken,
+    )
     counts = {model.__name__: model.objects.count() for model in models}
     counts["User"] = get_user_model().objects.count()
     return counts
@@ -339,8 +349,8 @@ class TestRoundTrip:
         # The players are found by their licence numbers, the clubs by name: none is doubled.
         assert Player.objects.count() == counts["Player"]
         assert Club.objects.count() == counts["Club"]
-        assert set(copy_.entries.values_list("player_id", flat=True)) == set(
-            tournament.entries.values_list("player_id", flat=True)
+        assert set(copy_.registrations.values_list("player_id", flat=True)) == set(
+            tournament.registrations.values_list("player_id", flat=True)
         )
         after = comparable(export(slug))
         expected = comparable(before)
@@ -374,7 +384,7 @@ class TestRoundTrip:
         tournament = full_tournament()
         slug = import_file(write(tmp_path, export(tournament.slug)), "--slug", "kopija")
         imported = Tournament.objects.get(slug=slug)
-        names = {str(entry.pk): entry.player.full_name for entry in imported.entries.all()}
+        names = {str(entry.pk): entry.player.full_name for entry in imported.registrations.all()}
         confirmed = imported.audit_entries.filter(action="table.confirmed")
         assert confirmed.count() == 3 * 2 + 2  # round 3, table 1 is confirmed twice
         for row in confirmed:
@@ -388,12 +398,12 @@ class TestRoundTrip:
         tournament = make_tournament(
             first_round_seating=SeatingMode.MIX, later_rounds_seating=SeatingMode.MIX
         )
-        make_entries(tournament, 9)
+        make_registrations(tournament, 9)
         round_1 = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_1, seed=3, by=None)
         slug = import_file(write(tmp_path, export(tournament.slug)), "--slug", "mix-kopija")
         imported = Tournament.objects.get(slug=slug)
-        entry_ids = sorted(str(pk) for pk in imported.entries.values_list("pk", flat=True))
+        entry_ids = sorted(str(pk) for pk in imported.registrations.values_list("pk", flat=True))
         assert imported.mix_plan["players"] == entry_ids
         assert all(
             key in entry_ids
@@ -506,7 +516,7 @@ def two_rule_sets() -> Tournament:
     """Round 1 played and closed with one rule set; the options changed between the rounds;
     round 2 played with the other, on a timed clock whose time was called at one table."""
     tournament = make_tournament(slug="divi", language="en", rounds_planned=2, **RULES_BEFORE)
-    make_entries(tournament, 10)
+    make_registrations(tournament, 10)
     round_1 = publish_next_round(tournament)
     for table in round_1.tables.all():
         play_deals(table, 6, seed=table.number)

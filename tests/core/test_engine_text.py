@@ -24,7 +24,7 @@ from engine.deals import Play, validate_entry
 from engine.rules import Game
 from engine.seating import SeatingPlayer, seat_players
 from engine.sheet import Sheet, score_sheet
-from tests.factories import make_entries, make_organiser, make_tournament
+from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services
 from tournaments.models import AuditEntry, Seat
 
@@ -163,7 +163,7 @@ def test_lists_are_sorted_in_the_readers_language(language, expected):
 def round_with_a_broken_fixed_table(db):
     """A draft round of 6 players where the player fixed to table 1 was swapped to table 2."""
     tournament = make_tournament()
-    entries = make_entries(tournament, 6)
+    entries = make_registrations(tournament, 6)
     fixed = entries[0]
     fixed.fixed_table = 1
     fixed.save()

@@ -44,7 +44,7 @@ from scoring import selectors as scoring_selectors
 from scoring import services
 from scoring.models import TWELFTHS, DealResult, SeatResult
 from scoring.services import Writer
-from scoring.sheets import table_sheet
+from scoring.sheet.lines import engine_sheet
 from tests.factories import (
     make_organiser,
     make_tournament,
@@ -62,9 +62,9 @@ from tests.tournament_play import (
 from tournaments import services as tournament_services
 from tournaments.models import (
     Club,
-    Entry,
     Level,
     Player,
+    Registration,
     Round,
     RoundStatus,
     TableToken,
@@ -107,7 +107,7 @@ def make_named_tournament(*, level: str = Level.DISTRICT, players: int = 7, **fi
         player = Player.objects.create(
             full_name=name, club=club, licence_number=f"LV-{tournament.pk:03d}{index:03d}"
         )
-        Entry.objects.create(tournament=tournament, player=player)
+        Registration.objects.create(tournament=tournament, player=player)
     return tournament
 
 
@@ -154,7 +154,9 @@ def engine_result(table) -> tuple[list[int], list[int]]:
     seats = list(table.seats.order_by("position"))
     results = DealResult.objects.filter(table=table).order_by("position", "version")
     rules = round_rule_set(table.round).rules
-    scored = score_sheet(table_sheet(table, seats=seats, results=results, rules=rules, closed=True))
+    scored = score_sheet(
+        engine_sheet(table, seats=seats, results=results, rules=rules, closed=True)
+    )
     players = seat_keys(table)
     return [scored.settlement[key] for key in players], [scored.totals[key] for key in players]
 
@@ -364,7 +366,7 @@ class TestLongText:
     def test_a_sheet_with_very_long_names_costs_measurements_in_proportion(self, measured):
         def measured_for(name_length: int) -> int:
             tournament = make_named_tournament(players=3)
-            for index, entry in enumerate(tournament.entries.select_related("player")):
+            for index, entry in enumerate(tournament.registrations.select_related("player")):
                 # Longer than the form allows: as an archive or the admin could store it.
                 entry.player.full_name = f"{'Ķ' * name_length}{index} Bērziņš{'ā' * name_length}"
                 entry.player.save()
@@ -819,7 +821,7 @@ class TestStandingsProtocol:
         )
         tournament.level = Level.DISTRICT
         tournament.save()
-        entry = tournament.entries.select_related("player").first()
+        entry = tournament.registrations.select_related("player").first()
         entry.player.licence_number = "LV-777777"
         entry.player.save()
 

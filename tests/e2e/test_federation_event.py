@@ -21,7 +21,7 @@ from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
-from scoring.sheet_view import table_sheet_view
+from scoring.sheet.reader import table_sheet
 from tests.factories import (
     deals_on_sheet,
     make_club,
@@ -31,7 +31,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Round, RoundStatus, TableToken, Tournament
+from tournaments.models import Registration, Round, RoundStatus, TableToken, Tournament
 from tournaments.rule_set import preset_options
 
 from .conftest import assert_fits_the_phone, no_violations, send_entry, sign_in, t
@@ -74,7 +74,7 @@ def confirm(table) -> None:
     scoring_services.table_confirm(
         table=table,
         writer=Writer(),
-        confirmer=Entry.objects.get(pk=seat_keys(table)[0]),
+        confirmer=Registration.objects.get(pk=seat_keys(table)[0]),
         deals_seen=deals_on_sheet(table),
     )
 
@@ -113,7 +113,7 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
         checkbox.check()
     desk.click("form button[type=submit]:visible >> nth=-1")
     desk.wait_for_load_state()
-    assert tournament.entries.count() == PLAYERS
+    assert tournament.registrations.count() == PLAYERS
     desk.goto(f"{live_server.url}/organise/t/lzf-reitinga-turnirs/")
     desk.click(f"button:has-text('{t('Prepare round %(number)s', number=1)}')")
     round_url = "/organise/t/lzf-reitinga-turnirs/rounds/1/"
@@ -226,7 +226,7 @@ def test_an_lzf_rondo_galdins_tied_for_the_most_points_asks_who_drew_the_card(
 ):
     tournament = make_tournament(slug="rondo", **preset_options("lzf-rondo"))
     for _ in range(4):
-        Entry.objects.create(tournament=tournament, player=make_player())
+        Registration.objects.create(tournament=tournament, player=make_player())
     round_ = tournament_services.round_create(tournament=tournament)
     tournament_services.round_generate_seating(round_=round_, seed=3, by=None)
     round_ = tournament_services.round_publish(round_=round_, by=None)
@@ -255,7 +255,7 @@ def test_an_lzf_rondo_galdins_tied_for_the_most_points_asks_who_drew_the_card(
     send_entry(referee, f"button:has-text('{t('Save the deal')}')")
     stored = DealResult.objects.get(table=table)
     assert stored.galdins["draw_loser"] == b
-    sheet = table_sheet_view(table_id=table.pk)
+    sheet = table_sheet(table_id=table.pk)
     assert {cell.player.key: cell.score for cell in sheet.rows[0].cells} == {
         a: 0,
         b: -1,

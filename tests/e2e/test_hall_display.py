@@ -9,7 +9,7 @@ import itertools
 import pytest
 
 from tests.factories import make_published_round, make_tournament
-from tournaments.models import Entry, Player
+from tournaments.models import Player, Registration
 
 from .conftest import no_violations
 
@@ -63,7 +63,9 @@ def hall_display(live_server, open_page, tables: int):
         f"{first} {last}" for last, first in itertools.product(LAST_NAMES, FIRST_NAMES)
     )
     for _, name in zip(range(3 * tables), names, strict=False):
-        Entry.objects.create(tournament=tournament, player=Player.objects.create(full_name=name))
+        Registration.objects.create(
+            tournament=tournament, player=Player.objects.create(full_name=name)
+        )
     make_published_round(tournament)
     page = open_page(**HALL)
     page.goto(f"{live_server.url}/t/{tournament.slug}/display/")

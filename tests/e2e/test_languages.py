@@ -6,7 +6,12 @@ import pytest
 from django.utils import translation
 
 from scoring.models import DealResult, TableResult
-from tests.factories import make_entries, make_organiser, make_published_round, make_tournament
+from tests.factories import (
+    make_organiser,
+    make_published_round,
+    make_registrations,
+    make_tournament,
+)
 from tournaments.models import Round, Seat, TableToken
 
 from .conftest import assert_fits_the_phone, send_entry
@@ -77,7 +82,7 @@ def test_a_latvian_organiser_prepares_and_publishes_a_round_in_latvian(live_serv
     t = in_language("lv")
     make_organiser(username="rita")
     tournament = make_tournament(slug="ziemas-kauss", name="Ziemas kauss")
-    make_entries(tournament, 9)
+    make_registrations(tournament, 9)
     page = phone_in("lv-LV")
 
     page.goto(f"{live_server.url}/organise/")

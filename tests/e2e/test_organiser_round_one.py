@@ -52,7 +52,7 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/")
     assert_fits_the_phone(page)
 
-    page.click("text=Players and entries")
+    page.click("text=Players and registrations")
     page.click("button:has-text('Tick all')")  # 9 players, one click
     assert page.locator("input[name=players]:checked").count() == 9
     assert_fits_the_phone(page)
@@ -180,7 +180,7 @@ def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
     page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/")
 
     # The list pasted on the tournament's entries page: previewed, imported and registered.
-    rita.click(f"a:has-text('{t('Players and entries')}')")
+    rita.click(f"a:has-text('{t('Players and registrations')}')")
     expect(page.locator("details.entries-import[open]")).to_have_count(1)  # no entries yet: open
     assert_fits_the_phone(page)
     page.screenshot(path=str(shots / "entries-import-lv-360.png"), full_page=True)
@@ -195,7 +195,7 @@ def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
     rita.click("button[name=confirm]")
     page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/entries/")
     tournament = Tournament.objects.get(slug="ziemassvetku-kauss")
-    assert tournament.entries.count() == 24
+    assert tournament.registrations.count() == 24
     names = [search_key(name) for name in Player.objects.values_list("full_name", flat=True)]
     assert len(names) == len(set(names)) == 24  # Jānis once, given his licence
     janis.refresh_from_db()

@@ -255,7 +255,7 @@ def test_the_public_standings_rating_and_a_players_page_fit_the_phone(
     assert_the_names_stay_in_view(page, ".table-scroll")
     no_violations(page)
 
-    player = Player.objects.filter(entries__tournament=tournament).order_by("pk").first()
+    player = Player.objects.filter(registrations__tournament=tournament).order_by("pk").first()
     page.goto(f"{live_server.url}/players/{player.pk}/")
     page.screenshot(path=str(shots / "player-360-lv.png"), full_page=True)
     assert page.locator("table.player-rounds tbody tr").count() == 5

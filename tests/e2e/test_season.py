@@ -88,7 +88,7 @@ def test_a_player_finds_his_season_and_the_organiser_builds_the_final(
     assert_fits_the_phone(desk)
     desk.screenshot(path=str(tmp_path / "registered.png"), full_page=True)
 
-    registered = set(final.entries.values_list("player_id", flat=True))
+    registered = set(final.registrations.values_list("player_id", flat=True))
     ranked = {row.player_id for row in season_standings(season=season).rows if row.rank <= 5}
     assert registered == ranked | {champion.pk}
     assert me.pk in registered

@@ -9,7 +9,7 @@ import random
 from typing import Any
 
 from engine import SheetError, score_sheet
-from engine.contract import score_json, sheet_from_json
+from engine.json_contract import score_json, sheet_from_json
 from tests.sheet_strategies import (
     ALL_PASS,
     BAND_EDGES,

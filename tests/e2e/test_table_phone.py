@@ -16,7 +16,7 @@ from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
-from scoring.sheet_view import table_sheet_view
+from scoring.sheet.reader import table_sheet
 from tests.factories import (
     make_organiser,
     make_published_round,
@@ -265,7 +265,7 @@ def test_at_a_table_of_four_the_dealer_sits_out_deal_after_deal_offline(live_ser
 
     page.context.set_offline(False)
     page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
-    sheet = table_sheet_view(table_id=table.pk)
+    sheet = table_sheet(table_id=table.pk)
     assert [row.sitting_out.key for row in sheet.rows] == [
         seats[(first + deal) % 4] for deal in range(6)
     ]
@@ -411,7 +411,7 @@ def test_the_last_entry_is_removed_on_the_phone_or_queued_for_the_server(live_se
 
     page.context.set_offline(False)
     page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
-    assert table_sheet_view(table_id=table.pk).rows == ()
+    assert table_sheet(table_id=table.pk).rows == ()
     assert DealResult.objects.filter(table=table).count() == 2  # the removed version is kept
 
 

@@ -13,7 +13,7 @@ from typing import Any
 import pytest
 
 from engine.cli import main
-from engine.contract import sheet_from_json, sheet_to_json
+from engine.json_contract import sheet_from_json, sheet_to_json
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
 PLAYERS = ["Anna", "Jānis", "Pēteris"]

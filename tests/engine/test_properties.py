@@ -24,7 +24,7 @@ from engine import (
     score_sheet,
     settle_round,
 )
-from engine.contract import score_json, scored_sheet_to_json, sheet_from_json, sheet_to_json
+from engine.json_contract import score_json, scored_sheet_to_json, sheet_from_json, sheet_to_json
 from engine.simulate import random_sheet
 from tests.sheet_strategies import (
     ALL_PASS,

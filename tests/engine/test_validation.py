@@ -4,7 +4,7 @@ deal and the field."""
 import pytest
 
 from engine import PlaceScheme, Play, Rules, Sheet, SheetError, galdins_draw_needed, score_sheet
-from engine.contract import sheet_from_json
+from engine.json_contract import sheet_from_json
 from engine.rules import AllPass, GaldinsScoring, Game, deals_per_round_fits
 
 from .factories import (

@@ -13,15 +13,15 @@ from engine import Pass, PenaltyPule, Play, dealer_for
 from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, TableResult
+from scoring.selectors.progress import round_table_links
 from scoring.services import Writer
-from scoring.sheet_view import initials, round_table_links, short_name
-from scoring.templatetags import sheet_rows
-from scoring.templatetags.sheet_rows import MEMORY
+from scoring.sheet.shape import initials, short_name
+from scoring.templatetags import kept_sheet_rows
 from tests.factories import (
     deals_on_sheet,
-    make_entries,
     make_organiser,
     make_published_round,
+    make_registrations,
     make_tournament,
     make_user,
     play_round_with,
@@ -190,7 +190,7 @@ class TestTheLink:
 
     def test_a_link_of_a_draft_round_explains_that_the_round_is_not_published(self, client):
         tournament = make_tournament()
-        make_entries(tournament, 3)
+        make_registrations(tournament, 3)
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
         table = round_.tables.get()
@@ -229,13 +229,13 @@ def rows_rendered(monkeypatch):
     """`rows_rendered(get, *args)`: the response of `get(*args)` and how many rows it rendered
     (the others were taken from the memory of rendered rows)."""
     calls = []
-    render_row = sheet_rows.render_row
+    render_to_string = kept_sheet_rows.render_to_string
 
     def counted(*args, **kwargs):
         calls.append(1)
-        return render_row(*args, **kwargs)
+        return render_to_string(*args, **kwargs)
 
-    monkeypatch.setattr(sheet_rows, "render_row", counted)
+    monkeypatch.setattr(kept_sheet_rows, "render_to_string", counted)
 
     def during(request, *args, **kwargs):
         calls.clear()
@@ -252,7 +252,7 @@ class TestTheSheetRendersOnlyWhatChanged:
 
     @pytest.fixture(autouse=True)
     def empty_row_memory(self):
-        MEMORY.clear()
+        kept_sheet_rows.forget_rows()
 
     def test_the_forms_use_no_widget_templates(self, client, table_of_four):
         play_round_with(table_of_four.round, all_pass="galdins")

@@ -14,7 +14,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from engine import Pass, PenaltyPule, dealer_for
-from engine.contract import score_json
+from engine.json_contract import score_json
 from scoring.models import DealResult, TableHeard, TableResult
 from tests.clock import fix_the_clock
 from tests.entry.test_entry_pages import lielais, link_of, play_deals, record, url_of

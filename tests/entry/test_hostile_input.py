@@ -26,7 +26,7 @@ from tests.hostile import (
     hostile_client,
 )
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Round
+from tournaments.models import Registration, Round
 
 pytestmark = pytest.mark.django_db
 
@@ -146,7 +146,7 @@ class TestSheetForms:
     def test_galdins_fields(self):
         tournament = make_tournament(all_pass="galdins", deals_per_round=DEALS)
         for _ in range(3):
-            Entry.objects.create(tournament=tournament, player=make_player())
+            Registration.objects.create(tournament=tournament, player=make_player())
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
         tournament_services.round_publish(round_=round_, by=None)

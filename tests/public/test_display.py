@@ -14,7 +14,7 @@ from django.urls import reverse
 
 from scoring import selectors
 from tests.clock import fix_the_clock
-from tests.factories import make_entries, make_organiser, make_tournament
+from tests.factories import make_organiser, make_registrations, make_tournament
 from tests.tournament_play import played_tournament, publish_next_round
 from tournaments import services as tournament_services
 from tournaments.models import Player, Round, RoundStatus, Seat
@@ -67,7 +67,7 @@ class TestWhatItShows:
 
     def test_the_players_in_the_languages_alphabetical_order(self, client: Client):
         tournament = make_tournament(slug="alfabets")
-        entries = make_entries(tournament, 6)
+        entries = make_registrations(tournament, 6)
         names = [
             "Čakste Ilze",
             "Celms Anna",
@@ -105,7 +105,7 @@ class TestWhatItShows:
 
     def test_before_any_round_it_says_so_and_has_no_standings(self, client: Client):
         tournament = make_tournament(slug="sakums")
-        make_entries(tournament, 6)
+        make_registrations(tournament, 6)
         response = client.get(display_url(tournament))
         assert response.status_code == 200
         text = text_of(response.content.decode())
@@ -132,7 +132,7 @@ class TestTheClock:
     def timed(self, monkeypatch):
         clock = fix_the_clock(monkeypatch)
         tournament = make_tournament(slug="pulkstenis", round_time_limit=55)
-        make_entries(tournament, 6)
+        make_registrations(tournament, 6)
         round_ = publish_next_round(tournament)
         return clock, tournament, round_
 
@@ -248,7 +248,7 @@ class TestTheSeatingFillsTheScreen:
 
     def test_the_display_names_its_grid(self, client: Client):
         tournament = make_tournament(slug="zale-6")
-        make_entries(tournament, 18)
+        make_registrations(tournament, 18)
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
         tournament_services.round_publish(round_=round_, by=None)

@@ -18,10 +18,10 @@ from scoring.models import SeatResult, TableResult
 from tests.clock import fix_the_clock
 from tests.factories import (
     deals_on_sheet,
-    make_entries,
     make_organiser,
     make_player,
     make_published_round,
+    make_registrations,
     make_tournament,
     play_round_with,
     seat_keys,
@@ -67,7 +67,7 @@ def small_tournament():
 
 
 def rename_a_player(tournament, full_name: str) -> Player:
-    player = tournament.entries.order_by("pk").first().player
+    player = tournament.registrations.order_by("pk").first().player
     player.full_name = full_name
     player.save()
     return player
@@ -124,7 +124,7 @@ class TestRoundPage:
 
     def test_a_table_in_play_shows_no_results(self, client: Client):
         tournament = make_tournament(slug="ziemas-zole")
-        make_entries(tournament, 6)
+        make_registrations(tournament, 6)
         round_ = publish_next_round(tournament)
         first = round_.tables.order_by("number").first()
         confirm_with_totals(first, dict.fromkeys(seat_keys(first), 0))
@@ -186,7 +186,7 @@ class TestRoundPage:
 
     def test_a_draft_round_is_not_public(self, client: Client):
         tournament = make_tournament(slug="melnraksts")
-        make_entries(tournament, 6)
+        make_registrations(tournament, 6)
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
         assert round_.tables.exists()
@@ -237,7 +237,7 @@ def play_and_confirm(table, deals: int) -> None:
 def confirmed_table():
     """Table 1 of round 1 (two tables of 3), its 6 deals entered and confirmed; table 2 in play."""
     tournament = make_tournament(slug="galda-kauss", name="Galda kauss")
-    make_entries(tournament, 6)
+    make_registrations(tournament, 6)
     round_ = publish_next_round(tournament)
     table = round_.tables.get(number=1)
     play_and_confirm(table, 6)
@@ -311,7 +311,7 @@ class TestTablePage:
     ):
         clock = fix_the_clock(monkeypatch)
         tournament = make_tournament(slug="laika-galds", round_time_limit=50)
-        make_entries(tournament, 6)
+        make_registrations(tournament, 6)
         table = publish_next_round(tournament).tables.get(number=1)
         players = seat_keys(table)
         for position in (1, 2):
@@ -341,7 +341,7 @@ class TestTablePage:
         counts = []
         for deals in (1, 24):
             tournament = make_tournament(slug=f"galds-{deals}")
-            make_entries(tournament, 6)
+            make_registrations(tournament, 6)
             table = publish_next_round(tournament).tables.get(number=1)
             play_and_confirm(table, deals)
             with CaptureQueriesContext(connection) as queries:
@@ -477,7 +477,7 @@ class TestStandingsPage:
 
     def test_team_standings_when_teams_are_on(self, client: Client):
         tournament = played_tournament(players=9, rounds=1, slug="komandas", teams_enabled=True)
-        for index, entry in enumerate(tournament.entries.order_by("pk")):
+        for index, entry in enumerate(tournament.registrations.order_by("pk")):
             entry.team = "Kurzeme" if index % 2 else "Vidzeme"
             entry.save()
 
@@ -492,7 +492,7 @@ class TestStandingsPage:
 class TestPlayerPage:
     def test_history_and_a_chart_with_one_point_per_round(self, client: Client, small_tournament):
         player = rename_a_player(small_tournament, "Līga Liepiņa")
-        entry = player.entries.get()
+        entry = player.registrations.get()
         results = list(SeatResult.objects.filter(entry=entry).order_by("round_number"))
 
         response = client.get(reverse("public:player", args=[player.pk]))
@@ -512,7 +512,7 @@ class TestPlayerPage:
     def test_a_round_in_play_has_no_point_yet(self, client: Client):
         tournament = played_tournament(players=6, rounds=1, close=True, slug="turpinas")
         publish_next_round(tournament, seed=9)
-        player = tournament.entries.order_by("pk").first().player
+        player = tournament.registrations.order_by("pk").first().player
 
         response = client.get(reverse("public:player", args=[player.pk]))
 
@@ -544,7 +544,7 @@ class TestPlayerPrivacy:
         never_played = make_player(full_name="Reģistrā Vienīgi")
         inactive = make_player(full_name="Neaktīvs Spēlētājs", is_active=False)
         tournament = make_tournament(slug="nakamais")
-        registered = make_entries(tournament, 1)[0].player
+        registered = make_registrations(tournament, 1)[0].player
         seated_round = make_published_round(players=6)
         seated = seated_round.tables.first().seats.first().entry.player
 
@@ -574,12 +574,12 @@ class TestPlayerPrivacy:
     def test_every_public_link_to_a_player_opens(self, client: Client, small_tournament):
         # A round in play: one table confirmed, the others not; some players only registered.
         live = played_tournament(players=9, rounds=1, slug="dzivais")
-        make_entries(live, 3)
+        make_registrations(live, 3)
         round_two = publish_next_round(live, seed=5)
         confirmed = round_two.tables.order_by("number").first()
         confirm_with_totals(confirmed, dict.fromkeys(seat_keys(confirmed), 0))
         fresh = make_tournament(slug="svaigs")
-        make_entries(fresh, 6)
+        make_registrations(fresh, 6)
         fresh_round = publish_next_round(fresh, seed=3)
         pages = [
             reverse("home"),
@@ -619,7 +619,7 @@ class TestQueryCounts:
     def test_standings_page(self, client: Client, tournament, django_assert_max_num_queries):
         with django_assert_max_num_queries(STANDINGS_QUERIES):
             response = client.get(standings_url(tournament))
-        assert len(response.context["standings"].rows) == tournament.entries.count()
+        assert len(response.context["standings"].rows) == tournament.registrations.count()
 
     def test_standings_page_with_provisional_results(
         self, client: Client, tournament, django_assert_max_num_queries
@@ -655,7 +655,7 @@ class TestQueryCounts:
     def test_round_page(self, client: Client, tournament, django_assert_max_num_queries):
         with django_assert_max_num_queries(ROUND_QUERIES):
             response = client.get(round_url(tournament, 2), {"q": "berzins"})
-        assert response.context["round_tables"].player_count == tournament.entries.count()
+        assert response.context["round_tables"].player_count == tournament.registrations.count()
 
     def test_the_same_count_for_9_and_30_players(self, client: Client):
         counts = []
@@ -674,7 +674,7 @@ class TestHead:
     without the body."""
 
     def test_every_public_page_answers_head_like_get(self, client: Client, small_tournament):
-        player_id = small_tournament.entries.order_by("pk").first().player_id
+        player_id = small_tournament.registrations.order_by("pk").first().player_id
         urls = [
             reverse("home"),
             reverse("healthz"),
@@ -703,7 +703,7 @@ class TestLanguages:
     )
     def test_dates_are_written_the_visitors_way(self, client: Client, language, date):
         tournament = played_tournament(players=6, rounds=1, slug="datumi")
-        player_id = tournament.entries.order_by("pk").first().player_id
+        player_id = tournament.registrations.order_by("pk").first().player_id
         urls = [
             reverse("public:tournaments"),
             reverse("public:tournament", args=[tournament.slug]),

@@ -16,7 +16,7 @@ from ranking.models import Invitation, Season
 from ranking.selectors import qualification, season_standings
 from ranking.synthetic import build_played_tournaments
 from tests.factories import make_organiser, make_player, make_tournament, make_user
-from tournaments.models import AuditEntry, Entry, Player
+from tournaments.models import AuditEntry, Player, Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -277,7 +277,9 @@ def test_the_organiser_finds_and_invites_a_player_then_registers_him(client, sea
     assert rows[-1].player == champion and rows[-1].qualified_by == "invitation"
 
     client.post(qualification_url(tournament, season))
-    registered = set(Entry.objects.filter(tournament=tournament).values_list("player", flat=True))
+    registered = set(
+        Registration.objects.filter(tournament=tournament).values_list("player", flat=True)
+    )
     assert champion.pk in registered
     assert registered == {row.player.pk for row in rows}
 
@@ -327,11 +329,11 @@ def test_withdrawing_the_invitation_of_a_registered_player_keeps_his_entry(clien
     tournament, organiser = final
     guest = unranked_player()
     invitation = Invitation.objects.create(season=season, player=guest, tournament=tournament)
-    Entry.objects.create(tournament=tournament, player=guest)
+    Registration.objects.create(tournament=tournament, player=guest)
     client.force_login(organiser)
     page = client.post(withdraw_url(tournament, season), {"invitation": invitation.pk}, follow=True)
     assert "stays registered for the final" in page.content.decode()
-    assert Entry.objects.filter(tournament=tournament, player=guest).exists()
+    assert Registration.objects.filter(tournament=tournament, player=guest).exists()
 
 
 @pytest.mark.parametrize(

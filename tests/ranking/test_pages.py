@@ -31,7 +31,7 @@ from tests.tournament_play import (
     confirm_with_totals,
     publish_next_round,
 )
-from tournaments.models import AuditEntry, Club, Entry, Player, Tournament
+from tournaments.models import AuditEntry, Club, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -188,7 +188,7 @@ def test_the_player_page_shows_ranking_points_per_event_and_a_rating_chart(clien
 
 def test_the_player_page_shows_one_rating_the_list_shows_and_says_what_it_means(client, played):
     """Not "μ 24,69 ± σ 8,18, μ − 3σ": one number, the rating list's, and its meaning in words."""
-    from ranking.tables import DecimalColumn
+    from ranking.ranking_tables import DecimalColumn
 
     top = leader()
     rating = PlayerRating.objects.get(player=top)
@@ -271,7 +271,7 @@ def test_visitors_are_sent_to_sign_in_and_other_accounts_refused(client, final):
     client.force_login(make_user())
     assert client.get(url).status_code == 403
     assert client.post(url).status_code == 403
-    assert not tournament.entries.exists()
+    assert not tournament.registrations.exists()
 
 
 def test_the_organiser_registers_the_top_n_and_the_invited_in_one_step(client, final, played):
@@ -294,7 +294,7 @@ def test_the_organiser_registers_the_top_n_and_the_invited_in_one_step(client, f
     response = client.post(url)
     assert response.status_code == 302
     registered = set(
-        Entry.objects.filter(tournament=tournament).values_list("player_id", flat=True)
+        Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True)
     )
     assert registered == expected
     audit = AuditEntry.objects.get(tournament=tournament, action=QUALIFIERS_REGISTERED)
@@ -302,7 +302,7 @@ def test_the_organiser_registers_the_top_n_and_the_invited_in_one_step(client, f
 
     again = client.post(url, follow=True)
     assert "every qualifier is registered already" in again.content.decode()
-    assert Entry.objects.filter(tournament=tournament).count() == len(expected)
+    assert Registration.objects.filter(tournament=tournament).count() == len(expected)
 
 
 def test_an_inactive_qualifier_is_listed_but_not_registered(client, final, played):
@@ -311,8 +311,8 @@ def test_an_inactive_qualifier_is_listed_but_not_registered(client, final, playe
     client.force_login(organiser)
     url = reverse("ranking:qualification", args=[tournament.slug])
     client.post(url)
-    assert not Entry.objects.filter(tournament=tournament, player=leader()).exists()
-    assert Entry.objects.filter(tournament=tournament).exists()
+    assert not Registration.objects.filter(tournament=tournament, player=leader()).exists()
+    assert Registration.objects.filter(tournament=tournament).exists()
 
 
 def test_a_bad_season_on_the_qualification_page_is_a_404(client, final):
@@ -361,8 +361,8 @@ def test_after_simulated_tournaments_a_player_finds_his_ranking_rating_and_histo
     final.organisers.add(organiser)
     client.force_login(organiser)
     client.post(reverse("ranking:qualification", args=[final.slug]))
-    assert final.entries.count() >= 4
-    assert final.entries.filter(player_id=top["player_id"]).exists()
+    assert final.registrations.count() >= 4
+    assert final.registrations.filter(player_id=top["player_id"]).exists()
 
 
 def test_the_ranking_page_is_served_from_the_cache_until_a_table_changes_it(client, played):

@@ -15,7 +15,7 @@ from ranking.models import Placing, PlayerRating, RatingChange, Season
 from ranking.synthetic import build_played_tournaments
 from scoring import services as scoring_services
 from scoring.services import Writer
-from tests.factories import make_entries, make_tournament
+from tests.factories import make_registrations, make_tournament
 from tests.ranking.conftest import make_season, rating_snapshot
 from tests.tournament_play import (
     confirm,
@@ -36,7 +36,7 @@ def small_tournament(**fields):
     fields.setdefault("deals_per_round", 3)
     fields.setdefault("rounds_planned", 2)
     tournament = make_tournament(**fields)
-    make_entries(tournament, 6, clubs=2)
+    make_registrations(tournament, 6, clubs=2)
     return tournament
 
 

@@ -12,7 +12,7 @@ from archive.writing import tournament_import
 from ranking import receivers
 from scoring import reactions, services
 from scoring.models import TableResult
-from tests.factories import deals_on_sheet, make_entries, make_tournament
+from tests.factories import deals_on_sheet, make_registrations, make_tournament
 from tests.tournament_play import (
     REFEREE,
     favourite_first,
@@ -27,7 +27,7 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def table():
     tournament = make_tournament(deals_per_round=3, rounds_planned=1)
-    make_entries(tournament, 3)
+    make_registrations(tournament, 3)
     round_ = publish_next_round(tournament)
     table = round_.tables.get()
     play_round_at(table, favourite_first)

@@ -16,6 +16,7 @@ from engine.standings import round_results
 from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import ConflictError, LockedError, Writer
+from scoring.sheet.reader import table_sheet
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
@@ -23,8 +24,8 @@ from tests.factories import (
     play_round_with,
     seat_keys,
 )
-from tournaments.models import AuditEntry, RoundStatus
-from tournaments.selectors import entry_scores
+from tournaments.models import AuditEntry, Round, RoundStatus
+from tournaments.selectors import registration_scores
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -94,9 +95,10 @@ class TestEnteringDeals:
         assert first.pk == again.pk
         assert DealResult.objects.count() == 1
 
-    def test_the_write_hands_back_the_entries_as_a_read_after_it_finds_them(self, table_of_three):
-        """deal_record_on_sheet: the entries it read under the lock with the new one, in the
-        order the sheet reads them, after a removal and for a resent request alike."""
+    def test_the_write_hands_back_the_sheet_as_a_read_after_it_finds_it(self, table_of_three):
+        """deal_record_on_sheet: the sheet it read under the lock with the new entry, its
+        versions in the order the sheet reads them and scored as a read scores them, after a
+        removal and for a resent request alike."""
         a, b, c = seat_keys(table_of_three)
         record(table_of_three, lielais(b), 1)
         record(table_of_three, lielais(c), 2)
@@ -121,9 +123,24 @@ class TestEnteringDeals:
 
         recorded = on_sheet("again")
         stored = list(DealResult.objects.order_by("position", "version"))
-        assert recorded.versions == stored and recorded.versions[-1] == recorded.result
+        assert list(recorded.sheet.results) == stored and stored[-1] == recorded.result
+        read = table_sheet(table_id=table_of_three.pk)
+        assert recorded.sheet.rows == read.rows and recorded.sheet.totals == read.totals
+        assert recorded.sheet.last_result_id == read.last_result_id == recorded.result.pk
         replayed = on_sheet("again")
-        assert replayed.result == recorded.result and replayed.versions == stored
+        assert replayed.result == recorded.result and list(replayed.sheet.results) == stored
+
+    def test_the_first_deal_hands_back_a_sheet_of_a_round_in_play(self, table_of_three):
+        assert table_of_three.round.status == RoundStatus.PUBLISHED
+        recorded = services.deal_record_on_sheet(
+            table=table_of_three,
+            entry=lielais(seat_keys(table_of_three)[1]),
+            position=1,
+            client_key="first",
+            writer=REFEREE,
+        )
+        assert recorded.sheet.round.status == RoundStatus.IN_PLAY
+        assert Round.objects.get(pk=table_of_three.round_id).status == RoundStatus.IN_PLAY
 
     def test_a_second_device_writing_the_same_deal_gets_a_conflict(self, table_of_three):
         _a, b, c = seat_keys(table_of_three)
@@ -140,10 +157,10 @@ class TestEnteringDeals:
 
     def test_a_draft_round_takes_no_deals(self):
         tournament = make_tournament()
-        from tests.factories import make_entries
+        from tests.factories import make_registrations
         from tournaments import services as tournament_services
 
-        make_entries(tournament, 3)
+        make_registrations(tournament, 3)
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
         with pytest.raises(ServiceError, match="draft"):
@@ -324,7 +341,7 @@ class TestConfirmation:
                 confirmer=table.seats.first().entry,
                 deals_seen=deals_on_sheet(table),
             )
-        scores = entry_scores(tournament=round_.tournament, before_round=2)
+        scores = registration_scores(tournament=round_.tournament, before_round=2)
         best = SeatResult.objects.order_by("-place_points_twelfths", "-game_points").first()
         assert scores[best.entry_id] == max(scores.values())
         assert len(scores) == 6

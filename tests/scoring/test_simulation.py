@@ -13,7 +13,7 @@ from engine.rules import Game
 from scoring import simulation
 from scoring.management.commands import simulate_tournament as command_module
 from scoring.models import DealResult, SeatResult, TableResult
-from scoring.sheets import table_sheet
+from scoring.sheet.lines import engine_sheet
 from scoring.simulation import (
     SURNAMES,
     feminine_surname,
@@ -77,7 +77,7 @@ class TestSimulatedTournament:
         tournament = Tournament.objects.get(slug=lines[-1])
         rounds = list(tournament.rounds.order_by("number"))
         assert [r.status for r in rounds] == [RoundStatus.CLOSED] * 2
-        assert tournament.entries.count() == 9
+        assert tournament.registrations.count() == 9
         for round_ in rounds:
             rules = round_rule_set(round_).rules
             tables = list(round_.tables.all())
@@ -86,7 +86,7 @@ class TestSimulatedTournament:
                 assert TableResult.objects.filter(table=table).exists()
                 seats = list(table.seats.order_by("position"))
                 sheet = score_sheet(
-                    table_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
+                    engine_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
                 )
                 assert sheet.deals_played == 6
                 stored = {
@@ -360,7 +360,7 @@ class TestPresets:
             for table in round_.tables.all():
                 seats = list(table.seats.order_by("position"))
                 sheet = score_sheet(
-                    table_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
+                    engine_sheet(table, seats=seats, results=table.deal_results.all(), rules=rules)
                 )
                 assert sheet.deals_played == 8
         kinds = set(DealResult.objects.values_list("kind", flat=True))

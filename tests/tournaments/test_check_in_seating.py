@@ -7,7 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_entries, make_organiser, make_tournament
+from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, CheckIn, Round, RoundStatus, Seat
 
@@ -26,7 +26,7 @@ def checked_in(round_) -> set[int]:
 def draft():
     """Round 1 of 10 registered players, all checked in, not seated yet."""
     tournament = make_tournament(slug="vakars", avoid_same_club=False)
-    entries = make_entries(tournament, 10)
+    entries = make_registrations(tournament, 10)
     return services.round_create(tournament=tournament), entries
 
 

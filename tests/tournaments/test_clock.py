@@ -1,5 +1,5 @@
-"""The round clock of a timed round: its facts (tournaments/clock.py), the services that start,
-reset and call it (who may, when, what they audit), and the pages that offer them."""
+"""The round clock of a timed round: its facts (tournaments/round_clock.py), the services that
+start, reset and call it (who may, when, what they audit), and the pages that offer them."""
 
 from __future__ import annotations
 
@@ -12,8 +12,8 @@ from django.urls import reverse
 from tests.clock import START, fix_the_clock
 from tests.factories import make_organiser, make_published_round, make_tournament, make_user
 from tournaments import services
-from tournaments.clock import clock_text, round_clock, time_is_up
 from tournaments.models import AuditEntry, Round, RoundStatus
+from tournaments.round_clock import clock_text, round_clock, time_is_up
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -154,9 +154,9 @@ class TestStart:
 
     def test_not_in_a_draft(self, organiser, clock):
         tournament = make_tournament(round_time_limit=50)
-        from tests.factories import make_entries
+        from tests.factories import make_registrations
 
-        make_entries(tournament, 6)
+        make_registrations(tournament, 6)
         draft = services.round_create(tournament=tournament)
         with pytest.raises(ServiceError, match="draft: the clock runs while"):
             services.round_clock_start(round_=draft, by=organiser)
@@ -254,7 +254,7 @@ class TestReset:
 
 class TestEveryClockWriteInvalidatesThePublicPages:
     def test_start_call_and_reset(self, timed_round, organiser, django_capture_on_commit_callbacks):
-        from core.cache import tournament_generation
+        from core.page_cache import tournament_generation
 
         tournament_id = timed_round.tournament_id
         generations = [tournament_generation(tournament_id)]

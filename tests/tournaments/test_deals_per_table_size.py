@@ -11,8 +11,9 @@ from documents.selectors import round_score_sheets
 from engine import Play, dealer_for
 from engine.rules import Game
 from scoring import services as scoring
+from scoring.selectors.progress import round_table_links
 from scoring.services import Writer
-from scoring.sheet_view import round_table_links, table_sheet_view
+from scoring.sheet.reader import table_sheet
 from scoring.simulation import play_simulated_round
 from tests.factories import make_organiser, make_published_round, make_tournament, seat_keys
 from tests.tournaments.test_rule_set import settings_form
@@ -60,14 +61,14 @@ class TestADealCountPerTableSize:
         round_ = make_published_round(tournament, players=7)
         three = table_of(round_, 3)
         play_deals(three, 6)
-        sheet = table_sheet_view(table_id=three.pk)
+        sheet = table_sheet(table_id=three.pk)
         assert sheet.deals_per_round == 6
         assert sheet.is_complete
         with pytest.raises(services.ServiceError, match="all 6 deals"):
             play_deals_from(three, position=7)
         four = table_of(round_, 4)
         play_deals(four, 6)
-        assert not table_sheet_view(table_id=four.pk).is_complete
+        assert not table_sheet(table_id=four.pk).is_complete
 
     def test_without_a_count_per_size_every_table_plays_the_deals_per_round(self):
         tournament = make_tournament(table_size=4, deals_per_round=28)

@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import selectors as scoring_selectors
-from tests.factories import make_entries, make_organiser, make_tournament, seat_keys
+from tests.factories import make_organiser, make_registrations, make_tournament, seat_keys
 from tests.tournament_play import confirm_with_totals
 from tournaments import services
 from tournaments.models import Round, RoundStatus, SeatingMode
@@ -21,7 +21,7 @@ def round_1_with_two_absent(absent_players: str):
     tournament = make_tournament(
         slug="ranked", table_size=4, absent_players=absent_players, rounds_planned=3
     )
-    entries = make_entries(tournament, 10)
+    entries = make_registrations(tournament, 10)
     present, absent = entries[:8], entries[8:]
     round_1 = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=round_1, seed=3, by=None, present=present)

@@ -387,11 +387,15 @@ class TestHeaderLinks:
         organiser = account("organiser")
         tournament.organisers.add(organiser)
         client.force_login(organiser)
-        html = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
+        html = client.get(
+            reverse("tournaments:registrations", args=[tournament.slug])
+        ).content.decode()
         assert reverse("tournaments:player_import") not in html
         assert self.links(client) == (True, False)
         client.force_login(account("staff", is_staff=True))
-        html = client.get(reverse("tournaments:entries", args=[tournament.slug])).content.decode()
+        html = client.get(
+            reverse("tournaments:registrations", args=[tournament.slug])
+        ).content.decode()
         assert reverse("tournaments:player_import") in html
 
 

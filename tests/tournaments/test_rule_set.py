@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from engine.presets import PRESETS
-from tests.factories import make_entries, make_organiser, make_tournament
+from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services
 from tournaments.forms import PRESET_CHOICES, TournamentForm
 from tournaments.models import AuditEntry, RoundStatus, Tournament
@@ -45,8 +45,8 @@ def settings_form(tournament: Tournament, **changes: object) -> dict[str, object
 
 
 def published_round(tournament: Tournament, players: int = 6):
-    if not tournament.entries.exists():
-        make_entries(tournament, players)
+    if not tournament.registrations.exists():
+        make_registrations(tournament, players)
     round_ = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=round_, seed=1, by=None)
     return services.round_publish(round_=round_, by=None)
@@ -61,7 +61,7 @@ class TestARoundKeepsItsRules:
 
     def test_a_draft_follows_the_tournament(self):
         tournament = make_tournament(deals_per_round=24)
-        make_entries(tournament, 6)
+        make_registrations(tournament, 6)
         round_ = services.round_create(tournament=tournament)
         Tournament.objects.filter(pk=tournament.pk).update(deals_per_round=18)
         round_.tournament.refresh_from_db()
@@ -136,7 +136,7 @@ class TestARoundKeepsItsRules:
 
     def test_seating_made_for_other_table_sizes_is_not_published(self):
         tournament = make_tournament()
-        make_entries(tournament, 12)
+        make_registrations(tournament, 12)
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, seed=1, by=None)  # 4 tables of 3
         Tournament.objects.filter(pk=tournament.pk).update(table_size=4)

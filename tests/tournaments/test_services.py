@@ -4,7 +4,13 @@ from collections import Counter
 
 import pytest
 
-from tests.factories import make_club, make_entries, make_organiser, make_player, make_tournament
+from tests.factories import (
+    make_club,
+    make_organiser,
+    make_player,
+    make_registrations,
+    make_tournament,
+)
 from tournaments import services
 from tournaments.models import AuditEntry, CheckIn, Club, Player, RoundStatus, Seat
 
@@ -23,10 +29,10 @@ class TestRounds:
 
     def test_playing_entries_are_checked_in_late_and_withdrawn_ones_are_not(self):
         tournament = make_tournament()
-        present, late, gone = make_entries(tournament, 3)
+        present, late, gone = make_registrations(tournament, 3)
         late.first_round = 2
         late.save()
-        services.entry_withdraw(entry=gone, after_round=0, by=None)
+        services.registration_withdraw(registration=gone, after_round=0, by=None)
         round_ = services.round_create(tournament=tournament)
         assert set(round_.check_ins.values_list("entry_id", flat=True)) == {present.pk}
 
@@ -38,7 +44,7 @@ class TestRounds:
 
     def test_no_more_rounds_than_planned(self):
         tournament = make_tournament(rounds_planned=1)
-        make_entries(tournament, 3)
+        make_registrations(tournament, 3)
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, seed=1, by=None)
         services.round_publish(round_=round_, by=None)
@@ -49,7 +55,7 @@ class TestRounds:
 class TestSeating:
     def test_every_checked_in_player_is_seated_exactly_once_at_tables_of_3_and_4(self):
         tournament = make_tournament()
-        entries = make_entries(tournament, 14, clubs=4)
+        entries = make_registrations(tournament, 14, clubs=4)
         round_ = services.round_create(tournament=tournament)
         services.check_in_set(round_=round_, entries=entries[:13])
         services.round_generate_seating(round_=round_, seed=7, by=None)
@@ -59,7 +65,7 @@ class TestSeating:
 
     def test_the_seed_is_kept_and_gives_the_same_seating(self):
         tournament = make_tournament()
-        make_entries(tournament, 12)
+        make_registrations(tournament, 12)
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, mode="random", seed=42, by=None)
         first = list(
@@ -75,7 +81,7 @@ class TestSeating:
 
     def test_five_players_cannot_be_seated(self):
         tournament = make_tournament()
-        make_entries(tournament, 5)
+        make_registrations(tournament, 5)
         round_ = services.round_create(tournament=tournament)
         with pytest.raises(services.ServiceError, match="5"):
             services.round_generate_seating(round_=round_, seed=1, by=None)
@@ -83,7 +89,7 @@ class TestSeating:
 
     def test_round_two_avoids_the_table_mates_of_round_one(self):
         tournament = make_tournament(later_rounds_seating="mix")
-        make_entries(tournament, 30)
+        make_registrations(tournament, 30)
         first = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=first, seed=3, by=None)
         services.round_publish(round_=first, by=None)
@@ -102,7 +108,7 @@ class TestSeating:
     def test_regenerating_a_published_round_needs_the_typed_confirmation(self):
         organiser = make_organiser()
         tournament = make_tournament()
-        make_entries(tournament, 9)
+        make_registrations(tournament, 9)
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, seed=1, by=organiser)
         services.round_publish(round_=round_, by=organiser)
@@ -130,7 +136,7 @@ class TestSeating:
 
     def test_check_in_changes_only_in_a_draft(self):
         tournament = make_tournament()
-        entries = make_entries(tournament, 3)
+        entries = make_registrations(tournament, 3)
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, seed=1, by=None)
         services.round_publish(round_=round_, by=None)
@@ -143,7 +149,7 @@ class TestSwap:
     def test_swapping_two_players_moves_them_and_reports_a_club_clash(self):
         club = make_club(name="Cēsu Pule")
         tournament = make_tournament(avoid_same_club=True)
-        entries = make_entries(tournament, 6)
+        entries = make_registrations(tournament, 6)
         for entry in entries[:2]:
             entry.player.club = club
             entry.player.save()
@@ -168,7 +174,7 @@ class TestSwap:
 
     def test_swapping_needs_a_draft(self):
         tournament = make_tournament()
-        entries = make_entries(tournament, 6)
+        entries = make_registrations(tournament, 6)
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, seed=5, by=None)
         services.round_publish(round_=round_, by=None)
@@ -231,7 +237,7 @@ class TestPlayerImport:
 def test_flags_and_warnings_name_the_players_not_their_ids():
     club = make_club(name="Cēsu Pule")
     tournament = make_tournament(avoid_same_club=True)
-    entries = make_entries(tournament, 3)
+    entries = make_registrations(tournament, 3)
     for entry in entries:
         entry.player.club = club
         entry.player.save()
@@ -251,7 +257,7 @@ def test_mix_plans_the_whole_tournament_so_15_players_meet_nobody_twice_in_7_rou
     tournament = make_tournament(
         rounds_planned=7, first_round_seating="mix", later_rounds_seating="mix"
     )
-    make_entries(tournament, 15)
+    make_registrations(tournament, 15)
     met = Counter()
     for _ in range(7):
         round_ = services.round_create(tournament=tournament)
@@ -268,7 +274,7 @@ def test_mix_plans_the_whole_tournament_so_15_players_meet_nobody_twice_in_7_rou
 
 def test_mix_plans_again_when_the_players_change():
     tournament = make_tournament(first_round_seating="mix", later_rounds_seating="mix")
-    entries = make_entries(tournament, 9)
+    entries = make_registrations(tournament, 9)
     first = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=first, by=None)
     services.round_publish(round_=first, by=None)

@@ -10,7 +10,7 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import make_entries, make_published_round, make_tournament
+from tests.factories import make_published_round, make_registrations, make_tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -22,7 +22,7 @@ def test_home_lists_tournaments_by_phase(client: Client, django_assert_num_queri
     playing = make_tournament(name="Rīgas čempionāts", starts_on=today)
     make_published_round(playing, players=6)
     for tournament in (upcoming, finished, playing):
-        make_entries(tournament, 3)
+        make_registrations(tournament, 3)
 
     # Tournaments with their entry counts, then every round's status: not one query per
     # tournament.

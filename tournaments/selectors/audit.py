@@ -44,7 +44,7 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
     needle = search_key(query)
     matched = {
         entry_id: search_key(name)
-        for entry_id, name in tournament.entries.values_list("pk", "player__full_name")
+        for entry_id, name in tournament.registrations.values_list("pk", "player__full_name")
         if needle in search_key(name)
     }
     if not matched:
@@ -118,7 +118,7 @@ def audit_rows(entries: Iterable[AuditEntry], *, tournament: Tournament) -> list
     words, seatings table by table. One query for the names, whatever the page."""
     names = {
         str(entry_id): name
-        for entry_id, name in tournament.entries.values_list("pk", "player__full_name")
+        for entry_id, name in tournament.registrations.values_list("pk", "player__full_name")
     }
     return [AuditPresenter(entry, names).row() for entry in entries]
 

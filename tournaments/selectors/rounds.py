@@ -15,8 +15,8 @@ from engine.rules import deals_per_round_fits
 from engine.seating import meeting_counts
 from tournaments.models import (
     Club,
-    Entry,
     Player,
+    Registration,
     Round,
     RoundStatus,
     Seat,
@@ -28,7 +28,9 @@ from tournaments.selectors.seating import seating_history
 
 
 def tournament_list() -> QuerySet[Tournament]:
-    return Tournament.objects.annotate(entry_count=Count("entries")).order_by("-starts_on", "name")
+    return Tournament.objects.annotate(registration_count=Count("registrations")).order_by(
+        "-starts_on", "name"
+    )
 
 
 def round_list(*, tournament: Tournament) -> QuerySet[Round]:
@@ -57,10 +59,10 @@ def next_round_number(*, tournament: Tournament) -> int:
     return (started["last"] or 0) + 1
 
 
-def entry_list(*, tournament: Tournament) -> list[Entry]:
+def registration_list(*, tournament: Tournament) -> list[Registration]:
     return sorted(
-        tournament.entries.select_related("player__club"),
-        key=lambda entry: display_name_key(entry.player.full_name),
+        tournament.registrations.select_related("player__club"),
+        key=lambda registration: display_name_key(registration.player.full_name),
     )
 
 
@@ -72,8 +74,8 @@ def checked_in(*, round_: Round) -> list[int]:
 class AttendanceDifference:
     """Where a round's seating and its check-in disagree, each list in the reader's order."""
 
-    present_not_seated: list[Entry]
-    seated_not_present: list[Entry]
+    present_not_seated: list[Registration]
+    seated_not_present: list[Registration]
 
     def __bool__(self) -> bool:
         return bool(self.present_not_seated or self.seated_not_present)
@@ -101,11 +103,11 @@ def attendance_difference(
     present = set(checked_in(round_=round_) if present is None else present)
     if present == seated:
         return AttendanceDifference([], [])
-    differing = Entry.objects.filter(
+    differing = Registration.objects.filter(
         tournament_id=round_.tournament_id, pk__in=seated ^ present
     ).select_related("player")
 
-    def by_name(entries: Iterable[Entry]) -> list[Entry]:
+    def by_name(entries: Iterable[Registration]) -> list[Registration]:
         return sorted(entries, key=lambda entry: display_name_key(entry.player.full_name))
 
     differing = list(differing)
@@ -165,7 +167,9 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
     """Who met whom: every pair that has sat at one table, with how often, most often first."""
     history = seating_history(tournament=tournament, before_round=10_000)
     counts = meeting_counts(history)
-    entries = {str(entry.pk): entry for entry in tournament.entries.select_related("player__club")}
+    entries = {
+        str(entry.pk): entry for entry in tournament.registrations.select_related("player__club")
+    }
     pairs = sorted(
         (
             (
@@ -242,7 +246,7 @@ def unregistered_players(*, tournament: Tournament, pks: Iterable[int]) -> list[
     """The active players among `pks` who are not yet entries of the tournament."""
     return list(
         Player.objects.filter(pk__in=list(pks), is_active=True).exclude(
-            entries__tournament=tournament
+            registrations__tournament=tournament
         )
     )
 

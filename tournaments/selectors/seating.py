@@ -1,15 +1,9 @@
 """What seating a round reads: the earlier rounds' tables and the players' scores so far."""
 
 from fractions import Fraction
-from functools import cache
 
-from django.db import connection
-
-from core import plain_sql
 from engine.standings import RoundResult, Standing, rank_standings, rank_texts
 from tournaments.models import (
-    Entry,
-    Player,
     Round,
     Seat,
     Tournament,
@@ -49,7 +43,7 @@ def standings_before(*, tournament: Tournament, before_round: int) -> list[Stand
     in them, ranked as the standings pages rank them (the tournament's order and its rule for
     absent players): what seating by rank cuts into tables."""
     rows = (
-        tournament.entries.filter(seat_results__round_number__lt=before_round)
+        tournament.registrations.filter(seat_results__round_number__lt=before_round)
         .values_list(
             "pk",
             "seat_results__round_number",
@@ -69,7 +63,7 @@ def standings_before(*, tournament: Tournament, before_round: int) -> list[Stand
     ]
     names = {
         str(pk): name
-        for pk, name in tournament.entries.values_list("pk", "player__full_name").order_by()
+        for pk, name in tournament.registrations.values_list("pk", "player__full_name").order_by()
     }
     return rank_standings(
         results,
@@ -80,7 +74,7 @@ def standings_before(*, tournament: Tournament, before_round: int) -> list[Stand
     )
 
 
-def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
+def registration_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
     """Each entry's standing before a round, for seating by standings: the better the rank in
     `standings_before`, the higher the score; players sharing a rank share a score (the seed
     decides among them)."""
@@ -90,52 +84,8 @@ def entry_scores(*, tournament: Tournament, before_round: int) -> dict[int, floa
     }
 
 
-def entry_rank_labels(*, tournament: Tournament, before_round: int) -> dict[int, str]:
+def registration_rank_labels(*, tournament: Tournament, before_round: int) -> dict[int, str]:
     """Each entry's rank before a round as the standings show it ("7–8" when shared)."""
     standings = standings_before(tournament=tournament, before_round=before_round)
     labels = rank_texts(standing.rank for standing in standings)
     return {int(standing.player): labels[standing.rank] for standing in standings}
-
-
-# What a table's sheet reads of its seats: the seat, its entry, the entry's player's name (the
-# other fields of the entry and the player stay deferred: read when asked for).
-SEAT_FIELDS = plain_sql.model_fields(Seat, ("id", "table_id", "position", "entry_id"))
-SEAT_ENTRY_FIELDS = plain_sql.model_fields(Entry, ("id", "tournament_id", "player_id"))
-SEAT_PLAYER_FIELDS = plain_sql.model_fields(Player, ("id", "full_name"))
-
-
-@cache
-def _table_seats_sql(vendor: str) -> str:
-    selected = ", ".join(
-        (
-            plain_sql.select_list(Seat, "s", SEAT_FIELDS),
-            plain_sql.select_list(Entry, "e", SEAT_ENTRY_FIELDS),
-            plain_sql.select_list(Player, "p", SEAT_PLAYER_FIELDS),
-        )
-    )
-    return (
-        f"SELECT {selected} FROM {plain_sql.table_name(Seat)} s "
-        f"JOIN {plain_sql.table_name(Entry)} e ON e.id = {plain_sql.column(Seat, 'entry', 's')} "
-        f"JOIN {plain_sql.table_name(Player)} p "
-        f"ON p.id = {plain_sql.column(Entry, 'player', 'e')} "
-        f"WHERE {plain_sql.column(Seat, 'table', 's')} = %s "
-        f"ORDER BY {plain_sql.column(Seat, 'position', 's')}"
-    )
-
-
-def table_seats(table_id: int) -> list[Seat]:
-    """A table's seats in order, each with its entry and the entry's player (its name). Plain
-    SQL (core.plain_sql): read on every deal and every view of the table's sheet."""
-    seat_end = len(SEAT_FIELDS)
-    entry_end = seat_end + len(SEAT_ENTRY_FIELDS)
-    with connection.cursor() as cursor:
-        cursor.execute(_table_seats_sql(connection.vendor), [table_id])
-        rows = cursor.fetchall()
-    seats = []
-    for row in rows:
-        seat = plain_sql.instance(Seat, SEAT_FIELDS, row[:seat_end])
-        entry = plain_sql.instance(Entry, SEAT_ENTRY_FIELDS, row[seat_end:entry_end])
-        entry.player = plain_sql.instance(Player, SEAT_PLAYER_FIELDS, row[entry_end:])
-        seat.entry = entry
-        seats.append(seat)
-    return seats

@@ -1,11 +1,12 @@
 """Writes for the tournaments app (HackSoft style: views and commands call these, never the
 models directly).
 
-The parts: `common` (the refusal, the audit entry, the lock order), `accounts` (demo data,
-organiser accounts), `roles` (roles given and taken, referees of tables, referee accounts),
-`tournaments` (settings, entries, players, clubs), `rounds` (creation,
-check-in, seating, publication), `clock` (the round clock, entry links), `player_import` (CSV).
-Callers use this package's names; the parts import each other only downwards from `common`.
+The parts: `audit_and_locks` (the refusal, the audit entry, the lock order), `accounts` (demo
+data, organiser accounts), `roles` (roles given and taken, referees of tables, referee accounts),
+`tournaments` (settings, entries, players, clubs), `rounds` (creation, check-in, seating,
+publication), `clock_and_links` (the round clock, entry links), `player_import` (CSV).
+Callers use this package's names; the parts import each other only downwards from
+`audit_and_locks`.
 """
 
 from tournaments.services.accounts import (
@@ -14,19 +15,19 @@ from tournaments.services.accounts import (
     demo_load,
     organiser_account_create,
 )
-from tournaments.services.clock import (
-    round_clock_reset,
-    round_clock_start,
-    round_time_call,
-    table_token_issue,
-    table_token_revoke,
-)
-from tournaments.services.common import (
+from tournaments.services.audit_and_locks import (
     ServiceError,
     TableGoneError,
     audit,
     lock_round_and_table,
     table_gone_message,
+)
+from tournaments.services.clock_and_links import (
+    round_clock_reset,
+    round_clock_start,
+    round_time_call,
+    table_token_issue,
+    table_token_revoke,
 )
 from tournaments.services.player_import import (
     IMPORT_MAX_BYTES,
@@ -55,10 +56,10 @@ from tournaments.services.rounds import (
 )
 from tournaments.services.tournaments import (
     club_create,
-    entries_register,
-    entry_update,
-    entry_withdraw,
     player_save,
+    registration_update,
+    registration_withdraw,
+    registrations_create,
     tournament_settings_save,
 )
 
@@ -77,9 +78,6 @@ __all__ = [
     "club_create",
     "decode_upload",
     "demo_load",
-    "entries_register",
-    "entry_update",
-    "entry_withdraw",
     "lock_round_and_table",
     "organiser_account_create",
     "player_save",
@@ -87,6 +85,9 @@ __all__ = [
     "players_import_preview",
     "referee_account_create",
     "regenerate_confirmation",
+    "registration_update",
+    "registration_withdraw",
+    "registrations_create",
     "role_grant",
     "role_revoke",
     "round_clock_reset",

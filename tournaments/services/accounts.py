@@ -11,7 +11,7 @@ from tournaments.models import (
     Club,
     Player,
 )
-from tournaments.services.common import ServiceError
+from tournaments.services.audit_and_locks import ServiceError
 
 # (club name, city)
 DEMO_CLUBS: list[tuple[str, str]] = [

@@ -19,8 +19,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.player_csv import CsvPlayer, read_players
-from tournaments.services.common import ServiceError, audit
-from tournaments.services.tournaments import entries_register
+from tournaments.services.audit_and_locks import ServiceError, audit
+from tournaments.services.tournaments import registrations_create
 
 IMPORT_MAX_BYTES = 1_000_000
 IMPORT_MAX_LINES = 5_000
@@ -311,7 +311,7 @@ def players_import(
     registration = {}
     registered = []
     if tournament is not None:
-        registered = entries_register(
+        registered = registrations_create(
             tournament=tournament,
             players=listed,
             first_round=selectors.next_round_number(tournament=tournament),

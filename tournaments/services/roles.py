@@ -15,7 +15,7 @@ from django.utils.translation import gettext as _
 
 from tournaments.models import AuditEntry, Role, Table, Tournament
 from tournaments.permissions import ROLE_RELATIONS
-from tournaments.services.common import ServiceError, audit, lock_round_and_table
+from tournaments.services.audit_and_locks import ServiceError, audit, lock_round_and_table
 
 
 def _relation(tournament: Tournament, role: str) -> models.Manager:

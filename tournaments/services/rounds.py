@@ -11,8 +11,8 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.cache import tournament_changed
 from core.engine_text import error_text, flag_dict, is_warning, table_warning_text
+from core.page_cache import tournament_changed
 from engine import SheetError
 from engine.seating import (
     SeatedTable,
@@ -25,7 +25,7 @@ from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
     CheckIn,
-    Entry,
+    Registration,
     Round,
     RoundStatus,
     Seat,
@@ -35,7 +35,7 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import round_rule_set, rule_set_options
-from tournaments.services.common import ServiceError, audit
+from tournaments.services.audit_and_locks import ServiceError, audit
 
 
 @transaction.atomic
@@ -62,7 +62,7 @@ def round_create(
     new_round = Round.objects.create(
         tournament=tournament, number=number, seating_mode=tournament.seating_mode_for(number)
     )
-    playing = tournament.entries.filter(first_round__lte=number).filter(
+    playing = tournament.registrations.filter(first_round__lte=number).filter(
         Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=number)
     )
     CheckIn.objects.bulk_create(CheckIn(round=new_round, entry=entry) for entry in playing)
@@ -90,7 +90,7 @@ def _require_draft_seating(round_: Round) -> None:
 def check_in_set(
     *,
     round_: Round,
-    entries: Iterable[Entry],
+    entries: Iterable[Registration],
     by: User | None = None,
     ip_address: str | None = None,
 ) -> int:
@@ -107,7 +107,9 @@ def check_in_set(
     )
     if chosen != present:
         names = dict(
-            Entry.objects.filter(pk__in=chosen ^ present).values_list("pk", "player__full_name")
+            Registration.objects.filter(pk__in=chosen ^ present).values_list(
+                "pk", "player__full_name"
+            )
         )
         audit(
             action=AuditEntry.Action.CHECK_IN_CHANGED,
@@ -136,7 +138,7 @@ def round_generate_seating(
     by: User | None,
     confirmation: str = "",
     ip_address: str | None = None,
-    present: Iterable[Entry] | None = None,
+    present: Iterable[Registration] | None = None,
 ) -> Round:
     """Seat the checked-in players (engine.seating) and write the tables in bulk.
 
@@ -158,7 +160,7 @@ def round_generate_seating(
     mode = mode or round_.seating_mode
     check_ins = list(round_.check_ins.select_related("entry__player__club"))
     entries = [check_in.entry for check_in in check_ins]
-    scores = selectors.entry_scores(tournament=tournament, before_round=round_.number)
+    scores = selectors.registration_scores(tournament=tournament, before_round=round_.number)
     players = [
         SeatingPlayer(
             id=str(entry.pk),
@@ -328,7 +330,12 @@ def _explain(round_: Round, table: Table) -> list[dict[str, object]]:
 
 @transaction.atomic
 def round_swap_players(
-    *, round_: Round, first: Entry, second: Entry, by: User | None, ip_address: str | None = None
+    *,
+    round_: Round,
+    first: Registration,
+    second: Registration,
+    by: User | None,
+    ip_address: str | None = None,
 ) -> list[str]:
     """Swap two seated players in a draft round; returns the warnings of the tables it changed
     (a repeat meeting, a club clash, a fixed table no longer honoured), in the reader's language
@@ -416,7 +423,7 @@ class AttendanceMismatchError(ServiceError):
         )
 
 
-def _names(entries: Iterable[Entry]) -> str:
+def _names(entries: Iterable[Registration]) -> str:
     return ", ".join(entry.player.full_name for entry in entries)
 
 
@@ -426,7 +433,7 @@ def round_publish(
     round_: Round,
     by: User | None,
     ip_address: str | None = None,
-    present: Iterable[Entry] | None = None,
+    present: Iterable[Registration] | None = None,
     attendance_confirmed: bool = False,
 ) -> Round:
     """Publish the round's seating: every table gets its private entry link.

@@ -7,18 +7,18 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
-from core.cache import tournament_changed
+from core.page_cache import tournament_changed
 from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
     CheckIn,
     Club,
-    Entry,
     Player,
+    Registration,
     Tournament,
 )
 from tournaments.rule_set import RULE_SET_FIELDS
-from tournaments.services.common import RuleSetLockedError, audit, audit_value, changes
+from tournaments.services.audit_and_locks import RuleSetLockedError, audit, audit_value, changes
 
 
 @transaction.atomic
@@ -76,7 +76,7 @@ def tournament_settings_save(
 
 
 @transaction.atomic
-def entries_register(
+def registrations_create(
     *,
     tournament: Tournament,
     players: Iterable[Player],
@@ -85,16 +85,16 @@ def entries_register(
     ip_address: str | None = None,
     action: str = AuditEntry.Action.ENTRIES_REGISTERED,
     **detail: object,
-) -> list[Entry]:
-    """Register players; a registration after round 1 has started is a late entry. One audit
+) -> list[Registration]:
+    """Register players; a registration after round 1 has started is a late one. One audit
     entry names them (`action` and `detail`: the ranking registers a final's qualifiers)."""
-    existing = set(tournament.entries.values_list("player_id", flat=True))
-    entries = [
-        Entry(tournament=tournament, player=player, first_round=first_round)
+    existing = set(tournament.registrations.values_list("player_id", flat=True))
+    registrations = [
+        Registration(tournament=tournament, player=player, first_round=first_round)
         for player in players
         if player.pk not in existing
     ]
-    created = Entry.objects.bulk_create(entries)
+    created = Registration.objects.bulk_create(registrations)
     if created:
         audit(
             action=action,
@@ -102,7 +102,7 @@ def entries_register(
             tournament=tournament,
             ip_address=ip_address,
             **detail,
-            players=[entry.player.full_name for entry in created],
+            players=[registration.player.full_name for registration in created],
             first_round=first_round,
         )
     tournament_changed(tournament.pk)
@@ -110,27 +110,33 @@ def entries_register(
 
 
 @transaction.atomic
-def entry_update(
-    *, entry: Entry, values: dict[str, object], by: User | None, ip_address: str | None = None
+def registration_update(
+    *,
+    registration: Registration,
+    values: dict[str, object],
+    by: User | None,
+    ip_address: str | None = None,
 ) -> bool:
-    """Change an entry (team, fixed table, first round), with what changed in the audit log.
+    """Change a registration (team, fixed table, first round), with what changed in the audit log.
     False (and no audit entry) when nothing changes."""
-    entry = (
-        Entry.objects.select_for_update().select_related("player", "tournament").get(pk=entry.pk)
+    registration = (
+        Registration.objects.select_for_update()
+        .select_related("player", "tournament")
+        .get(pk=registration.pk)
     )
-    before, after = changes(entry, values)
+    before, after = changes(registration, values)
     if not after:
         return False
     for name, value in values.items():
-        setattr(entry, name, value)
-    entry.save(update_fields=list(values))
-    tournament_changed(entry.tournament_id)
+        setattr(registration, name, value)
+    registration.save(update_fields=list(values))
+    tournament_changed(registration.tournament_id)
     audit(
         action=AuditEntry.Action.ENTRY_CHANGED,
         by=by,
-        tournament=entry.tournament,
+        tournament=registration.tournament,
         ip_address=ip_address,
-        player=entry.player.full_name,
+        player=registration.player.full_name,
         before=before,
         after=after,
     )
@@ -138,23 +144,23 @@ def entry_update(
 
 
 @transaction.atomic
-def entry_withdraw(
-    *, entry: Entry, after_round: int, by: User | None, ip_address: str | None = None
-) -> Entry:
+def registration_withdraw(
+    *, registration: Registration, after_round: int, by: User | None, ip_address: str | None = None
+) -> Registration:
     """The player leaves: not seated in any round after `after_round`; results so far stay."""
-    entry.withdrawn_after_round = after_round
-    entry.save(update_fields=["withdrawn_after_round"])
-    CheckIn.objects.filter(entry=entry, round__number__gt=after_round).delete()
-    tournament_changed(entry.tournament_id)
+    registration.withdrawn_after_round = after_round
+    registration.save(update_fields=["withdrawn_after_round"])
+    CheckIn.objects.filter(entry=registration, round__number__gt=after_round).delete()
+    tournament_changed(registration.tournament_id)
     audit(
         action=AuditEntry.Action.ENTRY_WITHDRAWN,
         by=by,
-        tournament=entry.tournament,
+        tournament=registration.tournament,
         ip_address=ip_address,
-        player=entry.player.full_name,
+        player=registration.player.full_name,
         after_round=after_round,
     )
-    return entry
+    return registration
 
 
 @transaction.atomic

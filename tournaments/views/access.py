@@ -13,8 +13,7 @@ from django.shortcuts import get_object_or_404
 from django.utils.functional import SimpleLazyObject
 from django.utils.translation import gettext as _
 
-from core import plain_sql
-from core.cache import cached_public_page, canonical_redirect
+from core.page_cache import cached_public_page, canonical_redirect
 from tournaments import permissions
 from tournaments.models import Round, Tournament
 
@@ -32,15 +31,13 @@ def cached_tournament_page(
     params: frozenset[str],
     render: Callable[[Tournament], HttpResponse],
 ) -> HttpResponse:
-    """A public page of the URL's tournament, from the cache (core.cache.cached_public_page),
-    or `render(tournament)`; an unknown address is a 404. The tournament is read in one plain
-    statement (core.plain_sql): the ORM's building of that query is most of the cost of a
-    page served from the cache, which every viewer's poll is. A query string that is not the
+    """A public page of the URL's tournament, from the cache (core.page_cache.cached_public_page),
+    or `render(tournament)`; an unknown address is a 404. A query string that is not the
     page's own is redirected before the tournament is read."""
     redirect = canonical_redirect(request, params)
     if redirect is not None:
         return redirect
-    tournament = plain_sql.row_where(Tournament, "slug", slug)
+    tournament = Tournament.objects.filter(slug=slug).first()
     if tournament is None:
         raise Http404
     return cached_public_page(

@@ -21,7 +21,7 @@ from tournaments.forms import (
 )
 from tournaments.models import Player
 from tournaments.namesakes import namesake_mark
-from tournaments.tables import PlayerTable
+from tournaments.player_table import PlayerTable
 from tournaments.views.access import organiser_required
 
 LAST_IMPORT = "last_player_import"  # the session's pks of the players of the last import
@@ -152,7 +152,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
                         % {"count": len(result.updated)},
                     )
                 if tournament is not None:
-                    return redirect("tournaments:entries", slug=tournament.slug)
+                    return redirect("tournaments:registrations", slug=tournament.slug)
                 return redirect("tournaments:players")
         preview = services.players_import_preview(raw)
         # The confirm step re-sends the same lines (and tournament) and they are checked again.

@@ -18,13 +18,13 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.security import client_ip
 from tournaments import permissions, selectors, services
-from tournaments.clock import round_clock
 from tournaments.forms import (
     CheckInForm,
     GenerateSeatingForm,
     SwapForm,
 )
 from tournaments.models import Round, RoundStatus, SeatingMode, Tournament
+from tournaments.round_clock import round_clock
 from tournaments.views.access import organiser_required, round_or_404
 
 
@@ -69,7 +69,7 @@ def _round_page(
     # Seated by rank: each player's rank beside his seat, to check against the standings.
     by_rank = bool(tables) and round_.seating_mode == SeatingMode.RANKED
     if by_rank:
-        ranks = selectors.entry_rank_labels(
+        ranks = selectors.registration_rank_labels(
             tournament=round_.tournament, before_round=round_.number
         )
         for view in tables:

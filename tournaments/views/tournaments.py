@@ -15,16 +15,16 @@ from django.views.decorators.http import require_http_methods, require_safe
 from core.security import client_ip
 from engine.presets import PRESETS
 from tournaments import permissions, selectors, services
-from tournaments.clock import RoundClock, round_clock
 from tournaments.forms import (
-    EntryForm,
     PlayerImportForm,
     RegisterPlayersForm,
+    RegistrationForm,
     TournamentForm,
     WithdrawForm,
 )
-from tournaments.models import Entry, Round, Table, Tournament
+from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.namesakes import namesake_marks
+from tournaments.round_clock import RoundClock, round_clock
 from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
 from tournaments.views.access import organiser_required, role_required
 from tournaments.views.register import LAST_IMPORT
@@ -158,7 +158,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "rounds": selectors.round_list(tournament=tournament),
-            "entry_count": tournament.entries.count(),
+            "registration_count": tournament.registrations.count(),
             "rules_in_words": rule_set_words(
                 rule_set_options(tournament), table_size=4, place_points=False
             ),
@@ -168,16 +168,16 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def entries(request: HttpRequest, slug: str) -> HttpResponse:
+def registrations(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    # The players of the account's last import (the register's import page) not yet entries here.
+    # The players of the account's last import (the register's import page) not yet registered here.
     last_import = selectors.unregistered_players(
         tournament=tournament, pks=request.session.get(LAST_IMPORT, ())
     )
     form = RegisterPlayersForm(request.POST or None, tournament=tournament)
     if request.method == "POST" and ("last_import" in request.POST or form.is_valid()):
         first_round = selectors.next_round_number(tournament=tournament)
-        created = services.entries_register(
+        created = services.registrations_create(
             tournament=tournament,
             players=last_import if "last_import" in request.POST else form.cleaned_data["players"],
             first_round=first_round,
@@ -189,17 +189,17 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
             ngettext("%(count)d player registered.", "%(count)d players registered.", len(created))
             % {"count": len(created)},
         )
-        return redirect("tournaments:entries", slug=slug)
-    listed = selectors.entry_list(tournament=tournament)
-    marks = namesake_marks(entry.player for entry in listed)
-    for entry in listed:
-        entry.player.namesake_mark = marks.get(entry.player_id, "")
+        return redirect("tournaments:registrations", slug=slug)
+    listed = selectors.registration_list(tournament=tournament)
+    marks = namesake_marks(registration.player for registration in listed)
+    for registration in listed:
+        registration.player.namesake_mark = marks.get(registration.player_id, "")
     return render(
         request,
-        "tournaments/entries.html",
+        "tournaments/registrations.html",
         {
             "tournament": tournament,
-            "entries": listed,
+            "registrations": listed,
             "form": form,
             "last_import": last_import,
             "import_form": PlayerImportForm(),
@@ -209,39 +209,48 @@ def entries(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def entry_edit(request: HttpRequest, slug: str, entry_id: int) -> HttpResponse:
-    entry = get_object_or_404(
-        Entry.objects.select_related("player", "tournament"), pk=entry_id, tournament__slug=slug
+def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
+    registration = get_object_or_404(
+        Registration.objects.select_related("player", "tournament"),
+        pk=registration_id,
+        tournament__slug=slug,
     )
-    form = EntryForm(request.POST or None, instance=entry, prefix="entry")
+    form = RegistrationForm(request.POST or None, instance=registration, prefix="registration")
     withdraw = WithdrawForm(
         prefix="withdraw",
-        initial={"after_round": selectors.last_round_number(tournament=entry.tournament)},
+        initial={"after_round": selectors.last_round_number(tournament=registration.tournament)},
     )
     if request.method == "POST" and "withdraw-after_round" in request.POST:
         withdraw = WithdrawForm(request.POST, prefix="withdraw")
         if withdraw.is_valid():
-            services.entry_withdraw(
-                entry=entry,
+            services.registration_withdraw(
+                registration=registration,
                 after_round=withdraw.cleaned_data["after_round"],
                 by=request.user,
                 ip_address=client_ip(request),
             )
-            messages.success(request, _("%(name)s withdrawn.") % {"name": entry.player.full_name})
-            return redirect("tournaments:entries", slug=slug)
+            messages.success(
+                request, _("%(name)s withdrawn.") % {"name": registration.player.full_name}
+            )
+            return redirect("tournaments:registrations", slug=slug)
     elif request.method == "POST" and form.is_valid():
-        services.entry_update(
-            entry=entry,
+        services.registration_update(
+            registration=registration,
             values={name: form.cleaned_data[name] for name in form._meta.fields},
             by=request.user,
             ip_address=client_ip(request),
         )
-        messages.success(request, _("Entry saved."))
-        return redirect("tournaments:entries", slug=slug)
+        messages.success(request, _("Registration saved."))
+        return redirect("tournaments:registrations", slug=slug)
     return render(
         request,
-        "tournaments/entry_form.html",
-        {"entry": entry, "tournament": entry.tournament, "form": form, "withdraw": withdraw},
+        "tournaments/registration_form.html",
+        {
+            "registration": registration,
+            "tournament": registration.tournament,
+            "form": form,
+            "withdraw": withdraw,
+        },
     )
 
 

@@ -89,7 +89,7 @@ class Command(BaseCommand):
             deals = DealResult.objects.filter(table__round__tournament=tournament).count()
             self.stdout.write(
                 self.style.SUCCESS(
-                    f"Imported {tournament.name}: {tournament.entries.count()} players, "
+                    f"Imported {tournament.name}: {tournament.registrations.count()} players, "
                     f"{rounds} rounds, {tables} tables, {deals} deal versions."
                 )
             )

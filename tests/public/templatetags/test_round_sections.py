@@ -9,7 +9,7 @@ from django.core.cache import cache
 from django.test import Client
 
 from public.templatetags import round_sections
-from tests.factories import make_entries, make_tournament, seat_keys
+from tests.factories import make_registrations, make_tournament, seat_keys
 from tests.public.test_public_pages import round_url
 from tests.tournament_play import confirm_with_totals, publish_next_round
 
@@ -18,9 +18,9 @@ pytestmark = pytest.mark.django_db
 
 @pytest.fixture(autouse=True)
 def empty_memory():
-    round_sections.MEMORY.clear()
+    round_sections.section_html.cache_clear()
     yield
-    round_sections.MEMORY.clear()
+    round_sections.section_html.cache_clear()
 
 
 @pytest.fixture
@@ -50,7 +50,7 @@ def test_after_a_confirmation_only_the_confirmed_table_is_rendered_again(
     client: Client, rendered: list[int]
 ):
     tournament = make_tournament(slug="atminas-kauss")
-    make_entries(tournament, 9)
+    make_registrations(tournament, 9)
     round_ = publish_next_round(tournament)
     url = round_url(tournament, 1)
     built(client, url)
@@ -63,19 +63,19 @@ def test_after_a_confirmation_only_the_confirmed_table_is_rendered_again(
 
     assert rendered == [2]
     assert "-6" in page
-    round_sections.MEMORY.clear()
+    round_sections.section_html.cache_clear()
     assert built(client, url) == page
     assert sorted(rendered) == [1, 2, 2, 3]
 
 
 def test_a_table_kept_in_one_language_is_not_served_in_another(client: Client):
     tournament = make_tournament(slug="valodu-kauss")
-    make_entries(tournament, 6)
+    make_registrations(tournament, 6)
     publish_next_round(tournament)
     url = round_url(tournament, 1)
     latvian = built(client, url)
     russian = built(client, url, HTTP_ACCEPT_LANGUAGE="ru")
-    round_sections.MEMORY.clear()
+    round_sections.section_html.cache_clear()
 
     assert russian != latvian
     assert built(client, url, HTTP_ACCEPT_LANGUAGE="ru") == russian
@@ -83,7 +83,7 @@ def test_a_table_kept_in_one_language_is_not_served_in_another(client: Client):
 
 def test_a_search_marks_the_tables_it_found(client: Client):
     tournament = make_tournament(slug="meklesanas-kauss")
-    make_entries(tournament, 6)
+    make_registrations(tournament, 6)
     round_ = publish_next_round(tournament)
     url = round_url(tournament, 1)
     built(client, url)  # every table kept unmarked

@@ -22,7 +22,7 @@ from scoring.services import Writer
 from tests.factories import make_player, make_tournament, make_user
 from tests.tournament_play import favourite_first, play_round_at
 from tournaments import services as tournament_services
-from tournaments.models import Entry, Table
+from tournaments.models import Registration, Table
 
 pytestmark = [
     pytest.mark.django_db(transaction=True),
@@ -44,7 +44,9 @@ def tournaments_sharing_players(count: int, players: int = 9) -> list[Table]:
         tournament = make_tournament(
             starts_on=datetime.date(2026, month, 10), deals_per_round=3, rounds_planned=2
         )
-        Entry.objects.bulk_create(Entry(tournament=tournament, player=p) for p in people)
+        Registration.objects.bulk_create(
+            Registration(tournament=tournament, player=p) for p in people
+        )
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=month, by=None)
         round_ = tournament_services.round_publish(round_=round_, by=None)

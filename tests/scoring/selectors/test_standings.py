@@ -12,7 +12,7 @@ from engine import RoundResult, dealer_for, rank_standings
 from engine.names import latvian_sort_key, search_key
 from scoring import selectors, services
 from scoring.models import SeatResult
-from tests.factories import make_entries, make_tournament, seat_keys
+from tests.factories import make_registrations, make_tournament, seat_keys
 from tests.tournament_play import (
     REFEREE,
     confirm,
@@ -25,7 +25,7 @@ from tests.tournament_play import (
     played_tournament,
     publish_next_round,
 )
-from tournaments.models import Entry, Table
+from tournaments.models import Registration, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -35,7 +35,7 @@ def round_one_confirmed():
     """Six players at two tables of 3, 6 deals each, both tables confirmed:
     table 1 all equal (0, 0, 0), table 2: first seat +6, second 0, third −6."""
     tournament = make_tournament(deals_per_round=6, rounds_planned=3)
-    make_entries(tournament, 6)
+    make_registrations(tournament, 6)
     round_ = publish_next_round(tournament)
     table_one, table_two = round_.tables.order_by("number")
     play_round_at(table_one, next_not_dealing)
@@ -104,7 +104,7 @@ class TestStandingsFromConfirmedTables:
                 )
                 for row in seat_results
             ],
-            names={str(e.pk): e.player.full_name for e in tournament.entries.all()},
+            names={str(e.pk): e.player.full_name for e in tournament.registrations.all()},
         )
 
         rows = selectors.tournament_standings(tournament=tournament).rows
@@ -125,7 +125,7 @@ class TestStandingsFromConfirmedTables:
 
     def test_a_player_without_results_stands_last_with_zero(self, round_one_confirmed):
         tournament, *_ = round_one_confirmed
-        (late,) = make_entries(tournament, 1)
+        (late,) = make_registrations(tournament, 1)
 
         rows = selectors.tournament_standings(tournament=tournament).rows
 
@@ -152,7 +152,7 @@ class TestStandingsFromConfirmedTables:
 
     def test_no_team_standings_when_teams_are_off(self, round_one_confirmed):
         tournament, *_ = round_one_confirmed
-        Entry.objects.filter(tournament=tournament).update(team="Kurzeme")
+        Registration.objects.filter(tournament=tournament).update(team="Kurzeme")
 
         assert selectors.tournament_standings(tournament=tournament).teams == []
 

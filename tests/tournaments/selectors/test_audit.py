@@ -25,7 +25,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, Entry, Role, Table
+from tournaments.models import AuditEntry, Registration, Role, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +83,9 @@ def played(chief):
         client_key=next(keys),
         writer=Writer(ip_address="10.3.3.3"),
     )
-    services.entry_withdraw(entry=Entry.objects.get(pk=players[2]), after_round=1, by=chief)
+    services.registration_withdraw(
+        registration=Registration.objects.get(pk=players[2]), after_round=1, by=chief
+    )
     services.role_grant(
         tournament=tournament,
         user=User.objects.create(username="tiesnesis"),
@@ -94,7 +96,7 @@ def played(chief):
 
 
 def name_of(entry_key: str) -> str:
-    return Entry.objects.select_related("player").get(pk=entry_key).player.full_name
+    return Registration.objects.select_related("player").get(pk=entry_key).player.full_name
 
 
 def audit_url(tournament, **filters: object) -> str:
@@ -161,7 +163,7 @@ class TestReading:
         organiser = User.objects.create(username="rita", first_name="Rita", last_name="Ozola")
         tournament.organisers.add(organiser)
         organiser_client.force_login(organiser)
-        registered = services.entries_register(
+        registered = services.registrations_create(
             tournament=tournament,
             players=[make_player() for _ in range(3)],
             by=organiser,
@@ -169,7 +171,9 @@ class TestReading:
         )
         round_ = services.round_create(tournament=tournament, by=organiser)
         services.check_in_set(round_=round_, entries=registered[:2], by=organiser)
-        services.entry_update(entry=registered[0], values={"team": "Ogre"}, by=organiser)
+        services.registration_update(
+            registration=registered[0], values={"team": "Ogre"}, by=organiser
+        )
 
         rows = organiser_client.get(audit_url(tournament)).context["rows"]
         by_action = {row.entry.action: row for row in rows}

@@ -233,10 +233,10 @@ class TestLikelyDuplicates:
         tournament = make_tournament()
         lines = "Jānis Bērziņš;Rīgas Zoles klubs;\nJanis Berzins;Rīgas Zoles klubs;LV-5\n"
         result = services.players_import(raw=lines.encode(), by=None, tournament=tournament)
-        assert list(tournament.entries.values_list("player", flat=True)) == [janis.pk]
+        assert list(tournament.registrations.values_list("player", flat=True)) == [janis.pk]
         assert result.players == [janis]
 
     def test_imported_into_a_tournament_the_existing_player_is_registered_once(self, janis):
         tournament = make_tournament()
         services.players_import(raw=self.LINE.encode(), by=None, tournament=tournament)
-        assert list(tournament.entries.values_list("player", flat=True)) == [janis.pk]
+        assert list(tournament.registrations.values_list("player", flat=True)) == [janis.pk]

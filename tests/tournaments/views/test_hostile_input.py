@@ -26,7 +26,7 @@ from tests.hostile import (
     hostile_client,
 )
 from tournaments import services as tournament_services
-from tournaments.models import Club, Entry, Player, Tournament
+from tournaments.models import Club, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -226,10 +226,10 @@ class TestOrganiserForms:
         player = Player.objects.get(full_name=SCRIPT)
         assert (player.club.name, player.licence_number) == (IMG, "<b>1</b>")
 
-    def test_entries_register_unknown_players(self, staff):
+    def test_registrations_create_unknown_players(self, staff):
         tournament = make_tournament()
         make_player()  # someone to register: the form is shown
-        url = reverse("tournaments:entries", args=[tournament.slug])
+        url = reverse("tournaments:registrations", args=[tournament.slug])
         for value in (*BAD_NUMBERS, "999999", SCRIPT, ["1", "abc"]):
             before = database_state()
             response = staff.post(url, {"players": value})
@@ -237,27 +237,31 @@ class TestOrganiserForms:
 
     def test_entry_and_withdrawal(self, staff):
         tournament = make_tournament()
-        entry = Entry.objects.create(tournament=tournament, player=make_player())
-        url = reverse("tournaments:entry_edit", args=[tournament.slug, entry.pk])
-        valid = {"entry-team": "", "entry-fixed_table": "", "entry-first_round": "1"}
+        entry = Registration.objects.create(tournament=tournament, player=make_player())
+        url = reverse("tournaments:registration_edit", args=[tournament.slug, entry.pk])
+        valid = {
+            "registration-team": "",
+            "registration-fixed_table": "",
+            "registration-first_round": "1",
+        }
         cases = [
-            *[{**valid, "entry-team": value} for value in (LONG_TEXT, NUL_TEXT, "x" * 81)],
-            *[{**valid, "entry-fixed_table": value} for value in BAD_NUMBERS if value],
-            *[{**valid, "entry-first_round": value} for value in BAD_NUMBERS],
+            *[{**valid, "registration-team": value} for value in (LONG_TEXT, NUL_TEXT, "x" * 81)],
+            *[{**valid, "registration-fixed_table": value} for value in BAD_NUMBERS if value],
+            *[{**valid, "registration-first_round": value} for value in BAD_NUMBERS],
             *[{"withdraw-after_round": value} for value in (*BAD_NUMBERS, "40000")],
         ]
         for data in cases:
             before = database_state()
             assert_refused(staff.post(url, data), before, str(data)[:80])
-        assert staff.post(url, {**valid, "entry-team": SCRIPT}).status_code == 302
+        assert staff.post(url, {**valid, "registration-team": SCRIPT}).status_code == 302
         entry.refresh_from_db()
         assert entry.team == SCRIPT
 
     def test_rounds(self, staff):
         tournament = make_tournament()
         for _ in range(7):
-            Entry.objects.create(tournament=tournament, player=make_player())
-        other = Entry.objects.create(tournament=make_tournament(), player=make_player())
+            Registration.objects.create(tournament=tournament, player=make_player())
+        other = Registration.objects.create(tournament=make_tournament(), player=make_player())
         round_ = tournament_services.round_create(tournament=tournament)
         slug = tournament.slug
         check_in = reverse("tournaments:check_in", args=[slug, 1])
@@ -275,7 +279,9 @@ class TestOrganiserForms:
             response = staff.post(url, data, follow=True)
             assert_refused(response, before, f"{url} {str(data)[:60]}")
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
-        seated = list(Entry.objects.filter(seats__table__round=round_).values_list("pk", flat=True))
+        seated = list(
+            Registration.objects.filter(seats__table__round=round_).values_list("pk", flat=True)
+        )
         for data in (
             {"first": seated[0], "second": seated[0]},
             {"first": seated[0], "second": other.pk},

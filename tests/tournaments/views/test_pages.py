@@ -4,9 +4,15 @@ requests (create a tournament, import and register players, check in, seat, swap
 import pytest
 from django.urls import reverse
 
-from tests.factories import make_entries, make_organiser, make_player, make_tournament, make_user
+from tests.factories import (
+    make_organiser,
+    make_player,
+    make_registrations,
+    make_tournament,
+    make_user,
+)
 from tournaments import services
-from tournaments.models import AuditEntry, Club, Entry, Player, Round, Seat, Tournament
+from tournaments.models import AuditEntry, Club, Player, Registration, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -20,7 +26,7 @@ def organiser_client(client):
 @pytest.fixture
 def seated_round():
     tournament = make_tournament(slug="kauss")
-    make_entries(tournament, 10, clubs=3)
+    make_registrations(tournament, 10, clubs=3)
     round_ = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=round_, seed=11, by=None)
     return round_
@@ -37,8 +43,8 @@ def organiser_pages(tournament, entry, player):
         reverse("tournaments:player_edit", args=[player.pk]),
         reverse("tournaments:detail", args=[tournament.slug]),
         reverse("tournaments:edit", args=[tournament.slug]),
-        reverse("tournaments:entries", args=[tournament.slug]),
-        reverse("tournaments:entry_edit", args=[tournament.slug, entry.pk]),
+        reverse("tournaments:registrations", args=[tournament.slug]),
+        reverse("tournaments:registration_edit", args=[tournament.slug, entry.pk]),
         reverse("tournaments:meetings", args=[tournament.slug]),
         reverse("tournaments:round", args=[tournament.slug, 1]),
     ]
@@ -46,7 +52,7 @@ def organiser_pages(tournament, entry, player):
 
 def test_every_organiser_page_opens_for_an_organiser(organiser_client, seated_round):
     tournament = seated_round.tournament
-    entry = tournament.entries.first()
+    entry = tournament.registrations.first()
     for url in organiser_pages(tournament, entry, entry.player):
         response = organiser_client.get(url)
         assert response.status_code == 200, url
@@ -54,7 +60,7 @@ def test_every_organiser_page_opens_for_an_organiser(organiser_client, seated_ro
 
 def test_organiser_pages_send_strangers_to_sign_in_and_refuse_other_users(client, seated_round):
     tournament = seated_round.tournament
-    entry = tournament.entries.first()
+    entry = tournament.registrations.first()
     pages = organiser_pages(tournament, entry, entry.player)
     for url in pages:
         response = client.get(url)
@@ -169,14 +175,14 @@ def test_register_check_in_seat_swap_and_publish_round_one(organiser_client):
     tournament = make_tournament(slug="vakars", avoid_same_club=False)
     players = [make_player() for _ in range(10)]
     organiser_client.post(
-        reverse("tournaments:entries", args=["vakars"]), {"players": [p.pk for p in players]}
+        reverse("tournaments:registrations", args=["vakars"]), {"players": [p.pk for p in players]}
     )
-    assert tournament.entries.count() == 10
+    assert tournament.registrations.count() == 10
 
     organiser_client.post(reverse("tournaments:round_create", args=["vakars"]))
     round_ = Round.objects.get(tournament=tournament, number=1)
-    absent = Entry.objects.get(player=players[0])
-    present = [e.pk for e in tournament.entries.exclude(pk=absent.pk)]
+    absent = Registration.objects.get(player=players[0])
+    present = [e.pk for e in tournament.registrations.exclude(pk=absent.pk)]
     organiser_client.post(reverse("tournaments:check_in", args=["vakars", 1]), {"entries": present})
     organiser_client.post(
         reverse("tournaments:generate", args=["vakars", 1]), {"mode": "random", "seed": "2026"}
@@ -231,9 +237,9 @@ def test_who_met_whom_lists_each_pair_with_its_count(organiser_client, seated_ro
 
 
 def test_withdraw_a_player(organiser_client, seated_round):
-    entry = seated_round.tournament.entries.first()
+    entry = seated_round.tournament.registrations.first()
     organiser_client.post(
-        reverse("tournaments:entry_edit", args=[seated_round.tournament.slug, entry.pk]),
+        reverse("tournaments:registration_edit", args=[seated_round.tournament.slug, entry.pk]),
         {"withdraw-after_round": 1},
     )
     entry.refresh_from_db()
@@ -263,7 +269,7 @@ def test_add_a_club(organiser_client):
 def test_check_in_lists_players_in_latvian_alphabetical_order(organiser_client):
     tournament = make_tournament(slug="abc")
     for name in ["Ērika Žagare", "Gatis Ozols", "Edgars Vītols", "Čaba Kiss", "Cēzars Ābols"]:
-        Entry.objects.create(tournament=tournament, player=make_player(full_name=name))
+        Registration.objects.create(tournament=tournament, player=make_player(full_name=name))
     services.round_create(tournament=tournament)
     response = organiser_client.get(
         reverse("tournaments:round", args=["abc", 1]), HTTP_ACCEPT_LANGUAGE="lv"
@@ -289,7 +295,9 @@ def test_the_registration_list_can_be_ticked_all_at_once(organiser_client):
     tournament = make_tournament(slug="visi")
     for _ in range(3):
         make_player()
-    html = organiser_client.get(reverse("tournaments:entries", args=["visi"])).content.decode()
+    html = organiser_client.get(
+        reverse("tournaments:registrations", args=["visi"])
+    ).content.decode()
     assert 'data-select-all="id_players"' in html
     assert "js/select-all.js" in html
     assert f'name="tournament" value="{tournament.slug}"' in html  # a list straight into it
@@ -304,13 +312,13 @@ def test_an_imported_list_is_registered_straight_into_a_tournament(organiser_cli
     html = preview.content.decode()
     assert 'name="tournament" value="vakars"' in html
     assert "3 players of the list are registered in" in html
-    assert not tournament.entries.exists()  # the preview writes nothing
+    assert not tournament.registrations.exists()  # the preview writes nothing
     confirm = organiser_client.post(url, {"text": lines, "tournament": "vakars", "confirm": "1"})
     assert confirm.status_code == 302
-    assert confirm.url == reverse("tournaments:entries", args=["vakars"])
-    registered = set(tournament.entries.values_list("player__full_name", flat=True))
+    assert confirm.url == reverse("tournaments:registrations", args=["vakars"])
+    registered = set(tournament.registrations.values_list("player__full_name", flat=True))
     assert registered == {"Jānis Bērziņš", "Anna Ozoliņa", "Ļena Ščukina"}
-    assert tournament.entries.filter(player=known).exists()  # already in the register
+    assert tournament.registrations.filter(player=known).exists()  # already in the register
     entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAYERS_IMPORTED)
     assert entry.tournament == tournament
     assert entry.detail["registered"] == 3 and entry.detail["imported"] == 2
@@ -380,17 +388,21 @@ def test_namesakes_on_the_entries_page_are_told_apart(organiser_client):
     club = Club.objects.create(name="Rīgas Zoles klubs")
     registered = make_player(full_name="Jānis Bērziņš", club=club, licence_number="LV-1")
     make_player(full_name="Anna Ozoliņa", club=club)
-    services.entries_register(tournament=tournament, players=[registered])
+    services.registrations_create(tournament=tournament, players=[registered])
     namesake = make_player(full_name="Janis Berzins", club=club)
     other = make_player(full_name="Jānis Bērziņš", club=club)
     tournament_two = make_tournament(slug="otrais")
-    services.entries_register(tournament=tournament_two, players=[registered, other])
-    html = organiser_client.get(reverse("tournaments:entries", args=["vakars"])).content.decode()
+    services.registrations_create(tournament=tournament_two, players=[registered, other])
+    html = organiser_client.get(
+        reverse("tournaments:registrations", args=["vakars"])
+    ).content.decode()
     # The unregistered namesakes in the checklist, by their number in the register.
     assert f"Janis Berzins (Rīgas Zoles klubs, #{namesake.pk})" in html
     assert f"Jānis Bērziņš (Rīgas Zoles klubs, #{other.pk})" in html
     assert "Anna Ozoliņa (Rīgas Zoles klubs)" in html  # no namesake: no mark
-    listed = organiser_client.get(reverse("tournaments:entries", args=["otrais"])).content.decode()
+    listed = organiser_client.get(
+        reverse("tournaments:registrations", args=["otrais"])
+    ).content.decode()
     assert "LV-1" in listed and f"#{other.pk}" in listed
 
 
@@ -400,7 +412,7 @@ class TestImportFromTheEntriesPage:
 
     def test_the_entries_page_has_the_import_form_of_the_tournament(self, organiser_client):
         make_tournament(slug="vakars")
-        url = reverse("tournaments:entries", args=["vakars"])
+        url = reverse("tournaments:registrations", args=["vakars"])
         html = organiser_client.get(url).content.decode()
         form = html[html.index('class="stacked entries-import"') :]
         form = form[: form.index("</form>")]
@@ -414,25 +426,25 @@ class TestImportFromTheEntriesPage:
         make_player(full_name="Pēteris Kalniņš")  # not on the list
         lines = "Jānis Bērziņš;Rīgas Zoles klubs;LV-1\nAnna Ozoliņa;;LV-7\n"
         organiser_client.post(reverse("tournaments:player_import"), {"text": lines, "confirm": "1"})
-        url = reverse("tournaments:entries", args=["vakars"])
+        url = reverse("tournaments:registrations", args=["vakars"])
         html = organiser_client.get(url).content.decode()
         assert "Register the 2 players of your last import" in html
         response = organiser_client.post(url, {"last_import": "1"})
         assert response.status_code == 302
-        registered = set(tournament.entries.values_list("player__full_name", flat=True))
+        registered = set(tournament.registrations.values_list("player__full_name", flat=True))
         assert registered == {"Jānis Bērziņš", "Anna Ozoliņa"}
-        assert tournament.entries.filter(player=known).exists()
+        assert tournament.registrations.filter(player=known).exists()
         html = organiser_client.get(url).content.decode()
         assert "of your last import" not in html  # all of them registered
 
     def test_without_an_import_there_is_nothing_to_register(self, organiser_client):
         tournament = make_tournament(slug="vakars")
         make_player()
-        url = reverse("tournaments:entries", args=["vakars"])
+        url = reverse("tournaments:registrations", args=["vakars"])
         assert "of your last import" not in organiser_client.get(url).content.decode()
         response = organiser_client.post(url, {"last_import": "1"})
         assert response.status_code == 302
-        assert not tournament.entries.exists()
+        assert not tournament.registrations.exists()
 
 
 def test_namesakes_in_the_check_in_list_are_told_apart(organiser_client):
@@ -440,7 +452,7 @@ def test_namesakes_in_the_check_in_list_are_told_apart(organiser_client):
     licensed = make_player(full_name="Jānis Bērziņš", licence_number="LV-1")
     unlicensed = make_player(full_name="Janis Berzins")
     others = [make_player() for _ in range(4)]
-    services.entries_register(tournament=tournament, players=[licensed, unlicensed, *others])
+    services.registrations_create(tournament=tournament, players=[licensed, unlicensed, *others])
     services.round_create(tournament=tournament)
     html = organiser_client.get(reverse("tournaments:round", args=["vakars", 1])).content.decode()
     assert "Jānis Bērziņš (LV-1)" in html
@@ -482,12 +494,12 @@ def test_after_a_register_import_the_players_page_registers_it_in_a_coming_tourn
         reverse("tournaments:player_import"), {"text": lines, "confirm": "1"}, follow=True
     )
     html = response.content.decode()
-    entries_url = reverse("tournaments:entries", args=["nakamais"])
+    entries_url = reverse("tournaments:registrations", args=["nakamais"])
     assert f'action="{entries_url}"' in html
     assert f"Register these 2 players in {coming.name}" in html
-    assert reverse("tournaments:entries", args=["pagajis"]) not in html  # over
+    assert reverse("tournaments:registrations", args=["pagajis"]) not in html  # over
     organiser_client.post(entries_url, {"last_import": "1"})
-    assert coming.entries.count() == 2
+    assert coming.registrations.count() == 2
     html = organiser_client.get(reverse("tournaments:players")).content.decode()
     assert "Register these" not in html  # all of them registered there
 

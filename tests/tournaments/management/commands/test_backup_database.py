@@ -12,9 +12,9 @@ import pytest
 from django.core.management import CommandError, call_command
 from django.db import connection
 
-from tests.factories import make_entries, make_tournament
+from tests.factories import make_registrations, make_tournament
 from tournaments.management.commands import backup_database
-from tournaments.models import Entry, Player, Tournament
+from tournaments.models import Player, Registration, Tournament
 
 # Committed rows: the backup reads the database as other connections see it.
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -36,7 +36,7 @@ def backup(directory) -> str:
 @on_sqlite
 def test_the_sqlite_backup_opens_with_the_same_rows(tmp_path):
     tournament = make_tournament(name="Ziemassvētku kauss")
-    make_entries(tournament, 9, clubs=2)
+    make_registrations(tournament, 9, clubs=2)
 
     printed = backup(tmp_path)
 
@@ -48,7 +48,7 @@ def test_the_sqlite_backup_opens_with_the_same_rows(tmp_path):
         # One self-contained file, no -wal beside it, and SQLite finds nothing wrong with it.
         assert copy.execute("PRAGMA journal_mode").fetchone()[0] == "delete"
         assert copy.execute("PRAGMA integrity_check").fetchone()[0] == "ok"
-        for model in (Tournament, Player, Entry):
+        for model in (Tournament, Player, Registration):
             table = model._meta.db_table
             (count,) = copy.execute(f"SELECT count(*) FROM {table}").fetchone()
             assert count == model.objects.count(), table

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.utils import translation
 
+from ranking.ranking_tables import RatingTable, SeasonRankingTable
 from ranking.selectors import RankingRow, RatingRow
-from ranking.tables import RatingTable, SeasonRankingTable
 from tests.lean_tables import rendered_both_ways
 
 

@@ -1,5 +1,6 @@
-"""A row of the sheet as scoring.templatetags.sheet_rows.render_row writes it: the deal's number
-and correction link, the game, its declarer and figures, the pule events, each player's box."""
+"""A row of the sheet as scoring/_sheet_row.html writes it (scoring.templatetags.kept_sheet_rows):
+the deal's number and correction link, the game, its declarer and figures, the pule events, each
+player's box."""
 
 import itertools
 
@@ -10,8 +11,8 @@ from engine import Pass, PenaltyPule, Play
 from engine.rules import Game
 from scoring import services
 from scoring.services import Writer
-from scoring.sheet_view import table_sheet_view
-from scoring.templatetags.sheet_rows import render_row
+from scoring.sheet.reader import table_sheet
+from scoring.templatetags.kept_sheet_rows import forget_rows, row_html
 from tests.factories import make_published_round, play_round_with, seat_keys
 
 pytestmark = pytest.mark.django_db
@@ -19,6 +20,11 @@ pytestmark = pytest.mark.django_db
 keys = (f"row-key-{number}" for number in itertools.count())
 REFEREE = Writer(ip_address="10.0.0.9")
 PAGE = '/r/x"y/'
+
+
+@pytest.fixture(autouse=True)
+def no_rows_kept():
+    forget_rows()  # a row id of another test's database may be this test's
 
 
 @pytest.fixture
@@ -38,7 +44,7 @@ def table():
 
 
 def record(table, *entries):
-    start = len(table_sheet_view(table_id=table.pk).rows) + 1
+    start = len(table_sheet(table_id=table.pk).rows) + 1
     for position, entry in enumerate(entries, start=start):
         services.deal_record(
             table=table, entry=entry, position=position, client_key=next(keys), writer=REFEREE
@@ -47,16 +53,16 @@ def record(table, *entries):
 
 def playing(table, deal_index):
     """The players of the deal at `deal_index` (0-based): all but its dealer."""
-    sheet = table_sheet_view(table_id=table.pk)
+    sheet = table_sheet(table_id=table.pk)
     players = seat_keys(table)
     dealer = sheet.next_dealer.key if deal_index == sheet.deals_played else None
     return [key for key in players if key != dealer]
 
 
 def rows(table, **kwargs):
-    sheet = table_sheet_view(table_id=table.pk)
+    sheet = table_sheet(table_id=table.pk)
     return [
-        render_row(row, **{"editable": True, "page_url": PAGE, "pules": True, **kwargs})
+        row_html(row, **{"editable": True, "page_url": PAGE, "pules": True, **kwargs})
         for row in sheet.rows
     ], sheet
 

@@ -1,4 +1,5 @@
-"""The thin layer between stored deal results and the engine's table sheet.
+"""Stored deal results as the engine's sheet lines, and what a table's stored versions say
+(its current entries, the deals played, the deal limit once time is up).
 
 Players are keyed in the engine by their entry id (as text), so two players of the same name
 never mix; pages map the keys back to names."""
@@ -7,62 +8,15 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Iterable, Sequence
-from functools import cache
 
-from django.db import connection
-
-from core import plain_sql
 from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
-from engine.deals import Entry as SheetEntry
+from engine.deals import SheetLine
 from engine.rules import Game
 from scoring.models import DealResult, EntryKind, TableResult
-from tournaments.clock import RoundClock
 from tournaments.models import Seat, Table
+from tournaments.round_clock import RoundClock
 
 NO_DEAL = (EntryKind.VOID, EntryKind.PENALTY)  # a removed entry, a penalty pule
-
-# What the sheet reads of a stored result: not who entered it or from where (those stay deferred:
-# read when asked for, as the audit pages and the archive do). When it was written tells how
-# the sheet stood when the round's time was up (`deals_at`).
-SHEET_RESULT_FIELDS = plain_sql.model_fields(
-    DealResult,
-    (
-        "id",
-        "table_id",
-        "position",
-        "version",
-        "kind",
-        "game",
-        "player_id",
-        "points",
-        "tricks",
-        "galdins",
-        "reason",
-        "client_key",
-        "created_at",
-    ),
-)
-
-
-@cache
-def _results_sql(vendor: str) -> str:
-    return (
-        f"SELECT {plain_sql.select_list(DealResult, 'd', SHEET_RESULT_FIELDS)} "
-        f"FROM {plain_sql.table_name(DealResult)} d "
-        f"WHERE {plain_sql.column(DealResult, 'table', 'd')} = %s "
-        f"ORDER BY {plain_sql.column(DealResult, 'position', 'd')}, "
-        f"{plain_sql.column(DealResult, 'version', 'd')}"
-    )
-
-
-def table_results(table_id: int) -> list[DealResult]:
-    """Every version of a table's entries, ordered by position and version, with the fields the
-    sheet reads (`SHEET_RESULT_FIELDS`; the others are deferred). Plain SQL (core.plain_sql):
-    read on every deal and every view of the sheet."""
-    with connection.cursor() as cursor:
-        cursor.execute(_results_sql(connection.vendor), [table_id])
-        rows = cursor.fetchall()
-    return [plain_sql.instance(DealResult, SHEET_RESULT_FIELDS, row) for row in rows]
 
 
 def current_results(results: Iterable[DealResult]) -> list[DealResult]:
@@ -119,8 +73,8 @@ def sheet_is_closed(
     )
 
 
-def sheet_entry(result: DealResult) -> SheetEntry:
-    """A stored result as the engine's entry."""
+def sheet_line(result: DealResult) -> SheetLine:
+    """A stored result as a line of the engine's sheet."""
     if result.kind == EntryKind.PASS:
         return Pass()
     if result.kind == EntryKind.PENALTY:
@@ -141,19 +95,19 @@ def seat_keys(seats: Sequence[Seat]) -> tuple[str, ...]:
     return tuple(str(seat.entry_id) for seat in sorted(seats, key=lambda seat: seat.position))
 
 
-def table_sheet(
+def engine_sheet(
     table: Table,
     *,
     seats: Sequence[Seat],
     results: Iterable[DealResult],
     rules: Rules,
-    extra: Sequence[SheetEntry] = (),
+    extra: Sequence[SheetLine] = (),
     closed: bool = False,
 ) -> Sheet:
     """The engine's sheet of a table: its players in seat order, its current entries (plus any
     `extra` being added) under the rules of its round (`tournaments.rule_set`)."""
     players = seat_keys(seats)
-    entries = [sheet_entry(result) for result in current_results(results)]
+    entries = [sheet_line(result) for result in current_results(results)]
     return Sheet(
         players=players,
         entries=(*entries, *extra),
@@ -163,21 +117,21 @@ def table_sheet(
     )
 
 
-def result_fields(entry: SheetEntry) -> dict[str, object]:
-    """The DealResult fields that store an engine entry."""
-    if isinstance(entry, Pass):
+def result_fields(line: SheetLine) -> dict[str, object]:
+    """The DealResult fields that store a sheet line."""
+    if isinstance(line, Pass):
         return {"kind": EntryKind.PASS}
-    if isinstance(entry, PenaltyPule):
-        return {"kind": EntryKind.PENALTY, "player_id": int(entry.player)}
-    if isinstance(entry, Galdins):
-        galdins = {"tricks": dict(entry.tricks), "points": dict(entry.points)}
-        if entry.draw_loser is not None:  # a rondo galdiņš decided by the card draw
-            galdins["draw_loser"] = entry.draw_loser
+    if isinstance(line, PenaltyPule):
+        return {"kind": EntryKind.PENALTY, "player_id": int(line.player)}
+    if isinstance(line, Galdins):
+        galdins = {"tricks": dict(line.tricks), "points": dict(line.points)}
+        if line.draw_loser is not None:  # a rondo galdiņš decided by the card draw
+            galdins["draw_loser"] = line.draw_loser
         return {"kind": EntryKind.GALDINS, "galdins": galdins}
     return {
         "kind": EntryKind.PLAY,
-        "game": entry.game.value,
-        "player_id": int(entry.declarer),
-        "points": entry.points,
-        "tricks": entry.tricks,
+        "game": line.game.value,
+        "player_id": int(line.declarer),
+        "points": line.points,
+        "tricks": line.tricks,
     }

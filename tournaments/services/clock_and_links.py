@@ -8,16 +8,16 @@ from django.utils import formats, timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
-from core.cache import tournament_changed
+from core.page_cache import tournament_changed
 from tournaments import permissions, selectors
-from tournaments.clock import CLOCK_STATUSES, round_clock
 from tournaments.models import (
     AuditEntry,
     Round,
     Table,
     TableToken,
 )
-from tournaments.services.common import ServiceError, audit, lock_round_and_table
+from tournaments.round_clock import CLOCK_STATUSES, round_clock
+from tournaments.services.audit_and_locks import ServiceError, audit, lock_round_and_table
 
 
 def _lock_clock_round(round_: Round, by: User | None) -> Round:

@@ -11,7 +11,7 @@ from collections.abc import Mapping
 from dataclasses import fields
 from typing import Any
 
-from engine.deals import Entry, Galdins, Pass, PenaltyPule, Play
+from engine.deals import Galdins, Pass, PenaltyPule, Play, SheetLine
 from engine.errors import SheetError, shown
 from engine.rules import Game, Rules
 from engine.sheet import ScoredSheet, Sheet, score_sheet
@@ -40,7 +40,7 @@ def _check_fields(
             raise SheetError(f"unknown field {shown(name)}", field=name)
 
 
-def entry_from_json(data: object) -> Entry:
+def entry_from_json(data: object) -> SheetLine:
     """One element of a sheet's `deals` (raises `SheetError` without a deal number)."""
     if not isinstance(data, dict):
         raise SheetError(f"each deal must be a JSON object, got {shown(data)}", field="deal")
@@ -142,7 +142,7 @@ def rules_to_json(rules: Rules) -> dict[str, Any]:
     }
 
 
-def entry_to_json(entry: Entry, names: Mapping[str, str] | None = None) -> dict[str, Any]:
+def entry_to_json(entry: SheetLine, names: Mapping[str, str] | None = None) -> dict[str, Any]:
     """One entry of a sheet in the contract; `names` renames the players (keys) if given."""
     name = names.__getitem__ if names is not None else str
     if isinstance(entry, PenaltyPule):

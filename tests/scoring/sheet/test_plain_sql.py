@@ -1,5 +1,6 @@
-"""The reads and inserts written in plain SQL for the deal's hot path (core/plain_sql.py and its
-users): each gives what the ORM gives, on SQLite and PostgreSQL alike (CI runs both)."""
+"""The sheet's statements in plain SQL (scoring/sheet/plain_sql.py) and the reader that uses them
+(scoring/sheet/reader.py): each gives what the ORM gives, on SQLite and PostgreSQL alike (CI
+runs both), and both doors of the entry page read the same row."""
 
 import datetime
 import itertools
@@ -7,18 +8,17 @@ import itertools
 import pytest
 from django.utils import timezone
 
-from core import plain_sql
 from engine import Galdins, PenaltyPule, Play
 from engine.rules import Game
-from entry.link_read import linked_table
 from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
-from scoring.sheets import SHEET_RESULT_FIELDS, table_results
+from scoring.sheet import plain_sql
+from scoring.sheet.plain_sql import RESULT_FIELDS, table_results, table_seats
+from scoring.sheet.reader import table_by_id, table_by_link
 from tests.factories import deals_on_sheet, make_published_round, play_round_with, seat_keys
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Round, Seat, TableToken
-from tournaments.selectors import table_seats
+from tournaments.models import Round, Seat, TableToken
 
 pytestmark = pytest.mark.django_db
 
@@ -62,7 +62,7 @@ def test_a_tables_results_are_the_orms_in_order_and_field_for_field(table):
     orm = list(DealResult.objects.filter(table=table).order_by("position", "version"))
     assert [result.pk for result in read] == [result.pk for result in orm]
     for plain, stored in zip(read, orm, strict=True):
-        for name in SHEET_RESULT_FIELDS:
+        for name in RESULT_FIELDS:
             assert getattr(plain, name) == getattr(stored, name), name
     galdins = next(result for result in read if result.kind == "galdins")
     assert isinstance(galdins.galdins, dict) and galdins.galdins["points"]
@@ -86,15 +86,29 @@ def test_a_tables_seats_come_in_order_with_their_players_names(table):
 
 def test_a_link_comes_with_its_table_round_tournament_and_confirmation(table):
     token = TableToken.objects.get(table=table, revoked_at__isnull=True)
-    linked = linked_table(token.token)
+    linked = table_by_link(token.token)
     round_ = Round.objects.select_related("tournament").get(pk=table.round_id)
-    assert linked.token.pk == token.pk and linked.table.pk == table.pk
+    assert linked.link.pk == token.pk and linked.table.pk == table.pk
     assert linked.table.number == table.number
     assert linked.table.round.status == round_.status == "in_play"
     assert linked.table.round.rule_set == round_.rule_set  # JSON, decoded
     assert linked.table.round.tournament.slug == round_.tournament.slug
     assert linked.confirmation is None
-    assert linked_table("never-issued") is None
+    assert table_by_link("never-issued") is None
+
+
+def test_the_signed_in_door_reads_the_links_row_without_a_link(table):
+    token = TableToken.objects.get(table=table, revoked_at__isnull=True)
+    linked = table_by_link(token.token)
+    door = table_by_id(table.pk)
+    assert door.link is None
+    assert (door.table.pk, door.table.round.status, door.table.round.tournament.slug) == (
+        linked.table.pk,
+        linked.table.round.status,
+        linked.table.round.tournament.slug,
+    )
+    assert door.confirmation == linked.confirmation and door.heard == linked.heard
+    assert table_by_id(0) is None
 
 
 def test_a_confirmed_tables_link_carries_the_confirmation_with_an_aware_time(table):
@@ -105,13 +119,20 @@ def test_a_confirmed_tables_link_carries_the_confirmation_with_an_aware_time(tab
         table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
     )
     token = TableToken.objects.get(table=table, revoked_at__isnull=True)
-    confirmation = linked_table(token.token).confirmation
+    confirmation = table_by_link(token.token).confirmation
     stored = TableResult.objects.get(table=table)
     assert confirmation.pk == stored.pk
     assert confirmation.confirmed_at == stored.confirmed_at
     assert timezone.is_aware(confirmation.confirmed_at)
     assert confirmation.confirmed_by_entry_id == confirmer.pk
     assert confirmation.time_called is False
+    under_lock = plain_sql.table_confirmation(table.pk)
+    assert (under_lock.pk, under_lock.confirmed_at, under_lock.last_version_id) == (
+        stored.pk,
+        stored.confirmed_at,
+        stored.last_version_id,
+    )
+    assert plain_sql.table_confirmation(0) is None
 
 
 def test_a_link_whose_round_was_seated_again_has_no_table():
@@ -124,32 +145,38 @@ def test_a_link_whose_round_was_seated_again_has_no_table():
         by=None,
         confirmation=tournament_services.regenerate_confirmation(round_),
     )
-    linked = linked_table(token.token)
+    linked = table_by_link(token.token)
     assert linked.table is None and linked.confirmation is None
-    assert linked.token.revoked_at is not None and timezone.is_aware(linked.token.revoked_at)
+    assert linked.link.revoked_at is not None and timezone.is_aware(linked.link.revoked_at)
 
 
 def test_an_insert_stores_what_the_orm_reads_back():
     round_ = make_published_round(players=6)
     table = round_.tables.get(number=1)
     at = timezone.now()
-    entry = plain_sql.insert(
-        AuditEntry,
-        {
-            "tournament_id": round_.tournament_id,
-            "table_id": table.pk,
-            "action": AuditEntry.Action.DEAL_ENTERED,
-            "user_id": None,
-            "at": at,
-            "ip_address": "10.1.2.3",
-            "detail": {"round": 1, "after": {"kind": "play", "name": 'Ērika "Ē"'}},
-        },
-    )
-    stored = AuditEntry.objects.get(pk=entry.pk)
-    assert stored.at == at and timezone.is_aware(stored.at)
-    assert stored.detail == {"round": 1, "after": {"kind": "play", "name": 'Ērika "Ē"'}}
+    galdins = {"tricks": {"1": 3}, "points": {"1": 'Ērika "Ē"'}}
+    values = {
+        "table_id": table.pk,
+        "position": 1,
+        "version": 1,
+        "kind": "galdins",
+        "game": "",
+        "player_id": None,
+        "points": None,
+        "tricks": None,
+        "galdins": galdins,
+        "reason": "",
+        "client_key": "key",
+        "entered_by_id": None,
+        "entered_via_token_id": None,
+        "ip_address": "10.1.2.3",
+        "created_at": at,
+    }
+    entry = plain_sql.insert(DealResult, values)
+    stored = DealResult.objects.get(pk=entry.pk)
+    assert stored.created_at == at and timezone.is_aware(stored.created_at)
+    assert stored.galdins == galdins == entry.galdins
     assert stored.ip_address == "10.1.2.3" and stored.table_id == table.pk
-    assert entry.detail == stored.detail and entry.at == at
 
 
 def test_an_insert_that_breaks_a_constraint_is_an_integrity_error_and_stores_nothing():
@@ -180,28 +207,6 @@ def test_an_insert_that_breaks_a_constraint_is_an_integrity_error_and_stores_not
     assert DealResult.objects.count() == 1
 
 
-def test_exists_asks_one_row():
-    round_ = make_published_round(players=6)
-    table = round_.tables.get(number=1)
-    assert plain_sql.exists(Seat, "table", table.pk)
-    assert not plain_sql.exists(TableResult, "table", table.pk)
-
-
 def test_an_unknown_field_is_refused_by_name():
     with pytest.raises(ValueError, match="no_such"):
         plain_sql.model_fields(Seat, ("id", "no_such"))
-
-
-def test_a_row_read_whole_is_the_orms_instance_field_for_field():
-    from tournaments.models import Tournament
-
-    tournament = make_published_round(players=6).tournament
-    Tournament.objects.filter(pk=tournament.pk).update(
-        mix_plan={"rounds": [[1, 2, 3]]}, small_zole=True, round_time_limit=90
-    )
-    read = plain_sql.row_where(Tournament, "slug", tournament.slug)
-    stored = Tournament.objects.get(pk=tournament.pk)
-    for field in Tournament._meta.concrete_fields:
-        assert getattr(read, field.attname) == getattr(stored, field.attname), field.name
-    assert timezone.is_aware(read.created_at)
-    assert plain_sql.row_where(Tournament, "slug", "no-such-tournament") is None

@@ -1,4 +1,4 @@
-"""The ranking pages' cache: the scheme of core/cache.py, with a generation for the season
+"""The ranking pages' cache: the scheme of core/page_cache.py, with a generation for the season
 ranking's pages and one for the rating list's.
 
 The two change at different times. The season ranking counts finished tournaments only: it
@@ -16,7 +16,7 @@ from collections.abc import Callable
 
 from django.http import HttpRequest, HttpResponse
 
-from core.cache import cached_public_page, tournament_changed
+from core.page_cache import cached_public_page, tournament_changed
 
 # No tournament has the primary key 0 or -1: the ranking pages' generations live under them.
 SEASON_PAGES = 0

@@ -21,15 +21,15 @@ from engine.standings import (
 )
 from engine.standings import team_standings as engine_team_standings
 from scoring.models import DealResult, SeatResult, twelfths_fraction
-from scoring.selectors.common import (
+from scoring.selectors.progress import TournamentProgress, tournament_progress
+from scoring.selectors.public_results import (
     LIVE_STATUSES,
     has_public_result,
     points_text,
     standings_order,
 )
-from scoring.selectors.progress import TournamentProgress, tournament_progress
-from scoring.sheets import table_sheet
-from tournaments.models import Entry, Seat, Table, Tournament
+from scoring.sheet.lines import engine_sheet
+from tournaments.models import Registration, Seat, Table, Tournament
 from tournaments.rule_set import RuleSet, absent_rule, round_rule_set
 
 
@@ -147,7 +147,7 @@ def _provisional_results(tournament: Tournament) -> tuple[list[RoundResult], int
         rule_set = rule_sets[table.round_id]
         try:
             sheet = score_sheet(
-                table_sheet(table, seats=seats, results=deals, rules=rule_set.rules, closed=False)
+                engine_sheet(table, seats=seats, results=deals, rules=rule_set.rules, closed=False)
             )
             results.extend(round_results(table.round.number, sheet.totals, rule_set.place_scheme))
         except SheetError:
@@ -172,7 +172,7 @@ def tournament_standings(
     progress = tournament_progress(tournament=tournament)
     entries = {
         str(row[0]): _EntryLine(*row)
-        for row in Entry.objects.filter(tournament=tournament)
+        for row in Registration.objects.filter(tournament=tournament)
         .annotate(has_page=has_public_result("player_id"))
         .values_list(
             "pk", "player_id", "player__full_name", "player__club__name", "team", "has_page"

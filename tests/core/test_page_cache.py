@@ -1,4 +1,4 @@
-"""Public pages from the cache (core.cache): a repeated request costs one query, and every
+"""Public pages from the cache (core.page_cache): a repeated request costs one query, and every
 write the public sees (a confirmation, an unlock, a correction, a published round, a closed
 round) shows on the very next request, once it is committed. Local memory, as in development;
 the last tests run the same on Redis (REDIS_URL), a throwaway Debian redis-server."""
@@ -22,15 +22,21 @@ from django.http import HttpResponse
 from django.test import Client
 from django.urls import reverse
 
-from core import cache as page_cache
-from core.cache import cached_public_page, tournament_changed, tournament_generation
+from core import page_cache
 from core.models import FailureCount
+from core.page_cache import cached_public_page, tournament_changed, tournament_generation
 from core.ratelimit import LOGIN_FAILURES
 from engine import Play, dealer_for
 from engine.rules import Game
 from scoring import selectors, services
 from scoring.services import Writer
-from tests.factories import deals_on_sheet, make_entries, make_organiser, make_tournament, seat_keys
+from tests.factories import (
+    deals_on_sheet,
+    make_organiser,
+    make_registrations,
+    make_tournament,
+    seat_keys,
+)
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, Tournament
 
@@ -83,7 +89,7 @@ def confirm(table: Table) -> None:
 def round_in_play(django_capture_on_commit_callbacks) -> tuple[Tournament, Round, list[Table]]:
     """Six players at two tables of 3, every deal entered, table 1 confirmed, table 2 not."""
     tournament = make_tournament(deals_per_round=DEALS, rounds_planned=2, slug="kesa-kauss")
-    make_entries(tournament, 6)
+    make_registrations(tournament, 6)
     with django_capture_on_commit_callbacks(execute=True):
         round_ = tournament_services.round_create(tournament=tournament)
         tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
@@ -592,7 +598,7 @@ class TestWritesInvalidate:
     ):
         tournament, _round, _tables = round_in_play
         other = make_tournament()
-        make_entries(other, 3)
+        make_registrations(other, 3)
         other_url = reverse("public:tournament", args=[other.slug])
         client.get(other_url)
 
