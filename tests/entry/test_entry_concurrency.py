@@ -13,6 +13,7 @@ from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult
 from scoring.services import Writer
+from scoring.sheet.reader import locked_sheet
 from tests.factories import make_published_round, seat_keys
 from tournaments.models import Round, RoundStatus, Table
 
@@ -51,7 +52,7 @@ def test_a_deal_is_written_while_another_table_of_the_round_is_being_written():
     def another_table_mid_write() -> None:
         try:
             with transaction.atomic():
-                services._lock_table(with_round(one), entry_write=True)
+                locked_sheet(with_round(one), entry_write=True)
                 holding.set()
                 release.wait(30)
         finally:
