@@ -39,8 +39,9 @@ from entry.offered_forms import (
     OfferedForms,
     default_forms,
     forms_context,
+    offers_next_deal,
 )
-from scoring.sheet.shape import SheetPlayer
+from scoring.sheet.shape import SheetPlayer, TableSheet
 
 # The messages the engine's refusals are written from: every literal it marks for translation.
 ENGINE_DIR = Path(engine.__file__).parent
@@ -258,6 +259,14 @@ def _words() -> dict[str, object]:
         "draw_label": escape(gettext("Who drew the card (pays the larger half)?")),
         "dealer_context": escape(pgettext("the dealer's mark on the sheet", "D")),
     }
+
+
+def phone_draws_forms(sheet: TableSheet) -> bool:
+    """The sheet's next entry is an ordinary deal, whose forms the phone fills in from its own
+    (`phone_forms`, held to the server's markup by tests/entry/test_entry_phone.py): the sync's
+    answer leaves them out. The server still sends them for what the phone's set does not hold:
+    time up, a locked table, a sheet that does not score (the phone cannot tell who deals)."""
+    return offers_next_deal(sheet, None) and not sheet.clock.is_up and sheet.error is None
 
 
 def phone_forms(offered: OfferedForms) -> dict[str, str]:

@@ -29,6 +29,7 @@ from django.views.decorators.http import require_POST
 from core.dropped_connections import repeatable_posts
 from core.ratelimit import TABLE_LINK_FAILURES
 from entry.offered_forms import OfferedForms, entry_forms_html
+from entry.phone import phone_draws_forms
 from entry.state import table_state
 from entry.views import (
     CLOSED,
@@ -343,25 +344,30 @@ def result(sheet: TableSheet, sent: SentEntry, outcome: Outcome) -> dict[str, ob
     }
 
 
-def page_parts(page: SheetPage) -> dict[str, str]:
+def page_parts(page: SheetPage) -> dict[str, str | None]:
     """The page's parts after the writes, as the page renders them: the sheet, the progress
-    under its heading, the section of the next entry forms."""
+    under its heading, the section of the next entry forms (None when the next entry is an
+    ordinary deal, which the phone fills in from its own forms: `phone_draws_forms`)."""
     sheet = page.sheet
     context = {
         "sheet": sheet,
         "page_url": page.url,
         "editable": sheet.accepts_entries,
     }
-    offered = OfferedForms(sheet, is_chief=page.is_chief)
-    forms = entry_forms_html(page.request, offered, page_url=page.url)
     return {
         "sheet": render_to_string(
             "scoring/_sheet_table.html", context, request=page.request
         ).strip(),
         "progress": render_to_string("entry/_entry_progress.html", context).strip(),
-        "forms": render_to_string(
-            "entry/_entry_form_section.html",
-            {**context, "entry_forms": forms},
-            request=page.request,
-        ).strip(),
+        "forms": None if phone_draws_forms(sheet) else forms_section(page, context),
     }
+
+
+def forms_section(page: SheetPage, context: dict[str, object]) -> str:
+    offered = OfferedForms(page.sheet, is_chief=page.is_chief)
+    forms = entry_forms_html(page.request, offered, page_url=page.url)
+    return render_to_string(
+        "entry/_entry_form_section.html",
+        {**context, "entry_forms": forms},
+        request=page.request,
+    ).strip()

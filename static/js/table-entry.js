@@ -498,7 +498,9 @@ function start() {
   function renderForms(view) {
     const shown = section();
     if (!shown) return;
-    if (!waitingRecords().length) {
+    // Nothing waits: the server's forms, when it sent them (it leaves out an ordinary next
+    // deal's, which the phone fills in from its own below, entry.phone.phone_draws_forms).
+    if (!waitingRecords().length && serverForms) {
       if (formsFromPhone) restoreServerForms(shown);
       return;
     }
@@ -1057,7 +1059,7 @@ function start() {
       serverProgress = progress.innerHTML;
     }
     const forms = section();
-    if (html.forms) serverForms = html.forms;
+    if ("forms" in html) serverForms = html.forms; // null: the phone draws the next deal's
     if (html.forms && forms && !keepForms()) {
       forms.outerHTML = html.forms;
       formsFromPhone = false;

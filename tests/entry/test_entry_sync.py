@@ -188,9 +188,34 @@ class TestSentOnce:
         assert html["sheet"].startswith('<div class="table-scroll entry-sheet-wrap">')
         assert html["sheet"].count('class="entry-row') == 3
         assert "Deal 4 of 24" in html["progress"]
-        assert html["forms"].startswith('<section id="entry-form"')
-        assert 'name="deal-position" value="4"' in html["forms"]
+        # The next entry is an ordinary deal: the phone fills its own forms in (entry.phone).
+        assert html["forms"] is None
         assert AuditEntry.objects.filter(action="deal.entered").count() == 3
+
+    def test_the_forms_the_phone_cannot_fill_in_come_with_the_answer(self, client, short_round):
+        url = sync_url(short_round)
+        assert send(client, url, deals(short_round, 1, 2)).json()["html"]["forms"] is None
+        # Every deal in: the confirmation, as the page renders it.
+        forms = send(client, url, deals(short_round, 3, 3)).json()["html"]["forms"]
+        assert forms.startswith('<section id="entry-form"')
+        assert 'name="confirm-deals" value="3"' in forms
+        # Confirmed: the locked table's words, no form.
+        forms = send(client, url, [confirm_entry(short_round, 3)]).json()["html"]["forms"]
+        assert "The table is locked." in forms and "<form" not in forms
+
+    def test_after_time_is_up_the_answer_carries_the_forms(self, client, monkeypatch):
+        clock = fix_the_clock(monkeypatch)
+        tournament = make_tournament(deals_per_round=6, round_time_limit=50, slug="laiks")
+        table = make_published_round(tournament, players=6).tables.get(number=1)
+        organiser = make_organiser()
+        url = sync_url(table)
+        send(client, url, deals(table, 1, 2))
+        tournament_services.round_clock_start(round_=table.round, by=organiser)
+        clock.advance(minutes=10)
+        tournament_services.round_time_call(round_=table.round, by=organiser)
+        forms = send(client, url, []).json()["html"]["forms"]
+        assert "Time is up: enter only the deal that was under way (deal 3)" in forms
+        assert 'name="deal-position" value="3"' in forms
 
     def test_resent_entries_are_stored_once(self, client, table_of_three):
         url = sync_url(table_of_three)
