@@ -7,7 +7,9 @@ own from the per-dealer forms entry.phone hands it.
 
 from __future__ import annotations
 
+import datetime
 import uuid
+from dataclasses import dataclass
 from functools import cached_property
 
 from django import forms
@@ -16,6 +18,7 @@ from django.middleware.csrf import get_token
 from django.template.loader import render_to_string
 from django.utils.safestring import SafeString, mark_safe
 
+from engine import Rules
 from entry.forms import (
     AllowDealsForm,
     ConfirmForm,
@@ -25,7 +28,7 @@ from entry.forms import (
     UnlockForm,
     correction_initial,
 )
-from scoring.sheet.shape import SheetRow, TableSheet
+from scoring.sheet.shape import SheetPlayer, SheetRow, TableSheet
 
 FORMS_TEMPLATE = "entry/_entry_forms.html"
 FORM_NAMES = (
@@ -39,39 +42,109 @@ FORM_NAMES = (
 )
 
 
+@dataclass(frozen=True)
+class FormsState:
+    """What the entry forms and their template read of a table's sheet: taken from the sheet
+    (`of`), or, for the forms the phone fills in (entry.phone), with a placeholder for each
+    value that changes from one deal to the next (the positions and counts are text then)."""
+
+    players: tuple[SheetPlayer, ...]
+    rules: Rules
+    deals_per_round: int
+    next_dealer: SheetPlayer
+    next_sitting_out: SheetPlayer | None
+    next_position: int | str
+    next_deal_number: int | str
+    deals_played: int | str
+    last_position: int | str | None  # the last entry's (None: the sheet is empty)
+    last_version: int | str | None
+    accepts_entries: bool = True
+    round_is_open: bool = True
+    is_complete: bool = False
+    at_time_limit: bool = False
+    can_confirm: bool = False
+    can_allow_more: bool = False
+    is_confirmed: bool = False
+    time_up_at: datetime.datetime | None = None  # when time was up (None: it is not)
+    deal_limit: int | None = None  # the deals the table may have in all, once time is up
+    deals_allowed_after_time: int = 0
+    confirmed_by: str | None = None
+    confirmed_at: datetime.datetime | None = None
+    time_called_after: int | None = None
+
+    @classmethod
+    def of(cls, sheet: TableSheet) -> FormsState:
+        last = sheet.last_row
+        time_up = sheet.clock.is_up
+        result = sheet.result
+        return cls(
+            players=sheet.players,
+            rules=sheet.rules,
+            deals_per_round=sheet.deals_per_round,
+            next_dealer=sheet.next_dealer,
+            next_sitting_out=sheet.next_sitting_out,
+            next_position=sheet.next_position,
+            next_deal_number=sheet.next_deal_number,
+            deals_played=sheet.deals_played,
+            last_position=last.position if last is not None else None,
+            last_version=last.version if last is not None else None,
+            accepts_entries=sheet.accepts_entries,
+            round_is_open=sheet.round_is_open,
+            is_complete=sheet.is_complete,
+            at_time_limit=sheet.at_time_limit,
+            can_confirm=sheet.can_confirm,
+            can_allow_more=sheet.can_allow_more,
+            is_confirmed=sheet.is_confirmed,
+            time_up_at=sheet.clock.ended_at if time_up else None,
+            deal_limit=sheet.deal_limit if time_up else None,
+            deals_allowed_after_time=sheet.table.deals_allowed_after_time,
+            confirmed_by=sheet.confirmed_by if sheet.is_confirmed else None,
+            confirmed_at=result.confirmed_at if result is not None else None,
+            time_called_after=sheet.time_called_after,
+        )
+
+    @property
+    def time_is_up(self) -> bool:
+        return self.time_up_at is not None
+
+
 def correction_form(
-    sheet: TableSheet, row: SheetRow, data: object | None = None
+    row: SheetRow,
+    *,
+    players: tuple[SheetPlayer, ...],
+    rules: Rules,
+    data: object | None = None,
 ) -> DealForm | PenaltyForm:
     if row.is_penalty:
         return PenaltyForm(
             data,
             prefix="fix",
-            players=sheet.players,
+            players=players,
             correction=True,
             initial=correction_initial(row),
         )
     return DealForm(
         data,
         prefix="fix",
-        players=sheet.players,
+        players=players,
         sitting_out=row.sitting_out,
-        rules=sheet.rules,
+        rules=rules,
         correction=True,
         initial=correction_initial(row),
     )
 
 
-def offers_next_deal(sheet: TableSheet, correcting: SheetRow | None) -> bool:
+def offers_next_deal(state: FormsState, correcting: SheetRow | None) -> bool:
     return (
-        sheet.accepts_entries
-        and not sheet.is_complete
-        and not sheet.at_time_limit
+        state.accepts_entries
+        and not state.is_complete
+        and not state.at_time_limit
         and correcting is None
     )
 
 
 def default_forms(
-    sheet: TableSheet,
+    state: FormsState,
     *,
     is_chief: bool,
     correcting: SheetRow | None,
@@ -81,62 +154,63 @@ def default_forms(
     offers none, except unlock for the chief referee. `client_keys`: the deal's, the penalty's
     and the removal's submission keys (new ones by default)."""
     keys = client_keys or {}
-    open_ = sheet.accepts_entries
-    last = sheet.last_row
-    next_entry = {"position": sheet.next_position}
+    open_ = state.accepts_entries
+    next_entry = {"position": state.next_position}
     return {
         "deal_form": (
             DealForm(
                 prefix="deal",
-                players=sheet.players,
-                sitting_out=sheet.next_sitting_out,
-                rules=sheet.rules,
+                players=state.players,
+                sitting_out=state.next_sitting_out,
+                rules=state.rules,
                 initial=next_entry,
                 client_key=keys.get("deal"),
             )
-            if offers_next_deal(sheet, correcting)
+            if offers_next_deal(state, correcting)
             else None
         ),
         "correction_form": (
-            correction_form(sheet, correcting) if open_ and correcting is not None else None
+            correction_form(correcting, players=state.players, rules=state.rules)
+            if open_ and correcting is not None
+            else None
         ),
         "penalty_form": (
             PenaltyForm(
                 prefix="penalty",
-                players=sheet.players,
+                players=state.players,
                 initial=next_entry,
                 client_key=keys.get("penalty"),
             )
-            if open_ and sheet.rules.pules and correcting is None
+            if open_ and state.rules.pules and correcting is None
             else None
         ),
         "remove_form": (
             RemoveForm(
                 prefix="remove",
-                initial={"position": last.position, "base_version": last.version},
+                initial={"position": state.last_position, "base_version": state.last_version},
                 client_key=keys.get("remove"),
             )
-            if open_ and last is not None and correcting is None
+            if open_ and state.last_position is not None and correcting is None
             else None
         ),
         "confirm_form": (
             ConfirmForm(
                 prefix="confirm",
-                players=sheet.players,
+                players=state.players,
                 needs_confirmer=not is_chief,
-                initial={"deals": sheet.deals_played},
+                initial={"deals": state.deals_played},
             )
-            if sheet.can_confirm and correcting is None
+            if state.can_confirm and correcting is None
             else None
         ),
         "unlock_form": (
             UnlockForm(prefix="unlock")
-            if is_chief and sheet.is_confirmed and sheet.round_is_open
+            if is_chief and state.is_confirmed and state.round_is_open
             else None
         ),
         "allow_form": (
             AllowDealsForm(prefix="allow")
-            if is_chief and sheet.can_allow_more and correcting is None
+            if is_chief and state.can_allow_more and correcting is None
             else None
         ),
     }
@@ -165,9 +239,13 @@ class OfferedForms:
         self.client_keys = {name: str(uuid.uuid4()) for name in SUBMISSIONS}
 
     @cached_property
+    def state(self) -> FormsState:
+        return FormsState.of(self.sheet)
+
+    @cached_property
     def all(self) -> dict[str, forms.Form | None]:
         made = default_forms(
-            self.sheet,
+            self.state,
             is_chief=self.is_chief,
             correcting=self.correcting,
             client_keys=self.client_keys,
@@ -204,7 +282,7 @@ class OfferedForms:
 
 
 def forms_context(
-    sheet: TableSheet,
+    state: FormsState,
     chosen: dict[str, forms.Form | None],
     *,
     page_url: str,
@@ -214,7 +292,7 @@ def forms_context(
 ) -> dict[str, object]:
     """Everything entry/_entry_forms.html reads."""
     return {
-        "sheet": sheet,
+        "state": state,
         "page_url": page_url,
         "csrf_token": csrf_token,
         "correcting": correcting,
@@ -226,7 +304,7 @@ def forms_context(
 def entry_forms_html(request: HttpRequest, offered: OfferedForms, *, page_url: str) -> SafeString:
     """The sheet's entry forms, rendered by their template."""
     context = forms_context(
-        offered.sheet,
+        offered.state,
         offered.all,
         page_url=page_url,
         csrf_token=get_token(request),

@@ -3,13 +3,14 @@ next entries with no server: the words it writes (translated here, escaped as HT
 messages in the reader's language, and the entry forms it fills in for the next deal.
 
 The forms are the server's own (entry/_entry_forms.html through `entry.offered_forms`), rendered
-with a placeholder in place of each value that changes from one deal to the next (`placeholder`:
-the next position, the players' names, the client keys...): one set per dealer (at a table of
-four he sits out, so the declarer's buttons and the galdiņš rows differ), and the end of the
-round (every deal in, or time up with the deal under way entered: the confirmation). The phone
-fills the placeholders in (static/js/table-entry.js). Each set is rendered once per shape (the
-language, the rules, the table's size, who deals) and kept in a bounded LRU: rendering the five
-sets of a table of four was half the CPU of the entry page (bench/entry.py)."""
+from a `FormsState` with a placeholder in place of each value that changes from one deal to the
+next (`placeholder`: the next position, the players' names, the client keys...): one set per
+dealer (at a table of four he sits out, so the declarer's buttons and the galdiņš rows differ),
+and the end of the round (every deal in, or time up with the deal under way entered: the
+confirmation). The phone fills the placeholders in (static/js/table-entry.js). Each set is
+rendered once per shape (the language, the rules, the table's size, who deals) and kept in a
+bounded LRU: rendering the five sets of a table of four was half the CPU of the entry page
+(bench/entry.py)."""
 
 from __future__ import annotations
 
@@ -36,6 +37,7 @@ from entry.forms import REASON_MAX_LENGTH
 from entry.offered_forms import (
     FORMS_TEMPLATE,
     SUBMISSIONS,
+    FormsState,
     OfferedForms,
     default_forms,
     forms_context,
@@ -103,39 +105,6 @@ class FormsShape:
     end: str = ""  # "complete", "time_up": the confirmation; "": the next deal
 
 
-@dataclass(frozen=True)
-class PlaceholderRow:
-    position: str
-    version: str
-
-
-@dataclass(frozen=True)
-class PlaceholderSheet:
-    """What entry/_entry_forms.html and `default_forms` read of a sheet (`TableSheet`), with a
-    placeholder for each value the phone fills in: the phone's own template input, never a
-    sheet of the server's (tests/entry/test_entry_phone.py holds the two to the same markup)."""
-
-    players: tuple[SheetPlayer, ...]
-    rules: Rules
-    deals_per_round: int
-    next_dealer: SheetPlayer
-    next_sitting_out: SheetPlayer | None
-    last_row: PlaceholderRow | None
-    next_position: str = placeholder("position")
-    next_deal_number: str = placeholder("number")
-    deals_played: str = placeholder("deals")
-    accepts_entries: bool = True
-    round_is_open: bool = True
-    is_complete: bool = False
-    at_time_limit: bool = False
-    can_allow_more: bool = False
-    can_confirm: bool = False
-    is_confirmed: bool = False
-    result: None = None
-    confirmed_by: None = None
-    time_called_after: None = None
-
-
 def placeholder_player(index: int) -> SheetPlayer:
     return SheetPlayer(
         key=placeholder(f"key{index}"),
@@ -157,25 +126,29 @@ def placeholder_forms(shape: FormsShape) -> str:
     else:
         dealer = players[shape.dealer]
         sitting_out = dealer if shape.seats == 4 else None
-    sheet = PlaceholderSheet(
+    state = FormsState(
         players=players,
         rules=shape.rules,
         deals_per_round=shape.deals_per_round,
         next_dealer=dealer,
         next_sitting_out=sitting_out,
-        last_row=PlaceholderRow(placeholder("last_position"), placeholder("last_version")),
+        next_position=placeholder("position"),
+        next_deal_number=placeholder("number"),
+        deals_played=placeholder("deals"),
+        last_position=placeholder("last_position"),
+        last_version=placeholder("last_version"),
         is_complete=shape.end == "complete",
         at_time_limit=shape.end == "time_up",
         can_confirm=bool(shape.end),
     )
     chosen = default_forms(
-        sheet,  # type: ignore[arg-type]  # read as a sheet by the forms and their template
+        state,
         is_chief=shape.is_chief,
         correcting=None,
         client_keys={name: placeholder(f"{name}_key") for name in SUBMISSIONS},
     )
     context = forms_context(
-        sheet,  # type: ignore[arg-type]
+        state,
         chosen,
         page_url=placeholder("url"),
         csrf_token=placeholder("csrf"),
@@ -266,7 +239,8 @@ def phone_draws_forms(sheet: TableSheet) -> bool:
     (`phone_forms`, held to the server's markup by tests/entry/test_entry_phone.py): the sync's
     answer leaves them out. The server still sends them for what the phone's set does not hold:
     time up, a locked table, a sheet that does not score (the phone cannot tell who deals)."""
-    return offers_next_deal(sheet, None) and not sheet.clock.is_up and sheet.error is None
+    state = FormsState.of(sheet)
+    return offers_next_deal(state, None) and not state.time_is_up and sheet.error is None
 
 
 def phone_forms(offered: OfferedForms) -> dict[str, str]:

@@ -523,7 +523,7 @@ def post_correct(page: SheetPage, data: Mapping[str, str]) -> Outcome:
             _("That entry is no longer on the sheet: here is the sheet now."),
             page=page.refreshed(),
         )
-    form = correction_form(sheet, row, data)
+    form = correction_form(row, players=sheet.players, rules=sheet.rules, data=data)
     if not form.is_valid():
         return refused(form, "correction_form", correcting=row)
     return page.write(

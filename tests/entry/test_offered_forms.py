@@ -40,7 +40,7 @@ def fixed_csrf_token(monkeypatch):
 def direct(offered):
     """The forms rendered by their template."""
     context = offered_forms.forms_context(
-        offered.sheet,
+        offered.state,
         offered.all,
         page_url=PAGE_URL,
         csrf_token=CSRF,
