@@ -43,7 +43,7 @@ from entry.views import (
 )
 from scoring import services
 from scoring.models import DealResult
-from scoring.sheet.reader import DoorTable, read_sheet, sheet_frame, table_by_link, table_sheet
+from scoring.sheet.reader import DoorTable, read_sheet, sheet_frame, table_by_link
 from scoring.sheet.shape import TableSheet
 from tournaments import permissions
 from tournaments.models import Table
@@ -253,9 +253,9 @@ def sync(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str) -> H
             handled.append((sent, outcome))
             if outcome.status != STORED:
                 break
-            # The next entry reads the sheet as it is now: as the write left it, when it says.
+            # The next entry reads the sheet as the write left it.
             written = outcome.written
-            if isinstance(written, services.RecordedEntry):
+            if isinstance(written, services.RecordedEntry | services.ConfirmedTable):
                 page = page.with_sheet(written.sheet)
             else:
                 page = replace(page, given_sheet=None)
@@ -276,21 +276,18 @@ def sync(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str) -> H
 
 
 def sheet_after(page: SheetPage, handled: list[tuple[SentEntry, Outcome]]) -> TableSheet:
-    """The sheet after the writes: read whole again after a confirmation (the frame's own is
-    stale then); after a deal written last, the sheet its write read under the table's lock
-    with the new entry and its scoring (`services.RecordedEntry`: nothing read or scored
-    twice); otherwise its entries read again."""
-    if any(sent.action == "confirm" for sent, _outcome in handled):
-        return table_sheet(table_id=page.frame.table.pk)
+    """The sheet after the writes: the one the last write read under the table's lock and
+    handed back with its entry or confirmation (nothing read or scored twice); otherwise (no
+    write, or the last entry not stored) its entries read again."""
     last = handled[-1][1] if handled else None
-    recorded = last.written if last is not None and last.status == STORED else None
-    if isinstance(recorded, services.RecordedEntry):
-        return recorded.sheet
+    written = last.written if last is not None and last.status == STORED else None
+    if isinstance(written, services.RecordedEntry | services.ConfirmedTable):
+        return written.sheet
     return read_sheet(page.frame)
 
 
 def sent_outcome(page: SheetPage, sent: SentEntry) -> Outcome:
-    if sent.action == "confirm" and page.sheet.is_confirmed:
+    if sent.action == "confirm" and page.frame.confirmation is not None:
         # Confirmed already: by this phone's own confirmation (its answer lost), when it is the
         # sheet it saw; otherwise the table is closed to it.
         seen = sent.fields.get("confirm-deals", "").strip()

@@ -493,17 +493,19 @@ def post_deal(page: SheetPage, data: Mapping[str, str]) -> Outcome:
 
 
 def post_penalty(page: SheetPage, data: Mapping[str, str]) -> Outcome:
-    sheet = page.sheet
-    form = PenaltyForm(data, prefix="penalty", players=sheet.players)
+    frame = page.frame
+    form = PenaltyForm(data, prefix="penalty", players=frame.players)
     if not form.is_valid():
         return refused(form, "penalty_form")
     return page.write(
-        lambda: services.deal_record(
-            table=sheet.table,
+        partial(
+            services.deal_record_on_sheet,
+            table=frame.table,
             entry=form.cleaned_data["entry"],
             position=form.cleaned_data["position"],
             client_key=form.cleaned_data["client_key"],
             writer=page.writer,
+            frame=page.frame,
         ),
         form=form,
         form_name="penalty_form",
@@ -527,7 +529,8 @@ def post_correct(page: SheetPage, data: Mapping[str, str]) -> Outcome:
     if not form.is_valid():
         return refused(form, "correction_form", correcting=row)
     return page.write(
-        lambda: services.deal_correct(
+        partial(
+            services.deal_correct_on_sheet,
             table=sheet.table,
             position=row.position,
             entry=form.cleaned_data["entry"],
@@ -535,6 +538,7 @@ def post_correct(page: SheetPage, data: Mapping[str, str]) -> Outcome:
             client_key=form.cleaned_data["client_key"],
             reason=form.cleaned_data["reason"],
             writer=page.writer,
+            frame=page.frame,
         ),
         form=form,
         form_name="correction_form",
@@ -546,20 +550,21 @@ def post_correct(page: SheetPage, data: Mapping[str, str]) -> Outcome:
 
 
 def post_remove(page: SheetPage, data: Mapping[str, str]) -> Outcome:
-    sheet = page.sheet
     form = RemoveForm(data, prefix="remove")
     if not form.is_valid():
         return refused(form, "remove_form")
     position = form.cleaned_data["position"]
     return page.write(
-        lambda: services.deal_correct(
-            table=sheet.table,
+        partial(
+            services.deal_correct_on_sheet,
+            table=page.frame.table,
             position=position,
             entry=None,
             base_version=form.cleaned_data["base_version"],
             client_key=form.cleaned_data["client_key"],
             reason=form.cleaned_data["reason"],
             writer=page.writer,
+            frame=page.frame,
         ),
         form=form,
         form_name="remove_form",
@@ -573,14 +578,16 @@ CONFIRMED = gettext_lazy("The table is confirmed and locked.")
 
 
 def post_confirm(page: SheetPage, data: Mapping[str, str]) -> Outcome:
-    sheet = page.sheet
-    if sheet.is_confirmed:  # a double tap: the first one confirmed it
+    # What the confirmation needs before its write is the frame's: the write reads the
+    # entries under the table's lock and hands the sheet back.
+    frame = page.frame
+    if frame.confirmation is not None:  # a double tap: the first one confirmed it
         return Outcome(STORED, str(CONFIRMED))
-    if not sheet.round_is_open:
-        return Outcome(CLOSED, closed_message(sheet))
+    if not frame.round_is_open:
+        return Outcome(CLOSED, closed_message(page.sheet))
     needs_confirmer = not page.is_chief
     form = ConfirmForm(
-        data, prefix="confirm", players=sheet.players, needs_confirmer=needs_confirmer
+        data, prefix="confirm", players=frame.players, needs_confirmer=needs_confirmer
     )
     if not form.is_valid():
         if "deals" in form.errors:
@@ -595,10 +602,10 @@ def post_confirm(page: SheetPage, data: Mapping[str, str]) -> Outcome:
                 page=page.refreshed(),
             )
         return refused(form, "confirm_form")
-    confirmer = sheet.player(form.cleaned_data["confirmer"]) if needs_confirmer else None
+    confirmer = frame.player(form.cleaned_data["confirmer"]) if needs_confirmer else None
     try:
-        written = services.table_confirm(
-            table=sheet.table,
+        written = services.table_confirm_on_sheet(
+            table=frame.table,
             writer=page.writer,
             confirmer=confirmer.entry if confirmer is not None else None,
             deals_seen=form.cleaned_data["deals"],

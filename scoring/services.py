@@ -240,9 +240,7 @@ def deal_record_on_sheet(
         after=_audit_detail(entry),
         via=writer.via,
     )
-    # In the order the table's entries are read (removed entries keep their versions).
-    versions = sorted([*state.results, result], key=lambda each: (each.position, each.version))
-    return RecordedEntry(result, replace(state, results=tuple(versions), scored_open=scored))
+    return RecordedEntry(result, _with_version(state, result, scored))
 
 
 def _require_deal_before_time(state: TableSheet) -> None:
@@ -268,7 +266,6 @@ def _require_deal_before_time(state: TableSheet) -> None:
     )
 
 
-@transaction.atomic
 def deal_correct(
     *,
     table: Table,
@@ -281,11 +278,35 @@ def deal_correct(
 ) -> DealResult:
     """A new version of an entry; `entry` None removes the last entry. `base_version` is the
     version the writer saw: if it is no longer the newest, the writer gets a conflict."""
+    return deal_correct_on_sheet(
+        table=table,
+        position=position,
+        entry=entry,
+        base_version=base_version,
+        client_key=client_key,
+        reason=reason,
+        writer=writer,
+    ).result
+
+
+@transaction.atomic
+def deal_correct_on_sheet(
+    *,
+    table: Table,
+    position: int,
+    entry: SheetLine | None,
+    base_version: int,
+    client_key: str,
+    reason: str,
+    writer: Writer,
+    frame: SheetFrame | None = None,
+) -> RecordedEntry:
+    """`deal_correct`, with the table's sheet as it is after it (`RecordedEntry`)."""
     _require_client_key(client_key)
-    state = locked_sheet(table, entry_write=True)
+    state = locked_sheet(table, entry_write=True, frame=frame)
     replay = _replay(state, client_key)
     if replay is not None:
-        return replay
+        return RecordedEntry(replay, state)
     _require_open(state)
     by_position = {result.position: result for result in state.entries}
     if position not in by_position:
@@ -306,7 +327,7 @@ def deal_correct(
     entries = [
         entry if result.position == position else sheet_line(result) for result in state.entries
     ]
-    _check(state, [item for item in entries if item is not None])
+    scored = _check(state, [item for item in entries if item is not None])
     result = _store(
         state, position=position, entry=entry, client_key=client_key, writer=writer, reason=reason
     )
@@ -326,10 +347,26 @@ def deal_correct(
         after=_audit_detail(entry),
         via=writer.via,
     )
-    return result
+    return RecordedEntry(result, _with_version(state, result, scored))
 
 
-@transaction.atomic
+def _with_version(state: TableSheet, result: DealResult, scored: ScoredSheet) -> TableSheet:
+    """The sheet read under the lock with the version just stored, and the scoring the write
+    checked."""
+    # In the order the table's entries are read (removed entries keep their versions).
+    versions = sorted([*state.results, result], key=lambda each: (each.position, each.version))
+    return replace(state, results=tuple(versions), scored_open=scored)
+
+
+@dataclass(frozen=True)
+class ConfirmedTable:
+    """A table confirmed by `table_confirm_on_sheet`, and its sheet just after: the sheet read
+    under the table's lock, with the confirmation."""
+
+    result: TableResult
+    sheet: TableSheet
+
+
 def table_confirm(
     *,
     table: Table,
@@ -337,6 +374,20 @@ def table_confirm(
     deals_seen: int,
     confirmer: Registration | None = None,
 ) -> TableResult:
+    """`table_confirm_on_sheet`'s confirmation."""
+    return table_confirm_on_sheet(
+        table=table, writer=writer, deals_seen=deals_seen, confirmer=confirmer
+    ).result
+
+
+@transaction.atomic
+def table_confirm_on_sheet(
+    *,
+    table: Table,
+    writer: Writer,
+    deals_seen: int,
+    confirmer: Registration | None = None,
+) -> ConfirmedTable:
     """A second person confirms the table's round: another player at the table (through the
     table's link) or the chief referee. The confirmed table is locked; the standings read it.
 
@@ -402,7 +453,7 @@ def table_confirm(
         via=writer.via,
         **({"time_called": True, "deals": state.deals_played} if time_called else {}),
     )
-    return result
+    return ConfirmedTable(result, replace(state, frame=replace(state.frame, confirmation=result)))
 
 
 def seat_results(

@@ -367,7 +367,7 @@ class TableSheet:
 
     @property
     def round_is_open(self) -> bool:
-        return self.round.status in OPEN_ROUND
+        return self.frame.round_is_open
 
     @property
     def round_is_draft(self) -> bool:
@@ -389,7 +389,7 @@ class TableSheet:
         return next((row for row in self.rows if row.position == position), None)
 
     def player(self, key: str) -> SheetPlayer | None:
-        return next((player for player in self.players if player.key == key), None)
+        return self.frame.player(key)
 
 
 def short_name(full_name: str) -> str:
@@ -516,8 +516,12 @@ class SheetFrame:
         return self.table.round
 
     @property
+    def round_is_open(self) -> bool:
+        return self.round.status in OPEN_ROUND
+
+    @property
     def accepts_entries(self) -> bool:
-        return self.round.status in OPEN_ROUND and self.confirmation is None
+        return self.round_is_open and self.confirmation is None
 
     def player(self, key: str) -> SheetPlayer | None:
         return next((player for player in self.players if player.key == key), None)

@@ -568,6 +568,50 @@ class TestCost:
             response = send(client, url, [entry], waiting=1)
         assert statuses(response) == ["stored"]
 
+    @pytest.mark.parametrize("action", ["penalty", "correct", "remove", "confirm"])
+    def test_every_write_answers_with_the_sheet_it_read_under_the_lock(
+        self, client, short_round, action
+    ):
+        url = sync_url(short_round)
+        play_deals(short_round, 3)
+        send(client, url, [], waiting=1)
+        a = seat_keys(short_round)[0]
+        fields = {
+            "penalty": {"penalty-position": "4", "penalty-client_key": "w", "penalty-player": a},
+            "correct": {
+                "fix-position": "3",
+                "fix-base_version": "1",
+                "fix-client_key": "w",
+                "fix-game": "lielais",
+                "fix-declarer": a,
+                "fix-points": "91",
+                "fix-tricks": "6",
+                "fix-reason": "misheard",
+            },
+            "remove": {
+                "remove-position": "3",
+                "remove-base_version": "1",
+                "remove-client_key": "w",
+                "remove-reason": "not played",
+            },
+        }.get(action)
+        entry = (
+            confirm_entry(short_round, 3)
+            if action == "confirm"
+            else {"key": "w", "action": action, "fields": fields, "scores": None}
+        )
+        with CaptureQueriesContext(connection) as queries:
+            response = send(client, url, [entry], waiting=1)
+        assert statuses(response) == ["stored"]
+        # The entries are read under the table's lock, and the answer is that sheet. A
+        # correction reads them once before too: its form is checked against the row it
+        # corrects (who sat out of that deal).
+        reads = [q for q in queries if q["sql"].startswith("SELECT") and "dealresult" in q["sql"]]
+        assert len(reads) == (2 if action == "correct" else 1)
+        state = response.json()["state"]
+        assert state["mark"] == DealResult.objects.order_by("pk").last().pk
+        assert state["confirmed"] is (action == "confirm")
+
 
 class TestLastHeard:
     def test_a_sync_records_the_counts_the_phone_reported(self, client, table_of_three):
