@@ -1,16 +1,16 @@
 """Benchmark of deal entry: the server's CPU for one deal POST plus the sheet
 the phone reads next, at idle.
 
-It seats a published round of `--tables` tables of three (a throwaway SQLite database, production
-settings: DEBUG off) and enters every table's deals in turn through Django's test client, the way
-a phone without the entry script does: the deal's POST (302), then the whole sheet again; as
-many other tables the way the phone's script does online: each deal sent alone through the sync
-endpoint (/r/<token>/entries/, JSON), answered by the table's state and the sheet (the next
-deal's form is the phone's own); and as many again the way it does after a time offline: the
-deals sent in batches of up to 28 (one request), each deal's share of the batch's CPU counted. Each is timed with
-time.process_time (CPU, not wall time: a busy machine slows the wall clock, not the work), and so
-is a trivial page (/healthz) in the same run, interleaved, as the baseline. The sheet is also
-read once more at the end with the rows kept rendered emptied
+It seats a published round of `--tables` tables of three (a throwaway SQLite database,
+production settings: DEBUG off) and enters every table's deals in turn through Django's test
+client: the way a phone without the entry script does (the deal's POST, 302, then the whole sheet
+again); as many other tables the way the phone's script does online (each deal sent alone
+through the sync endpoint /r/<token>/entries/ as JSON, answered by the table's state and the
+sheet; the next deal's form is the phone's own); and as many again the way it does after a time
+offline (the deals sent in batches of up to 28, one request, each deal's share of the batch's CPU
+counted). Each is timed with time.process_time (CPU, not wall time: a busy machine slows the wall
+clock, not the work), and so is a trivial page (/healthz) in the same run, interleaved, as the
+baseline. The sheet is also read once more at the end with the rows kept rendered emptied
 (scoring.templatetags.kept_sheet_rows): every row rendered, as a first visit or another worker
 does.
 
