@@ -437,6 +437,32 @@ def test_nginx_accepts_the_site_file(tmp_path):
     assert "test is successful" in checked.stderr
 
 
+def test_caddy_accepts_the_compose_proxy_file(tmp_path):
+    # compose.yaml's proxy: Debian's Caddy reads the same file the caddy:2 image does, with the
+    # site's names from ALLOWED_HOSTS (several: separated by a comma and a space).
+    caddy = need(shutil.which("caddy"), "Debian's caddy")
+    env = {
+        **{key: value for key, value in os.environ.items() if key not in SETTINGS_VARIABLES},
+        "ALLOWED_HOSTS": "zole.example.lv, www.zole.example.lv",
+        "HOME": str(tmp_path),  # where Caddy would keep its state
+        "XDG_DATA_HOME": str(tmp_path),
+        "XDG_CONFIG_HOME": str(tmp_path),
+    }
+    caddyfile = str(ROOT / "deploy" / "caddy" / "Caddyfile")
+
+    adapted = subprocess.run(
+        [caddy, "adapt", "--config", caddyfile], env=env, capture_output=True, timeout=60
+    )
+    validated = subprocess.run(
+        [caddy, "validate", "--config", caddyfile], env=env, capture_output=True, timeout=60
+    )
+
+    assert adapted.returncode == 0, adapted.stderr
+    site = json.loads(adapted.stdout)["apps"]["http"]["servers"]["srv0"]["routes"][0]
+    assert site["match"] == [{"host": ["zole.example.lv", "www.zole.example.lv"]}]
+    assert validated.returncode == 0, validated.stderr
+
+
 def test_the_environment_file_names_only_settings_the_site_reads():
     # A misspelt name (REDIS_URI) would be ignored without a word, and the site run without it.
     example = (ROOT / "deploy" / "zole.env.example").read_text()
