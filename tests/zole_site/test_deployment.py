@@ -437,6 +437,32 @@ def test_nginx_accepts_the_site_file(tmp_path):
     assert "test is successful" in checked.stderr
 
 
+def test_systemd_accepts_the_units(tmp_path):
+    # The units as installed, with this checkout (its .venv) in place of /srv/zole: systemd
+    # reads every key, finds every program and the service each timer starts.
+    analyze = need(shutil.which("systemd-analyze"), "systemd-analyze")
+    units = sorted((ROOT / "deploy" / "systemd").glob("*.service")) + sorted(
+        (ROOT / "deploy" / "systemd").glob("*.timer")
+    )
+    assert {unit.name for unit in units} >= {
+        "zole.service",
+        "zole-backup.timer",
+        "zole-ratings.timer",
+    }
+    for unit in units:
+        (tmp_path / unit.name).write_text(unit.read_text().replace("/srv/zole", str(ROOT)))
+
+    verified = subprocess.run(
+        [analyze, "verify", "--man=no", *(str(tmp_path / unit.name) for unit in units)],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+
+    assert verified.returncode == 0, verified.stderr
+    assert verified.stderr == "", verified.stderr
+
+
 def test_caddy_accepts_the_compose_proxy_file(tmp_path):
     # compose.yaml's proxy: Debian's Caddy reads the same file the caddy:2 image does, with the
     # site's names from ALLOWED_HOSTS (several: separated by a comma and a space).
