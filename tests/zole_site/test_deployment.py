@@ -381,6 +381,8 @@ def test_two_servers_behind_nginx_share_the_database_and_the_cache(
     logs = (tmp_path / "reader.log").read_text()
     assert not second.refused, (second.refused, logs[-3000:])
     assert KILL_AFTER <= killed_after < DEALS  # killed in the middle of the round
+    # nginx met the dead server (a refused connection, or a request cut short) and went on.
+    assert "upstream" in (tmp_path / "nginx" / "error.log").read_text()
     assert len(second.acknowledged) == len(set(second.acknowledged)) == DEALS
     counts = manage(env, "shell", stdin=COUNT)
     rows, places = map(int, re.search(r"ROWS (\d+) PLACES (\d+)", counts).groups())
