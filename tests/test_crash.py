@@ -13,12 +13,10 @@ from __future__ import annotations
 import http.cookiejar
 import os
 import re
-import shutil
 import signal
 import socket
 import subprocess
 import sys
-import tempfile
 import threading
 import time
 import urllib.error
@@ -28,6 +26,8 @@ import uuid
 from pathlib import Path
 
 import pytest
+
+from tests.servers import NoRedirect, PostgresCluster, free_port, manage, postgres_bin
 
 ROOT = Path(__file__).resolve().parent.parent
 DEALS = 24
@@ -51,26 +51,6 @@ rows = list(DealResult.objects.filter(table=table).values_list("position", "vers
 print("ROWS", len(rows), len({r[2] for r in rows}), len({(r[0], r[1]) for r in rows}))
 print("POSITIONS", ",".join(str(r[0]) for r in sorted(rows)))
 """
-
-
-def free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
-def manage(env: dict[str, str], *args: str, stdin: str | None = None) -> str:
-    result = subprocess.run(
-        [sys.executable, "manage.py", *args],
-        cwd=ROOT,
-        env=env,
-        input=stdin,
-        capture_output=True,
-        text=True,
-        timeout=120,
-        check=True,
-    )
-    return result.stdout
 
 
 def start_server(env: dict[str, str], port: int) -> subprocess.Popen:
@@ -127,11 +107,6 @@ class Referee:
                 return response.status
         except urllib.error.HTTPError as error:
             return error.code
-
-
-class NoRedirect(urllib.request.HTTPRedirectHandler):
-    def redirect_request(self, *args: object, **kwargs: object) -> None:
-        return None  # a 302 after a saved deal is the acknowledgement itself
 
 
 @pytest.fixture
@@ -239,64 +214,6 @@ print("ROWS", rows.count())
 print("KEYS", ",".join(rows.values_list("client_key", flat=True)))
 print("PLACES", len(set(rows.values_list("table_id", "position"))))
 """
-
-
-def postgres_bin() -> Path | None:
-    """The newest Debian PostgreSQL server installation (as .ci/run finds it), if any."""
-    for directory in sorted(
-        Path("/usr/lib/postgresql").glob("*/bin"),
-        key=lambda path: int(path.parent.name) if path.parent.name.isdigit() else 0,
-        reverse=True,
-    ):
-        if (directory / "initdb").exists() and (directory / "pg_ctl").exists():
-            return directory
-    return None
-
-
-class PostgresCluster:
-    """A throwaway PostgreSQL server of this test's own on a free loopback port, so that the
-    test can restart it. The server refuses to run as root: as root it runs as `postgres`."""
-
-    def __init__(self, bin_dir: Path) -> None:
-        self.bin_dir = bin_dir
-        self.home = Path(tempfile.mkdtemp(prefix="zole-restart-pg-"))
-        self.data = self.home / "data"
-        self.port = free_port()
-        self.as_server_user: list[str] = []
-        if os.geteuid() == 0:
-            shutil.chown(self.home, "postgres")
-            self.as_server_user = ["runuser", "-u", "postgres", "--"]
-        self.run("initdb", "-D", str(self.data), "-U", "postgres", "--auth=trust")
-        with (self.data / "postgresql.conf").open("a") as conf:
-            conf.write(
-                f"listen_addresses = '127.0.0.1'\nport = {self.port}\n"
-                f"unix_socket_directories = '{self.home}'\n"
-                "fsync = off\nsynchronous_commit = off\nfull_page_writes = off\n"
-            )
-        self.pg_ctl("start")
-        self.run("createdb", "-h", "127.0.0.1", "-p", str(self.port), "-U", "postgres", "zole")
-        self.url = f"postgres://postgres@127.0.0.1:{self.port}/zole"
-
-    def run(self, program: str, *args: str) -> None:
-        subprocess.run(
-            [*self.as_server_user, str(self.bin_dir / program), *args],
-            check=True,
-            capture_output=True,
-            timeout=120,
-        )
-
-    def pg_ctl(self, *args: str) -> None:
-        self.run("pg_ctl", "-D", str(self.data), "-l", str(self.home / "log"), "-w", *args)
-
-    def restart(self) -> None:
-        """Every connection is cut, and for a moment no new one is accepted."""
-        self.pg_ctl("-m", "fast", "restart")
-
-    def remove(self) -> None:
-        try:
-            self.pg_ctl("-m", "immediate", "stop")
-        finally:
-            shutil.rmtree(self.home, ignore_errors=True)
 
 
 @pytest.fixture

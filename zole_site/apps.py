@@ -1,4 +1,4 @@
-"""The site itself as an app: what it installs of its own (its migrations)."""
+"""The site itself as an app: what it installs of its own (its migrations, its system checks)."""
 
 from django.apps import AppConfig
 
@@ -11,3 +11,6 @@ class ZoleSiteConfig(AppConfig):
     default_auto_field = "django.db.models.BigAutoField"
     name = "zole_site"
     verbose_name = "Zole site"
+
+    def ready(self) -> None:
+        from zole_site import system_checks  # noqa: F401  (registers the site's system checks)

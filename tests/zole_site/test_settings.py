@@ -127,8 +127,10 @@ class TestProductionSettings:
         assert "SECRET_KEY must be set when DEBUG is off" in completed.stderr
 
     def test_check_deploy_prints_no_warning(self, tmp_path):
+        # The check connects to nothing: no Redis server need be running at this address.
         completed = run(
-            ["manage.py", "check", "--deploy", "--fail-level", "WARNING"], production_env(tmp_path)
+            ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+            production_env(tmp_path, REDIS_URL="redis://127.0.0.1:6379/0"),
         )
 
         output = completed.stdout + completed.stderr
@@ -146,6 +148,26 @@ class TestProductionSettings:
         assert completed.returncode != 0
         assert "security.W008" in completed.stderr  # SECURE_SSL_REDIRECT
         assert "security.W012" in completed.stderr  # SESSION_COOKIE_SECURE
+
+    def test_check_deploy_warns_that_without_a_shared_cache_live_pages_may_lag(self, tmp_path):
+        # Each process then keeps its own copy of a page: another server's (or process's) copy
+        # is refreshed only by its expiry, not by the write that made it stale.
+        completed = run(
+            ["manage.py", "check", "--deploy", "--fail-level", "WARNING"],
+            production_env(tmp_path, PUBLIC_PAGE_CACHE_SECONDS="45"),
+        )
+
+        assert completed.returncode != 0
+        assert "zole_site.W001" in completed.stderr
+        assert "live pages may lag by up to 45 seconds" in completed.stderr
+        assert "REDIS_URL" in completed.stderr
+
+    def test_development_gets_no_shared_cache_warning(self, tmp_path):
+        # One runserver process: a local cache lags behind nothing.
+        completed = run(["manage.py", "check", "--deploy"], production_env(tmp_path, DEBUG="1"))
+
+        assert completed.returncode == 0, completed.stderr
+        assert "zole_site.W001" not in completed.stdout + completed.stderr
 
     def test_secure_cookies_hsts_redis_and_sqlite_wal_from_the_environment(self, tmp_path):
         completed = run(
