@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "documents",  # the printed documents (PDF)
     "entry",  # table entry: the referee's sheet page, the phone's sync
     "public",  # the public pages, the hall display, the home page
+    "api",  # the JSON API (/api/v1/)
     "zole_site",  # the site on top: its pages; the history of its migrations
 ]
 
