@@ -6,7 +6,7 @@ from __future__ import annotations
 from django.http import Http404, HttpRequest, HttpResponse
 from ninja import NinjaAPI
 
-from api import tournaments_api
+from api import people_api, ranking_api, tournaments_api
 from api.answers import ApiError, error_response
 
 # Ninja's own documentation page loads its scripts from a CDN, which the site's content security
@@ -19,6 +19,8 @@ api = NinjaAPI(
     openapi_url="/openapi.json",
 )
 api.add_router("/tournaments", tournaments_api.router)
+api.add_router("/ranking", ranking_api.router)
+api.add_router("", people_api.router)
 
 
 @api.exception_handler(ApiError)
