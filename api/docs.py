@@ -136,6 +136,7 @@ INDEX = {
     "tournaments": "tournaments",
     "players": "players",
     "clubs": "clubs",
+    "seasons": "seasons",
     "season_ranking": "season_ranking",
     "rating": "rating",
 }

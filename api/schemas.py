@@ -260,7 +260,7 @@ class Season(Schema):
     name: str
     starts_on: datetime.date
     ends_on: datetime.date
-    best_k: int
+    best_k: int = Field(description="A player's best results counted in the ranking.")
 
 
 class RankingRow(Schema):
