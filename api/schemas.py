@@ -9,8 +9,15 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from ninja import Schema
-from pydantic import Field
+from ninja import Schema as NinjaSchema
+from pydantic import ConfigDict, Field
+
+
+class Schema(NinjaSchema):
+    """An answer's shape, exactly: a field it does not declare is an error (the tests validate
+    every answer against its schema), and the OpenAPI schema says so (additionalProperties)."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class Error(Schema):
