@@ -150,6 +150,14 @@ def api_index(request: HttpRequest) -> JsonResponse:
     )
 
 
+def unknown_address(request: HttpRequest) -> JsonResponse:
+    docs = request.build_absolute_uri(reverse("api:docs"))
+    return JsonResponse(
+        {"detail": f"No such address in the API: {request.path}. Its addresses: {docs}"},
+        status=404,
+    )
+
+
 @require_safe
 def api_docs(request: HttpRequest) -> HttpResponse:
     root = request.build_absolute_uri(reverse("api:api-root"))

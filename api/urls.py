@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import path, re_path
 
 from api import docs
 from api.routes import api
@@ -16,4 +16,6 @@ urlpatterns = [
     path("docs/", docs.api_docs, name="docs"),
     # Ninja's own root is a 404 when its documentation page is off: ours lists the addresses.
     *(pattern for pattern in api.urls[0] if pattern.name != "api-root"),
+    # Any other address under the API: a JSON 404 that says where the addresses are.
+    re_path(r"", docs.unknown_address),
 ]

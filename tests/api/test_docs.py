@@ -31,3 +31,11 @@ def test_the_root_says_where_everything_is():
 
 def test_the_footer_links_to_the_documentation():
     assert 'href="/api/v1/docs/"' in Client().get("/").content.decode()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v1/tournaments/", "/api/v1/x/y/z"])
+def test_an_unknown_address_is_a_json_404_that_says_where_the_addresses_are(path):
+    answer = Client().get(path)
+
+    assert answer.status_code == 404
+    assert answer.json()["detail"].endswith("Its addresses: http://testserver/api/v1/docs/")
