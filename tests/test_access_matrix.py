@@ -1,6 +1,6 @@
-"""The access matrix: every view of tournaments.urls, entry.urls, documents.urls
-and ranking.urls, requested as every role, with GET and with a POST that would write if it were
-let through.
+"""The access matrix: every view of tournaments.urls, entry.urls, documents.urls,
+ranking.urls and the JSON API's api.urls, requested as every role, with GET and with a POST
+that would write if it were let through.
 
 The views are found in the URL resolver, so a new view fails `test_every_view_is_in_the_matrix`
 until it is given its roles here. A refused request answers 403 (a visitor: a redirect to sign
@@ -60,7 +60,7 @@ ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
 EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
 
 # The namespaces whose every view is in the matrix (the public pages only read).
-NAMESPACES = ("tournaments", "entry", "documents", "ranking")
+NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api")
 
 
 @dataclass
@@ -385,6 +385,25 @@ SPECS: dict[str, ViewSpec] = {
         prepare=invite_to_the_final,
     ),
     "ranking:seasons": ViewSpec(STAFF, no_args),
+    # The API reads what the public pages show, to everyone alike (its POST: 405, no write).
+    "api:api-root": ViewSpec(EVERYONE, no_args),
+    "api:docs": ViewSpec(EVERYONE, no_args),
+    "api:openapi-json": ViewSpec(EVERYONE, no_args),
+    "api:tournaments": ViewSpec(EVERYONE, no_args),
+    "api:tournament": ViewSpec(EVERYONE, slug),
+    "api:round": ViewSpec(EVERYONE, round_1),
+    "api:table": ViewSpec(
+        EVERYONE, lambda w: [*round_1(w), w.table.number], prepare=confirm_round_1
+    ),
+    "api:standings": ViewSpec(EVERYONE, slug),
+    "api:seasons": ViewSpec(EVERYONE, no_args),
+    "api:season_ranking": ViewSpec(EVERYONE, no_args),
+    "api:rating": ViewSpec(EVERYONE, no_args),
+    "api:players": ViewSpec(EVERYONE, no_args),
+    "api:player": ViewSpec(
+        EVERYONE, lambda w: [w.table.seats.first().entry.player_id], prepare=confirm_round_1
+    ),
+    "api:clubs": ViewSpec(EVERYONE, no_args),
     "ranking:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
     "ranking:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
 }
@@ -485,8 +504,31 @@ def test_every_role_is_refused_or_served(name, world, client):
 def test_the_matrix_covers_every_role_on_every_view():
     """The size of the matrix, stated: views × roles, each requested with GET and POST."""
     assert len(SPECS) * len(ROLES) == len(discovered_views()) * 10
-    refused = sum(len(set(ROLES) - spec.allowed) for spec in SPECS.values())
-    assert refused > len(SPECS) * 5  # most cells of the matrix are refusals
+    guarded = [spec for spec in SPECS.values() if spec.allowed != EVERYONE]
+    refused = sum(len(set(ROLES) - spec.allowed) for spec in guarded)
+    assert refused > len(guarded) * 5  # most cells of the guarded views are refusals
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("api:round", round_2),  # a draft: its seating may still change
+        ("api:table", lambda w: [*round_1(w), w.table.number]),  # still in play
+    ],
+)
+def test_no_role_reads_through_the_api_what_the_public_pages_do_not_show(name, args, world, client):
+    """The API's reads are the public pages': signed in as anyone, a draft round and a table in
+    play are not found (an organiser reads his drafts on his own pages)."""
+    url = reverse(name, args=args(world))
+    found = {}
+    for role in ROLES:
+        user = world.users[role]
+        if user is None:
+            client.logout()
+        else:
+            client.force_login(user)
+        found[role] = client.get(url).status_code
+    assert found == dict.fromkeys(ROLES, 404)
 
 
 def test_organisers_never_appoint_or_remove_a_chief_referee(world, client):

@@ -14,6 +14,7 @@ APPS = (
     "documents",
     "entry",
     "public",
+    "api",
     "zole_site",
 )
 

@@ -26,6 +26,8 @@ urlpatterns = [
     path("", include("documents.urls")),
     # The season ranking, the rating list and the qualification list of a final.
     path("ranking/", include("ranking.urls")),
+    # The JSON API (api/): the public reads for other programs, versioned in its address.
+    path("api/v1/", include("api.urls")),
     # django.contrib.auth's pages without the password reset, which needs mail (none is
     # configured): staff set a forgotten password (the admin's user page, `manage.py
     # create_organiser --reset`, `manage.py changepassword`). Sign-in limits failed attempts.

@@ -25,6 +25,7 @@ from scoring.selectors.listing import (
 from scoring.selectors.players import (
     player_history,
     public_player,
+    public_players,
 )
 from scoring.selectors.progress import (
     tournament_progress,
@@ -32,6 +33,7 @@ from scoring.selectors.progress import (
 from scoring.selectors.public_results import (
     PUBLIC_STATUSES,
     has_public_result,
+    points_exact,
     points_number,
     points_text,
     rank_label,
@@ -59,9 +61,11 @@ __all__ = [
     "hall_display",
     "has_public_result",
     "player_history",
+    "points_exact",
     "points_number",
     "points_text",
     "public_player",
+    "public_players",
     "public_round",
     "public_table_id",
     "public_tournament_list",
