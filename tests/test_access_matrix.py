@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import pytest
 from django.apps import apps
@@ -58,9 +59,11 @@ PEOPLE_PAGE = ORGANISERS | CHIEF_APPOINTERS  # organisers appoint the table refe
 TABLE_WRITERS = SHEET_PRINTERS | {"referee_of_this_table"}
 ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
 EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
+# Personal API tokens: federation staff and whoever organises some tournament.
+TOKEN_HOLDERS = ORGANISERS | {"organiser_of_another_tournament"}
 
 # The namespaces whose every view is in the matrix (the public pages only read).
-NAMESPACES = ("tournaments", "entry", "documents", "ranking")
+NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api_tokens")
 
 
 @dataclass
@@ -285,6 +288,16 @@ def no_args(_world: World) -> list[object]:
     return []
 
 
+def own_api_token(world: World, role: str) -> dict[str, object]:
+    """The revoking form of a token of the role's own (each account revokes only his)."""
+    from api import services as api_services
+
+    made = api_services.api_token_create(
+        user=world.users[role], name="Vietne", ip_address="10.0.0.1"
+    )
+    return {"token": made.token.pk}
+
+
 SPECS: dict[str, ViewSpec] = {
     "tournaments:dashboard": ViewSpec(ANY_ROLE, no_args),
     "tournaments:create": ViewSpec(STAFF, no_args, lambda w: tournament_form()),
@@ -387,6 +400,17 @@ SPECS: dict[str, ViewSpec] = {
     "ranking:seasons": ViewSpec(STAFF, no_args),
     "ranking:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
     "ranking:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
+    # Organisers of any tournament hold API tokens; each revokes his own (api_token_of).
+    "api_tokens:list": ViewSpec(TOKEN_HOLDERS, no_args, lambda w: {"name": "Federācijas vietne"}),
+    "api_tokens:revoke": ViewSpec(
+        TOKEN_HOLDERS,
+        no_args,
+        lambda w: own_api_token(w, "organiser"),
+        has_page=False,
+        post_as={
+            role: partial(lambda role, w: own_api_token(w, role), role) for role in TOKEN_HOLDERS
+        },
+    ),
 }
 
 
@@ -407,7 +431,7 @@ def snapshot() -> dict[str, list[tuple]]:
     """Every row of the project's tables and of the accounts, to compare before and after."""
     models = [
         model
-        for label in ("tournaments", "scoring", "ranking", "auth")
+        for label in ("tournaments", "scoring", "ranking", "auth", "api")
         for model in apps.get_app_config(label).get_models(include_auto_created=True)
     ]
     return {model._meta.label: list(model.objects.order_by("pk").values_list()) for model in models}
