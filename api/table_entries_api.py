@@ -1,0 +1,94 @@
+"""A table's entries through its link: POST /api/v1/tables/<token>/entries is the phone's own
+sync (the entry app's `token_sync`: the same body, client keys, answers and guarantees), found by
+its URL name, since the API does not import the entry app (a sibling). The holder of the link
+writes as the link, never as an account a browser may be signed in with: a page elsewhere that
+posts here cannot lend itself a chief referee's rights (this door has no CSRF check: a program
+sends no cookie)."""
+
+from __future__ import annotations
+
+from django.contrib.auth.models import AnonymousUser
+from django.http import HttpRequest, HttpResponse
+from django.urls import resolve, reverse
+from ninja import Router, Schema
+
+router = Router(tags=["table entries"])
+
+ENTRY_ACTIONS = ["deal", "penalty", "correct", "remove", "confirm"]
+
+# The body, for the schema and the documentation only: the phone's sync checks it itself and
+# answers 400 with what is wrong (ninja's own check would answer otherwise than the phone's).
+SYNC_BODY = {
+    "type": "object",
+    "required": ["entries"],
+    "properties": {
+        "entries": {
+            "type": "array",
+            "maxItems": 30,
+            "items": {
+                "type": "object",
+                "required": ["key", "action", "fields"],
+                "properties": {
+                    "key": {"type": "string", "minLength": 1, "maxLength": 64},
+                    "action": {"type": "string", "enum": ENTRY_ACTIONS},
+                    "fields": {
+                        "type": "object",
+                        "additionalProperties": {"type": "string"},
+                        "description": "The entry form's fields, prefixed as the form posts "
+                        'them: {"deal-position": "4", "deal-client_key": "…", '
+                        '"deal-game": "zole", …}',
+                    },
+                    "scores": {
+                        "type": ["object", "null"],
+                        "additionalProperties": {"type": "integer"},
+                        "description": "What the sender's scoring gave the entry, by player "
+                        "key (a difference is logged), or null",
+                    },
+                },
+            },
+        },
+        "waiting": {"type": "integer", "minimum": 0},
+        "refused": {"type": "integer", "minimum": 0},
+    },
+}
+
+
+class EntryResult(Schema):
+    key: str
+    status: str  # stored, conflict, closed, refused
+    message: str
+    errors: dict[str, list[str]]
+    disagreed: bool
+
+
+class SyncOut(Schema):
+    results: list[EntryResult]
+    state: dict  # the table's state after the writes: its sheet in the engine's JSON and more
+    html: dict[str, str]  # the entry page's parts, for a page that shows them
+
+
+class SyncRefusal(Schema):
+    error: str
+
+
+class LinkGone(Schema):
+    gone: bool
+    message: str
+
+
+@router.post(
+    "/{token}/entries",
+    response={200: SyncOut, 400: SyncRefusal, 404: SyncRefusal, 410: LinkGone},
+    summary="Send a table's entries through its link, as the table's phone does",
+    openapi_extra={
+        "requestBody": {"required": True, "content": {"application/json": {"schema": SYNC_BODY}}}
+    },
+)
+def table_entries(request: HttpRequest, token: str) -> HttpResponse:
+    """Each entry is written in order as the entry page's form would write it, each in its own
+    transaction, stopping at the first one not stored; an entry whose client key was stored
+    before is answered "stored" again and written once. 410: the link was replaced or the
+    round seated again."""
+    phone_sync = resolve(reverse("entry:token_sync", args=[token]))
+    request.user = AnonymousUser()
+    return phone_sync.func(request, *phone_sync.args, **phone_sync.kwargs)

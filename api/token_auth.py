@@ -1,0 +1,59 @@
+"""The API's personal tokens at the door: `Authorization: Bearer <secret>` opens the endpoints
+that are an organiser's own, as its owner (`request.user`, so tournaments.permissions decides as
+on his signed-in pages), and each token has its own rate limit (settings.RATE_LIMITS["api-token"]).
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.http import HttpRequest, JsonResponse
+from django.utils.translation import gettext as _
+from ninja.errors import AuthenticationError
+from ninja.security import HttpBearer
+
+from api import services
+from api.models import ApiToken
+from core.ratelimit import API_TOKEN_REQUESTS
+
+
+class TokenLimitError(Exception):
+    """The token has used up its requests for now (answered 429 by `token_limit_answer`)."""
+
+
+class BearerToken(HttpBearer):
+    """A personal API token (api.services): its owner becomes the request's user."""
+
+    def __call__(self, request: HttpRequest) -> ApiToken | None:
+        if not request.headers.get(self.header):
+            raise AuthenticationError(
+                message=_("Send your API token as Authorization: Bearer <token>.")
+            )
+        token = super().__call__(request)
+        if token is None:  # another scheme than Bearer
+            raise AuthenticationError(
+                message=_("Send your API token as Authorization: Bearer <token>.")
+            )
+        return token
+
+    def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
+        found = services.token_for_secret(token.strip())
+        if found is None:
+            raise AuthenticationError(
+                message=_("This API token is unknown or revoked: make a new one on your page.")
+            )
+        if not API_TOKEN_REQUESTS.spend(f"token:{found.pk}"):
+            raise TokenLimitError
+        services.api_token_used(found)
+        request.user = found.user
+        return found
+
+
+def token_limit_answer(request: HttpRequest, error: TokenLimitError) -> JsonResponse:
+    seconds = settings.RATE_LIMITS[API_TOKEN_REQUESTS.scope]["seconds"]
+    message = API_TOKEN_REQUESTS.refusal_message % {"minutes": -(-seconds // 60)}
+    response = JsonResponse({"detail": str(message)}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response
+
+
+bearer_token = BearerToken()

@@ -1,0 +1,250 @@
+"""What an organiser's personal API token opens (api.token_auth): the reads that are his (every
+round of a tournament he organises, drafts included, as his round page shows them) and the
+import of players (the CSV import's service, all or nothing).
+
+Who may do what is tournaments.permissions, as on the signed-in pages: a tournament's round as
+its organisers (and federation staff) read it; players imported by federation staff, as on the
+import page."""
+
+from __future__ import annotations
+
+import datetime
+
+from django.http import Http404, HttpRequest, JsonResponse
+from django.shortcuts import get_object_or_404
+from django.utils.translation import gettext as _
+from ninja import Router, Schema
+from ninja.errors import HttpError
+
+from api.token_auth import bearer_token
+from core.security import client_ip
+from tournaments import permissions, selectors, services
+from tournaments.models import Round, Tournament
+from tournaments.player_csv import CsvPlayer
+
+router = Router(tags=["organiser (token)"], auth=bearer_token)
+# The import's address is a tournament's (beside the public reads of /tournaments/).
+tournament_router = Router(tags=["organiser (token)"], auth=bearer_token)
+
+
+class Refusal(Schema):
+    detail: str
+
+
+class OrganisedTournament(Schema):
+    slug: str
+    name: str
+    starts_on: datetime.date
+
+
+class RoundSummary(Schema):
+    number: int
+    status: str  # draft, published, in_play, closed
+
+
+class SeatOut(Schema):
+    seat: int  # 1-based, each to the left of the previous
+    registration_id: int
+    player_id: int
+    name: str
+    club: str | None
+
+
+class TableOut(Schema):
+    number: int
+    seats: list[SeatOut]
+    flags: list[str]  # the seating's notes: repeat_meeting, same_club, ...
+
+
+class RoundOut(Schema):
+    number: int
+    status: str
+    seating_mode: str
+    generated_at: datetime.datetime | None
+    published_at: datetime.datetime | None
+    clock_started_at: datetime.datetime | None
+    time_limit: int | None  # minutes, once the clock is started
+    time_called_at: datetime.datetime | None
+    tables: list[TableOut]
+
+
+def organised(request: HttpRequest, slug: str) -> Tournament:
+    """The tournament of the address, when the token's owner organises it: 404 for no such
+    tournament, 403 for another's (as his pages answer)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if not permissions.is_organiser(request.user, tournament):
+        raise HttpError(403, _("Only organisers may do this."))
+    return tournament
+
+
+@router.get(
+    "/tournaments",
+    response=list[OrganisedTournament],
+    summary="The tournaments the token's owner organises",
+)
+def organised_tournaments(request: HttpRequest):
+    if permissions.is_federation_staff(request.user):
+        return selectors.tournament_list()
+    return selectors.organised_tournaments(user=request.user)
+
+
+@router.get(
+    "/tournaments/{slug}/rounds",
+    response={200: list[RoundSummary], 403: Refusal, 404: Refusal},
+    summary="Every round of an organised tournament, drafts included",
+)
+def organised_rounds(request: HttpRequest, slug: str):
+    return selectors.round_list(tournament=organised(request, slug))
+
+
+@router.get(
+    "/tournaments/{slug}/rounds/{number}",
+    response={200: RoundOut, 403: Refusal, 404: Refusal},
+    summary="A round of an organised tournament with its seating, drafts included",
+)
+def organised_round(request: HttpRequest, slug: str, number: int):
+    tournament = organised(request, slug)
+    round_ = Round.objects.filter(tournament=tournament, number=number).first()
+    if round_ is None:
+        raise Http404
+    tables = [
+        TableOut(
+            number=view.table.number,
+            seats=[
+                SeatOut(
+                    seat=seat.position,
+                    registration_id=seat.entry_id,
+                    player_id=seat.entry.player_id,
+                    name=seat.entry.player.full_name,
+                    club=seat.entry.player.club.name if seat.entry.player.club else None,
+                )
+                for seat in view.seats
+            ],
+            flags=[str(flag.get("code", "")) for flag in view.flags if isinstance(flag, dict)],
+        )
+        for view in selectors.round_tables(round_=round_)
+    ]
+    return RoundOut(
+        number=round_.number,
+        status=round_.status,
+        seating_mode=round_.seating_mode,
+        generated_at=round_.generated_at,
+        published_at=round_.published_at,
+        clock_started_at=round_.clock_started_at,
+        time_limit=round_.time_limit,
+        time_called_at=round_.time_called_at,
+        tables=tables,
+    )
+
+
+# --- Importing players ----------------------------------------------------------------------------
+
+
+class PlayerIn(Schema):
+    full_name: str
+    club: str = ""
+    licence_number: str = ""
+
+
+class PlayersIn(Schema):
+    players: list[PlayerIn]
+
+
+class ImportedPlayer(Schema):
+    id: int
+    full_name: str
+    club: str | None
+    licence_number: str
+
+
+class ImportOut(Schema):
+    created: int  # new players of the register
+    updated: int  # register players given the list's licence
+    registered: int  # entries made in the tournament
+    players: list[ImportedPlayer]  # every player the list stands for
+
+
+class ProblemOut(Schema):
+    line: int  # the player's place in the list, from 1 (0: the list as a whole)
+    field: str | None  # full_name, club, licence_number
+    loc: list[str | int]  # where, as the 422 answers of a malformed body say it
+    detail: str
+
+
+class ImportRefusal(Schema):
+    detail: str
+    field: str | None
+    errors: list[ProblemOut]
+
+
+@tournament_router.post(
+    "/{slug}/players",
+    response={201: ImportOut, 403: Refusal, 404: Refusal, 422: ImportRefusal},
+    summary="Import players into the register and register them in the tournament",
+)
+def players_import(request: HttpRequest, slug: str, body: PlayersIn):
+    """The import page's service: new players are added to the register (their clubs too), and
+    every player of the list is registered in the tournament; a player already in the register
+    (by licence, or by name and club) is not added twice. All or nothing: any wrong player
+    refuses the whole list, each problem named by its line and field."""
+    tournament = organised(request, slug)
+    if not permissions.is_federation_staff(request.user):
+        raise HttpError(403, _("Only federation staff import players into the register."))
+    players = [
+        CsvPlayer(
+            line=line,
+            full_name=player.full_name.strip(),
+            club=player.club.strip(),
+            licence_number=player.licence_number.strip(),
+        )
+        for line, player in enumerate(body.players, 1)
+    ]
+    try:
+        result = services.players_import(
+            players=players,
+            by=request.user,
+            ip_address=client_ip(request),
+            tournament=tournament,
+        )
+    except services.ImportRefusedError as refusal:
+        errors = [problem_out(problem) for problem in refusal.problems]
+        refused = ImportRefusal(
+            detail=str(refusal), field=field_path(errors[0]) if errors else None, errors=errors
+        )
+        return JsonResponse(refused.model_dump(mode="json"), status=422)
+    except services.ServiceError as error:  # the tournament refuses entries (e.g. finished)
+        raise HttpError(422, str(error)) from None
+    imported = ImportOut(
+        created=len(result.created),
+        updated=len(result.updated),
+        registered=result.registered,
+        players=[
+            ImportedPlayer(
+                id=player.pk,
+                full_name=player.full_name,
+                club=player.club.name if player.club else None,
+                licence_number=player.licence_number,
+            )
+            for player in result.players
+        ],
+    )
+    # Answered here, not as ninja's (status, body) pair, which its versions spell differently.
+    return JsonResponse(imported.model_dump(mode="json"), status=201)
+
+
+def problem_out(problem: services.LineProblem) -> ProblemOut:
+    """A problem of the list where a program finds it: its line (the player's place, from 1),
+    its field, and the body's path to it as ninja's own 422 answers give it."""
+    loc: list[str | int] = ["body", "players"]
+    message = problem.message
+    if problem.line:
+        loc.append(problem.line - 1)
+    if problem.field:  # a field's problem does not name its line: the path and the words do
+        loc.append(problem.field)
+        message = _("line %(line)d: %(problem)s") % {"line": problem.line, "problem": message}
+    return ProblemOut(line=problem.line, field=problem.field, loc=loc, detail=message)
+
+
+def field_path(problem: ProblemOut) -> str:
+    """`players.3.full_name`: the body's path to the problem (without "body")."""
+    return ".".join(str(part) for part in problem.loc[1:])
