@@ -16,7 +16,6 @@ from archive.format import (
     NOT_SETTINGS,
     json_value,
     place_points_text,
-    sheet_names,
     user_relations,
 )
 from engine.json_contract import rules_to_json, sheet_to_json
@@ -24,6 +23,7 @@ from engine.names import latvian_sort_key
 from scoring.models import DealResult, TableResult
 from scoring.sheet.lines import (
     engine_sheet,
+    sheet_names,
 )
 from tournaments.models import (
     Round,

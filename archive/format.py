@@ -3,7 +3,6 @@ both use."""
 
 from __future__ import annotations
 
-from collections import Counter
 from fractions import Fraction
 
 from django.contrib.auth import get_user_model
@@ -12,9 +11,7 @@ from django.db import models
 from scoring.models import TWELFTHS
 from tournaments.models import (
     AuditEntry,
-    Registration,
     RoundStatus,
-    Seat,
 )
 
 ARCHIVE_FORMAT = "zole-tournament-archive"
@@ -41,19 +38,6 @@ DEAL_ACTIONS = frozenset(
 IMPORT_CLIENT_KEY = "archive-{position}-{version}"  # DealResult.client_key of an imported row
 OPEN_STATUSES = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
 BATCH_SIZE = 1000
-
-
-def sheet_names(seats: list[Seat], entries: dict[int, Registration]) -> dict[str, str]:
-    """The players' names at one table, by entry id (as text). Namesakes at one table are told
-    apart by their licence numbers, or by their entry ids when they have none."""
-    names = {str(seat.entry_id): entries[seat.entry_id].player.full_name for seat in seats}
-    repeated = {name for name, count in Counter(names.values()).items() if count > 1}
-    for seat in seats:
-        player = entries[seat.entry_id].player
-        if player.full_name in repeated:
-            label = player.licence_number or f"#{seat.entry_id}"
-            names[str(seat.entry_id)] = f"{player.full_name} ({label})"
-    return names
 
 
 def json_value(value: object) -> object:

@@ -69,6 +69,7 @@ INSTALLED_APPS = [
     "django.contrib.humanize",
     "django_tables2",
     "django_htmx",
+    "corsheaders",
     "core",  # the plumbing every app uses
     "tournaments",
     "scoring",
@@ -88,6 +89,9 @@ MIDDLEWARE = [
     # The security headers wrap everything below, so the refusals made there carry them too.
     "core.security.ContentSecurityPolicyMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    # Answers the API's preflight requests itself and marks its answers for the origins allowed,
+    # before anything below can answer them (django-cors-headers asks to be this high).
+    "corsheaders.middleware.CorsMiddleware",
     # Before the CSRF check, which would read (and spool) the body of an oversized upload.
     "core.security.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -284,6 +288,14 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+
+# Other sites' pages that may read the JSON API from the browser (CORS), e.g.
+# https://lzf.example.lv: GET only, and only under /api/; none by default.
+CORS_ALLOWED_ORIGINS = env_list("API_CORS_ORIGINS", default=[])
+CORS_URLS_REGEX = r"^/api/"
+CORS_ALLOW_METHODS = ("GET", "HEAD", "OPTIONS")
+# Cross-origin scripts may read the cache validators, to ask again with If-None-Match.
+CORS_EXPOSE_HEADERS = ("ETag", "Retry-After")
 
 # Ratings (ranking.services): a confirmation or unlock followed, in the rating order, by more
 # confirmed tables than this (a correction early in a long season) is left to a job run after

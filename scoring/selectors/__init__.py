@@ -25,6 +25,7 @@ from scoring.selectors.listing import (
 from scoring.selectors.players import (
     player_history,
     public_player,
+    public_players,
 )
 from scoring.selectors.progress import (
     tournament_progress,
@@ -62,6 +63,7 @@ __all__ = [
     "points_number",
     "points_text",
     "public_player",
+    "public_players",
     "public_round",
     "public_table_id",
     "public_tournament_list",

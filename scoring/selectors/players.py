@@ -6,6 +6,7 @@ from collections import defaultdict
 from dataclasses import dataclass
 from fractions import Fraction
 
+from core.engine_text import display_name_key
 from scoring.models import SeatResult, twelfths_fraction
 from scoring.selectors.public_results import (
     PUBLIC_STATUSES,
@@ -47,14 +48,25 @@ class PlayerTournament:
         return sum(round_.game_points or 0 for round_ in self.confirmed_rounds)
 
     @property
+    def place_points(self) -> Fraction:
+        return sum((r.place_points or 0 for r in self.confirmed_rounds), Fraction(0))
+
+    @property
     def place_points_text(self) -> str:
-        return points_text(sum((r.place_points or 0 for r in self.confirmed_rounds), Fraction(0)))
+        return points_text(self.place_points)
 
 
 def public_player(*, player_id: int) -> Player | None:
     """The player of a public page: None for an unknown id and for a player with no public
     result alike (has_public_result), so the page does not tell them apart."""
     return Player.objects.select_related("club").filter(has_public_result(), pk=player_id).first()
+
+
+def public_players() -> list[Player]:
+    """Every player with a public page (has_public_result), in the reader's alphabetical order
+    (the database sorts by character code). One query."""
+    players = Player.objects.select_related("club").filter(has_public_result())
+    return sorted(players, key=lambda player: display_name_key(player.full_name))
 
 
 def player_history(*, player: Player) -> list[PlayerTournament]:

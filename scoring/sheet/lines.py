@@ -7,13 +7,14 @@ never mix; pages map the keys back to names."""
 from __future__ import annotations
 
 import datetime
+from collections import Counter
 from collections.abc import Iterable, Sequence
 
 from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import SheetLine
 from engine.rules import Game
 from scoring.models import DealResult, EntryKind, TableResult
-from tournaments.models import Seat, Table
+from tournaments.models import Registration, Seat, Table
 from tournaments.round_clock import RoundClock
 
 NO_DEAL = (EntryKind.VOID, EntryKind.PENALTY)  # a removed entry, a penalty pule
@@ -135,3 +136,16 @@ def result_fields(line: SheetLine) -> dict[str, object]:
         "points": line.points,
         "tricks": line.tricks,
     }
+
+
+def sheet_names(seats: list[Seat], entries: dict[int, Registration]) -> dict[str, str]:
+    """The players' names at one table, by entry id (as text). Namesakes at one table are told
+    apart by their licence numbers, or by their entry ids when they have none."""
+    names = {str(seat.entry_id): entries[seat.entry_id].player.full_name for seat in seats}
+    repeated = {name for name, count in Counter(names.values()).items() if count > 1}
+    for seat in seats:
+        player = entries[seat.entry_id].player
+        if player.full_name in repeated:
+            label = player.licence_number or f"#{seat.entry_id}"
+            names[str(seat.entry_id)] = f"{player.full_name} ({label})"
+    return names

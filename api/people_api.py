@@ -1,0 +1,117 @@
+"""Players and clubs. A player is found only when he has a public page: an unknown id and a
+player without a public result are the same 404, as on his page."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from django.http import Http404, HttpRequest, HttpResponse
+from django.urls import reverse
+from ninja import Path, Query, Router
+
+from api import schemas
+from api.answers import NUMBER_MAX, PER_PAGE, PER_PAGE_MAX, answer, page_of
+from ranking.selectors import club_list
+from scoring import selectors
+
+router = Router(tags=["players and clubs"])
+
+
+def _exact(value: Fraction | int | None) -> str | None:
+    return None if value is None else str(Fraction(value))
+
+
+@router.get(
+    "/players",
+    response={200: schemas.PlayerPage, 404: schemas.Error},
+    url_name="players",
+    summary="Players with a public result",
+)
+def player_list(
+    request: HttpRequest,
+    page: int = Query(1, ge=1, le=NUMBER_MAX),
+    per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
+) -> HttpResponse:
+    """Every player with a result the public sees, in alphabetical order."""
+
+    def build() -> dict[str, object]:
+        players = selectors.public_players()
+        return page_of(request, players, page=page, per_page=per_page).as_json(
+            lambda player: {
+                "id": player.pk,
+                "name": player.full_name,
+                "club": player.club.name if player.club else "",
+                "url": request.build_absolute_uri(reverse("api:player", args=[player.pk])),
+            }
+        )
+
+    return answer(request, build, cached_under=None)
+
+
+@router.get(
+    "/players/{player_id}",
+    response={200: schemas.Player, 404: schemas.Error},
+    url_name="player",
+    summary="A player and his public history",
+)
+def player_detail(
+    request: HttpRequest, player_id: int = Path(..., ge=1, le=NUMBER_MAX)
+) -> HttpResponse:
+    """The player's tournaments, newest first, each with his public rounds: his table, and his
+    confirmed results with the running total of game points, as his page shows them."""
+
+    def build() -> dict[str, object]:
+        player = selectors.public_player(player_id=player_id)
+        if player is None:
+            raise Http404
+        return {
+            "id": player.pk,
+            "name": player.full_name,
+            "club": player.club.name if player.club else "",
+            "tournaments": [
+                {
+                    "slug": item.tournament.slug,
+                    "name": item.tournament.name,
+                    "starts_on": item.tournament.starts_on,
+                    "team": item.team,
+                    "game_points": item.game_points,
+                    "place_points": _exact(item.place_points),
+                    "rounds": [
+                        {
+                            "round": round_.round_number,
+                            "table": round_.table_number,
+                            "confirmed": round_.confirmed,
+                            "game_points": round_.game_points,
+                            "place_points": _exact(round_.place_points),
+                            "place": round_.place,
+                            "cumulative_game_points": round_.cumulative_game_points,
+                        }
+                        for round_ in item.rounds
+                    ],
+                }
+                for item in selectors.player_history(player=player)
+            ],
+        }
+
+    return answer(request, build, cached_under=None)
+
+
+@router.get(
+    "/clubs",
+    response={200: schemas.ClubPage, 404: schemas.Error},
+    url_name="clubs",
+    summary="Clubs",
+)
+def clubs(
+    request: HttpRequest,
+    page: int = Query(1, ge=1, le=NUMBER_MAX),
+    per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
+) -> HttpResponse:
+    """Every club, in alphabetical order: its id filters the season ranking and the rating."""
+
+    def build() -> dict[str, object]:
+        return page_of(request, club_list(), page=page, per_page=per_page).as_json(
+            lambda club: {"id": club.pk, "name": club.name, "city": club.city}
+        )
+
+    return answer(request, build, cached_under=None)
