@@ -9,13 +9,19 @@ import page."""
 from __future__ import annotations
 
 import datetime
+import hashlib
+import json
+from collections.abc import Iterable
 
-from django.http import Http404, HttpRequest, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
+from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
-from ninja import Router, Schema
+from ninja import Path, Router, Schema
 from ninja.errors import HttpError
+from ninja.responses import NinjaJSONEncoder
 
+from api.answers import NUMBER_MAX
 from api.token_auth import bearer_token
 from core.security import client_ip
 from tournaments import permissions, selectors, services
@@ -23,6 +29,7 @@ from tournaments.models import Round, Tournament
 from tournaments.player_csv import CsvPlayer
 
 router = Router(tags=["organiser (token)"], auth=bearer_token)
+Number = Path(..., ge=1, le=NUMBER_MAX)  # a round's number, as the public reads take it
 # The import's address is a tournament's (beside the public reads of /tournaments/).
 tournament_router = Router(tags=["organiser (token)"], auth=bearer_token)
 
@@ -68,6 +75,25 @@ class RoundOut(Schema):
     tables: list[TableOut]
 
 
+def private_answer(request: HttpRequest, data: object) -> HttpResponse:
+    """An answer for the token's owner alone, with its ETag (304 to If-None-Match): never kept
+    by a shared cache (a draft round is not the public's), asked again every time."""
+    content = json.dumps(
+        data, cls=NinjaJSONEncoder, ensure_ascii=False, separators=(",", ":")
+    ).encode()
+    response = HttpResponse(content, content_type="application/json")
+    response["ETag"] = f'"{hashlib.sha256(content).hexdigest()[:32]}"'
+    patch_cache_control(response, private=True, no_cache=True)
+    patch_vary_headers(response, ["Authorization"])
+    return get_conditional_response(request, etag=response["ETag"], response=response)
+
+
+def dumped(schema: type[Schema], rows: Iterable[object]) -> list[dict]:
+    return [
+        schema.model_validate(row, from_attributes=True).model_dump(mode="json") for row in rows
+    ]
+
+
 def organised(request: HttpRequest, slug: str) -> Tournament:
     """The tournament of the address, when the token's owner organises it: 404 for no such
     tournament, 403 for another's (as his pages answer)."""
@@ -82,10 +108,12 @@ def organised(request: HttpRequest, slug: str) -> Tournament:
     response=list[OrganisedTournament],
     summary="The tournaments the token's owner organises",
 )
-def organised_tournaments(request: HttpRequest):
+def organised_tournaments(request: HttpRequest) -> HttpResponse:
     if permissions.is_federation_staff(request.user):
-        return selectors.tournament_list()
-    return selectors.organised_tournaments(user=request.user)
+        tournaments = selectors.tournament_list()
+    else:
+        tournaments = selectors.organised_tournaments(user=request.user)
+    return private_answer(request, dumped(OrganisedTournament, tournaments))
 
 
 @router.get(
@@ -93,8 +121,9 @@ def organised_tournaments(request: HttpRequest):
     response={200: list[RoundSummary], 403: Refusal, 404: Refusal},
     summary="Every round of an organised tournament, drafts included",
 )
-def organised_rounds(request: HttpRequest, slug: str):
-    return selectors.round_list(tournament=organised(request, slug))
+def organised_rounds(request: HttpRequest, slug: str) -> HttpResponse:
+    rounds = selectors.round_list(tournament=organised(request, slug))
+    return private_answer(request, dumped(RoundSummary, rounds))
 
 
 @router.get(
@@ -102,7 +131,7 @@ def organised_rounds(request: HttpRequest, slug: str):
     response={200: RoundOut, 403: Refusal, 404: Refusal},
     summary="A round of an organised tournament with its seating, drafts included",
 )
-def organised_round(request: HttpRequest, slug: str, number: int):
+def organised_round(request: HttpRequest, slug: str, number: int = Number) -> HttpResponse:
     tournament = organised(request, slug)
     round_ = Round.objects.filter(tournament=tournament, number=number).first()
     if round_ is None:
@@ -124,7 +153,7 @@ def organised_round(request: HttpRequest, slug: str, number: int):
         )
         for view in selectors.round_tables(round_=round_)
     ]
-    return RoundOut(
+    answer = RoundOut(
         number=round_.number,
         status=round_.status,
         seating_mode=round_.seating_mode,
@@ -135,6 +164,7 @@ def organised_round(request: HttpRequest, slug: str, number: int):
         time_called_at=round_.time_called_at,
         tables=tables,
     )
+    return private_answer(request, answer.model_dump(mode="json"))
 
 
 # --- Importing players ----------------------------------------------------------------------------

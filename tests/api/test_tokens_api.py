@@ -215,3 +215,27 @@ def test_an_import_needs_a_token():
 
     assert answer.status_code == 401
     assert not Player.objects.exists()
+
+
+def test_an_organiser_s_reads_are_private_with_an_etag_and_304():
+    tournament = tournament_with_a_draft()
+    headers = token_of(organiser_of(tournament))
+    url = "/api/v1/organise/tournaments/kauss/rounds/2"
+
+    first = Client().get(url, **headers)
+    again = Client().get(url, HTTP_IF_NONE_MATCH=first["ETag"], **headers)
+
+    assert "private" in first["Cache-Control"] and "public" not in first["Cache-Control"]
+    assert "Authorization" in first["Vary"]
+    assert again.status_code == 304
+
+
+@pytest.mark.parametrize("number", ["0", "-1", "x", "9" * 30])
+def test_an_odd_round_number_is_refused_naming_it(number):
+    tournament = tournament_with_a_draft()
+    headers = token_of(organiser_of(tournament))
+
+    answer = Client().get(f"/api/v1/organise/tournaments/kauss/rounds/{number}", **headers)
+
+    assert answer.status_code in (404, 422)
+    assert answer.status_code == 404 or "number" in json.dumps(answer.json())
