@@ -11,6 +11,7 @@ that is rolled back, so one tournament serves every role of a view.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import partial
@@ -598,3 +599,95 @@ def test_every_write_lands_in_the_audit_log_with_its_author(label, world, client
     assert written, f"{label} ({name}) wrote {changed_tables(before, snapshot())} unaudited"
     assert {entry.user for entry in written} == {user}
     assert all(entry.ip_address for entry in written)
+
+
+# --- The API's endpoints a personal token opens ---------------------------------------------------
+
+
+def role_token(world: World, role: str) -> dict[str, str]:
+    """The role's personal API token, as a program sends it (none for a visitor). An account
+    that may not hold one is given one anyway, written straight to the database: the door must
+    refuse it all the same."""
+    import hashlib
+
+    from api import services as api_services
+    from api.models import ApiToken
+
+    user = world.users[role]
+    if user is None:
+        return {}
+    secret = f"zole_matrix-{role}"
+    ApiToken.objects.create(
+        user=user,
+        name="Matrica",
+        digest=hashlib.sha256(secret.encode()).hexdigest(),
+        hint=secret[: api_services.HINT_LENGTH],
+    )
+    return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+
+
+@dataclass(frozen=True)
+class ApiSpec:
+    allowed: frozenset[str]
+    path: Callable[[World], str]
+    post: Callable[[World], dict[str, object]] | None = None  # None: a read (GET)
+
+
+def import_list(_world: World) -> dict[str, object]:
+    return {"players": [{"full_name": "Importēts Spēlētājs", "club": "Ogres Kārts"}]}
+
+
+def table_entry(world: World) -> dict[str, object]:
+    fields = {"deal-position": "1", "deal-client_key": "matrix-api-1", "deal-game": "pass"}
+    return {"entries": [{"key": "matrix-api-1", "action": "deal", "fields": fields}]}
+
+
+API_SPECS: dict[str, ApiSpec] = {
+    "organised tournaments": ApiSpec(TOKEN_HOLDERS, lambda w: "/api/v1/organise/tournaments"),
+    "organised rounds": ApiSpec(ORGANISERS, lambda w: "/api/v1/organise/tournaments/kauss/rounds"),
+    "a draft round": ApiSpec(ORGANISERS, lambda w: "/api/v1/organise/tournaments/kauss/rounds/2"),
+    "players import": ApiSpec(STAFF, lambda w: "/api/v1/tournaments/kauss/players", import_list),
+    # The table's link is the key, not the token: whoever holds the link, token or none.
+    "table entries": ApiSpec(EVERYONE, lambda w: f"/api/v1/tables/{w.token}/entries", table_entry),
+}
+
+
+@pytest.mark.parametrize("name", sorted(API_SPECS))
+def test_every_role_s_token_is_refused_or_served_by_the_api(name, world):
+    """Each role's token on each endpoint that takes one: refused 401 (no token, or one its
+    owner may not hold) or 403 (not his tournament), changing nothing; or served, and its
+    write written."""
+    from django.test import Client
+
+    spec = API_SPECS[name]
+    problems: list[str] = []
+    for role in ROLES:
+        with transaction.atomic():
+            headers = role_token(world, role)
+            before = snapshot()
+            if spec.post is None:
+                answer = Client().get(spec.path(world), **headers)
+            else:
+                answer = Client().post(
+                    spec.path(world),
+                    json.dumps(spec.post(world)),
+                    content_type="application/json",
+                    **headers,
+                )
+            after = snapshot()
+            transaction.set_rollback(True)
+        written = [label for label in changed_tables(before, after) if label != "api.ApiToken"]
+        if role in spec.allowed:
+            if answer.status_code not in (200, 201):
+                problems.append(f"{role}: {answer.status_code} {answer.content[:200]!r}")
+            elif spec.post is not None and not written:
+                problems.append(f"{role}: allowed but wrote nothing")
+        else:
+            can_hold = role in TOKEN_HOLDERS
+            if answer.status_code != (403 if can_hold else 401):
+                problems.append(
+                    f"{role}: expected {403 if can_hold else 401}, got {answer.status_code}"
+                )
+            if written:
+                problems.append(f"{role} was refused but changed {written}")
+    assert not problems, f"{name}:\n" + "\n".join(problems)
