@@ -8,9 +8,11 @@ sends no cookie)."""
 from __future__ import annotations
 
 from django.contrib.auth.models import AnonymousUser
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import resolve, reverse
 from ninja import Router, Schema
+
+from core.ratelimit import TABLE_LINK_FAILURES
 
 router = Router(tags=["table entries"])
 
@@ -71,6 +73,10 @@ class SyncRefusal(Schema):
     error: str
 
 
+class Refusal(Schema):
+    detail: str
+
+
 class LinkGone(Schema):
     gone: bool
     message: str
@@ -78,7 +84,7 @@ class LinkGone(Schema):
 
 @router.post(
     "/{token}/entries",
-    response={200: SyncOut, 400: SyncRefusal, 404: SyncRefusal, 410: LinkGone},
+    response={200: SyncOut, 400: SyncRefusal, 404: SyncRefusal, 410: LinkGone, 429: Refusal},
     summary="Send a table's entries through its link, as the table's phone does",
     openapi_extra={
         "requestBody": {"required": True, "content": {"application/json": {"schema": SYNC_BODY}}}
@@ -91,4 +97,15 @@ def table_entries(request: HttpRequest, token: str) -> HttpResponse:
     round seated again."""
     phone_sync = resolve(reverse("entry:token_sync", args=[token]))
     request.user = AnonymousUser()
-    return phone_sync.func(request, *phone_sync.args, **phone_sync.kwargs)
+    response = phone_sync.func(request, *phone_sync.args, **phone_sync.kwargs)
+    if response.status_code == 429:  # too many unknown links: the phone's page, as JSON
+        return limit_reached(response)
+    return response
+
+
+def limit_reached(page: HttpResponse) -> JsonResponse:
+    seconds = int(page.get("Retry-After", "60"))
+    message = TABLE_LINK_FAILURES.refusal_message % {"minutes": -(-seconds // 60)}
+    response = JsonResponse({"detail": str(message)}, status=429)
+    response["Retry-After"] = str(seconds)
+    return response

@@ -12,6 +12,7 @@ import datetime
 import hashlib
 import json
 from collections.abc import Iterable
+from typing import Any
 
 from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
@@ -36,6 +37,17 @@ tournament_router = Router(tags=["organiser (token)"], auth=bearer_token)
 
 class Refusal(Schema):
     detail: str
+
+
+# The token's refusals: none or a wrong one (401), not his (403), too many requests (429).
+REFUSED = {401: Refusal, 403: Refusal, 429: Refusal}
+
+
+class ValidationRefusal(Schema):
+    """Ninja's own answer to a parameter or body of the wrong type: each problem's `loc`
+    (where: "path", "body", then the names and indexes) and `msg`."""
+
+    detail: list[dict[str, Any]]
 
 
 class OrganisedTournament(Schema):
@@ -105,7 +117,7 @@ def organised(request: HttpRequest, slug: str) -> Tournament:
 
 @router.get(
     "/tournaments",
-    response=list[OrganisedTournament],
+    response={200: list[OrganisedTournament], **REFUSED},
     summary="The tournaments the token's owner organises",
 )
 def organised_tournaments(request: HttpRequest) -> HttpResponse:
@@ -118,7 +130,7 @@ def organised_tournaments(request: HttpRequest) -> HttpResponse:
 
 @router.get(
     "/tournaments/{slug}/rounds",
-    response={200: list[RoundSummary], 403: Refusal, 404: Refusal},
+    response={200: list[RoundSummary], **REFUSED, 404: Refusal},
     summary="Every round of an organised tournament, drafts included",
 )
 def organised_rounds(request: HttpRequest, slug: str) -> HttpResponse:
@@ -128,7 +140,7 @@ def organised_rounds(request: HttpRequest, slug: str) -> HttpResponse:
 
 @router.get(
     "/tournaments/{slug}/rounds/{number}",
-    response={200: RoundOut, 403: Refusal, 404: Refusal},
+    response={200: RoundOut, **REFUSED, 404: Refusal, 422: ValidationRefusal},
     summary="A round of an organised tournament with its seating, drafts included",
 )
 def organised_round(request: HttpRequest, slug: str, number: int = Number) -> HttpResponse:
@@ -209,7 +221,7 @@ class ImportRefusal(Schema):
 
 @tournament_router.post(
     "/{slug}/players",
-    response={201: ImportOut, 403: Refusal, 404: Refusal, 422: ImportRefusal},
+    response={201: ImportOut, **REFUSED, 404: Refusal, 422: ImportRefusal | ValidationRefusal},
     summary="Import players into the register and register them in the tournament",
 )
 def players_import(request: HttpRequest, slug: str, body: PlayersIn):
@@ -242,8 +254,9 @@ def players_import(request: HttpRequest, slug: str, body: PlayersIn):
             detail=str(refusal), field=field_path(errors[0]) if errors else None, errors=errors
         )
         return JsonResponse(refused.model_dump(mode="json"), status=422)
-    except services.ServiceError as error:  # the tournament refuses entries (e.g. finished)
-        raise HttpError(422, str(error)) from None
+    except services.ServiceError as error:  # the tournament refuses entries
+        refused = ImportRefusal(detail=str(error), field=None, errors=[])
+        return JsonResponse(refused.model_dump(mode="json"), status=422)
     imported = ImportOut(
         created=len(result.created),
         updated=len(result.updated),

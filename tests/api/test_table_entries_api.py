@@ -128,3 +128,14 @@ def test_a_replaced_link_is_410_and_writes_nothing(table):
 
     assert answer.status_code == 410 and answer.json()["gone"] is True
     assert not DealResult.objects.exists()
+
+
+def test_too_many_unknown_links_from_one_address_is_a_json_429(table, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "table-link": {"failures": 2, "seconds": 600}}
+
+    answers = [send(f"/api/v1/tables/nav-{n}/entries", []) for n in range(3)]
+
+    assert [answer.status_code for answer in answers] == [404, 404, 429]
+    refused = answers[-1]
+    assert refused["Content-Type"] == "application/json"
+    assert refused["Retry-After"] == "600" and "10 minutes" in refused.json()["detail"]
