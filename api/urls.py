@@ -1,10 +1,19 @@
 """The JSON API's addresses (zole_site/urls.py includes them at api/v1/), in the namespace
-"api" of NinjaAPI's own route names."""
+"api" of NinjaAPI's own route names, and its documentation page."""
 
 from __future__ import annotations
 
+from django.urls import path
+
+from api import docs
 from api.routes import api
 
 app_name = "api"
 
-urlpatterns = [*api.urls[0]]
+urlpatterns = [
+    # The name ninja's schema reverses for the API's root path.
+    path("", docs.api_index, name="api-root"),
+    path("docs/", docs.api_docs, name="docs"),
+    # Ninja's own root is a 404 when its documentation page is off: ours lists the addresses.
+    *(pattern for pattern in api.urls[0] if pattern.name != "api-root"),
+]
