@@ -31,8 +31,17 @@ SYNC_BODY = {
                 "type": "object",
                 "required": ["key", "action", "fields"],
                 "properties": {
-                    "key": {"type": "string", "minLength": 1, "maxLength": 64},
-                    "action": {"type": "string", "enum": ENTRY_ACTIONS},
+                    "key": {
+                        "type": "string",
+                        "minLength": 1,
+                        "maxLength": 64,
+                        "description": "The sender's own name of the entry, for its answer",
+                    },
+                    "action": {
+                        "type": "string",
+                        "enum": ENTRY_ACTIONS,
+                        "description": "Which of the entry page's forms it is",
+                    },
                     "fields": {
                         "type": "object",
                         "additionalProperties": {"type": "string"},
@@ -49,8 +58,16 @@ SYNC_BODY = {
                 },
             },
         },
-        "waiting": {"type": "integer", "minimum": 0},
-        "refused": {"type": "integer", "minimum": 0},
+        "waiting": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries still waiting on the sender (shown to the chief referee)",
+        },
+        "refused": {
+            "type": "integer",
+            "minimum": 0,
+            "description": "Entries refused and still kept by the sender",
+        },
     },
 }
 
