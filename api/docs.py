@@ -147,6 +147,7 @@ INDEX = {
     "tournaments": "tournaments",
     "players": "players",
     "clubs": "clubs",
+    "seasons": "seasons",
     "season_ranking": "season_ranking",
     "rating": "rating",
 }
@@ -157,6 +158,14 @@ def api_index(request: HttpRequest) -> JsonResponse:
     """The API's root: where its documentation, its schema and its lists are."""
     return JsonResponse(
         {key: request.build_absolute_uri(reverse(f"api:{name}")) for key, name in INDEX.items()}
+    )
+
+
+def unknown_address(request: HttpRequest) -> JsonResponse:
+    docs = request.build_absolute_uri(reverse("api:docs"))
+    return JsonResponse(
+        {"detail": f"No such address in the API: {request.path}. Its addresses: {docs}"},
+        status=404,
     )
 
 

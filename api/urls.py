@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import path, re_path
 
 from api import docs, table_entries_api
 from api.routes import api
@@ -17,6 +17,8 @@ urlpatterns = [
     path("docs/", docs.api_docs, name="docs"),
     # Ninja's own root is a 404 when its documentation page is off: ours lists the addresses.
     *(pattern for pattern in api.urls[0] if pattern.name != "api-root"),
+    # Any other address under the API: a JSON 404 that says where the addresses are.
+    re_path(r"", docs.unknown_address),
 ]
 
 # A table's entries may run twice after a dropped database connection, as at the phone's own
