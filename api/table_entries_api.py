@@ -10,8 +10,9 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import resolve, reverse
-from ninja import Router, Schema
+from ninja import Router
 
+from api.schemas import Schema
 from core.ratelimit import TABLE_LINK_FAILURES
 
 router = Router(tags=["table entries"])

@@ -18,11 +18,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
-from ninja import Field, Path, Router, Schema
+from ninja import Field, Path, Router
 from ninja.errors import HttpError
 from ninja.responses import NinjaJSONEncoder
 
 from api.answers import NUMBER_MAX
+from api.schemas import Schema
 from api.token_auth import bearer_token
 from core.security import client_ip
 from tournaments import permissions, selectors, services
