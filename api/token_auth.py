@@ -12,6 +12,7 @@ from ninja.errors import AuthenticationError
 from ninja.security import HttpBearer
 
 from api import services
+from api.answers import error_response
 from api.models import ApiToken
 from core.ratelimit import API_TOKEN_REQUESTS
 
@@ -20,26 +21,27 @@ class TokenLimitError(Exception):
     """The token has used up its requests for now (answered 429 by `token_limit_answer`)."""
 
 
+class TokenRefusedError(AuthenticationError):
+    """No token, another scheme, or a token that opens nothing (401 by `token_refused_answer`)."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(message=message)
+
+
 class BearerToken(HttpBearer):
     """A personal API token (api.services): its owner becomes the request's user."""
 
-    def __call__(self, request: HttpRequest) -> ApiToken | None:
-        if not request.headers.get(self.header):
-            raise AuthenticationError(
-                message=_("Send your API token as Authorization: Bearer <token>.")
-            )
+    def __call__(self, request: HttpRequest) -> ApiToken:
         token = super().__call__(request)
-        if token is None:  # another scheme than Bearer
-            raise AuthenticationError(
-                message=_("Send your API token as Authorization: Bearer <token>.")
-            )
+        if token is None:  # no header, or another scheme than Bearer
+            raise TokenRefusedError(_("Send your API token as Authorization: Bearer <token>."))
         return token
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
         found = services.token_for_secret(token.strip())
         if found is None:
-            raise AuthenticationError(
-                message=_("This API token is unknown or revoked: make a new one on your page.")
+            raise TokenRefusedError(
+                _("This API token is unknown or revoked: make a new one on your page.")
             )
         if not API_TOKEN_REQUESTS.spend(f"token:{found.pk}"):
             raise TokenLimitError
@@ -48,10 +50,16 @@ class BearerToken(HttpBearer):
         return found
 
 
+def token_refused_answer(request: HttpRequest, error: TokenRefusedError) -> JsonResponse:
+    response = error_response(401, error.message)
+    response["WWW-Authenticate"] = 'Bearer realm="api"'  # what to send (RFC 6750)
+    return response
+
+
 def token_limit_answer(request: HttpRequest, error: TokenLimitError) -> JsonResponse:
     seconds = settings.RATE_LIMITS[API_TOKEN_REQUESTS.scope]["seconds"]
     message = API_TOKEN_REQUESTS.refusal_message % {"minutes": -(-seconds // 60)}
-    response = JsonResponse({"detail": str(message)}, status=429)
+    response = error_response(429, str(message))
     response["Retry-After"] = str(seconds)
     return response
 

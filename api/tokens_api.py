@@ -40,6 +40,7 @@ class Refusal(Schema):
     detail: str
 
 
+UNESCAPED = {"ensure_ascii": False}  # Latvian and Russian letters as they are
 # The token's refusals: none or a wrong one (401), not his (403), too many requests (429).
 REFUSED = {401: Refusal, 403: Refusal, 429: Refusal}
 
@@ -254,10 +255,14 @@ def players_import(request: HttpRequest, slug: str, body: PlayersIn):
         refused = ImportRefusal(
             detail=str(refusal), field=field_path(errors[0]) if errors else None, errors=errors
         )
-        return JsonResponse(refused.model_dump(mode="json"), status=422)
+        return JsonResponse(
+            refused.model_dump(mode="json"), status=422, json_dumps_params=UNESCAPED
+        )
     except services.ServiceError as error:  # the tournament refuses entries
         refused = ImportRefusal(detail=str(error), field=None, errors=[])
-        return JsonResponse(refused.model_dump(mode="json"), status=422)
+        return JsonResponse(
+            refused.model_dump(mode="json"), status=422, json_dumps_params=UNESCAPED
+        )
     imported = ImportOut(
         created=len(result.created),
         updated=len(result.updated),
@@ -273,7 +278,7 @@ def players_import(request: HttpRequest, slug: str, body: PlayersIn):
         ],
     )
     # Answered here, not as ninja's (status, body) pair, which its versions spell differently.
-    return JsonResponse(imported.model_dump(mode="json"), status=201)
+    return JsonResponse(imported.model_dump(mode="json"), status=201, json_dumps_params=UNESCAPED)
 
 
 def problem_out(problem: services.LineProblem) -> ProblemOut:

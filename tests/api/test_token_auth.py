@@ -47,6 +47,7 @@ def test_no_token_or_a_wrong_one_is_401_saying_what_to_send(header):
 
     assert answer.status_code == 401
     assert "Bearer" in answer.json()["detail"] or "token" in answer.json()["detail"]
+    assert answer["WWW-Authenticate"] == 'Bearer realm="api"'  # RFC 6750
 
 
 def test_a_revoked_token_is_401():
