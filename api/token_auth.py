@@ -1,11 +1,11 @@
 """The API's personal tokens at the door: `Authorization: Bearer <secret>` opens the endpoints
 that are an organiser's own, as its owner (`request.user`, so tournaments.permissions decides as
-on his signed-in pages), and each token has its own rate limit (settings.RATE_LIMITS["api-token"]).
-"""
+on his signed-in pages). Each token has its own rate limit (settings.RATE_LIMITS["api-token"]);
+an address that sends too many unknown or revoked tokens is refused for a while
+("api-token-failures")."""
 
 from __future__ import annotations
 
-from django.conf import settings
 from django.http import HttpRequest, JsonResponse
 from django.utils.translation import gettext as _
 from ninja.errors import AuthenticationError
@@ -14,11 +14,15 @@ from ninja.security import HttpBearer
 from api import services
 from api.answers import error_response
 from api.models import ApiToken
-from core.ratelimit import API_TOKEN_REQUESTS
+from core.ratelimit import API_TOKEN_FAILURES, API_TOKEN_REQUESTS, FailureLimit
 
 
 class TokenLimitError(Exception):
-    """The token has used up its requests for now (answered 429 by `token_limit_answer`)."""
+    """The token, or the address, has used up its tries for now (429 by `token_limit_answer`)."""
+
+    def __init__(self, limit: FailureLimit) -> None:
+        super().__init__(limit.scope)
+        self.limit = limit
 
 
 class TokenRefusedError(AuthenticationError):
@@ -38,13 +42,16 @@ class BearerToken(HttpBearer):
         return token
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
+        if API_TOKEN_FAILURES.refusal(request) is not None:
+            raise TokenLimitError(API_TOKEN_FAILURES)
         found = services.token_for_secret(token.strip())
         if found is None:
+            API_TOKEN_FAILURES.record_failure(request)
             raise TokenRefusedError(
                 _("This API token is unknown or revoked: make a new one on your page.")
             )
         if not API_TOKEN_REQUESTS.spend(f"token:{found.pk}"):
-            raise TokenLimitError
+            raise TokenLimitError(API_TOKEN_REQUESTS)
         services.api_token_used(found)
         request.user = found.user
         return found
@@ -57,8 +64,8 @@ def token_refused_answer(request: HttpRequest, error: TokenRefusedError) -> Json
 
 
 def token_limit_answer(request: HttpRequest, error: TokenLimitError) -> JsonResponse:
-    seconds = settings.RATE_LIMITS[API_TOKEN_REQUESTS.scope]["seconds"]
-    message = API_TOKEN_REQUESTS.refusal_message % {"minutes": -(-seconds // 60)}
+    seconds = error.limit.seconds
+    message = error.limit.refusal_message % {"minutes": -(-seconds // 60)}
     response = error_response(429, str(message))
     response["Retry-After"] = str(seconds)
     return response
