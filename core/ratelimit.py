@@ -111,6 +111,19 @@ class FailureLimit:
         response["Retry-After"] = str(self.seconds)
         return response
 
+    def spend(self, key: str) -> bool:
+        """Count one request under `key` (an API token's, not an address); False, and that one
+        not counted, once the limit is used up."""
+        try:
+            count = _store(self).add_failure(self, key)
+        except Exception:  # an unreachable store must not lock everyone out
+            logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
+            return True
+        if count <= self.failures:
+            return True
+        self._give_back(key)
+        return False
+
     def record_failure(self, request: HttpRequest) -> None:
         try:
             _store(self).add_failure(self, client_address(request))
@@ -230,6 +243,34 @@ RENDERS = FailureLimit(
         "minutes",
     ),
     store="cache",
+)
+
+# Not failures: every request an API token makes (api.token_auth), counted per token whatever
+# address it comes from. In the cache, as RENDERS: a row written per request would compete with
+# the referees' deals.
+API_TOKEN_REQUESTS = FailureLimit(
+    scope="api-token",
+    refusal_title=_("Too many requests"),
+    refusal_message=ngettext_lazy(
+        "Too many requests were made with this API token. Try again in %(minutes)d minute.",
+        "Too many requests were made with this API token. Try again in %(minutes)d minutes.",
+        "minutes",
+    ),
+    store="cache",
+)
+
+# Unknown or revoked API tokens sent from one address (api.token_auth): a program left with a
+# revoked token, or someone guessing, is refused for a while, every token with it.
+API_TOKEN_FAILURES = FailureLimit(
+    scope="api-token-failures",
+    refusal_title=_("Too many attempts"),
+    refusal_message=ngettext_lazy(
+        "Too many unknown or revoked API tokens were sent from your address. Try again in "
+        "%(minutes)d minute.",
+        "Too many unknown or revoked API tokens were sent from your address. Try again in "
+        "%(minutes)d minutes.",
+        "minutes",
+    ),
 )
 
 

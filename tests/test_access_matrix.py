@@ -11,8 +11,10 @@ that is rolled back, so one tournament serves every role of a view.
 
 from __future__ import annotations
 
+import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import partial
 
 import pytest
 from django.apps import apps
@@ -58,9 +60,11 @@ PEOPLE_PAGE = ORGANISERS | CHIEF_APPOINTERS  # organisers appoint the table refe
 TABLE_WRITERS = SHEET_PRINTERS | {"referee_of_this_table"}
 ANY_ROLE = frozenset(ROLES) - {"anonymous", "plain_user", "player_only"}
 EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signed in or not
+# Personal API tokens: federation staff and whoever organises some tournament.
+TOKEN_HOLDERS = ORGANISERS | {"organiser_of_another_tournament"}
 
 # The namespaces whose every view is in the matrix (the public pages only read).
-NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api")
+NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api", "api_tokens")
 
 
 @dataclass
@@ -285,6 +289,16 @@ def no_args(_world: World) -> list[object]:
     return []
 
 
+def own_api_token(world: World, role: str) -> dict[str, object]:
+    """The revoking form of a token of the role's own (each account revokes only his)."""
+    from api import services as api_services
+
+    made = api_services.api_token_create(
+        user=world.users[role], name="Vietne", ip_address="10.0.0.1"
+    )
+    return {"token": made.token.pk}
+
+
 SPECS: dict[str, ViewSpec] = {
     "tournaments:dashboard": ViewSpec(ANY_ROLE, no_args),
     "tournaments:create": ViewSpec(STAFF, no_args, lambda w: tournament_form()),
@@ -404,8 +418,22 @@ SPECS: dict[str, ViewSpec] = {
         EVERYONE, lambda w: [w.table.seats.first().entry.player_id], prepare=confirm_round_1
     ),
     "api:clubs": ViewSpec(EVERYONE, no_args),
+    # The table's link writes through the API as through the phone's address (its JSON body:
+    # API_SPECS below); a form's body is answered 400 and writes nothing.
+    "api:table_entries": ViewSpec(EVERYONE, lambda w: [w.token], has_page=False),
     "ranking:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
     "ranking:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
+    # Organisers of any tournament hold API tokens; each revokes his own (api_token_of).
+    "api_tokens:list": ViewSpec(TOKEN_HOLDERS, no_args, lambda w: {"name": "Federācijas vietne"}),
+    "api_tokens:revoke": ViewSpec(
+        TOKEN_HOLDERS,
+        no_args,
+        lambda w: own_api_token(w, "organiser"),
+        has_page=False,
+        post_as={
+            role: partial(lambda role, w: own_api_token(w, role), role) for role in TOKEN_HOLDERS
+        },
+    ),
 }
 
 
@@ -426,7 +454,7 @@ def snapshot() -> dict[str, list[tuple]]:
     """Every row of the project's tables and of the accounts, to compare before and after."""
     models = [
         model
-        for label in ("tournaments", "scoring", "ranking", "auth")
+        for label in ("tournaments", "scoring", "ranking", "auth", "api")
         for model in apps.get_app_config(label).get_models(include_auto_created=True)
     ]
     return {model._meta.label: list(model.objects.order_by("pk").values_list()) for model in models}
@@ -455,7 +483,7 @@ def is_refusal(response) -> bool:
 
 
 def test_every_view_is_in_the_matrix():
-    discovered = discovered_views()
+    discovered = [name for name in discovered_views() if name not in TOKEN_VIEWS]
     assert len(discovered) >= 28
     missing = sorted(set(discovered) - set(SPECS))
     assert not missing, f"give these views their roles in SPECS: {missing}"
@@ -503,7 +531,7 @@ def test_every_role_is_refused_or_served(name, world, client):
 
 def test_the_matrix_covers_every_role_on_every_view():
     """The size of the matrix, stated: views × roles, each requested with GET and POST."""
-    assert len(SPECS) * len(ROLES) == len(discovered_views()) * 10
+    assert len(SPECS) * len(ROLES) == (len(discovered_views()) - len(TOKEN_VIEWS)) * 10
     guarded = [spec for spec in SPECS.values() if spec.allowed != EVERYONE]
     refused = sum(len(set(ROLES) - spec.allowed) for spec in guarded)
     assert refused > len(guarded) * 5  # most cells of the guarded views are refusals
@@ -616,3 +644,98 @@ def test_every_write_lands_in_the_audit_log_with_its_author(label, world, client
     assert written, f"{label} ({name}) wrote {changed_tables(before, snapshot())} unaudited"
     assert {entry.user for entry in written} == {user}
     assert all(entry.ip_address for entry in written)
+
+
+# --- The API's endpoints a personal token opens ---------------------------------------------------
+
+
+def role_token(world: World, role: str) -> dict[str, str]:
+    """The role's personal API token, as a program sends it (none for a visitor). An account
+    that may not hold one is given one anyway, written straight to the database: the door must
+    refuse it all the same."""
+    import hashlib
+
+    from api import services as api_services
+    from api.models import ApiToken
+
+    user = world.users[role]
+    if user is None:
+        return {}
+    secret = f"zole_matrix-{role}"
+    ApiToken.objects.create(
+        user=user,
+        name="Matrica",
+        digest=hashlib.sha256(secret.encode()).hexdigest(),
+        hint=secret[: api_services.HINT_LENGTH],
+    )
+    return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+
+
+@dataclass(frozen=True)
+class ApiSpec:
+    allowed: frozenset[str]
+    args: Callable[[World], list[object]]
+    post: Callable[[World], dict[str, object]] | None = None  # None: a read (GET)
+
+
+def import_list(_world: World) -> dict[str, object]:
+    return {"players": [{"full_name": "Importēts Spēlētājs", "club": "Ogres Kārts"}]}
+
+
+def table_entry(world: World) -> dict[str, object]:
+    fields = {"deal-position": "1", "deal-client_key": "matrix-api-1", "deal-game": "pass"}
+    return {"entries": [{"key": "matrix-api-1", "action": "deal", "fields": fields}]}
+
+
+API_SPECS: dict[str, ApiSpec] = {
+    "api:organised_tournaments": ApiSpec(TOKEN_HOLDERS, no_args),
+    "api:organised_rounds": ApiSpec(ORGANISERS, slug),
+    "api:organised_round": ApiSpec(ORGANISERS, round_2),  # a draft
+    "api:players_import": ApiSpec(STAFF, slug, import_list),
+    # The table's link is the key, not the token: whoever holds the link, token or none.
+    "api:table_entries": ApiSpec(EVERYONE, lambda w: [w.token], table_entry),
+}
+# The views a personal token opens, and no session: only this matrix walks them.
+TOKEN_VIEWS = frozenset(API_SPECS) - {"api:table_entries"}
+
+
+@pytest.mark.parametrize("name", sorted(API_SPECS))
+def test_every_role_s_token_is_refused_or_served_by_the_api(name, world):
+    """Each role's token on each endpoint that takes one: refused 401 (no token, or one its
+    owner may not hold) or 403 (not his tournament), changing nothing; or served, and its
+    write written."""
+    from django.test import Client
+
+    spec = API_SPECS[name]
+    url = reverse(name, args=spec.args(world))
+    problems: list[str] = []
+    for role in ROLES:
+        with transaction.atomic():
+            headers = role_token(world, role)
+            before = snapshot()
+            if spec.post is None:
+                answer = Client().get(url, **headers)
+            else:
+                answer = Client().post(
+                    url,
+                    json.dumps(spec.post(world)),
+                    content_type="application/json",
+                    **headers,
+                )
+            after = snapshot()
+            transaction.set_rollback(True)
+        written = [label for label in changed_tables(before, after) if label != "api.ApiToken"]
+        if role in spec.allowed:
+            if answer.status_code not in (200, 201):
+                problems.append(f"{role}: {answer.status_code} {answer.content[:200]!r}")
+            elif spec.post is not None and not written:
+                problems.append(f"{role}: allowed but wrote nothing")
+        else:
+            can_hold = role in TOKEN_HOLDERS
+            if answer.status_code != (403 if can_hold else 401):
+                problems.append(
+                    f"{role}: expected {403 if can_hold else 401}, got {answer.status_code}"
+                )
+            if written:
+                problems.append(f"{role} was refused but changed {written}")
+    assert not problems, f"{name} ({url}):\n" + "\n".join(problems)

@@ -512,6 +512,8 @@ class AuditEntry(models.Model):
         CLOCK_RESET = "round.clock_reset", _("round clock stopped and reset")
         TIME_CALLED = "round.time_called", _("time called")
         DEALS_ALLOWED = "table.deals_allowed", _("more deals allowed after time")
+        API_TOKEN_CREATED = "api_token.created", _("API token created")
+        API_TOKEN_REVOKED = "api_token.revoked", _("API token revoked")
 
     tournament = models.ForeignKey(
         Tournament,

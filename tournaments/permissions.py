@@ -112,6 +112,14 @@ def manageable_roles(user: AnyUser | None, tournament: Tournament) -> list[str]:
     return [role for role in Role.values if can_manage_role(user, tournament, role)]
 
 
+def can_hold_api_tokens(user: AnyUser | None) -> bool:
+    """Personal API tokens read and write what their owner's signed-in pages do: federation
+    staff and the accounts that organise some tournament make them (api.services)."""
+    if not _signed_in(user):
+        return False
+    return user.is_staff or Tournament.organisers.through.objects.filter(user_id=user.pk).exists()
+
+
 def has_any_role(user: AnyUser | None) -> bool:
     """Staff, or anyone who organises or referees some tournament: the dashboard is theirs."""
     if not _signed_in(user):

@@ -326,6 +326,14 @@ RATE_LIMITS = {
     # Renders of public pages the cache did not hold, for anonymous clients (core.page_cache): a
     # spectator's polls are served from the cache; a scan of made-up searches and sorts is not.
     "render": {"failures": env_int("PAGE_RENDERS_ALLOWED", 30), "seconds": 60},
+    # Requests made with one API token (api.token_auth), whatever they ask: a program that polls
+    # the standings every few seconds and imports a list now and then stays far below.
+    "api-token": {"failures": env_int("API_TOKEN_REQUESTS_ALLOWED", 120), "seconds": 60},
+    # Unknown or revoked API tokens sent from one address (a guess is hopeless: 256 bits).
+    "api-token-failures": {
+        "failures": env_int("API_TOKEN_FAILURES_ALLOWED", 30),
+        "seconds": 10 * 60,
+    },
 }
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")

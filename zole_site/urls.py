@@ -21,6 +21,8 @@ urlpatterns = [
     path("rules/", views.documentation, {"page": "rules"}, name="doc_rules"),
     path("rules/organising/", views.documentation, {"page": "organising"}, name="doc_organising"),
     path("organise/", include("tournaments.urls")),
+    # An organiser's personal API tokens: a page of his, beside the API it opens.
+    path("organise/api-tokens/", include("api.pages_urls")),
     path("", include("entry.urls")),
     path("", include("public.urls")),
     path("", include("documents.urls")),

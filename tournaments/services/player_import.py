@@ -1,7 +1,7 @@
 """Players imported from a CSV file: a preview with every line's problem, then the import."""
 
 import unicodedata
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from django.contrib.auth.models import User
@@ -56,11 +56,22 @@ class ImportRow:
 
 
 @dataclass(frozen=True, slots=True)
+class LineProblem:
+    """What is wrong with one line, and with which of its fields (None: the line as a whole)."""
+
+    line: int
+    field: str | None  # "full_name", "club" or "licence_number"
+    message: str  # in the language of the request
+
+
+@dataclass(frozen=True, slots=True)
 class ImportPreview:
     rows: tuple[ImportRow, ...]
     # "line 4: ...", in the language of the request, in the order of the lines — any error
     # means nothing is imported
     errors: tuple[str, ...]
+    # The same, each with its line and field (a list's own problems have no line: 0).
+    problems: tuple[LineProblem, ...] = ()
 
     @property
     def new_rows(self) -> tuple[ImportRow, ...]:
@@ -70,6 +81,14 @@ class ImportPreview:
     @property
     def duplicate_rows(self) -> tuple[ImportRow, ...]:
         return tuple(row for row in self.rows if row.duplicates)
+
+
+class ImportRefusedError(ServiceError):
+    """Nothing was imported: `problems` says which lines, and which of their fields, are wrong."""
+
+    def __init__(self, message: str, problems: Sequence[LineProblem]) -> None:
+        super().__init__(message)
+        self.problems = tuple(problems)
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,37 +122,44 @@ def _line_problem(
     seen_licences: dict[str, int],
     seen_names: dict[tuple[str, str], int],
     register: dict[str, tuple[str, str]],
-) -> str | None:
-    """What is wrong with one player's line, or None."""
+) -> tuple[str, str] | None:
+    """What is wrong with one player's line, and in which field; or None."""
     full_name, club, licence = row.full_name, row.club, row.licence_number
-    if any(_has_control_character(field) for field in (full_name, club, licence)):
-        # A NUL or other control character: binary data, not a list of players (and
-        # PostgreSQL cannot store a NUL).
-        return _("it has a control character (is the file a CSV of players?)")
+    for field_name, value in (
+        ("full_name", full_name),
+        ("club", club),
+        ("licence_number", licence),
+    ):
+        if _has_control_character(value):
+            # A NUL or other control character: binary data, not a list of players (and
+            # PostgreSQL cannot store a NUL).
+            return field_name, _("it has a control character (is the file a CSV of players?)")
     if not full_name:
-        return _("the name is empty")
+        return "full_name", _("the name is empty")
     if len(full_name) > 120:
-        return _("the name is longer than %(count)d characters") % {"count": 120}
+        return "full_name", _("the name is longer than %(count)d characters") % {"count": 120}
     if len(club) > 120:
-        return _("the club is longer than %(count)d characters") % {"count": 120}
+        return "club", _("the club is longer than %(count)d characters") % {"count": 120}
     if len(licence) > 20:
-        return _("the licence number is longer than %(count)d characters") % {"count": 20}
+        return "licence_number", _("the licence number is longer than %(count)d characters") % {
+            "count": 20
+        }
     if licence:
         key = _licence_key(licence)
         if key in seen_licences:
-            return _("licence %(licence)s is also on line %(line)d") % {
+            return "licence_number", _("licence %(licence)s is also on line %(line)d") % {
                 "licence": licence,
                 "line": seen_licences[key],
             }
         if key in register and search_key(register[key][1]) != search_key(full_name):
-            return _("licence %(licence)s already belongs to %(name)s") % {
+            return "licence_number", _("licence %(licence)s already belongs to %(name)s") % {
                 "licence": register[key][0],
                 "name": register[key][1],
             }
     else:
         key = _name_key(full_name, club)
         if key in seen_names:
-            return (
+            return "full_name", (
                 _("%(name)s (%(club)s) is also on line %(line)d")
                 if club
                 else _("%(name)s is also on line %(line)d")
@@ -154,6 +180,19 @@ def players_import_preview(raw: bytes) -> ImportPreview:
             (), (_("the file has more than %(count)d lines") % {"count": IMPORT_MAX_LINES},)
         )
     players, problems = read_players(text)
+    return _preview(players, [LineProblem(line, None, problem) for line, problem in problems])
+
+
+def players_list_preview(players: Sequence[CsvPlayer]) -> ImportPreview:
+    """`players_import_preview` of a list already in fields (the API's), each player's `line`
+    his place in the list."""
+    if len(players) > IMPORT_MAX_LINES:
+        message = _("the list has more than %(count)d players") % {"count": IMPORT_MAX_LINES}
+        return ImportPreview((), (message,), (LineProblem(0, None, message),))
+    return _preview(players, [])
+
+
+def _preview(players: Sequence[CsvPlayer], problems: list[LineProblem]) -> ImportPreview:
     register = {
         _licence_key(licence): (licence, name)
         for licence, name in Player.objects.exclude(licence_number="").values_list(
@@ -172,7 +211,7 @@ def players_import_preview(raw: bytes) -> ImportPreview:
             row, seen_licences=seen_licences, seen_names=seen_names, register=register
         )
         if problem:
-            problems.append((row.line, problem))
+            problems.append(LineProblem(row.line, *problem))
             continue
         if row.licence_number:
             seen_licences[_licence_key(row.licence_number)] = row.line
@@ -197,13 +236,15 @@ def players_import_preview(raw: bytes) -> ImportPreview:
                 duplicates=duplicates,
             )
         )
+    problems.sort(key=lambda problem: problem.line)
     errors = [
-        _("line %(line)d: %(problem)s") % {"line": line, "problem": problem}
-        for line, problem in sorted(problems, key=lambda problem: problem[0])
+        _("line %(line)d: %(problem)s") % {"line": problem.line, "problem": problem.message}
+        for problem in problems
     ]
     if not rows and not errors:
         errors.append(_("the file has no players"))
-    return ImportPreview(tuple(rows), tuple(errors))
+        problems.append(LineProblem(0, None, errors[-1]))
+    return ImportPreview(tuple(rows), tuple(errors), tuple(problems))
 
 
 def _name_key(full_name: str, club: str) -> tuple[str, str]:
@@ -224,12 +265,12 @@ def _register_by_name() -> dict[tuple[str, str], list[RegisterPlayer]]:
 
 def _chosen_players(
     rows: Iterable[ImportRow], matches: Mapping[int, int | None]
-) -> tuple[dict[int, int], list[str]]:
+) -> tuple[dict[int, int], list[LineProblem]]:
     """Line → the register player it stands for (a likely duplicate the organiser did not
     set aside with None: the first one unless another is chosen), and what is wrong with the
     choices."""
     chosen: dict[int, int] = {}
-    problems: list[str] = []
+    problems: list[LineProblem] = []
     taken: dict[int, int] = {}
     for row in rows:
         if not row.duplicates:
@@ -239,17 +280,25 @@ def _chosen_players(
             continue
         if pk not in {player.pk for player in row.duplicates}:
             problems.append(
-                _("line %(line)d: choose a player the preview offers, or a new player")
-                % {"line": row.line}
+                LineProblem(
+                    row.line,
+                    None,
+                    _("line %(line)d: choose a player the preview offers, or a new player")
+                    % {"line": row.line},
+                )
             )
         elif pk in taken:
             problems.append(
-                _("line %(line)d: %(name)s is already chosen for line %(other)d")
-                % {
-                    "line": row.line,
-                    "name": next(p.full_name for p in row.duplicates if p.pk == pk),
-                    "other": taken[pk],
-                }
+                LineProblem(
+                    row.line,
+                    None,
+                    _("line %(line)d: %(name)s is already chosen for line %(other)d")
+                    % {
+                        "line": row.line,
+                        "name": next(p.full_name for p in row.duplicates if p.pk == pk),
+                        "other": taken[pk],
+                    },
+                )
             )
         else:
             taken[pk] = row.line
@@ -260,24 +309,28 @@ def _chosen_players(
 @transaction.atomic
 def players_import(
     *,
-    raw: bytes,
+    raw: bytes | None = None,
+    players: Sequence[CsvPlayer] | None = None,
     by: User | None,
     ip_address: str | None = None,
     tournament: Tournament | None = None,
     matches: Mapping[int, int | None] | None = None,
 ) -> ImportResult:
-    """Import every new player of the CSV, creating missing clubs; all or nothing.
+    """Import every new player of the CSV (`raw`), or of a list already in fields (`players`),
+    creating missing clubs; all or nothing: any problem is an ImportRefusedError.
 
     A line with likely duplicates in the register stands for the first of them (given the
     line's licence when he has none) unless `matches` says otherwise: line → the chosen
     player's pk, or None for a new player. With a `tournament`, every player of the list (new,
     already in the register or matched) is also registered in it, in the same transaction, and
     the audit entry says how many."""
-    preview = players_import_preview(raw)
+    preview = players_import_preview(raw) if players is None else players_list_preview(players)
     chosen, problems = _chosen_players(preview.rows, matches or {})
     if preview.errors or problems:
-        raise ServiceError(
-            _("nothing imported: %(errors)s") % {"errors": "; ".join([*preview.errors, *problems])}
+        raise ImportRefusedError(
+            _("nothing imported: %(errors)s")
+            % {"errors": "; ".join([*preview.errors, *(problem.message for problem in problems)])},
+            [*preview.problems, *problems],
         )
     matched = Player.objects.select_for_update().in_bulk(chosen.values())
     updated = []
