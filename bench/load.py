@@ -6,8 +6,12 @@ DATABASE_URL names, starts gunicorn on a free loopback port and, in one run:
 
 1. measures the baselines on the idle server: /healthz (no work) and the standings, one client;
 2. plays a national final for `--seconds` (120): `--referees` phones (200), one per table, each
-   entering a deal every `--interval` seconds (60, spread at random), and `--viewers` people
-   (1,000) reloading the standings every `--poll` seconds (30);
+   entering a deal every `--interval` seconds (60, spread at random), `--viewers` people
+   (1,000) reloading the standings every `--poll` seconds (30), and `--api-viewers` clients
+   (200: the federation's site, the players' apps) reading the API's standings
+   (/api/v1/tournaments/load/standings) as often, each holding its last ETag as a browser's
+   cache does (If-None-Match: a 304 when nothing changed); their latencies are reported beside
+   the page's;
 3. plays `--factor` (5) times that load (deals and polls that much more often);
 4. finds the saturation throughput: `--saturation-clients` (24) phones on tables of their own
    entering deals back to back for `--saturation-seconds` (20), no viewers.
@@ -247,6 +251,8 @@ class Phase:
     entry: list[float] = field(default_factory=list)  # the deal's POST, each send
     reload: list[float] = field(default_factory=list)  # the sheet read after the save
     standings: list[float] = field(default_factory=list)
+    api_standings: list[float] = field(default_factory=list)
+    api_not_modified: int = 0  # the API's answers that were a 304
     deals: int = 0  # acknowledged
     resends: int = 0
     doubles: int = 0
@@ -407,6 +413,35 @@ async def viewer(run: Run, phase: Phase, poll: float, stop: float, rng: random.R
         await asyncio.sleep(max(0.0, poll - (time.monotonic() - started)))
 
 
+API_STANDINGS = "/api/v1/tournaments/load/standings"
+
+
+async def api_viewer(run: Run, phase: Phase, poll: float, stop: float, rng: random.Random) -> None:
+    """A client of the API polling the standings, with the ETag of its last answer."""
+    await asyncio.sleep(rng.uniform(0, poll))
+    etag: str | None = None
+    while time.monotonic() < stop:
+        started = time.monotonic()
+        extra = {"Accept": "application/json"}
+        if etag:
+            extra["If-None-Match"] = etag
+        try:
+            answer = await http(run.port, "GET", API_STANDINGS, extra=extra)
+        except (OSError, TimeoutError) as error:
+            run.viewer_failures.append(f"API standings: {type(error).__name__}")
+        else:
+            phase.api_standings.append(answer.seconds)
+            if answer.status == 304:
+                phase.api_not_modified += 1
+            elif answer.status == 200:
+                etag = answer.headers.get("etag", etag)
+            elif answer.status >= 500:
+                run.server_errors.append(f"GET API standings: {answer.status}")
+            else:
+                run.refusals.append(f"GET API standings: {answer.status}")
+        await asyncio.sleep(max(0.0, poll - (time.monotonic() - started)))
+
+
 async def back_to_back(phone: Phone, run: Run, phase: Phase, stop: float) -> None:
     while not phone.done and time.monotonic() < stop:
         await phone.enter_deal(run, phase)
@@ -458,7 +493,8 @@ def report(phase: Phase, health_ms: float, *, target: bool = False) -> bool:
     rate = phase.deals / phase.seconds if phase.seconds else 0.0
     print(
         f"-- {phase.name}: {phase.seconds:.0f} s, {phase.deals} deals ({rate:.1f}/s), "
-        f"{len(phase.standings)} standings reads; resends {phase.resends}, double taps "
+        f"{len(phase.standings)} standings reads, {len(phase.api_standings)} of the API's "
+        f"({phase.api_not_modified} answered 304); resends {phase.resends}, double taps "
         f"{phase.doubles}"
     )
     ok = True
@@ -466,6 +502,7 @@ def report(phase: Phase, health_ms: float, *, target: bool = False) -> bool:
         ("entry POST", phase.entry),
         ("sheet reload", phase.reload),
         ("standings", phase.standings),
+        ("API standings", phase.api_standings),
     ):
         if not values:
             continue
@@ -480,6 +517,10 @@ def report(phase: Phase, health_ms: float, *, target: bool = False) -> bool:
             f"   {name:13} {len(values):6} requests  p50 {p50:7.1f} ms  p95 {p95:7.1f} ms  "
             f"p99 {p99:7.1f} ms   p50 = {p50 / health_ms:5.1f}x idle healthz{mark}"
         )
+    if len(phase.standings) > 1 and len(phase.api_standings) > 1:
+        page_p95, api_p95 = percentiles(phase.standings)[1], percentiles(phase.api_standings)[1]
+        within = "within" if api_p95 <= page_p95 else "NOT within"
+        print(f"   API standings p95 {api_p95:.1f} ms: {within} the page's ({page_p95:.1f} ms)")
     per_deal = phase.server_cpu / phase.deals * 1000 if phase.deals else float("nan")
     print(
         f"   CPU: load generator {phase.client_cpu:.1f} s ({phase.client_cpu / phase.seconds:.0%}"
@@ -498,9 +539,10 @@ async def load(args, tables: list[tuple[str, list[str]]], port: int, server_pid:
     run = Run(port)
     health_ms = await idle_ms(port, "/healthz", 100)
     standings_ms = await idle_ms(port, "/t/load/standings/", 30)
+    api_ms = await idle_ms(port, API_STANDINGS, 30)
     print(
         f"baseline (idle server, one client): /healthz p50 {health_ms:.1f} ms, standings p50 "
-        f"{standings_ms:.1f} ms"
+        f"{standings_ms:.1f} ms, API standings p50 {api_ms:.1f} ms"
     )
     referees = [Phone(token, seats.split(","), args.deals) for token, seats in tables]
     spare = referees[args.referees :]
@@ -509,12 +551,16 @@ async def load(args, tables: list[tuple[str, list[str]]], port: int, server_pid:
     for name, factor in (("national final", 1.0), (f"{args.factor:g}x that load", args.factor)):
         phase = Phase(
             f"{name}: {len(referees)} tables, a deal every {args.interval / factor:g} s; "
-            f"{args.viewers} viewers polling every {args.poll / factor:g} s"
+            f"{args.viewers} viewers and {args.api_viewers} API clients polling every "
+            f"{args.poll / factor:g} s"
         )
         stop = time.monotonic() + args.seconds
         rng = random.Random(int(factor * 1000))
         tasks = [referee(phone, run, phase, args.interval / factor, stop) for phone in referees]
         tasks += [viewer(run, phase, args.poll / factor, stop, rng) for _ in range(args.viewers)]
+        tasks += [
+            api_viewer(run, phase, args.poll / factor, stop, rng) for _ in range(args.api_viewers)
+        ]
         await play(phase, server_pid, tasks, seconds=args.seconds)
         results.append(report(phase, health_ms, target=factor == 1.0))
     phase = Phase(
@@ -540,6 +586,9 @@ def main() -> int:
     parser = argparse.ArgumentParser(description="Zole load test on loopback")
     parser.add_argument("--referees", type=int, default=200, help="tables (one phone each)")
     parser.add_argument("--viewers", type=int, default=1000)
+    parser.add_argument(
+        "--api-viewers", type=int, default=200, help="clients polling the API's standings"
+    )
     parser.add_argument("--interval", type=float, default=60.0, help="seconds between deals")
     parser.add_argument("--poll", type=float, default=30.0, help="seconds between reloads")
     parser.add_argument("--seconds", type=float, default=120.0, help="each load phase")
