@@ -1,7 +1,7 @@
 """Every figure the API gives is the figure the page shows, on simulated tournaments: tables of 3
 and 4, the federation's rules (lzf) and place points in thirds, shared places, a table confirmed
 when time was called, a round in play (provisional standings). The pages are read as a visitor
-reads them: the text of their HTML tables."""
+reads them, in Latvian: the text of their HTML tables."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from fractions import Fraction
 from html.parser import HTMLParser
 
 import pytest
+from django.conf import settings
 from django.test import Client
 from django.urls import reverse
 from django.utils import translation
@@ -57,8 +58,15 @@ class CellTexts(HTMLParser):
             self.cell.append(data)
 
 
+def visitor() -> Client:
+    """A visitor reading the site in Latvian (place points like 4,58 are written its way)."""
+    client = Client()
+    client.cookies[settings.LANGUAGE_COOKIE_NAME] = "lv"
+    return client
+
+
 def page_tables(url: str) -> list[tuple[str, list[list[str]]]]:
-    response = Client().get(url)
+    response = visitor().get(url)
     assert response.status_code == 200, url
     parser = CellTexts()
     parser.feed(response.content.decode())
@@ -111,7 +119,7 @@ def test_the_standings_give_every_figure_of_the_page(proof, provisional):
 
 def test_the_standings_figures_the_page_reads_from_its_selector(proof):
     body = api_standings(proof.slug)
-    standings = Client().get(reverse("public:standings", args=[proof.slug])).context["standings"]
+    standings = visitor().get(reverse("public:standings", args=[proof.slug])).context["standings"]
 
     assert [
         (
@@ -159,7 +167,7 @@ def seating_as_shown(table: dict) -> list[list[str]]:
 def test_a_rounds_seating_and_results_are_the_pages(proof, number):
     body = api_get(f"/tournaments/{proof.slug}/rounds/{number}")
     url = reverse("public:round", args=[proof.slug, number])
-    html = Client().get(url).content.decode()
+    html = visitor().get(url).content.decode()
 
     seating = {section: rows for section, rows in page_tables(url) if section.startswith("table-")}
 
@@ -190,6 +198,6 @@ def test_a_confirmed_tables_result_is_the_seating_pages_and_its_sheet_opens(proo
             ]
             assert table["time_called"] == (seated["time_called_after"] is not None)
             page = reverse("public:table", args=[proof.slug, number, seated["number"]])
-            assert Client().get(page).status_code == 200
+            assert visitor().get(page).status_code == 200
     in_play = api_get(f"/tournaments/{proof.slug}/rounds/3")["tables"][0]
     assert in_play["url"] is None
