@@ -64,6 +64,10 @@ def _json_response(data: Any) -> HttpResponse:
 
 
 def _anonymous(request: HttpRequest) -> bool:
+    """Neither signed in nor holding an API token (ninja's `request.auth`): what such a client
+    reads may be another's, and is never stored for the public nor served from its cache."""
+    if getattr(request, "auth", None) is not None:
+        return False
     user = getattr(request, "user", None)
     return user is None or not user.is_authenticated
 
@@ -87,12 +91,14 @@ def answer(
     """`build()` (JSON data) as the answer, with its ETag, or 304 when the client holds it.
 
     `cached_under`: the tournament (or the ranking pages' number, ranking.ranking_page_cache)
-    whose generation the answer is stored under, for anonymous clients; None: never cached
+    whose generation the answer is stored under, for anonymous clients (a signed-in user or a
+    token's holder always gets a fresh answer, and is never limited); None: never cached
     (what no write invalidates: the tournament list, players, clubs), each render counted
     against the address's renders. `params`: the query parameters the answer reads; any other,
     or one of them given twice, is sent to the answer's own address first (302), as a page."""
-    if cached_under is None:
-        if _anonymous(request):
+    anonymous = _anonymous(request)
+    if cached_under is None or not anonymous:
+        if anonymous:
             refused = RENDERS.begin(request)
             if refused is not None:
                 return _refusal(refused)
@@ -108,8 +114,12 @@ def answer(
             return _refusal(response)
     if response.status_code != 200:
         return response
-    # Every client asks again (no-cache), and the ETag makes that a 304 when nothing changed.
-    patch_cache_control(response, no_cache=True, public=True)
+    # Every client asks again (no-cache), and the ETag makes that a 304 when nothing changed;
+    # what a signed-in user or a token's holder reads stays out of shared caches.
+    if anonymous:
+        patch_cache_control(response, no_cache=True, public=True)
+    else:
+        patch_cache_control(response, no_cache=True, private=True)
     return get_conditional_response(request, etag=response["ETag"], response=response)
 
 

@@ -8,7 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_safe
@@ -127,6 +127,35 @@ def operations() -> tuple[Operation, ...]:
                 )
             )
     return tuple(found)
+
+
+# The API's root: what it lists, and the route each is found at.
+INDEX = {
+    "docs": "docs",
+    "schema": "openapi-json",
+    "tournaments": "tournaments",
+    "players": "players",
+    "clubs": "clubs",
+    "seasons": "seasons",
+    "season_ranking": "season_ranking",
+    "rating": "rating",
+}
+
+
+@require_safe
+def api_index(request: HttpRequest) -> JsonResponse:
+    """The API's root: where its documentation, its schema and its lists are."""
+    return JsonResponse(
+        {key: request.build_absolute_uri(reverse(f"api:{name}")) for key, name in INDEX.items()}
+    )
+
+
+def unknown_address(request: HttpRequest) -> JsonResponse:
+    docs = request.build_absolute_uri(reverse("api:docs"))
+    return JsonResponse(
+        {"detail": f"No such address in the API: {request.path}. Its addresses: {docs}"},
+        status=404,
+    )
 
 
 @require_safe

@@ -3,8 +3,6 @@ player without a public result are the same 404, as on his page."""
 
 from __future__ import annotations
 
-from fractions import Fraction
-
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
 from ninja import Path, Query, Router
@@ -15,10 +13,6 @@ from ranking.selectors import club_list
 from scoring import selectors
 
 router = Router(tags=["players and clubs"])
-
-
-def _exact(value: Fraction | int | None) -> str | None:
-    return None if value is None else str(Fraction(value))
 
 
 @router.get(
@@ -75,14 +69,14 @@ def player_detail(
                     "starts_on": item.tournament.starts_on,
                     "team": item.team,
                     "game_points": item.game_points,
-                    "place_points": _exact(item.place_points),
+                    "place_points": selectors.points_exact(item.place_points),
                     "rounds": [
                         {
                             "round": round_.round_number,
                             "table": round_.table_number,
                             "confirmed": round_.confirmed,
                             "game_points": round_.game_points,
-                            "place_points": _exact(round_.place_points),
+                            "place_points": selectors.points_exact(round_.place_points),
                             "place": round_.place,
                             "cumulative_game_points": round_.cumulative_game_points,
                         }

@@ -22,6 +22,32 @@ def _club_id(club: int | None) -> int | None:
     return club
 
 
+def _season(season) -> dict[str, object]:
+    return {
+        "id": season.pk,
+        "name": season.name,
+        "starts_on": season.starts_on,
+        "ends_on": season.ends_on,
+        "best_k": season.best_k,
+    }
+
+
+@router.get(
+    "/seasons",
+    response={200: list[schemas.Season]},
+    url_name="seasons",
+    summary="The seasons",
+)
+def season_list(request: HttpRequest) -> HttpResponse:
+    """Every season, newest first: its id chooses the season ranking and filters the
+    tournaments."""
+    return answer(
+        request,
+        lambda: [_season(season) for season in selectors.season_list()],
+        cached_under=SEASON_PAGES,
+    )
+
+
 @router.get(
     "/season",
     response={200: schemas.SeasonRanking, 404: schemas.Error},
@@ -57,13 +83,7 @@ def season_ranking(
         ranking = selectors.season_standings(season=found, club_id=club_id)
         rows = page_of(request, ranking.rows, page=page, per_page=per_page, values=values)
         return {
-            "season": {
-                "id": found.pk,
-                "name": found.name,
-                "starts_on": found.starts_on,
-                "ends_on": found.ends_on,
-                "best_k": found.best_k,
-            },
+            "season": _season(found),
             "tournaments": ranking.tournaments,
             **rows.as_json(
                 lambda row: {

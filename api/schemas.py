@@ -9,8 +9,15 @@ from __future__ import annotations
 import datetime
 from typing import Any
 
-from ninja import Schema
-from pydantic import Field
+from ninja import Schema as NinjaSchema
+from pydantic import ConfigDict, Field
+
+
+class Schema(NinjaSchema):
+    """An answer's shape, exactly: a field it does not declare is an error (the tests validate
+    every answer against its schema), and the OpenAPI schema says so (additionalProperties)."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class Error(Schema):
@@ -70,7 +77,7 @@ class RoundSummary(Schema):
     status: str = Field(description="published, in_play or closed.")
     tables: int
     confirmed_tables: int
-    url: str
+    url: str = Field(description="The round's address: its clock and seating.")
 
 
 class Tournament(Schema):
@@ -85,13 +92,13 @@ class Tournament(Schema):
     registrations: int
     rule_set: RuleSet
     rounds: list[RoundSummary] = Field(description="The rounds the public sees.")
-    standings_url: str
+    standings_url: str = Field(description="The tournament's standings.")
 
 
 class Clock(Schema):
-    timed: bool
+    timed: bool = Field(description="The round is played against a clock.")
     limit_minutes: int | None
-    started_at: datetime.datetime | None
+    started_at: datetime.datetime | None = Field(description="When the clock was started.")
     deadline: datetime.datetime | None = Field(description="When the limit runs out.")
     time_called_at: datetime.datetime | None = Field(
         description="When the chief referee called time, if he did."
@@ -104,10 +111,10 @@ class Seat(Schema):
     player_id: int
     name: str
     club: str
-    deals_first: bool
+    deals_first: bool = Field(description="This player deals the first deal.")
     game_points: int | None = Field(description="null until the table is confirmed.")
     place_points: str | None = Field(description='Exact: "6", "5/2"; null until confirmed.')
-    place: int | None
+    place: int | None = Field(description="1 + how many at the table did better.")
 
 
 class RoundTable(Schema):
@@ -121,9 +128,9 @@ class RoundTable(Schema):
 
 
 class Round(Schema):
-    tournament: str
+    tournament: str = Field(description="The tournament's slug.")
     number: int
-    status: str
+    status: str = Field(description="published, in_play or closed.")
     clock: Clock
     rule_set: RuleSet = Field(description="The rules this round is played with.")
     tables: list[RoundTable]
@@ -143,9 +150,9 @@ class TablePlace(Schema):
 
 
 class Table(Schema):
-    tournament: str
-    round: int
-    number: int
+    tournament: str = Field(description="The tournament's slug.")
+    round: int = Field(description="The round's number.")
+    number: int = Field(description="The table's number in its round.")
     time_called: bool = Field(description="Confirmed with fewer deals: the round's time was up.")
     players: list[SheetPlayer]
     sheet: dict[str, Any] = Field(
@@ -159,14 +166,14 @@ class Table(Schema):
 
 class RoundCell(Schema):
     game_points: int
-    place_points: str
-    place: int
-    provisional: bool
+    place_points: str = Field(description='Exact: "6", "5/2".')
+    place: int = Field(description="1 + how many at the table did better.")
+    provisional: bool = Field(description="From a table still in play (?provisional=true).")
 
 
 class Standing(Schema):
-    position: int
-    rank: int
+    position: int = Field(description="1-based, in the standings' order.")
+    rank: int = Field(description="Shared by equal players.")
     rank_label: str = Field(description='"2–3" when shared.')
     shared: bool
     player_id: int
@@ -175,8 +182,8 @@ class Standing(Schema):
     team: str
     place_points: str = Field(description='Exact: "17", "29/2".')
     game_points: int
-    wins: int
-    provisional: bool
+    wins: int = Field(description="Rounds in which nobody at his table did better.")
+    provisional: bool = Field(description="Counts a table still in play.")
     rounds: dict[str, RoundCell] = Field(description="By round number.")
 
 
@@ -190,12 +197,12 @@ class TeamStanding(Schema):
 
 
 class Standings(Paged):
-    tournament: str
-    round_numbers: list[int]
-    only_round: int | None
-    provisional: bool
-    provisional_tables: int
-    is_live: bool
+    tournament: str = Field(description="The tournament's slug.")
+    round_numbers: list[int] = Field(description="The rounds counted.")
+    only_round: int | None = Field(description="One round's standings alone (?round=).")
+    provisional: bool = Field(description="Tables in play counted (?provisional=true).")
+    provisional_tables: int = Field(description="Tables in play counted.")
+    is_live: bool = Field(description="A round is being played: the standings may change.")
     order: list[str] = Field(description="The tie-breaks, in order.")
     teams: list[TeamStanding]
     results: list[Standing]
@@ -208,7 +215,7 @@ class PlayerSummary(Schema):
     id: int
     name: str
     club: str
-    url: str
+    url: str = Field(description="The player's address: his public history.")
 
 
 class PlayerPage(Paged):
@@ -260,23 +267,23 @@ class Season(Schema):
     name: str
     starts_on: datetime.date
     ends_on: datetime.date
-    best_k: int
+    best_k: int = Field(description="A player's best results counted in the ranking.")
 
 
 class RankingRow(Schema):
-    position: int
-    rank: int
+    position: int = Field(description="1-based, in the ranking's order.")
+    rank: int = Field(description="In the whole ranking, also when one club is listed.")
     rank_label: str
     shared: bool
     player_id: int
     name: str
     club_id: int | None
     club: str
-    points: int
+    points: int = Field(description="Ranking points of the results counted.")
     wins: int
     game_points: int
-    counted: int
-    events: int
+    counted: int = Field(description="Results counted (the season's best).")
+    events: int = Field(description="Tournaments played in the season.")
 
 
 class SeasonRanking(Paged):
@@ -291,10 +298,10 @@ class RatingRow(Schema):
     player_id: int
     name: str
     club: str
-    mu: float
-    sigma: float
-    ordinal: float
-    tables: int
+    mu: float = Field(description="The skill estimate.")
+    sigma: float = Field(description="Its uncertainty.")
+    ordinal: float = Field(description="The rating listed: mu − 3·sigma.")
+    tables: int = Field(description="Tables rated.")
 
 
 class Rating(Paged):

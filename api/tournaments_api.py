@@ -3,7 +3,6 @@ the pages' selectors under the pages' rules (a draft round, a table in play: 404
 
 from __future__ import annotations
 
-from fractions import Fraction
 from typing import Literal
 
 from django.http import Http404, HttpRequest, HttpResponse
@@ -30,11 +29,6 @@ router = Router(tags=["tournaments"])
 
 Number = Path(..., ge=1, le=NUMBER_MAX)
 Phase = Literal["upcoming", "in_progress", "finished"]
-
-
-def exact(value: Fraction | int | None) -> str | None:
-    """Place points as the engine's `places` writes them: "6", "5/2"."""
-    return None if value is None else str(Fraction(value))
 
 
 def _url(request: HttpRequest, name: str, *args: object) -> str:
@@ -225,7 +219,7 @@ def round_detail(request: HttpRequest, slug: str, number: int = Number) -> HttpR
                             "club": seat.club,
                             "deals_first": seat.deals_first,
                             "game_points": seat.game_points,
-                            "place_points": exact(seat.place_points),
+                            "place_points": selectors.points_exact(seat.place_points),
                             "place": seat.place,
                         }
                         for seat in table.seats
@@ -289,7 +283,7 @@ def table_detail(
                     "name": names[str(seat.entry_id)],
                     "game_points": results[seat.entry_id].game_points,
                     "place": results[seat.entry_id].place,
-                    "place_points": exact(results[seat.entry_id].place_points),
+                    "place_points": selectors.points_exact(results[seat.entry_id].place_points),
                 }
                 for seat in seats
             ],
@@ -343,7 +337,7 @@ def standings(
                     "rank_label": team.rank_label,
                     "team": team.team,
                     "members": team.members,
-                    "place_points": exact(team.place_points),
+                    "place_points": selectors.points_exact(team.place_points),
                     "game_points": team.game_points,
                 }
                 for team in result.teams
@@ -358,14 +352,14 @@ def standings(
                     "name": row.name,
                     "club": row.club,
                     "team": row.team,
-                    "place_points": exact(row.place_points),
+                    "place_points": selectors.points_exact(row.place_points),
                     "game_points": row.game_points,
                     "wins": row.wins,
                     "provisional": row.provisional,
                     "rounds": {
                         str(number): {
                             "game_points": cell.game_points,
-                            "place_points": exact(cell.place_points),
+                            "place_points": selectors.points_exact(cell.place_points),
                             "place": cell.place,
                             "provisional": cell.provisional,
                         }

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from django.urls import path
+from django.urls import path, re_path
 
 from api import docs
 from api.routes import api
@@ -11,6 +11,11 @@ from api.routes import api
 app_name = "api"
 
 urlpatterns = [
+    # The name ninja's schema reverses for the API's root path.
+    path("", docs.api_index, name="api-root"),
     path("docs/", docs.api_docs, name="docs"),
-    *api.urls[0],
+    # Ninja's own root is a 404 when its documentation page is off: ours lists the addresses.
+    *(pattern for pattern in api.urls[0] if pattern.name != "api-root"),
+    # Any other address under the API: a JSON 404 that says where the addresses are.
+    re_path(r"", docs.unknown_address),
 ]

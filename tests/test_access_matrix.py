@@ -1,6 +1,6 @@
-"""The access matrix: every view of tournaments.urls, entry.urls, documents.urls
-and ranking.urls, requested as every role, with GET and with a POST that would write if it were
-let through.
+"""The access matrix: every view of tournaments.urls, entry.urls, documents.urls,
+ranking.urls and the JSON API's api.urls, requested as every role, with GET and with a POST
+that would write if it were let through.
 
 The views are found in the URL resolver, so a new view fails `test_every_view_is_in_the_matrix`
 until it is given its roles here. A refused request answers 403 (a visitor: a redirect to sign
@@ -64,7 +64,7 @@ EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signe
 TOKEN_HOLDERS = ORGANISERS | {"organiser_of_another_tournament"}
 
 # The namespaces whose every view is in the matrix (the public pages only read).
-NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api_tokens")
+NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api", "api_tokens")
 
 
 @dataclass
@@ -399,6 +399,25 @@ SPECS: dict[str, ViewSpec] = {
         prepare=invite_to_the_final,
     ),
     "ranking:seasons": ViewSpec(STAFF, no_args),
+    # The API reads what the public pages show, to everyone alike (its POST: 405, no write).
+    "api:api-root": ViewSpec(EVERYONE, no_args),
+    "api:docs": ViewSpec(EVERYONE, no_args),
+    "api:openapi-json": ViewSpec(EVERYONE, no_args),
+    "api:tournaments": ViewSpec(EVERYONE, no_args),
+    "api:tournament": ViewSpec(EVERYONE, slug),
+    "api:round": ViewSpec(EVERYONE, round_1),
+    "api:table": ViewSpec(
+        EVERYONE, lambda w: [*round_1(w), w.table.number], prepare=confirm_round_1
+    ),
+    "api:standings": ViewSpec(EVERYONE, slug),
+    "api:seasons": ViewSpec(EVERYONE, no_args),
+    "api:season_ranking": ViewSpec(EVERYONE, no_args),
+    "api:rating": ViewSpec(EVERYONE, no_args),
+    "api:players": ViewSpec(EVERYONE, no_args),
+    "api:player": ViewSpec(
+        EVERYONE, lambda w: [w.table.seats.first().entry.player_id], prepare=confirm_round_1
+    ),
+    "api:clubs": ViewSpec(EVERYONE, no_args),
     "ranking:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
     "ranking:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
     # Organisers of any tournament hold API tokens; each revokes his own (api_token_of).
@@ -463,9 +482,11 @@ def is_refusal(response) -> bool:
 def test_every_view_is_in_the_matrix():
     discovered = discovered_views()
     assert len(discovered) >= 28
-    missing = sorted(set(discovered) - set(SPECS))
+    # The API's endpoints that take a personal token are in API_SPECS, by their view names.
+    covered = set(SPECS) | set(API_SPECS)
+    missing = sorted(set(discovered) - covered)
     assert not missing, f"give these views their roles in SPECS: {missing}"
-    assert sorted(SPECS) == discovered, "SPECS names a view that no longer exists"
+    assert sorted(covered) == discovered, "SPECS names a view that no longer exists"
 
 
 @pytest.mark.parametrize("name", sorted(SPECS))
@@ -509,9 +530,32 @@ def test_every_role_is_refused_or_served(name, world, client):
 
 def test_the_matrix_covers_every_role_on_every_view():
     """The size of the matrix, stated: views × roles, each requested with GET and POST."""
-    assert len(SPECS) * len(ROLES) == len(discovered_views()) * 10
-    refused = sum(len(set(ROLES) - spec.allowed) for spec in SPECS.values())
-    assert refused > len(SPECS) * 5  # most cells of the matrix are refusals
+    assert (len(SPECS) + len(API_SPECS)) * len(ROLES) == len(discovered_views()) * 10
+    guarded = [spec for spec in SPECS.values() if spec.allowed != EVERYONE]
+    refused = sum(len(set(ROLES) - spec.allowed) for spec in guarded)
+    assert refused > len(guarded) * 5  # most cells of the guarded views are refusals
+
+
+@pytest.mark.parametrize(
+    "name, args",
+    [
+        ("api:round", round_2),  # a draft: its seating may still change
+        ("api:table", lambda w: [*round_1(w), w.table.number]),  # still in play
+    ],
+)
+def test_no_role_reads_through_the_api_what_the_public_pages_do_not_show(name, args, world, client):
+    """The API's reads are the public pages': signed in as anyone, a draft round and a table in
+    play are not found (an organiser reads his drafts on his own pages)."""
+    url = reverse(name, args=args(world))
+    found = {}
+    for role in ROLES:
+        user = world.users[role]
+        if user is None:
+            client.logout()
+        else:
+            client.force_login(user)
+        found[role] = client.get(url).status_code
+    assert found == dict.fromkeys(ROLES, 404)
 
 
 def test_organisers_never_appoint_or_remove_a_chief_referee(world, client):
@@ -643,12 +687,20 @@ def table_entry(world: World) -> dict[str, object]:
 
 
 API_SPECS: dict[str, ApiSpec] = {
-    "organised tournaments": ApiSpec(TOKEN_HOLDERS, lambda w: "/api/v1/organise/tournaments"),
-    "organised rounds": ApiSpec(ORGANISERS, lambda w: "/api/v1/organise/tournaments/kauss/rounds"),
-    "a draft round": ApiSpec(ORGANISERS, lambda w: "/api/v1/organise/tournaments/kauss/rounds/2"),
-    "players import": ApiSpec(STAFF, lambda w: "/api/v1/tournaments/kauss/players", import_list),
+    "api:organised_tournaments": ApiSpec(TOKEN_HOLDERS, lambda w: "/api/v1/organise/tournaments"),
+    "api:organised_rounds": ApiSpec(
+        ORGANISERS, lambda w: "/api/v1/organise/tournaments/kauss/rounds"
+    ),
+    "api:organised_round": ApiSpec(
+        ORGANISERS, lambda w: "/api/v1/organise/tournaments/kauss/rounds/2"
+    ),
+    "api:players_import": ApiSpec(
+        STAFF, lambda w: "/api/v1/tournaments/kauss/players", import_list
+    ),
     # The table's link is the key, not the token: whoever holds the link, token or none.
-    "table entries": ApiSpec(EVERYONE, lambda w: f"/api/v1/tables/{w.token}/entries", table_entry),
+    "api:table_entries": ApiSpec(
+        EVERYONE, lambda w: f"/api/v1/tables/{w.token}/entries", table_entry
+    ),
 }
 
 

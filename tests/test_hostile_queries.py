@@ -27,7 +27,7 @@ from tests.hostile import World, world  # noqa: F401 (the fixture)
 pytestmark = pytest.mark.django_db
 
 # Every query parameter a page reads (views, forms and django-tables2, with the team table's
-# prefix), and the ones a visitor might guess.
+# prefix, and the JSON API's filters), and the ones a visitor might guess.
 KEYS = (
     "per_page",
     "page",
@@ -51,6 +51,8 @@ KEYS = (
     "action",
     "next",
     "format",
+    "level",
+    "status",
 )
 HOSTILE_VALUES = (
     "",
@@ -170,6 +172,7 @@ def test_the_pages_are_enumerated(world, pages):  # noqa: F811
     assert reverse("entry:token_sheet", args=[world.token.token]) in urls
     assert Page(reverse("tournaments:audit", args=[slug]), signed_in=True) in pages
     assert Page(reverse("public:standings", args=[slug]), signed_in=False) in pages
+    assert Page(reverse("api:standings", args=[slug]), signed_in=False) in pages
 
 
 # Every example asks for every page (a query that breaks one page is found whichever page it

@@ -33,6 +33,7 @@ from scoring.selectors.progress import (
 from scoring.selectors.public_results import (
     PUBLIC_STATUSES,
     has_public_result,
+    points_exact,
     points_number,
     points_text,
     rank_label,
@@ -60,6 +61,7 @@ __all__ = [
     "hall_display",
     "has_public_result",
     "player_history",
+    "points_exact",
     "points_number",
     "points_text",
     "public_player",

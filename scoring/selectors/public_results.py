@@ -60,6 +60,12 @@ def points_text(value: Fraction | int | None) -> str:
     return sign + number_format(round(float(abs(value)), 2), decimal_pos=2)
 
 
+def points_exact(value: Fraction | int | None) -> str | None:
+    """Place points exact, as the engine's `places` writes them: "6", "9/2" (for programs: no
+    reader rounds a third)."""
+    return None if value is None else str(Fraction(value))
+
+
 def points_number(value: Fraction | int | None) -> int | float | None:
     """Place points for a spreadsheet: a whole number, or a decimal rounded to 2 places."""
     if value is None:

@@ -3,9 +3,13 @@ cache and its 304s."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.test import Client
 
+from api.answers import answer
 from tests.factories import make_published_round, make_tournament
 
 pytestmark = pytest.mark.django_db
@@ -94,3 +98,28 @@ def test_a_repeated_parameter_is_sent_to_the_answers_own_address():
 
     assert answer.status_code == 302
     assert answer["Location"] == "/api/v1/tournaments/kauss/standings?page=1"
+
+
+def test_what_a_tokens_holder_reads_is_never_stored_for_the_public(rf):
+    """A token's holder may read what the public may not (his drafts): his answer is built for
+    him alone, and the public's next request does not find it in the cache."""
+    tournament = make_tournament(slug="kauss")
+    builds = []
+
+    def build() -> dict:
+        builds.append(1)
+        return {"secret": len(builds)}
+
+    with_token = rf.get("/api/v1/tournaments/kauss")
+    with_token.auth = "a token"  # what ninja's authentication sets
+    with_token.user = AnonymousUser()
+    public = rf.get("/api/v1/tournaments/kauss")
+    public.user = AnonymousUser()
+
+    held = answer(with_token, build, cached_under=tournament.pk)
+    seen = answer(public, build, cached_under=tournament.pk)
+
+    assert json.loads(held.content) == {"secret": 1}
+    assert "private" in held["Cache-Control"]
+    assert json.loads(seen.content) == {"secret": 2}
+    assert "public" in seen["Cache-Control"]

@@ -71,3 +71,12 @@ def test_the_rating_list_gives_every_figure_of_its_page(season):
 def test_an_unknown_club_has_no_rating_list_as_on_the_page(season):
     assert Client().get("/api/v1/ranking/rating?club=999999").status_code == 404
     assert Client().get(f"{reverse('ranking:rating')}?club=999999").status_code == 404
+
+
+def test_the_seasons_are_listed_newest_first_with_their_ids(season):
+    older = make_season(2025)
+
+    body = Client().get("/api/v1/ranking/seasons").json()
+
+    assert [each["id"] for each in body] == [season.pk, older.pk]
+    assert body[0]["best_k"] == season.best_k

@@ -9,7 +9,10 @@ import json
 from fractions import Fraction
 
 import pytest
+from django.core.cache import cache
+from django.db import connection
 from django.test import Client
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from engine.cli import score_one
@@ -287,3 +290,29 @@ def test_an_organiser_is_never_served_from_the_cache_but_gets_an_etag():
 
     assert answer.status_code == 200
     assert answer["ETag"]
+
+
+# -- Queries -------------------------------------------------------------------------------------
+
+# A render runs a fixed number of queries whatever the size (the pages' selectors): the
+# standings the page's four; a round its tournament, round, tables, seats, results and short
+# tables; a table its page's five and its confirmed results; a tournament its row, its rounds
+# and its entries counted. From the cache:
+# the tournament's row alone.
+QUERIES = {"standings": 4, "rounds/1": 6, "rounds/1/tables/1": 6, "": 3}
+
+
+@pytest.mark.parametrize("players", [6, 24])
+@pytest.mark.parametrize("path", sorted(QUERIES))
+def test_an_answer_runs_the_same_few_queries_whatever_the_size(path, players):
+    played_tournament(players=players, rounds=2, slug="kauss")
+    url = api(f"/tournaments/kauss/{path}".rstrip("/"))
+    cache.clear()
+
+    with CaptureQueriesContext(connection) as rendered:
+        assert get(url).status_code == 200
+    with CaptureQueriesContext(connection) as cached:
+        assert get(url).status_code == 200
+
+    assert len(rendered) == QUERIES[path]
+    assert len(cached) == 1

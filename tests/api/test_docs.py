@@ -1,0 +1,41 @@
+"""The API's documentation page and its root: read from the schema, so every address is there."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from api.routes import api
+
+pytestmark = pytest.mark.django_db
+
+
+def test_the_page_shows_every_address_of_the_schema_with_its_fields():
+    page = Client().get("/api/v1/docs/", HTTP_ACCEPT_LANGUAGE="lv").content.decode()
+
+    schema = api.get_openapi_schema()
+    for path in schema["paths"]:
+        assert f"GET {path}" in page
+    assert "results[].rounds{}.place_points" in page  # a standing's cell, three levels down
+    assert "| python3 -m engine score" in page
+    assert "Piemērs" in page  # in the reader's language
+
+
+def test_the_root_says_where_everything_is():
+    body = Client().get("/api/v1/").json()
+
+    assert body["docs"] == "http://testserver/api/v1/docs/"
+    assert body["schema"] == "http://testserver/api/v1/openapi.json"
+    assert Client().get(body["tournaments"]).status_code == 200
+
+
+def test_the_footer_links_to_the_documentation():
+    assert 'href="/api/v1/docs/"' in Client().get("/").content.decode()
+
+
+@pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v1/tournaments/", "/api/v1/x/y/z"])
+def test_an_unknown_address_is_a_json_404_that_says_where_the_addresses_are(path):
+    answer = Client().get(path)
+
+    assert answer.status_code == 404
+    assert answer.json()["detail"].endswith("Its addresses: http://testserver/api/v1/docs/")
