@@ -8,6 +8,7 @@ from dataclasses import dataclass
 from functools import cache
 from typing import Any
 
+from django.conf import settings
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.urls import reverse
@@ -44,6 +45,9 @@ class Operation:
     description: str
     parameters: list[Parameter]
     fields: list[Field]
+    # What a write sends (its JSON body's fields), and whether it needs a personal API token.
+    body: list[Field] = ()
+    token: bool = False
 
     @property
     def anchor(self) -> str:
@@ -104,8 +108,13 @@ def operations() -> tuple[Operation, ...]:
     for path, methods in schema["paths"].items():
         for method, operation in methods.items():
             responses = operation.get("responses", {})
-            answer = responses.get(200) or responses.get("200") or {}
+            # The answer of success: 200, or a write's 201.
+            answer = next(
+                (responses[code] for code in (200, "200", 201, "201") if code in responses), {}
+            )
             body = answer.get("content", {}).get("application/json", {}).get("schema", {})
+            sent = operation.get("requestBody", {}).get("content", {})
+            sent = sent.get("application/json", {}).get("schema", {})
             found.append(
                 Operation(
                     method=method.upper(),
@@ -124,6 +133,8 @@ def operations() -> tuple[Operation, ...]:
                         for parameter in operation.get("parameters", ())
                     ],
                     fields=_fields(body, components),
+                    body=_fields(sent, components),
+                    token=bool(operation.get("security")),
                 )
             )
     return tuple(found)
@@ -168,5 +179,7 @@ def api_docs(request: HttpRequest) -> HttpResponse:
             "operations": operations(),
             "root": root.rstrip("/"),
             "schema_url": request.build_absolute_uri(reverse("api:openapi-json")),
+            "token_limit": settings.RATE_LIMITS["api-token"]["failures"],
+            "token_seconds": settings.RATE_LIMITS["api-token"]["seconds"],
         },
     )

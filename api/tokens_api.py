@@ -18,7 +18,7 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
-from ninja import Path, Router, Schema
+from ninja import Field, Path, Router, Schema
 from ninja.errors import HttpError
 from ninja.responses import NinjaJSONEncoder
 
@@ -58,12 +58,12 @@ class OrganisedTournament(Schema):
 
 class RoundSummary(Schema):
     number: int
-    status: str  # draft, published, in_play, closed
+    status: str = Field(description="draft, published, in_play or closed")
 
 
 class SeatOut(Schema):
-    seat: int  # 1-based, each to the left of the previous
-    registration_id: int
+    seat: int = Field(description="1-based, each to the left of the previous")
+    registration_id: int = Field(description="the player's entry in the tournament")
     player_id: int
     name: str
     club: str | None
@@ -72,17 +72,17 @@ class SeatOut(Schema):
 class TableOut(Schema):
     number: int
     seats: list[SeatOut]
-    flags: list[str]  # the seating's notes: repeat_meeting, same_club, ...
+    flags: list[str] = Field(description="the seating's notes: repeat_meeting, same_club, ...")
 
 
 class RoundOut(Schema):
     number: int
-    status: str
-    seating_mode: str
-    generated_at: datetime.datetime | None
+    status: str = Field(description="draft, published, in_play or closed")
+    seating_mode: str = Field(description="random, swiss, mix or ranked")
+    generated_at: datetime.datetime | None = Field(description="when it was seated")
     published_at: datetime.datetime | None
     clock_started_at: datetime.datetime | None
-    time_limit: int | None  # minutes, once the clock is started
+    time_limit: int | None = Field(description="minutes, once the clock is started")
     time_called_at: datetime.datetime | None
     tables: list[TableOut]
 
@@ -183,13 +183,13 @@ def organised_round(request: HttpRequest, slug: str, number: int = Number) -> Ht
 
 
 class PlayerIn(Schema):
-    full_name: str
-    club: str = ""
-    licence_number: str = ""
+    full_name: str = Field(description="at most 120 characters")
+    club: str = Field("", description="its name; a club not yet known is added")
+    licence_number: str = Field("", description="at most 20 characters, unique in the register")
 
 
 class PlayersIn(Schema):
-    players: list[PlayerIn]
+    players: list[PlayerIn] = Field(description="at most 5,000")
 
 
 class ImportedPlayer(Schema):
@@ -200,22 +200,22 @@ class ImportedPlayer(Schema):
 
 
 class ImportOut(Schema):
-    created: int  # new players of the register
-    updated: int  # register players given the list's licence
-    registered: int  # entries made in the tournament
-    players: list[ImportedPlayer]  # every player the list stands for
+    created: int = Field(description="new players of the register")
+    updated: int = Field(description="register players given the list's licence")
+    registered: int = Field(description="entries made in the tournament")
+    players: list[ImportedPlayer] = Field(description="every player the list stands for")
 
 
 class ProblemOut(Schema):
-    line: int  # the player's place in the list, from 1 (0: the list as a whole)
-    field: str | None  # full_name, club, licence_number
-    loc: list[str | int]  # where, as the 422 answers of a malformed body say it
+    line: int = Field(description="the player's place in the list, from 1 (0: the whole list)")
+    field: str | None = Field(description="full_name, club or licence_number")
+    loc: list[str | int] = Field(description="where, as a 422 of a malformed body says it")
     detail: str
 
 
 class ImportRefusal(Schema):
     detail: str
-    field: str | None
+    field: str | None = Field(description="the first problem's place: players.1.full_name")
     errors: list[ProblemOut]
 
 

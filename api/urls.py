@@ -5,8 +5,9 @@ from __future__ import annotations
 
 from django.urls import path, re_path
 
-from api import docs
+from api import docs, table_entries_api
 from api.routes import api
+from core.dropped_connections import repeatable_posts
 
 app_name = "api"
 
@@ -19,3 +20,9 @@ urlpatterns = [
     # Any other address under the API: a JSON 404 that says where the addresses are.
     re_path(r"", docs.unknown_address),
 ]
+
+# A table's entries may run twice after a dropped database connection, as at the phone's own
+# address: each entry's client key records it once (core.dropped_connections).
+for pattern in urlpatterns:
+    if pattern.name == "table_entries":
+        repeatable_posts(when=table_entries_api.is_repeatable)(pattern.callback)

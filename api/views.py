@@ -14,7 +14,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
+from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from api import selectors, services
@@ -29,7 +29,7 @@ NEW_SECRET = "api_token_secret"
 
 class TokenForm(forms.Form):
     name = forms.CharField(
-        label=gettext_lazy("Name"),
+        label=pgettext_lazy("API token", "Name"),
         max_length=services.NAME_MAX,
         help_text=gettext_lazy("What will use it, e.g. “the federation's website”."),
     )

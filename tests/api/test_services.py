@@ -117,3 +117,24 @@ def test_an_owner_has_at_most_twenty_tokens_in_use():
     services.api_token_create(user=organiser, name="Vēl viena")
 
     assert ApiToken.objects.filter(revoked_at__isnull=True).count() == services.ACTIVE_MAX
+
+
+def test_a_deactivated_owner_s_token_opens_nothing():
+    organiser = tournament_organiser()
+    made = services.api_token_create(user=organiser, name="Vietne")
+
+    organiser.is_active = False
+    organiser.save()
+
+    assert services.token_for_secret(made.secret) is None
+
+
+def test_using_a_token_is_recorded_at_most_every_few_minutes(django_assert_num_queries):
+    made = services.api_token_create(user=tournament_organiser(), name="Vietne")
+    services.api_token_used(made.token)
+    first = made.token.last_used_at
+
+    with django_assert_num_queries(0):
+        services.api_token_used(made.token)
+
+    assert made.token.last_used_at == first

@@ -139,3 +139,35 @@ def test_too_many_unknown_links_from_one_address_is_a_json_429(table, settings):
     refused = answers[-1]
     assert refused["Content-Type"] == "application/json"
     assert refused["Retry-After"] == "600" and "10 minutes" in refused.json()["detail"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_entries_whose_database_connection_dropped_are_sent_again_and_stored_once(monkeypatch):
+    """As at the phone's address: the client keys make the whole sync safe to run twice, so a
+    connection that broke under it (PostgreSQL restarting) costs a repeat, not a 503."""
+    table = make_published_round(players=6).tables.order_by("number").first()
+    from django.db import OperationalError, connection
+
+    broken = {"now": False, "left": 1}
+    real_close = connection.close
+
+    def close():
+        broken["now"] = False
+        real_close()
+
+    def break_the_first_insert(execute, sql, params, many, context):
+        if broken["left"] and "INSERT" in sql:
+            broken["left"] -= 1
+            broken["now"] = True
+            raise OperationalError("server closed the connection unexpectedly")
+        return execute(sql, params, many, context)
+
+    monkeypatch.setattr(connection, "is_usable", lambda: not broken["now"])
+    monkeypatch.setattr(connection, "close", close)
+    url = api_url(table)
+    with connection.execute_wrapper(break_the_first_insert):
+        answer = send(url, [lielais(table, 1, "k-1")])
+
+    assert answer.status_code == 200, answer.content[:200]
+    assert [result["status"] for result in answer.json()["results"]] == ["stored"]
+    assert DealResult.objects.filter(table=table).count() == 1

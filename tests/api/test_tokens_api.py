@@ -239,3 +239,34 @@ def test_an_odd_round_number_is_refused_naming_it(number):
 
     assert answer.status_code in (404, 422)
     assert answer.status_code == 404 or "number" in json.dumps(answer.json())
+
+
+@pytest.mark.parametrize(
+    ("player", "field"),
+    [
+        ({"full_name": "Jā\x00nis"}, "full_name"),
+        ({"full_name": "Jānis", "club": "Og\x07re"}, "club"),
+        ({"full_name": "Jānis", "licence_number": "L" * 21}, "licence_number"),
+        ({"full_name": "J" * 121}, "full_name"),
+    ],
+)
+def test_a_hostile_player_is_refused_by_its_field(player, field):
+    make_tournament(slug="kauss")
+
+    answer = post_players("kauss", [player], staff_token())
+
+    assert answer.status_code == 422
+    assert answer.json()["field"] == f"players.0.{field}"
+    assert not Player.objects.exists()
+
+
+def test_a_list_longer_than_the_import_s_limit_is_refused_whole(settings):
+    make_tournament(slug="kauss")
+    settings.DATA_UPLOAD_MAX_MEMORY_SIZE = 10_000_000
+    players = [{"full_name": f"Spēlētājs {number}"} for number in range(5_001)]
+
+    answer = post_players("kauss", players, staff_token())
+
+    assert answer.status_code == 422
+    assert "5000" in answer.json()["detail"] and answer.json()["field"] == "players"
+    assert not Player.objects.exists()
