@@ -8,7 +8,12 @@ from ninja import NinjaAPI
 
 from api import people_api, ranking_api, table_entries_api, tokens_api, tournaments_api
 from api.answers import ApiError, error_response
-from api.token_auth import TokenLimitError, token_limit_answer
+from api.token_auth import (
+    TokenLimitError,
+    TokenRefusedError,
+    token_limit_answer,
+    token_refused_answer,
+)
 
 # Ninja's own documentation page loads its scripts from a CDN, which the site's content security
 # policy refuses: the documentation page is the site's own (api.docs), read from the schema.
@@ -24,6 +29,7 @@ api.add_router("/tournaments", tokens_api.tournament_router)
 api.add_router("/organise", tokens_api.router)
 api.add_router("/tables", table_entries_api.router)
 api.add_exception_handler(TokenLimitError, token_limit_answer)
+api.add_exception_handler(TokenRefusedError, token_refused_answer)
 api.add_router("/ranking", ranking_api.router)
 api.add_router("", people_api.router)
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 from django.contrib.auth.models import AnonymousUser
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.urls import resolve, reverse
-from ninja import Router, Schema
+from ninja import Router
 
+from api.answers import error_response
+from api.schemas import Schema
 from core.ratelimit import TABLE_LINK_FAILURES
 
 router = Router(tags=["table entries"])
@@ -138,6 +140,6 @@ def table_entries(request: HttpRequest, token: str) -> HttpResponse:
 def limit_reached(page: HttpResponse) -> JsonResponse:
     seconds = int(page.get("Retry-After", "60"))
     message = TABLE_LINK_FAILURES.refusal_message % {"minutes": -(-seconds // 60)}
-    response = JsonResponse({"detail": str(message)}, status=429)
+    response = error_response(429, str(message))
     response["Retry-After"] = str(seconds)
     return response

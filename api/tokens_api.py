@@ -18,11 +18,12 @@ from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404
 from django.utils.cache import get_conditional_response, patch_cache_control, patch_vary_headers
 from django.utils.translation import gettext as _
-from ninja import Field, Path, Router, Schema
+from ninja import Field, Path, Router
 from ninja.errors import HttpError
 from ninja.responses import NinjaJSONEncoder
 
 from api.answers import NUMBER_MAX
+from api.schemas import Schema
 from api.token_auth import bearer_token
 from core.security import client_ip
 from tournaments import permissions, selectors, services
@@ -39,6 +40,7 @@ class Refusal(Schema):
     detail: str
 
 
+UNESCAPED = {"ensure_ascii": False}  # Latvian and Russian letters as they are
 # The token's refusals: none or a wrong one (401), not his (403), too many requests (429).
 REFUSED = {401: Refusal, 403: Refusal, 429: Refusal}
 
@@ -253,10 +255,14 @@ def players_import(request: HttpRequest, slug: str, body: PlayersIn):
         refused = ImportRefusal(
             detail=str(refusal), field=field_path(errors[0]) if errors else None, errors=errors
         )
-        return JsonResponse(refused.model_dump(mode="json"), status=422)
+        return JsonResponse(
+            refused.model_dump(mode="json"), status=422, json_dumps_params=UNESCAPED
+        )
     except services.ServiceError as error:  # the tournament refuses entries
         refused = ImportRefusal(detail=str(error), field=None, errors=[])
-        return JsonResponse(refused.model_dump(mode="json"), status=422)
+        return JsonResponse(
+            refused.model_dump(mode="json"), status=422, json_dumps_params=UNESCAPED
+        )
     imported = ImportOut(
         created=len(result.created),
         updated=len(result.updated),
@@ -272,7 +278,7 @@ def players_import(request: HttpRequest, slug: str, body: PlayersIn):
         ],
     )
     # Answered here, not as ninja's (status, body) pair, which its versions spell differently.
-    return JsonResponse(imported.model_dump(mode="json"), status=201)
+    return JsonResponse(imported.model_dump(mode="json"), status=201, json_dumps_params=UNESCAPED)
 
 
 def problem_out(problem: services.LineProblem) -> ProblemOut:

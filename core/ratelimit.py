@@ -259,6 +259,20 @@ API_TOKEN_REQUESTS = FailureLimit(
     store="cache",
 )
 
+# Unknown or revoked API tokens sent from one address (api.token_auth): a program left with a
+# revoked token, or someone guessing, is refused for a while, every token with it.
+API_TOKEN_FAILURES = FailureLimit(
+    scope="api-token-failures",
+    refusal_title=_("Too many attempts"),
+    refusal_message=ngettext_lazy(
+        "Too many unknown or revoked API tokens were sent from your address. Try again in "
+        "%(minutes)d minute.",
+        "Too many unknown or revoked API tokens were sent from your address. Try again in "
+        "%(minutes)d minutes.",
+        "minutes",
+    ),
+)
+
 
 class RateLimitedLoginView(LoginView):
     """django.contrib.auth's sign-in page; an address with too many failed attempts gets 429

@@ -329,6 +329,11 @@ RATE_LIMITS = {
     # Requests made with one API token (api.token_auth), whatever they ask: a program that polls
     # the standings every few seconds and imports a list now and then stays far below.
     "api-token": {"failures": env_int("API_TOKEN_REQUESTS_ALLOWED", 120), "seconds": 60},
+    # Unknown or revoked API tokens sent from one address (a guess is hopeless: 256 bits).
+    "api-token-failures": {
+        "failures": env_int("API_TOKEN_FAILURES_ALLOWED", 30),
+        "seconds": 10 * 60,
+    },
 }
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")

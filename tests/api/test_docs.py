@@ -34,14 +34,6 @@ def test_the_footer_links_to_the_documentation():
     assert 'href="/api/v1/docs/"' in Client().get("/").content.decode()
 
 
-@pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v1/tournaments/", "/api/v1/x/y/z"])
-def test_an_unknown_address_is_a_json_404_that_says_where_the_addresses_are(path):
-    answer = Client().get(path)
-
-    assert answer.status_code == 404
-    assert answer.json()["detail"].endswith("Its addresses: http://testserver/api/v1/docs/")
-
-
 def test_the_page_shows_what_a_write_sends_and_which_addresses_need_a_token():
     page = Client().get("/api/v1/docs/", HTTP_ACCEPT_LANGUAGE="lv").content.decode()
 
@@ -55,3 +47,11 @@ def test_the_page_shows_what_a_write_sends_and_which_addresses_need_a_token():
     assert "entries[].action" in entries and "Authorization: Bearer" not in entries
     assert 'href="/organise/api-tokens/"' in page
     assert '-H "Authorization: Bearer $ZOLE_TOKEN"' in page
+
+
+@pytest.mark.parametrize("path", ["/api/v1/nothing", "/api/v1/tournaments/", "/api/v1/x/y/z"])
+def test_an_unknown_address_is_a_json_404_that_says_where_the_addresses_are(path):
+    answer = Client().get(path)
+
+    assert answer.status_code == 404
+    assert answer.json()["detail"].endswith("Its addresses: http://testserver/api/v1/docs/")

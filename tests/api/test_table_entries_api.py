@@ -171,3 +171,21 @@ def test_entries_whose_database_connection_dropped_are_sent_again_and_stored_onc
     assert answer.status_code == 200, answer.content[:200]
     assert [result["status"] for result in answer.json()["results"]] == ["stored"]
     assert DealResult.objects.filter(table=table).count() == 1
+
+
+def test_the_answers_are_valid_against_the_schema_the_documentation_shows(table):
+    from pydantic import TypeAdapter
+
+    from api import table_entries_api
+
+    stored = send(api_url(table), [lielais(table, 1, "k-1")])
+    refused = Client().post(api_url(table), "[]", content_type="application/json")
+    unknown = send("/api/v1/tables/nav/entries", [])
+    url = api_url(table)
+    tournament_services.table_token_revoke(table=table, by=None)
+    gone = send(url, [])
+
+    TypeAdapter(table_entries_api.SyncOut).validate_python(stored.json())
+    TypeAdapter(table_entries_api.SyncRefusal).validate_python(refused.json())
+    TypeAdapter(table_entries_api.SyncRefusal).validate_python(unknown.json())
+    TypeAdapter(table_entries_api.LinkGone).validate_python(gone.json())

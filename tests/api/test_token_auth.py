@@ -47,6 +47,7 @@ def test_no_token_or_a_wrong_one_is_401_saying_what_to_send(header):
 
     assert answer.status_code == 401
     assert "Bearer" in answer.json()["detail"] or "token" in answer.json()["detail"]
+    assert answer["WWW-Authenticate"] == 'Bearer realm="api"'  # RFC 6750
 
 
 def test_a_revoked_token_is_401():
@@ -80,3 +81,21 @@ def test_each_token_has_its_own_limit_of_requests(settings):
     assert refused.status_code == 429 and refused["Retry-After"] == "60"
     assert "minute" in refused.json()["detail"]
     assert client.get(URL, **bearer(other.secret)).status_code == 200
+
+
+def test_too_many_wrong_tokens_from_one_address_are_refused_for_a_while(settings):
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "api-token-failures": {"failures": 2, "seconds": 600},
+    }
+    made = made_token()
+    client = Client()
+
+    wrong = [client.get(URL, **bearer(f"zole_guess-{n}")).status_code for n in range(3)]
+    right = client.get(URL, **bearer(made.secret))
+    elsewhere = client.get(URL, REMOTE_ADDR="10.0.0.9", **bearer(made.secret))
+
+    assert wrong == [401, 401, 429]
+    assert right.status_code == 429 and right["Retry-After"] == "600"
+    assert "10 minutes" in right.json()["detail"]
+    assert elsewhere.status_code == 200
