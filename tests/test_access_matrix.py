@@ -410,6 +410,7 @@ SPECS: dict[str, ViewSpec] = {
         EVERYONE, lambda w: [*round_1(w), w.table.number], prepare=confirm_round_1
     ),
     "api:standings": ViewSpec(EVERYONE, slug),
+    "api:seasons": ViewSpec(EVERYONE, no_args),
     "api:season_ranking": ViewSpec(EVERYONE, no_args),
     "api:rating": ViewSpec(EVERYONE, no_args),
     "api:players": ViewSpec(EVERYONE, no_args),
