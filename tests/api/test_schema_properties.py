@@ -8,8 +8,10 @@ import pytest
 import schemathesis
 from django.core.wsgi import get_wsgi_application
 from hypothesis import HealthCheck, given, settings
+from ninja import Schema
 from schemathesis.config import SchemathesisConfig
 
+from api import people_api, ranking_api, schemas, table_entries_api, tokens_api, tournaments_api
 from api.services import api_token_create
 from api.table_entries_api import SYNC_BODY
 from entry import sync
@@ -120,3 +122,24 @@ def test_the_entries_body_in_the_schema_has_the_limits_the_phones_sync_keeps():
     assert scores["additionalProperties"]["maximum"] == sync.MAX_SCORE
     assert scores["additionalProperties"]["minimum"] == -sync.MAX_SCORE
     assert entry["action"]["enum"] == list(sync.ENTRY_ACTIONS)
+
+
+def test_two_answers_of_one_name_are_one_answer_in_the_schema():
+    """OpenAPI names each answer's schema by its class: two classes of one name would leave
+    one endpoint declaring the other's answer."""
+    by_name: dict[str, list[dict]] = {}
+    for module in (
+        people_api,
+        ranking_api,
+        schemas,
+        table_entries_api,
+        tokens_api,
+        tournaments_api,
+    ):
+        for value in vars(module).values():
+            if isinstance(value, type) and issubclass(value, Schema) and value is not Schema:
+                shapes = by_name.setdefault(value.__name__, [])
+                if value.model_json_schema() not in shapes:
+                    shapes.append(value.model_json_schema())
+
+    assert [name for name, shapes in by_name.items() if len(shapes) > 1] == []
