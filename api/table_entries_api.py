@@ -22,6 +22,8 @@ ENTRY_ACTIONS = ["deal", "penalty", "correct", "remove", "confirm"]
 
 # The body, for the schema and the documentation only: the phone's sync checks it itself and
 # answers 400 with what is wrong (ninja's own check would answer otherwise than the phone's).
+# Its limits are the sync's own (tests/api/test_schema_properties.py holds them equal): a body
+# the schema allows is one the sync accepts.
 SYNC_BODY = {
     "type": "object",
     "required": ["entries"],
@@ -53,7 +55,12 @@ SYNC_BODY = {
                     },
                     "scores": {
                         "type": ["object", "null"],
-                        "additionalProperties": {"type": "integer"},
+                        "maxProperties": 4,
+                        "additionalProperties": {
+                            "type": "integer",
+                            "minimum": -1_000_000,
+                            "maximum": 1_000_000,
+                        },
                         "description": "What the sender's scoring gave the entry, by player "
                         "key (a difference is logged), or null",
                     },
@@ -63,11 +70,13 @@ SYNC_BODY = {
         "waiting": {
             "type": "integer",
             "minimum": 0,
+            "maximum": 100_000,
             "description": "Entries still waiting on the sender (shown to the chief referee)",
         },
         "refused": {
             "type": "integer",
             "minimum": 0,
+            "maximum": 100_000,
             "description": "Entries refused and still kept by the sender",
         },
     },

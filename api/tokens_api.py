@@ -58,7 +58,7 @@ class OrganisedTournament(Schema):
     starts_on: datetime.date
 
 
-class RoundSummary(Schema):
+class OrganisedRoundSummary(Schema):
     number: int
     status: str = Field(description="draft, published, in_play or closed")
 
@@ -132,12 +132,12 @@ def organised_tournaments(request: HttpRequest) -> HttpResponse:
 
 @router.get(
     "/tournaments/{slug}/rounds",
-    response={200: list[RoundSummary], **REFUSED, 404: Refusal},
+    response={200: list[OrganisedRoundSummary], **REFUSED, 404: Refusal},
     summary="Every round of an organised tournament, drafts included",
 )
 def organised_rounds(request: HttpRequest, slug: str) -> HttpResponse:
     rounds = selectors.round_list(tournament=organised(request, slug))
-    return private_answer(request, dumped(RoundSummary, rounds))
+    return private_answer(request, dumped(OrganisedRoundSummary, rounds))
 
 
 @router.get(

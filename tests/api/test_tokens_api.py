@@ -284,7 +284,11 @@ def test_every_answer_of_the_token_s_endpoints_is_valid_against_its_schema():
     organiser = token_of(organiser_of(tournament))
     answers = [
         ("/api/v1/organise/tournaments", list[tokens_api.OrganisedTournament], organiser),
-        ("/api/v1/organise/tournaments/kauss/rounds", list[tokens_api.RoundSummary], organiser),
+        (
+            "/api/v1/organise/tournaments/kauss/rounds",
+            list[tokens_api.OrganisedRoundSummary],
+            organiser,
+        ),
         ("/api/v1/organise/tournaments/kauss/rounds/1", tokens_api.RoundOut, organiser),
         ("/api/v1/organise/tournaments/kauss/rounds/2", tokens_api.RoundOut, staff),
         ("/api/v1/organise/tournaments/kauss/rounds/9", tokens_api.Refusal, organiser),
