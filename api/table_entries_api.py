@@ -94,7 +94,9 @@ class EntryResult(Schema):
 class SyncOut(Schema):
     results: list[EntryResult]
     state: dict  # the table's state after the writes: its sheet in the engine's JSON and more
-    html: dict[str, str]  # the entry page's parts, for a page that shows them
+    # The entry page's parts, for a page that shows them: "forms" is null when the next entry
+    # is an ordinary deal, whose form the phone fills in from its own.
+    html: dict[str, str | None]
 
 
 class SyncRefusal(Schema):
