@@ -490,6 +490,7 @@ class AuditEntry(models.Model):
         PLAYER_SAVED = "player.saved", _("player added or changed")
         CLUB_ADDED = "club.added", _("club added")
         ENTRIES_REGISTERED = "entries.registered", _("players registered")
+        # Stored values: actions on a registration keep their `entry.*` names in the log.
         ENTRY_CHANGED = "entry.changed", _("entry changed")
         ENTRY_WITHDRAWN = "entry.withdrawn", _("entry withdrawn")
         ROUND_CREATED = "round.created", _("round prepared")
