@@ -260,9 +260,9 @@ def table_detail(
         except Table.DoesNotExist:  # the round was seated again since the lookup above
             raise Http404 from None
         seats = list(sheet.frame.seats)
-        names = sheet_names(seats, {seat.entry_id: seat.entry for seat in seats})
+        names = sheet_names(seats, {seat.registration_id: seat.registration for seat in seats})
         engine_sheet = sheet_to_json(sheet.engine_sheet(), names)
-        results = {result.entry_id: result for result in sheet.result.seats.all()}
+        results = {result.registration_id: result for result in sheet.result.seats.all()}
         return {
             "tournament": tournament.slug,
             "round": number,
@@ -271,8 +271,8 @@ def table_detail(
             "players": [
                 {
                     "seat": index,
-                    "player_id": seat.entry.player_id,
-                    "name": names[str(seat.entry_id)],
+                    "player_id": seat.registration.player_id,
+                    "name": names[str(seat.registration_id)],
                 }
                 for index, seat in enumerate(seats, start=1)
             ],
@@ -280,10 +280,12 @@ def table_detail(
             "scored": score_json(engine_sheet),
             "results": [
                 {
-                    "name": names[str(seat.entry_id)],
-                    "game_points": results[seat.entry_id].game_points,
-                    "place": results[seat.entry_id].place,
-                    "place_points": selectors.points_exact(results[seat.entry_id].place_points),
+                    "name": names[str(seat.registration_id)],
+                    "game_points": results[seat.registration_id].game_points,
+                    "place": results[seat.registration_id].place,
+                    "place_points": selectors.points_exact(
+                        results[seat.registration_id].place_points
+                    ),
                 }
                 for seat in seats
             ],

@@ -301,7 +301,7 @@ class Checker(TableChecks):
         for index, item in enumerate(items, 1):
             where = f"entry {index}"
             data = as_object(item, where)
-            entry_id = whole_field(data, "id", where, low=1, high=2**63 - 1)
+            registration_id = whole_field(data, "id", where, low=1, high=2**63 - 1)
             player_id = required(data, "player", where)
             if not is_id(player_id) or player_id not in players:
                 raise ArchiveError(f"{where}: player {shown(player_id)} is not among the players")
@@ -309,8 +309,8 @@ class Checker(TableChecks):
                 raise ArchiveError(f"{where}: player {player_id} is entered twice")
             if required(data, "name", where) != players[player_id][0]:
                 raise ArchiveError(f"{where}: the name is not the player's name")
-            if entry_id in entries:
-                raise ArchiveError(f"{where}: entry id {entry_id} is used twice")
+            if registration_id in entries:
+                raise ArchiveError(f"{where}: entry id {registration_id} is used twice")
             entry = Registration(
                 player_id=player_id,
                 team=text_field(data, "team", where, max_length=80),
@@ -322,7 +322,7 @@ class Checker(TableChecks):
             )
             clean_row(entry, where, exclude=("tournament", "player"))
             seen_players.add(player_id)
-            entries[entry_id] = entry
+            entries[registration_id] = entry
         return entries
 
     # -- rounds and tables
@@ -424,9 +424,9 @@ class Checker(TableChecks):
 
     def _entry_ids(self, value: object, where: str) -> list[int]:
         ids = as_list(value, where)
-        for entry_id in ids:
-            if not is_id(entry_id) or entry_id not in self.registrations:
-                raise ArchiveError(f"{where}: {shown(entry_id)} is not an entry")
+        for registration_id in ids:
+            if not is_id(registration_id) or registration_id not in self.registrations:
+                raise ArchiveError(f"{where}: {shown(registration_id)} is not an entry")
         if len(set(ids)) != len(ids):
             raise ArchiveError(f"{where}: an entry is listed twice")
         return ids

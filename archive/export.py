@@ -100,8 +100,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         clock_started,
         time_limit,
         time_called,
-        entry_id,
-    ) in tournament.rounds.order_by("number", "check_ins__entry_id").values_list(
+        registration_id,
+    ) in tournament.rounds.order_by("number", "check_ins__registration_id").values_list(
         "pk",
         "number",
         "status",
@@ -114,7 +114,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         "clock_started_at",
         "time_limit",
         "time_called_at",
-        "check_ins__entry_id",
+        "check_ins__registration_id",
     ):
         round_ = rounds.setdefault(
             round_id,
@@ -136,8 +136,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "tables": [],
             },
         )
-        if entry_id is not None:
-            round_["check_ins"].append(entry_id)
+        if registration_id is not None:
+            round_["check_ins"].append(registration_id)
     # Each round's sheets are written with the rules it is played with.
     rules_of = {
         round_id: round_rule_set(Round(tournament=tournament, rule_set=round_["rule_set"])).rules
@@ -145,7 +145,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
     }
     tables: dict[int, Table] = {}
     seats_of: dict[int, list[Seat]] = defaultdict(list)
-    for table_id, round_id, number, first_dealer, flags, position, entry_id in (
+    for table_id, round_id, number, first_dealer, flags, position, registration_id in (
         Table.objects.filter(round__tournament=tournament)
         .order_by("round__number", "number", "seats__position")
         .values_list(
@@ -155,7 +155,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             "first_dealer_position",
             "flags",
             "seats__position",
-            "seats__entry_id",
+            "seats__registration_id",
         )
     ):
         tables.setdefault(
@@ -168,8 +168,10 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 flags=flags,
             ),
         )
-        if entry_id is not None:
-            seats_of[table_id].append(Seat(table_id=table_id, position=position, entry_id=entry_id))
+        if registration_id is not None:
+            seats_of[table_id].append(
+                Seat(table_id=table_id, position=position, registration_id=registration_id)
+            )
     results_of: dict[int, list[DealResult]] = defaultdict(list)
     for result in (
         DealResult.objects.filter(table__round__tournament=tournament)
@@ -185,7 +187,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         user,
         by_entry,
         time_called,
-        entry_id,
+        registration_id,
         game_points,
         twelfths,
         place,
@@ -193,9 +195,9 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         "table_id",
         "confirmed_at",
         "confirmed_by__username",
-        "confirmed_by_entry_id",
+        "confirmed_by_registration_id",
         "time_called",
-        "seats__entry_id",
+        "seats__registration_id",
         "seats__game_points",
         "seats__place_points_twelfths",
         "seats__place",
@@ -206,8 +208,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             "confirmed_by_entry": by_entry,
             "time_called": time_called,
         }
-        if entry_id is not None:
-            seat_results_of[table_id][entry_id] = (game_points, twelfths, place)
+        if registration_id is not None:
+            seat_results_of[table_id][registration_id] = (game_points, twelfths, place)
     audit = [
         {
             "action": action,
@@ -247,7 +249,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             {
                 "number": table.number,
                 "players": [
-                    {"entry": seat.entry_id, "name": names[str(seat.entry_id)]} for seat in seats
+                    {"entry": seat.registration_id, "name": names[str(seat.registration_id)]}
+                    for seat in seats
                 ],
                 "first_dealer": names[sheet.first_dealer or sheet.players[0]],
                 "confirmed": confirmed,
@@ -259,16 +262,17 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "sheet": sheet_to_json(sheet, names),
                 # The confirmed totals, by the sheet's names: what re-scoring the sheet gives.
                 "totals": {
-                    names[str(seat.entry_id)]: seat_results[seat.entry_id][0] for seat in seats
+                    names[str(seat.registration_id)]: seat_results[seat.registration_id][0]
+                    for seat in seats
                 }
                 if confirmed
                 else None,
                 "results": [
                     {
-                        "entry": seat.entry_id,
-                        "game_points": seat_results[seat.entry_id][0],
-                        "place_points": place_points_text(seat_results[seat.entry_id][1]),
-                        "place": seat_results[seat.entry_id][2],
+                        "entry": seat.registration_id,
+                        "game_points": seat_results[seat.registration_id][0],
+                        "place_points": place_points_text(seat_results[seat.registration_id][1]),
+                        "place": seat_results[seat.registration_id][2],
                     }
                     for seat in seats
                 ]

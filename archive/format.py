@@ -14,6 +14,9 @@ from tournaments.models import (
     RoundStatus,
 )
 
+# The file calls a registration an entry ("entries"; the "entry" of a seat, a result and a deal
+# version; "confirmed_by_entry"): a file written before must still load, so its keys keep that
+# word whatever the models call these fields.
 ARCHIVE_FORMAT = "zole-tournament-archive"
 # 1: settings, players, entries, rounds, tables with the current sheet and the confirmed results.
 # 2: also every deal version, confirmers, check-ins, seating warnings and flags, the accounts'

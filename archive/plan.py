@@ -21,7 +21,7 @@ from tournaments.rule_set import (
 class PlannedConfirmation:
     confirmed_at: datetime.datetime | None
     confirmed_by: str | None
-    confirmed_by_entry: int | None  # the archive's entry id
+    confirmed_by_registration: int | None  # the archive's entry id
     results: list[Any]  # engine RoundResults, players by the archive's entry id (text)
 
 

@@ -65,13 +65,13 @@ class TableChecks:
             as_list(required(data, "players", where), f"{where}: players")
         ):
             seat = as_object(item, f"{where}: player {seat_index + 1}")
-            entry_id = required(seat, "entry", where)
-            if not is_id(entry_id) or entry_id not in self.registrations:
-                raise ArchiveError(f"{where}: {shown(entry_id)} is not an entry")
+            registration_id = required(seat, "entry", where)
+            if not is_id(registration_id) or registration_id not in self.registrations:
+                raise ArchiveError(f"{where}: {shown(registration_id)} is not an entry")
             name = text_field(seat, "name", where, max_length=200)
-            if name in names or entry_id in names.values():
+            if name in names or registration_id in names.values():
                 raise ArchiveError(f"{where}: {shown(name)} is seated twice")
-            names[name] = entry_id
+            names[name] = registration_id
         try:
             sheet = sheet_from_json(required(data, "sheet", where))
             scored = score_sheet(sheet)
@@ -156,7 +156,7 @@ class TableChecks:
         self, data: dict[str, Any], table: PlannedTable, entries: list[SheetLine], where: str
     ) -> None:
         """Every stored version of the sheet's entries; the newest of each must be the sheet."""
-        seated = {str(entry_id) for entry_id in table.seats}
+        seated = {str(registration_id) for registration_id in table.seats}
         if self.version == 1:  # only the sheet: each entry as its first version
             for position, entry in enumerate(entries, 1):
                 table.versions.append(
@@ -267,10 +267,10 @@ class TableChecks:
                 fraction = Fraction(place_points) if isinstance(place_points, str) else None
             except (ValueError, ZeroDivisionError):
                 fraction = None
-            entry_id = required(row, "entry", where)
-            if not is_id(entry_id):
-                raise ArchiveError(f"{where}: a result's entry is {shown(entry_id)}")
-            given[entry_id] = (
+            registration_id = required(row, "entry", where)
+            if not is_id(registration_id):
+                raise ArchiveError(f"{where}: a result's entry is {shown(registration_id)}")
+            given[registration_id] = (
                 required(row, "game_points", where),
                 fraction,
                 required(row, "place", where),
@@ -283,6 +283,6 @@ class TableChecks:
         return PlannedConfirmation(
             confirmed_at=moment_field(data, "confirmed_at", where),
             confirmed_by=username_field(data.get("confirmed_by"), where),
-            confirmed_by_entry=by_entry_id,
+            confirmed_by_registration=by_entry_id,
             results=engine_results,
         )

@@ -126,9 +126,9 @@ def _write(
     )
     CheckIn.objects.bulk_create(
         (
-            CheckIn(round=saved, entry=entry_of[entry_id])
+            CheckIn(round=saved, registration=entry_of[registration_id])
             for saved, round_ in zip(rounds, plan.rounds, strict=True)
-            for entry_id in round_.check_ins
+            for registration_id in round_.check_ins
         ),
         batch_size=BATCH_SIZE,
     )
@@ -151,9 +151,9 @@ def _write(
     )
     Seat.objects.bulk_create(
         (
-            Seat(table=saved, position=position, entry=entry_of[entry_id])
+            Seat(table=saved, position=position, registration=entry_of[registration_id])
             for saved, (_round_row, _round, table) in zip(tables, placed, strict=True)
-            for position, entry_id in enumerate(table.seats, 1)
+            for position, registration_id in enumerate(table.seats, 1)
         ),
         batch_size=BATCH_SIZE,
     )
@@ -218,8 +218,8 @@ def _write(
                 confirmed_by=accounts[table.confirmation.confirmed_by]
                 if table.confirmation.confirmed_by
                 else None,
-                confirmed_by_entry=entry_of[table.confirmation.confirmed_by_entry]
-                if table.confirmation.confirmed_by_entry is not None
+                confirmed_by_registration=entry_of[table.confirmation.confirmed_by_registration]
+                if table.confirmation.confirmed_by_registration is not None
                 else None,
                 last_position=len(current_results(table.versions)),
                 last_version_id=max((result.pk for result in table.versions), default=0),

@@ -80,7 +80,7 @@ def build_round(tables: int, deals: int) -> list[tuple[str, list[str]]]:
     result = []
     for table in round_.tables.order_by("number"):
         token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-        seats = table.seats.order_by("position").values_list("entry_id", flat=True)
+        seats = table.seats.order_by("position").values_list("registration_id", flat=True)
         result.append((token, [str(key) for key in seats]))
     return result
 

@@ -80,8 +80,8 @@ services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
 services.round_publish(round_=round_, by=None)
 for table in round_.tables.order_by("number"):
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-    seats = table.seats.order_by("position").values_list("entry_id", flat=True)
-    print("TABLE", token, ",".join(str(entry_id) for entry_id in seats))
+    seats = table.seats.order_by("position").values_list("registration_id", flat=True)
+    print("TABLE", token, ",".join(str(registration_id) for registration_id in seats))
 """
 
 CHECK = """

@@ -58,7 +58,7 @@ def main() -> int:
     last_round = Round.objects.filter(tournament=tournament).order_by("-number").first()
     table = last_round.tables.order_by("number").first()
     token = TableToken.objects.filter(table=table).first()
-    some_player = table.seats.select_related("entry__player").first().entry.player
+    some_player = table.seats.select_related("registration__player").first().registration.player
     surname = some_player.full_name.split()[-1]
     pages = [
         ("trivial page (/healthz)", "/healthz"),

@@ -304,7 +304,7 @@ def federation_round(*, deals: int, seed: int):
         for number in range(1, len(entries) // 4 + 1)
     )
     Seat.objects.bulk_create(
-        Seat(table=table, position=position, entry=entries[4 * index + position - 1])
+        Seat(table=table, position=position, registration=entries[4 * index + position - 1])
         for index, table in enumerate(tables)
         for position in range(1, 5)
     )

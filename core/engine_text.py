@@ -8,7 +8,7 @@ entries); it is translated when shown. A flag stored before templates existed sh
 
 Field names are never params (each field has its own template in the engine), so there is nothing
 else to translate; params that name a player (`engine.errors.PLAYER_PARAMS`) can show the player's
-name instead of the entry id the engine was given (`names`).
+name instead of the registration id the engine was given (`names`).
 
 `display_name_key` sorts names for display in the active language (`engine.names.name_sort_key`).
 The official order of tied standings stays Latvian (`engine.standings`): a rank must not depend on
@@ -82,7 +82,7 @@ def error_text(
 ) -> str:
     """The error as the reader should see it: translated, with the deal it is at.
 
-    `names` maps the player ids the engine was given (entry ids) to the names to show.
+    `names` maps the player ids the engine was given (registration ids) to the names to show.
     `entries`: the sheet's entries the engine scored. The engine places an error at an entry
     (every entry counts, penalty pules too, as the command line numbers them); given the
     entries, the error is placed as the referee's sheet numbers them: a deal by its deal

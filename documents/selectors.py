@@ -80,17 +80,18 @@ class _PlayerRow(NamedTuple):
     licence_number: str
 
 
-class _EntryRow(NamedTuple):
+class _RegistrationRow(NamedTuple):
     player: _PlayerRow
 
 
 class _SeatRow(NamedTuple):
     """A seat as the sheet reads it: what `seat_keys`, `sheet_players` and `engine_sheet` use of a
-    `Seat`, read as a row rather than built as three model instances (seat, entry, player)."""
+    `Seat`, read as a row rather than built as three model instances (seat, registration,
+    player)."""
 
     position: int
-    entry_id: int
-    entry: _EntryRow
+    registration_id: int
+    registration: _RegistrationRow
 
 
 # What `current_results`, `sheet_line` and the sheet print of a stored deal: read as rows (a
@@ -105,24 +106,26 @@ def round_score_sheets(*, round_: Round, entry_url: EntryUrl, blank: bool = Fals
     tournament = round_.tournament
     tables = list(
         round_.tables.select_related(
-            "result__confirmed_by", "result__confirmed_by_entry__player"
+            "result__confirmed_by", "result__confirmed_by_registration__player"
         ).order_by("number")
     )
     seats: dict[int, list[_SeatRow]] = defaultdict(list)
-    for table_id, position, entry_id, name, club, licence in (
+    for table_id, position, registration_id, name, club, licence in (
         Seat.objects.filter(table__round=round_)
         .values_list(
             "table_id",
             "position",
-            "entry_id",
-            "entry__player__full_name",
-            "entry__player__club__name",
-            "entry__player__licence_number",
+            "registration_id",
+            "registration__player__full_name",
+            "registration__player__club__name",
+            "registration__player__licence_number",
         )
         .order_by("table_id", "position")
     ):
         seats[table_id].append(
-            _SeatRow(position, entry_id, _EntryRow(_PlayerRow(name, club or "", licence)))
+            _SeatRow(
+                position, registration_id, _RegistrationRow(_PlayerRow(name, club or "", licence))
+            )
         )
     tokens: dict[int, str] = {}
     for table_id, token in (
@@ -211,8 +214,8 @@ def _score_sheet(
             seat=seat.position,
             name=named.name,
             short_name=named.short_name,
-            club=seat.entry.player.club,
-            licence=seat.entry.player.licence_number,
+            club=seat.registration.player.club,
+            licence=seat.registration.player.licence_number,
             deals_first=seat.position == table.first_dealer_position,
         )
         for seat, named in zip(seats, names, strict=True)
@@ -321,8 +324,8 @@ def _confirmation_status(
     confirmation: TableResult | None, deals_entered: int, deals_per_round: int, time_format: str
 ) -> str:
     if confirmation is not None:
-        if confirmation.confirmed_by_entry is not None:
-            who = confirmation.confirmed_by_entry.player.full_name
+        if confirmation.confirmed_by_registration is not None:
+            who = confirmation.confirmed_by_registration.player.full_name
         elif confirmation.confirmed_by is not None:
             user = confirmation.confirmed_by
             who = user.get_full_name() or user.get_username()
@@ -360,9 +363,9 @@ def round_seating_list(*, round_: Round) -> SeatingList:
         .values_list(
             "table_id",
             "position",
-            "entry__player__full_name",
-            "entry__player__club__name",
-            "entry__player__licence_number",
+            "registration__player__full_name",
+            "registration__player__club__name",
+            "registration__player__licence_number",
         )
         .order_by("table_id", "position")
     ):
@@ -452,9 +455,9 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
         )
     }
     seat_results = list(
-        SeatResult.objects.filter(entry__tournament=tournament, round_number__lte=last)
+        SeatResult.objects.filter(registration__tournament=tournament, round_number__lte=last)
         .values_list(
-            "entry_id",
+            "registration_id",
             "round_number",
             "game_points",
             "place_points_twelfths",
@@ -465,14 +468,14 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
     )
     results = [
         RoundResult(
-            player=str(entry_id),
+            player=str(registration_id),
             round_number=round_number,
             game_points=game_points,
             place_points=Fraction(twelfths, TWELFTHS),
             place=place,
         )
-        for entry_id, round_number, game_points, twelfths, place, _table in seat_results
-        if str(entry_id) in entries
+        for registration_id, round_number, game_points, twelfths, place, _table in seat_results
+        if str(registration_id) in entries
     ]
     names = {key: entry.player.full_name for key, entry in entries.items()}
     standings = rank_standings(
@@ -506,9 +509,13 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
 
     schemes = {round_.number: round_rule_set(round_).place_scheme for round_ in covered}
     seated: dict[tuple[int, int], dict[str, tuple[int, int, int]]] = defaultdict(dict)
-    for entry_id, round_number, game_points, twelfths, place, table_number in seat_results:
+    for registration_id, round_number, game_points, twelfths, place, table_number in seat_results:
         if round_number in schemes:
-            seated[round_number, table_number][str(entry_id)] = (game_points, twelfths, place)
+            seated[round_number, table_number][str(registration_id)] = (
+                game_points,
+                twelfths,
+                place,
+            )
     controls = tuple(
         _control_total(round_number, table_number, stored, schemes[round_number])
         for (round_number, table_number), stored in sorted(seated.items())

@@ -14,7 +14,7 @@ with ``--keyword=gettext_noop``).
 A field name inside a message ("points", "tricks", "declarer") is never a param: each field has
 its own template ("points must be ...", "tricks must be ..."), so a translation can phrase and
 decline it as its language needs. Params named in `PLAYER_PARAMS` name a player (as the engine
-knows him: the Django layer passes entry ids and shows the players' names instead).
+knows him: the Django layer passes registration ids and shows the players' names instead).
 """
 
 from __future__ import annotations

@@ -108,7 +108,7 @@ class FormsShape:
 def placeholder_player(index: int) -> SheetPlayer:
     return SheetPlayer(
         key=placeholder(f"key{index}"),
-        entry=None,  # type: ignore[arg-type]  # the forms read the key and the names only
+        registration=None,  # type: ignore[arg-type]  # the forms read the key and the names only
         seat=index + 1,
         name=placeholder(f"name{index}"),
         short_name=placeholder(f"short{index}"),

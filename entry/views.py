@@ -607,7 +607,7 @@ def post_confirm(page: SheetPage, data: Mapping[str, str]) -> Outcome:
         written = services.table_confirm_on_sheet(
             table=frame.table,
             writer=page.writer,
-            confirmer=confirmer.entry if confirmer is not None else None,
+            confirmer=confirmer.registration if confirmer is not None else None,
             deals_seen=form.cleaned_data["deals"],
         )
     except ConflictError as error:

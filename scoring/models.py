@@ -48,8 +48,9 @@ class DealResult(models.Model):
     )
     points = models.PositiveSmallIntegerField(null=True, blank=True)
     tricks = models.PositiveSmallIntegerField(null=True, blank=True)
-    # Galdiņš: {"tricks": {entry_id: n}, "points": {entry_id: n}} for the playing players, and
-    # "draw_loser": entry_id when a rondo galdiņš was decided by the card draw.
+    # Galdiņš: {"tricks": {registration id: n}, "points": {registration id: n}} for the playing
+    # players, and "draw_loser": a registration id when a rondo galdiņš was decided by the card
+    # draw.
     galdins = models.JSONField(null=True, blank=True)
     reason = models.CharField(max_length=200, blank=True)  # why a correction was made
     # A device's key for this submission: a resent request or a double tap finds it and
@@ -87,7 +88,7 @@ class TableResult(models.Model):
         settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     # The player at the table who confirmed through the table's link.
-    confirmed_by_entry = models.ForeignKey(
+    confirmed_by_registration = models.ForeignKey(
         Registration, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
     )
     last_position = models.PositiveSmallIntegerField()  # the sheet as confirmed
@@ -103,7 +104,9 @@ class SeatResult(models.Model):
     """A player's confirmed result at one table in one round."""
 
     table_result = models.ForeignKey(TableResult, on_delete=models.CASCADE, related_name="seats")
-    entry = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="seat_results")
+    registration = models.ForeignKey(
+        Registration, on_delete=models.PROTECT, related_name="seat_results"
+    )
     round_number = models.PositiveSmallIntegerField()
     game_points = models.IntegerField()
     # Tied players share the mean of their places' points (4/3 at 3,2,1,1): a mean over at most
@@ -113,12 +116,14 @@ class SeatResult(models.Model):
 
     class Meta:
         constraints = (
-            models.UniqueConstraint(fields=["table_result", "entry"], name="seat_result_unique"),
+            models.UniqueConstraint(
+                fields=["table_result", "registration"], name="seat_result_unique"
+            ),
         )
-        indexes = (models.Index(fields=["entry", "round_number"]),)
+        indexes = (models.Index(fields=["registration", "round_number"]),)
 
     def __str__(self) -> str:
-        return f"{self.entry} round {self.round_number}: {self.game_points}"
+        return f"{self.registration} round {self.round_number}: {self.game_points}"
 
     @property
     def place_points(self) -> Fraction:

@@ -95,8 +95,10 @@ def _check(state: TableSheet, entries: list[SheetLine]) -> ScoredSheet:
     try:
         return score_sheet(sheet)
     except SheetError as error:
-        # The engine knows the players by entry id: the message names them.
-        seated = Registration.objects.filter(pk__in=[seat.entry_id for seat in state.frame.seats])
+        # The engine knows the players by registration id: the message names them.
+        seated = Registration.objects.filter(
+            pk__in=[seat.registration_id for seat in state.frame.seats]
+        )
         names = {str(pk): name for pk, name in seated.values_list("pk", "player__full_name")}
         raise ServiceError(error_text(error, names=names, entries=entries)) from None
 
@@ -401,7 +403,7 @@ def table_confirm_on_sheet(
     is_chief = writer.account is not None and permissions.is_chief_referee(
         writer.account, tournament
     )
-    seated = {seat.entry_id for seat in state.frame.seats}
+    seated = {seat.registration_id for seat in state.frame.seats}
     if not is_chief and (confirmer is None or confirmer.pk not in seated):
         raise ServiceError(_("a player at this table, or the chief referee, confirms the table"))
     if deals_seen != state.deals_played:
@@ -427,7 +429,7 @@ def table_confirm_on_sheet(
     result = TableResult.objects.create(
         table=state.table,
         confirmed_by=writer.account,
-        confirmed_by_entry=confirmer,
+        confirmed_by_registration=confirmer,
         last_position=len(state.entries),
         time_called=time_called,
         last_version_id=max(result.pk for result in state.results),
@@ -468,7 +470,7 @@ def seat_results(
     return [
         SeatResult(
             table_result=table_result,
-            entry_id=int(row.player) if entry_of is None else entry_of(row.player).pk,
+            registration_id=int(row.player) if entry_of is None else entry_of(row.player).pk,
             round_number=row.round_number,
             game_points=row.game_points,
             place_points_twelfths=int(row.place_points * TWELFTHS),
@@ -518,7 +520,7 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     result = TableResult.objects.filter(table=state.table).first()
     if result is None:
         raise ServiceError(_("table %(number)d is not confirmed") % {"number": state.table.number})
-    before = {str(seat.entry_id): seat.game_points for seat in result.seats.all()}
+    before = {str(seat.registration_id): seat.game_points for seat in result.seats.all()}
     # Ratings as if it had never been confirmed.
     reactions.table_unlocked.send(TableResult, table_result=result)
     result.delete()

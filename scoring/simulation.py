@@ -14,8 +14,8 @@ writes a pule or plays galdiņš as they say, and a galdiņš entry always comes
 of a rondo galdiņš).
 
 Everything random comes from the seed, and each table draws from its own generator, so a seed
-gives the same tournament on a fresh database (the seating reads entry ids, so another database
-may seat differently) and the `fast` path gives the same results as the services path.
+gives the same tournament on a fresh database (the seating reads registration ids, so another
+database may seat differently) and the `fast` path gives the same results as the services path.
 
 `fast` is for load tests only: it checks every table's sheet with the engine, as the services
 do, but writes the deal versions, confirmations and seat results in bulk, with one audit entry
@@ -359,7 +359,7 @@ def _register_players(seed: int, tournament: Tournament, count: int) -> None:
 
 
 def _round_tables(round_: Round) -> list[Table]:
-    seats = Seat.objects.select_related("entry__player").order_by("position")
+    seats = Seat.objects.select_related("registration__player").order_by("position")
     return list(
         round_.tables.prefetch_related(Prefetch("seats", queryset=seats)).order_by("number")
     )
@@ -370,7 +370,7 @@ def _table_plans(
 ) -> list[TablePlan]:
     plans = []
     for table in tables:
-        keys = [str(seat.entry_id) for seat in table.seats.all()]
+        keys = [str(seat.registration_id) for seat in table.seats.all()]
         # Its own generator per table: the same results whatever order tables are played in.
         rng = random.Random(f"{seed}/round {round_.number}/table {table.number}")
         plans.append(
@@ -410,7 +410,7 @@ def _play_table(table: Table, plan: TablePlan, token: TableToken | None) -> None
             reason=planned.reason,
             writer=writer,
         )
-    seats = {str(seat.entry_id): seat.entry for seat in table.seats.all()}
+    seats = {str(seat.registration_id): seat.registration for seat in table.seats.all()}
     deals = sum(1 for planned in plan.entries if not isinstance(planned.entry, PenaltyPule))
     scoring_services.table_confirm(
         table=table, writer=writer, confirmer=seats[plan.confirmer], deals_seen=deals
@@ -431,7 +431,7 @@ def _play_round_in_bulk(
     results: list[DealResult] = []
     totals: list[dict[str, int]] = []
     for table, plan in zip(tables, plans, strict=True):
-        keys = tuple(str(seat.entry_id) for seat in table.seats.all())
+        keys = tuple(str(seat.registration_id) for seat in table.seats.all())
         first_dealer = keys[table.first_dealer_position - 1]
         for entries in (
             [planned.mistyped or planned.entry for planned in plan.entries],
@@ -464,12 +464,13 @@ def _play_round_in_bulk(
     for result in results:
         newest[result.table_id] = max(newest.get(result.table_id, 0), result.pk)
     seats_of = {
-        table.pk: {str(seat.entry_id): seat.entry for seat in table.seats.all()} for table in tables
+        table.pk: {str(seat.registration_id): seat.registration for seat in table.seats.all()}
+        for table in tables
     }
     table_results = TableResult.objects.bulk_create(
         TableResult(
             table=table,
-            confirmed_by_entry=seats_of[table.pk][plan.confirmer],
+            confirmed_by_registration=seats_of[table.pk][plan.confirmer],
             last_position=len(plan.entries),
             last_version_id=newest[table.pk],
         )

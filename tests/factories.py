@@ -93,10 +93,12 @@ def make_published_round(tournament: Tournament | None = None, *, players: int =
 
 
 def seat_keys(table) -> list[str]:
-    """The table's players as the engine knows them (entry ids, in seat order)."""
+    """The table's players as the engine knows them (registration ids, in seat order)."""
     return [
-        str(entry_id)
-        for entry_id in table.seats.order_by("position").values_list("entry_id", flat=True)
+        str(registration_id)
+        for registration_id in table.seats.order_by("position").values_list(
+            "registration_id", flat=True
+        )
     ]
 
 

@@ -178,7 +178,9 @@ def pass_deal(_world: World) -> dict[str, object]:
 
 
 def swap_two(world: World) -> dict[str, object]:
-    first, second = (table.seats.first().entry_id for table in world.round_2.tables.all()[:2])
+    first, second = (
+        table.seats.first().registration_id for table in world.round_2.tables.all()[:2]
+    )
     return {"first": first, "second": second}
 
 
@@ -198,7 +200,7 @@ def confirm_round_1(world: World) -> None:
         scoring_services.table_confirm(
             table=table,
             writer=writer,
-            confirmer=table.seats.last().entry,
+            confirmer=table.seats.last().registration,
             deals_seen=deals_on_sheet(table),
         )
 
@@ -415,7 +417,7 @@ SPECS: dict[str, ViewSpec] = {
     "api:rating": ViewSpec(EVERYONE, no_args),
     "api:players": ViewSpec(EVERYONE, no_args),
     "api:player": ViewSpec(
-        EVERYONE, lambda w: [w.table.seats.first().entry.player_id], prepare=confirm_round_1
+        EVERYONE, lambda w: [w.table.seats.first().registration.player_id], prepare=confirm_round_1
     ),
     "api:clubs": ViewSpec(EVERYONE, no_args),
     # The table's link writes through the API as through the phone's address (its JSON body:

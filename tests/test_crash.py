@@ -38,9 +38,9 @@ from tests.factories import make_published_round, make_tournament
 from tournaments.models import TableToken
 round_ = make_published_round(make_tournament(slug="crash"), players=3)
 table = round_.tables.get()
-seats = table.seats.order_by("position").values_list("entry_id", flat=True)
+seats = table.seats.order_by("position").values_list("registration_id", flat=True)
 print("TOKEN", TableToken.objects.get(table=table).token)
-print("PLAYERS", ",".join(str(entry_id) for entry_id in seats))
+print("PLAYERS", ",".join(str(registration_id) for registration_id in seats))
 """
 
 COUNT = """
@@ -202,9 +202,9 @@ from tournaments.models import TableToken
 tournament = make_tournament(slug="restart", table_size=3, deals_per_round={deals})
 round_ = make_published_round(tournament, players={players})
 for table in round_.tables.order_by("number"):
-    seats = table.seats.order_by("position").values_list("entry_id", flat=True)
+    seats = table.seats.order_by("position").values_list("registration_id", flat=True)
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-    print("TABLE", token, ",".join(str(entry_id) for entry_id in seats))
+    print("TABLE", token, ",".join(str(registration_id) for registration_id in seats))
 """
 
 RESTART_COUNT = """

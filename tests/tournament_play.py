@@ -46,7 +46,7 @@ def confirm_with_totals(table: Table, totals: dict[str, int]) -> TableResult:
     SeatResult.objects.bulk_create(
         SeatResult(
             table_result=result,
-            entry_id=int(row.player),
+            registration_id=int(row.player),
             round_number=round_.number,
             game_points=row.game_points,
             place_points_twelfths=int(row.place_points * TWELFTHS),
@@ -114,7 +114,7 @@ def favourite_first(players: list[str], dealer: str) -> str:
 
 
 def confirm(table) -> None:
-    confirmer = table.seats.order_by("position").first().entry
+    confirmer = table.seats.order_by("position").first().registration
     services.table_confirm(
         table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
     )
@@ -156,7 +156,7 @@ def confirm_when_time_was_called(table) -> None:
     )
     confirmation = TableResult.objects.create(
         table=table,
-        confirmed_by_entry=seats[0].entry,
+        confirmed_by_registration=seats[0].registration,
         last_position=len(results),
         last_version_id=max(result.pk for result in results),
         time_called=True,
@@ -164,7 +164,7 @@ def confirm_when_time_was_called(table) -> None:
     SeatResult.objects.bulk_create(
         SeatResult(
             table_result=confirmation,
-            entry_id=int(row.player),
+            registration_id=int(row.player),
             round_number=table.round.number,
             game_points=row.game_points,
             place_points_twelfths=int(row.place_points * TWELFTHS),

@@ -356,7 +356,7 @@ class CheckIn(models.Model):
     round = models.ForeignKey(
         Round, on_delete=models.CASCADE, related_name="check_ins", verbose_name=_("round")
     )
-    entry = models.ForeignKey(
+    registration = models.ForeignKey(
         Registration,
         on_delete=models.CASCADE,
         related_name="check_ins",
@@ -368,12 +368,14 @@ class CheckIn(models.Model):
         verbose_name = _("check-in")
         verbose_name_plural = _("check-ins")
         constraints = (
-            models.UniqueConstraint(fields=["round", "entry"], name="check_in_once_per_round"),
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="check_in_once_per_round"
+            ),
         )
 
     def __str__(self) -> str:
         return gettext("%(entry)s · round %(number)s") % {
-            "entry": self.entry,
+            "entry": self.registration,
             "number": self.round.number,
         }
 
@@ -456,7 +458,7 @@ class Seat(models.Model):
     )
     # 1-based, each to the left of the previous
     position = models.PositiveSmallIntegerField(_("seat"))
-    entry = models.ForeignKey(
+    registration = models.ForeignKey(
         Registration, on_delete=models.PROTECT, related_name="seats", verbose_name=_("registration")
     )
 
@@ -466,7 +468,7 @@ class Seat(models.Model):
         verbose_name_plural = _("seats")
         constraints = (
             models.UniqueConstraint(fields=["table", "position"], name="seat_position_unique"),
-            models.UniqueConstraint(fields=["table", "entry"], name="seat_once_per_table"),
+            models.UniqueConstraint(fields=["table", "registration"], name="seat_once_per_table"),
         )
 
     def __str__(self) -> str:
@@ -488,6 +490,7 @@ class AuditEntry(models.Model):
         PLAYER_SAVED = "player.saved", _("player added or changed")
         CLUB_ADDED = "club.added", _("club added")
         ENTRIES_REGISTERED = "entries.registered", _("players registered")
+        # Stored values: actions on a registration keep their `entry.*` names in the log.
         ENTRY_CHANGED = "entry.changed", _("entry changed")
         ENTRY_WITHDRAWN = "entry.withdrawn", _("entry withdrawn")
         ROUND_CREATED = "round.created", _("round prepared")

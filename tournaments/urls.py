@@ -16,6 +16,7 @@ urlpatterns = [
     path("players/<int:player_id>/", register.player_edit, name="player_edit"),
     path("t/<slug:slug>/", tournaments.tournament_detail, name="detail"),
     path("t/<slug:slug>/settings/", tournaments.tournament_edit, name="edit"),
+    # The paths say "entries": links already bookmarked or printed keep working.
     path("t/<slug:slug>/entries/", tournaments.registrations, name="registrations"),
     path(
         "t/<slug:slug>/entries/<int:registration_id>/",

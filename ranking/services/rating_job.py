@@ -70,7 +70,7 @@ def _replay_tail(start: TableKey, *, players: set[str]) -> Rerated:
     window = [
         outcome
         for outcome in outcomes_of(
-            SeatResult.objects.filter(entry__tournament__starts_on__gte=start_date)
+            SeatResult.objects.filter(registration__tournament__starts_on__gte=start_date)
             .values_list(*OUTCOME_FIELDS)
             .order_by()
         )

@@ -80,12 +80,12 @@ def key_of(table: Table) -> TableKey:
 
 OUTCOME_FIELDS = (
     "table_result_id",
-    "entry__player_id",
+    "registration__player_id",
     "place",
     "table_result__table__number",
     "round_number",
-    "entry__tournament__starts_on",
-    "entry__tournament__slug",
+    "registration__tournament__starts_on",
+    "registration__tournament__slug",
 )
 
 

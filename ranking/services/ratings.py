@@ -45,7 +45,7 @@ def _rerate_from(start: TableKey, *, changed: set[str], dropped: int | None = No
         (
             outcome
             for outcome in outcomes_of(
-                SeatResult.objects.filter(entry__tournament__starts_on__gte=start_date)
+                SeatResult.objects.filter(registration__tournament__starts_on__gte=start_date)
                 .values_list(*OUTCOME_FIELDS)
                 .order_by()
             )
@@ -120,7 +120,7 @@ def _players_of(table_result: TableResult) -> set[str]:
     return {
         str(player_id)
         for player_id in SeatResult.objects.filter(table_result=table_result).values_list(
-            "entry__player_id", flat=True
+            "registration__player_id", flat=True
         )
     }
 

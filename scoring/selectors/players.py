@@ -78,33 +78,39 @@ def player_history(*, player: Player) -> list[PlayerTournament]:
         .order_by("-tournament__starts_on", "tournament__name")
     )
     seats = (
-        Seat.objects.filter(entry__player=player, table__round__status__in=PUBLIC_STATUSES)
-        .values_list("entry_id", "table__round__number", "table__number")
+        Seat.objects.filter(registration__player=player, table__round__status__in=PUBLIC_STATUSES)
+        .values_list("registration_id", "table__round__number", "table__number")
         .order_by("table__round__number")
     )
+    played = (
+        SeatResult.objects.filter(registration__player=player)
+        .annotate(tied=tied_at_table())
+        .values_list(
+            "registration_id",
+            "round_number",
+            "game_points",
+            "place_points_twelfths",
+            "place",
+            "tied",
+        )
+        .order_by()
+    )
     results = {
-        (entry_id, round_number): (
+        (registration_id, round_number): (
             game_points,
             twelfths_fraction(twelfths),
             seat_place_text(place, tied),
         )
-        for entry_id, round_number, game_points, twelfths, place, tied in SeatResult.objects.filter(
-            entry__player=player
-        )
-        .annotate(tied=tied_at_table())
-        .values_list(
-            "entry_id", "round_number", "game_points", "place_points_twelfths", "place", "tied"
-        )
-        .order_by()
+        for registration_id, round_number, game_points, twelfths, place, tied in played
     }
-    rounds_by_entry: dict[int, list[tuple[int, int]]] = defaultdict(list)
-    for entry_id, round_number, table_number in seats:
-        rounds_by_entry[entry_id].append((round_number, table_number))
+    rounds_by_registration: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for registration_id, round_number, table_number in seats:
+        rounds_by_registration[registration_id].append((round_number, table_number))
     history = []
     for entry in entries:
         running = 0
         rounds = []
-        for round_number, table_number in rounds_by_entry[entry.pk]:
+        for round_number, table_number in rounds_by_registration[entry.pk]:
             result = results.get((entry.pk, round_number))
             if result is None:
                 rounds.append(

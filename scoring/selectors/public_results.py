@@ -24,7 +24,7 @@ def has_public_result(player: str = "pk") -> ExpressionWrapper:
     tables without statistics yet, the correlated form ran for minutes over 600 players."""
     players_with_results = SeatResult.objects.filter(
         table_result__table__round__status__in=PUBLIC_STATUSES
-    ).values("entry__player_id")
+    ).values("registration__player_id")
     return ExpressionWrapper(
         Q(**{f"{player}__in": players_with_results}), output_field=BooleanField()
     )

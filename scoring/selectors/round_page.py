@@ -16,7 +16,7 @@ from tournaments.models import Round, Seat, Table
 @dataclass(frozen=True)
 class SeatLine:
     position: int
-    entry_id: int
+    registration_id: int
     player_id: int
     name: str
     club: str
@@ -74,26 +74,30 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
     seats_by_table: dict[int, list[tuple]] = defaultdict(list)
     for seat in (
         Seat.objects.filter(table__round=round_)
-        .annotate(has_page=has_public_result("entry__player_id"))
+        .annotate(has_page=has_public_result("registration__player_id"))
         .values_list(
             "table_id",
             "position",
-            "entry_id",
-            "entry__player_id",
-            "entry__player__full_name",
-            "entry__player__club__name",
+            "registration_id",
+            "registration__player_id",
+            "registration__player__full_name",
+            "registration__player__club__name",
             "has_page",
         )
         .order_by("table_id", "position")
     ):
         seats_by_table[seat[0]].append(seat)
     results = {
-        (table_id, entry_id): (game_points, twelfths_fraction(twelfths), place)
-        for table_id, entry_id, game_points, twelfths, place in SeatResult.objects.filter(
+        (table_id, registration_id): (game_points, twelfths_fraction(twelfths), place)
+        for table_id, registration_id, game_points, twelfths, place in SeatResult.objects.filter(
             table_result__table__round=round_
         )
         .values_list(
-            "table_result__table_id", "entry_id", "game_points", "place_points_twelfths", "place"
+            "table_result__table_id",
+            "registration_id",
+            "game_points",
+            "place_points_twelfths",
+            "place",
         )
         .order_by()
     }
@@ -103,12 +107,16 @@ def round_tables(*, round_: Round, query: str = "") -> RoundTables:
     lines = []
     for table_id, number, first_dealer_position in tables:
         seats = []
-        for _table, position, entry_id, player_id, name, club, has_page in seats_by_table[table_id]:
-            game_points, place_points, place = results.get((table_id, entry_id), (None, None, None))
+        for _table, position, registration_id, player_id, name, club, has_page in seats_by_table[
+            table_id
+        ]:
+            game_points, place_points, place = results.get(
+                (table_id, registration_id), (None, None, None)
+            )
             seats.append(
                 SeatLine(
                     position=position,
-                    entry_id=entry_id,
+                    registration_id=registration_id,
                     player_id=player_id,
                     name=name,
                     club=club or "",

@@ -56,7 +56,7 @@ class StandingRow:
     rank: int
     rank_label: str  # "2–3" when shared
     shared: bool
-    entry_id: int
+    registration_id: int
     player_id: int
     name: str
     club: str
@@ -109,13 +109,17 @@ class Standings:
 
 def _confirmed_results(tournament: Tournament) -> list[RoundResult]:
     rows = (
-        SeatResult.objects.filter(entry__tournament=tournament)
-        .values_list("entry_id", "round_number", "game_points", "place_points_twelfths", "place")
+        SeatResult.objects.filter(registration__tournament=tournament)
+        .values_list(
+            "registration_id", "round_number", "game_points", "place_points_twelfths", "place"
+        )
         .order_by()
     )
     return [
-        RoundResult(str(entry_id), round_number, game_points, twelfths_fraction(twelfths), place)
-        for entry_id, round_number, game_points, twelfths, place in rows
+        RoundResult(
+            str(registration_id), round_number, game_points, twelfths_fraction(twelfths), place
+        )
+        for registration_id, round_number, game_points, twelfths, place in rows
     ]
 
 
@@ -254,7 +258,7 @@ def _standing_row(
         rank=standing.rank,
         rank_label=labels[standing.rank],
         shared="–" in labels[standing.rank],
-        entry_id=entry.pk,
+        registration_id=entry.pk,
         player_id=entry.player_id,
         name=standing.name,
         club=entry.club or "",

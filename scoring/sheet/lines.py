@@ -1,7 +1,7 @@
 """Stored deal results as the engine's sheet lines, and what a table's stored versions say
 (its current entries, the deals played, the deal limit once time is up).
 
-Players are keyed in the engine by their entry id (as text), so two players of the same name
+Players are keyed in the engine by their registration id (as text), so two players of the same name
 never mix; pages map the keys back to names."""
 
 from __future__ import annotations
@@ -93,7 +93,9 @@ def sheet_line(result: DealResult) -> SheetLine:
 
 
 def seat_keys(seats: Sequence[Seat]) -> tuple[str, ...]:
-    return tuple(str(seat.entry_id) for seat in sorted(seats, key=lambda seat: seat.position))
+    return tuple(
+        str(seat.registration_id) for seat in sorted(seats, key=lambda seat: seat.position)
+    )
 
 
 def engine_sheet(
@@ -139,13 +141,15 @@ def result_fields(line: SheetLine) -> dict[str, object]:
 
 
 def sheet_names(seats: list[Seat], entries: dict[int, Registration]) -> dict[str, str]:
-    """The players' names at one table, by entry id (as text). Namesakes at one table are told
-    apart by their licence numbers, or by their entry ids when they have none."""
-    names = {str(seat.entry_id): entries[seat.entry_id].player.full_name for seat in seats}
+    """The players' names at one table, by registration id (as text). Namesakes at one table
+    are told apart by their licence numbers, or by their registration ids when they have none."""
+    names = {
+        str(seat.registration_id): entries[seat.registration_id].player.full_name for seat in seats
+    }
     repeated = {name for name, count in Counter(names.values()).items() if count > 1}
     for seat in seats:
-        player = entries[seat.entry_id].player
+        player = entries[seat.registration_id].player
         if player.full_name in repeated:
-            label = player.licence_number or f"#{seat.entry_id}"
-            names[str(seat.entry_id)] = f"{player.full_name} ({label})"
+            label = player.licence_number or f"#{seat.registration_id}"
+            names[str(seat.registration_id)] = f"{player.full_name} ({label})"
     return names

@@ -136,7 +136,7 @@ CONFIRMATION_FIELDS = (
     "table_id",
     "confirmed_at",
     "confirmed_by_id",
-    "confirmed_by_entry_id",
+    "confirmed_by_registration_id",
     "last_position",
     "time_called",
     "last_version_id",
@@ -275,10 +275,11 @@ def _moment(value: object) -> datetime.datetime | None:
 
 # --- Seats ----------------------------------------------------------------------------------------
 
-# What a table's sheet reads of its seats: the seat, its entry, the entry's player's name (the
-# other fields of the entry and the player stay deferred: read when asked for).
-SEAT_FIELDS = model_fields(Seat, ("id", "table_id", "position", "entry_id"))
-SEAT_ENTRY_FIELDS = model_fields(Registration, ("id", "tournament_id", "player_id"))
+# What a table's sheet reads of its seats: the seat, its registration, the registration's
+# player's name (the other fields of the registration and the player stay deferred: read when
+# asked for).
+SEAT_FIELDS = model_fields(Seat, ("id", "table_id", "position", "registration_id"))
+SEAT_REGISTRATION_FIELDS = model_fields(Registration, ("id", "tournament_id", "player_id"))
 SEAT_PLAYER_FIELDS = model_fields(Player, ("id", "full_name"))
 
 
@@ -287,13 +288,13 @@ def _seats_sql(vendor: str) -> str:
     selected = ", ".join(
         (
             select_list(Seat, "s", SEAT_FIELDS),
-            select_list(Registration, "e", SEAT_ENTRY_FIELDS),
+            select_list(Registration, "e", SEAT_REGISTRATION_FIELDS),
             select_list(Player, "p", SEAT_PLAYER_FIELDS),
         )
     )
     return (
         f"SELECT {selected} FROM {table_name(Seat)} s "
-        f"JOIN {table_name(Registration)} e ON e.id = {column(Seat, 'entry', 's')} "
+        f"JOIN {table_name(Registration)} e ON e.id = {column(Seat, 'registration', 's')} "
         f"JOIN {table_name(Player)} p ON p.id = {column(Registration, 'player', 'e')} "
         f"WHERE {column(Seat, 'table', 's')} = %s "
         f"ORDER BY {column(Seat, 'position', 's')}"
@@ -301,18 +302,21 @@ def _seats_sql(vendor: str) -> str:
 
 
 def table_seats(table_id: int) -> list[Seat]:
-    """A table's seats in order, each with its entry and the entry's player (its name)."""
+    """A table's seats in order, each with its registration and the registration's player
+    (its name)."""
     seat_end = len(SEAT_FIELDS)
-    entry_end = seat_end + len(SEAT_ENTRY_FIELDS)
+    registration_end = seat_end + len(SEAT_REGISTRATION_FIELDS)
     with connection.cursor() as cursor:
         cursor.execute(_seats_sql(connection.vendor), [table_id])
         rows = cursor.fetchall()
     seats = []
     for row in rows:
         seat = instance(Seat, SEAT_FIELDS, row[:seat_end])
-        entry = instance(Registration, SEAT_ENTRY_FIELDS, row[seat_end:entry_end])
-        entry.player = instance(Player, SEAT_PLAYER_FIELDS, row[entry_end:])
-        seat.entry = entry
+        registration = instance(
+            Registration, SEAT_REGISTRATION_FIELDS, row[seat_end:registration_end]
+        )
+        registration.player = instance(Player, SEAT_PLAYER_FIELDS, row[registration_end:])
+        seat.registration = registration
         seats.append(seat)
     return seats
 

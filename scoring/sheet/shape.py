@@ -45,8 +45,8 @@ OPEN_ROUND = (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
 class SheetPlayer:
     """A column of the sheet: one seated player."""
 
-    key: str  # the engine's key: the entry id as text
-    entry: Registration
+    key: str  # the engine's key: the registration id as text
+    registration: Registration
     seat: int  # 1-based, in seat order
     name: str
     short_name: str  # for a phone: "Jānis B."
@@ -407,7 +407,7 @@ def initials(full_name: str) -> str:
 
 
 def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
-    names = [seat.entry.player.full_name for seat in seats]
+    names = [seat.registration.player.full_name for seat in seats]
     shorts = [short_name(name) for name in names]
     # Two "Jānis B." at one table: the full names tell them apart.
     shorts = [
@@ -422,8 +422,8 @@ def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
     ]
     return tuple(
         SheetPlayer(
-            key=str(seat.entry_id),
-            entry=seat.entry,
+            key=str(seat.registration_id),
+            registration=seat.registration,
             seat=index,
             name=name,
             short_name=short,
@@ -440,11 +440,15 @@ def confirmer_name(confirmation: TableResult | None, players: Sequence[SheetPlay
     referee: one query, once the table is confirmed)."""
     if confirmation is None:
         return None
-    if confirmation.confirmed_by_entry_id is not None:
-        seated = (p for p in players if p.entry.pk == confirmation.confirmed_by_entry_id)
+    if confirmation.confirmed_by_registration_id is not None:
+        seated = (
+            p for p in players if p.registration.pk == confirmation.confirmed_by_registration_id
+        )
         player = next(seated, None)
         return (
-            player.name if player is not None else confirmation.confirmed_by_entry.player.full_name
+            player.name
+            if player is not None
+            else confirmation.confirmed_by_registration.player.full_name
         )
     user = confirmation.confirmed_by
     return (user.get_full_name() or user.get_username()) if user is not None else None

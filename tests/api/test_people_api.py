@@ -25,7 +25,7 @@ def confirmed_table():
 
 def test_a_player_gives_his_public_history_as_his_page(confirmed_table):
     seat = confirmed_table.seats.order_by("position").first()
-    player = seat.entry.player
+    player = seat.registration.player
 
     body = Client().get(f"/api/v1/players/{player.pk}").json()
 
@@ -53,7 +53,7 @@ def test_a_player_without_a_public_result_is_not_found_as_his_page(confirmed_tab
     assert Client().get(reverse("public:player", args=[hidden.pk])).status_code == 404
     listed = [each["id"] for each in Client().get("/api/v1/players").json()["results"]]
     assert hidden.pk not in listed
-    assert confirmed_table.seats.first().entry.player_id in listed
+    assert confirmed_table.seats.first().registration.player_id in listed
 
 
 def test_a_player_id_beyond_any_database_integer_is_refused_not_a_500():

@@ -167,8 +167,8 @@ def test_a_round_gives_its_seating_by_table_and_its_clock():
         for seat in table["seats"]
     }
     assert seated == {
-        (seat.table.number, seat.position): seat.entry.player_id
-        for seat in Seat.objects.filter(table__round=round_).select_related("table", "entry")
+        (seat.table.number, seat.position): seat.registration.player_id
+        for seat in Seat.objects.filter(table__round=round_).select_related("table", "registration")
     }
     assert all(table["url"] is None for table in body["tables"])  # none confirmed yet
 
@@ -202,9 +202,9 @@ def test_a_confirmed_tables_sheet_is_rescored_by_the_engine_to_its_result():
         place["name"]: place["game_points"] for place in body["results"]
     }
     stored = {
-        result.entry.player.full_name: (result.game_points, result.place)
+        result.registration.player.full_name: (result.game_points, result.place)
         for result in SeatResult.objects.filter(table_result__table=table).select_related(
-            "entry__player"
+            "registration__player"
         )
     }
     assert {p["name"]: (p["game_points"], p["place"]) for p in body["results"]} == stored

@@ -66,9 +66,9 @@ def stored_totals(table: dict) -> dict[str, int]:
     rows = SeatResult.objects.filter(
         table_result__table__round__number=table["round"],
         table_result__table__number=table["number"],
-        entry_id__in=names,
-    ).values_list("entry_id", "game_points")
-    return {names[entry_id]: game_points for entry_id, game_points in rows}
+        registration_id__in=names,
+    ).values_list("registration_id", "game_points")
+    return {names[registration_id]: game_points for registration_id, game_points in rows}
 
 
 def archive_tables(archive: dict) -> list[dict]:
@@ -121,7 +121,7 @@ class TestRoundTrip:
         )
         stored = tournament_standings(tournament=tournament).rows
         assert [(int(s.player), s.rank, s.place_points, s.game_points) for s in from_archive] == [
-            (row.entry_id, row.rank, row.place_points, row.game_points) for row in stored
+            (row.registration_id, row.rank, row.place_points, row.game_points) for row in stored
         ]
 
     def test_each_tables_results_are_the_stored_seat_results(self, tournament):
@@ -129,7 +129,7 @@ class TestRoundTrip:
         for table in archive_tables(archive):
             for result in table["results"]:
                 stored = SeatResult.objects.get(
-                    entry_id=result["entry"], round_number=table["round"]
+                    registration_id=result["entry"], round_number=table["round"]
                 )
                 assert (
                     result["game_points"],
@@ -220,7 +220,7 @@ class TestTablesInPlay:
     def test_an_unconfirmed_table_is_open_and_has_no_totals(self):
         round_ = make_published_round(players=7)
         table = round_.tables.get(number=2)
-        keys = [str(seat.entry_id) for seat in table.seats.order_by("position")]
+        keys = [str(seat.registration_id) for seat in table.seats.order_by("position")]
         services.deal_record(
             table=table,
             entry=Play(Game.LIELAIS, keys[1], tricks=5, points=75),
@@ -250,7 +250,7 @@ class TestTablesInPlay:
         make_registrations(tournament, 1)
         round_ = make_published_round(tournament)
         table = round_.tables.get()
-        keys = [str(seat.entry_id) for seat in table.seats.order_by("position")]
+        keys = [str(seat.registration_id) for seat in table.seats.order_by("position")]
         for position in (1, 2, 3):
             declarer = keys[position % 3]
             services.deal_record(
@@ -263,7 +263,7 @@ class TestTablesInPlay:
         services.table_confirm(
             table=table,
             writer=Writer(),
-            confirmer=table.seats.first().entry,
+            confirmer=table.seats.first().registration,
             deals_seen=deals_on_sheet(table),
         )
         archive = tournament_archive(tournament)

@@ -71,8 +71,8 @@ ratings = [
 sheets = {}
 tables = Table.objects.filter(round__tournament=tournament).select_related("round", "result")
 for table in tables.order_by("round__number", "number"):
-    seats = list(Seat.objects.filter(table=table).select_related("entry__player"))
-    names = {str(seat.entry_id): seat.entry.player.full_name for seat in seats}
+    seats = list(Seat.objects.filter(table=table).select_related("registration__player"))
+    names = {str(seat.registration_id): seat.registration.player.full_name for seat in seats}
     sheet = engine_sheet(
         table,
         seats=seats,

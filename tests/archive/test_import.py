@@ -123,7 +123,7 @@ def full_tournament(rule_set: str = "pules") -> Tournament:
         reason="zole, ne lielais",
         writer=by_organiser,
     )
-    confirmer = first.seats.get(position=3).entry
+    confirmer = first.seats.get(position=3).registration
     services.table_confirm(
         table=first,
         writer=Writer(token=token),
@@ -147,10 +147,10 @@ def full_tournament(rule_set: str = "pules") -> Tournament:
     for relation in user_relations(Table):
         getattr(second, relation.name).add(referee)
 
-    leaving = round_3.check_ins.order_by("entry_id").first().entry
+    leaving = round_3.check_ins.order_by("registration_id").first().registration
     tournament_services.registration_withdraw(registration=leaving, after_round=3, by=organiser)
     round_4 = tournament_services.round_create(tournament=tournament)
-    assert not round_4.check_ins.filter(entry=leaving).exists()
+    assert not round_4.check_ins.filter(registration=leaving).exists()
     return tournament
 
 
@@ -634,7 +634,7 @@ class TestRulesOfEachRound:
         services.table_confirm(
             table=table,
             writer=Writer(token=token),
-            confirmer=table.seats.first().entry,
+            confirmer=table.seats.first().registration,
             deals_seen=deals_on_sheet(table),
         )
         assert TableResult.objects.filter(table=table).exists()

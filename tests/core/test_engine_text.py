@@ -169,7 +169,7 @@ def round_with_a_broken_fixed_table(db):
     fixed.save()
     round_ = services.round_create(tournament=tournament)
     services.round_generate_seating(round_=round_, seed=3, by=None)
-    other = Seat.objects.filter(table__round=round_, table__number=2).first().entry
+    other = Seat.objects.filter(table__round=round_, table__number=2).first().registration
     return round_, fixed, other
 
 

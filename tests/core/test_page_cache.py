@@ -79,7 +79,7 @@ def play_round(table: Table) -> None:
 
 
 def confirm(table: Table) -> None:
-    confirmer = table.seats.order_by("position").first().entry
+    confirmer = table.seats.order_by("position").first().registration
     services.table_confirm(
         table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
     )
@@ -106,7 +106,10 @@ def standings_url(tournament: Tournament) -> str:
 
 
 def names_at(table: Table) -> set[str]:
-    return {seat.entry.player.full_name for seat in table.seats.select_related("entry__player")}
+    return {
+        seat.registration.player.full_name
+        for seat in table.seats.select_related("registration__player")
+    }
 
 
 def export_rows(client: Client, tournament: Tournament) -> list[list[str]]:
@@ -206,7 +209,7 @@ class TestServedFromTheCache:
         client.get(standings_url(tournament))  # cached for the public
         # A change no service makes (so nothing invalidates): the public sees it when the page
         # expires (PUBLIC_PAGE_CACHE_SECONDS), an organiser at once.
-        player = tables[0].seats.order_by("position").first().entry.player
+        player = tables[0].seats.order_by("position").first().registration.player
         player.full_name = "Ojārs Ķēniņš"
         player.save()
 
@@ -226,7 +229,7 @@ class TestServedFromTheCache:
     ):
         tournament, _round, tables = round_in_play
         client.get(standings_url(tournament))
-        player = tables[0].seats.order_by("position").first().entry.player
+        player = tables[0].seats.order_by("position").first().registration.player
         player.full_name = "Ojārs Ķēniņš"
         player.save()  # no service: nothing invalidates
         assert "Ojārs Ķēniņš" not in client.get(standings_url(tournament)).content.decode()

@@ -186,9 +186,9 @@ class TestScoreSheets:
         pages = pdf_text(round_sheets_pdf(round_=played_round, entry_url=entry_url))
 
         for page, table in zip(pages, played_round.tables.order_by("number"), strict=True):
-            seats = table.seats.order_by("position").select_related("entry__player")
+            seats = table.seats.order_by("position").select_related("registration__player")
             for seat in seats:
-                player = seat.entry.player
+                player = seat.registration.player
                 assert f"{seat.position} {player.full_name} {CLUB} {player.licence_number}" in page
         text = "\n".join(pages)
         for letter in LATVIAN_LETTERS:
@@ -208,7 +208,7 @@ class TestScoreSheets:
     def test_a_confirmed_sheet_says_who_confirmed_and_shows_the_penalty_pule(self, played_round):
         four = max(played_round.tables.all(), key=lambda table: table.seats.count())
         page = pdf_text(round_sheets_pdf(round_=played_round, entry_url=entry_url))[four.number - 1]
-        first_player = four.seats.order_by("position").first().entry.player.full_name
+        first_player = four.seats.order_by("position").first().registration.player.full_name
 
         assert f"Confirmed by {first_player}" in page
         assert "(before deal 5)" in page
@@ -675,8 +675,8 @@ class TestSeatingList:
         alphabetical = text[text.index("Players A–Ž") :]
 
         for table in played_round.tables.all():
-            for seat in table.seats.select_related("entry__player"):
-                line = f"{seat.entry.player.full_name} {table.number} {seat.position}"
+            for seat in table.seats.select_related("registration__player"):
+                line = f"{seat.registration.player.full_name} {table.number} {seat.position}"
                 assert line in alphabetical
 
     def test_a_draft_round_is_not_found(self, client):
@@ -1070,8 +1070,8 @@ class TestFederationSheets:
         for index, table in enumerate(round_.tables.order_by("number")):
             text = pages[index].extract_text()
             assert f"Round 1 · Table {table.number}" in text
-            for seat in table.seats.select_related("entry__player"):
-                assert f"{seat.position} {seat.entry.player.full_name}" in text
+            for seat in table.seats.select_related("registration__player"):
+                assert f"{seat.position} {seat.registration.player.full_name}" in text
             token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
             image = render_page(content, index, tmp_path / f"sheet-{index + 1}.png")
             decoded = [result.text for result in zxingcpp.read_barcodes(image)]
@@ -1089,10 +1089,10 @@ class TestFederationSeatingList:
         positions = [by_table.index(f"Table {number}") for number in (1, 2, 3)]
         assert positions == sorted(positions)
         for table in round_.tables.all():
-            seats = list(table.seats.select_related("entry__player").order_by("position"))
+            seats = list(table.seats.select_related("registration__player").order_by("position"))
             assert len(seats) == (3 if table.number == 3 else 4)
             for seat in seats:
-                player = seat.entry.player
+                player = seat.registration.player
                 assert f"{seat.position} {player.full_name}" in by_table
                 assert f"{player.full_name} {player.licence_number} {table.number} " in (
                     alphabetical.replace("\n", " ")

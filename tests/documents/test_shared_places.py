@@ -40,7 +40,7 @@ def tied_table():
             client_key=next(keys),
             writer=REFEREE,
         )
-    confirmer = table.seats.order_by("position").first().entry
+    confirmer = table.seats.order_by("position").first().registration
     services.table_confirm(
         table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
     )
@@ -54,10 +54,10 @@ def test_the_score_sheet_prints_a_shared_place_as_its_span(tied_table):
 
 
 def test_the_player_page_shows_a_shared_place_as_its_span(client, tied_table):
-    seats = list(tied_table.seats.order_by("position").select_related("entry"))
+    seats = list(tied_table.seats.order_by("position").select_related("registration"))
 
-    winner = client.get(reverse("public:player", args=[seats[0].entry.player_id]))
-    tied = client.get(reverse("public:player", args=[seats[1].entry.player_id]))
+    winner = client.get(reverse("public:player", args=[seats[0].registration.player_id]))
+    tied = client.get(reverse("public:player", args=[seats[1].registration.player_id]))
 
     assert re.search(r"<td>2–3</td>", tied.content.decode())
     assert not re.search(r"<td>2–3</td>", winner.content.decode())
@@ -67,10 +67,12 @@ def test_the_player_page_shows_a_shared_place_as_its_span(client, tied_table):
 def test_the_rating_charts_marker_names_a_shared_place_as_its_span(client, tied_table):
     from ranking.models import RatingChange
 
-    seats = list(tied_table.seats.order_by("position").select_related("entry"))
+    seats = list(tied_table.seats.order_by("position").select_related("registration"))
     assert RatingChange.objects.filter(table_result__table=tied_table).count() == 3
 
-    tied = client.get(reverse("public:player", args=[seats[1].entry.player_id])).content.decode()
+    tied = client.get(
+        reverse("public:player", args=[seats[1].registration.player_id])
+    ).content.decode()
 
     assert "table 1: place 2–3" in tied
     assert "table 1: place 2," not in tied

@@ -35,7 +35,7 @@ def test_htmx_filter_and_sheet_work_under_the_policy(live_server, browser):
         round_one = make_published_round(tournament, players=7)  # tables of 4 and 3
         first, second = round_one.tables.order_by("number")
         confirm_with_totals(
-            first, dict.fromkeys(map(str, first.seats.values_list("entry_id", flat=True)), 0)
+            first, dict.fromkeys(map(str, first.seats.values_list("registration_id", flat=True)), 0)
         )
 
         # Live standings (a table still in play): htmx loads and refreshes the live part.

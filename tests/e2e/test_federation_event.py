@@ -206,7 +206,7 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
     round_two = Round.objects.get(tournament=tournament, number=2)
     assert round_two.seating_mode == "ranked"
     rank = {
-        row.entry_id: row.rank
+        row.registration_id: row.rank
         for row in scoring_selectors.tournament_standings(tournament=tournament).rows
     }
     by_table = [

@@ -38,7 +38,10 @@ def test_a_russian_speaking_referee_enters_and_confirms_his_table_in_russian(liv
     tournament = make_tournament(slug="kauss", deals_per_round=DEALS)
     round_one = make_published_round(tournament, players=3)
     table = round_one.tables.get()
-    seats = [str(entry_id) for entry_id in table.seats.values_list("entry_id", flat=True)]
+    seats = [
+        str(registration_id)
+        for registration_id in table.seats.values_list("registration_id", flat=True)
+    ]
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
     page = phone_in("ru-RU")
 

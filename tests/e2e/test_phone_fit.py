@@ -52,9 +52,9 @@ def table_of_four_with_deals(deals: int) -> Table:
     )
     round_ = make_published_round(tournament, players=4)
     table = round_.tables.get()
-    seats = table.seats.select_related("entry__player").order_by("position")
+    seats = table.seats.select_related("registration__player").order_by("position")
     for seat, name in zip(seats, NAMES, strict=True):
-        Player.objects.filter(pk=seat.entry.player_id).update(full_name=name)
+        Player.objects.filter(pk=seat.registration.player_id).update(full_name=name)
     add_deals(table, deals)
     return table
 

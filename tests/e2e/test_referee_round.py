@@ -55,7 +55,10 @@ def test_referee_enters_a_round_a_player_confirms_and_the_standings_show_it(
     tournament = make_tournament(slug="kauss", deals_per_round=DEALS)
     round_one = make_published_round(tournament, players=4)
     table = round_one.tables.get()
-    players = [str(entry_id) for entry_id in table.seats.values_list("entry_id", flat=True)]
+    players = [
+        str(registration_id)
+        for registration_id in table.seats.values_list("registration_id", flat=True)
+    ]
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
     deals = round_of_deals(players)
     page = phone
@@ -103,8 +106,8 @@ def test_referee_enters_a_round_a_player_confirms_and_the_standings_show_it(
     assert_fits_the_phone(page)
     page.screenshot(path=str(tmp_path / "standings.png"), full_page=True)
     names = {
-        str(seat.entry_id): seat.entry.player.full_name
-        for seat in table.seats.select_related("entry__player")
+        str(seat.registration_id): seat.registration.player.full_name
+        for seat in table.seats.select_related("registration__player")
     }
     rows = page.locator("table.standings-table tbody tr")
     assert rows.count() == 4

@@ -137,7 +137,7 @@ def valid_sheet(chance: random.Random) -> dict[str, Any]:
     tests/sheet_strategies.py does)."""
     size = chance.choice((3, 4))
     players = chance.sample(LATVIAN_NAMES + CYRILLIC_NAMES, size)
-    if chance.random() < 0.25:  # the web pages name players by their entry ids
+    if chance.random() < 0.25:  # the web pages name players by their registration ids
         players = [str(entry) for entry in chance.sample(range(1, 400), size)]
     elif chance.random() < 0.2:  # any letters, spaces, hyphens and apostrophes
         typed = "".join(chance.choices(NAME_LETTERS, k=chance.randint(1, 12)))
@@ -353,8 +353,9 @@ def test_the_phone_scores_and_refuses_every_sheet_as_the_engine_does(live_server
     chance = random.Random(23)
     sheets = [valid_sheet(chance) for _ in range(VALID_SHEETS)]
     # Broken sheets name players by name: a JavaScript object puts keys that look like whole
-    # numbers first, so a refusal naming two tied galdiņš players by entry id may name them in
-    # another order (README, "The same scoring in the browser"); their scores never differ.
+    # numbers first, so a refusal naming two tied galdiņš players by registration id may name
+    # them in another order (README, "The same scoring in the browser"); their scores never
+    # differ.
     named = [sheet for sheet in sheets if not sheet["players"][-1].isdigit()]
     sheets += [broken(chance.choice(named), chance) for _ in range(600)]
     texts = [json.dumps(sheet, ensure_ascii=False) for sheet in [*sheets, *ODD_SHEETS]]

@@ -294,7 +294,7 @@ def test_a_confirmation_given_offline_is_sent_behind_the_deals(live_server, open
     page.context.set_offline(False)
     expect(page.locator(".entry-locked-badge")).to_be_visible()
     result = TableResult.objects.get(table=table)
-    assert result.confirmed_by_entry_id == int(seats[2])
+    assert result.confirmed_by_registration_id == int(seats[2])
     assert DealResult.objects.filter(table=table).count() == 3
     expect(page.locator("tr.on-phone")).to_have_count(0)
 
@@ -488,9 +488,9 @@ def test_names_that_look_like_markup_are_written_as_text_on_the_phone(live_serve
     table, link = a_table()
     seats = seat_keys(table)
     hostile = '<img src=x onerror="document.title=1">&amp; "Ēriks"'
-    first = table.seats.select_related("entry__player").get(entry_id=int(seats[1]))
-    first.entry.player.full_name = hostile
-    first.entry.player.save()
+    first = table.seats.select_related("registration__player").get(registration_id=int(seats[1]))
+    first.registration.player.full_name = hostile
+    first.registration.player.save()
     page = open_page()
     open_offline(page, live_server.url + link)
     lielais(page, seats[1])

@@ -41,8 +41,10 @@ def test_a_timed_round_from_the_clock_to_a_short_table_and_the_hall_display(
     tournament.chief_referees.add(chief)
     table = round_one.tables.get(number=1)
     seats = [
-        str(entry_id)
-        for entry_id in table.seats.order_by("position").values_list("entry_id", flat=True)
+        str(registration_id)
+        for registration_id in table.seats.order_by("position").values_list(
+            "registration_id", flat=True
+        )
     ]
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
     round_url = "/organise/t/laika-kauss/rounds/1/"
@@ -190,8 +192,10 @@ def test_on_a_phone_after_a_save_the_next_save_button_is_in_view_and_d_stands_ap
     round_one = make_published_round(tournament, players=8)  # two tables of four
     table = round_one.tables.get(number=1)
     seats = [
-        str(entry_id)
-        for entry_id in table.seats.order_by("position").values_list("entry_id", flat=True)
+        str(registration_id)
+        for registration_id in table.seats.order_by("position").values_list(
+            "registration_id", flat=True
+        )
     ]
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
     referee = open_page()

@@ -86,10 +86,10 @@ def chief():
 class TestTheLink:
     def test_the_link_shows_the_sheet_with_the_players_names(self, client, table_of_three):
         names = ["Ģirts Šteins", "Ērika Žagare", "Ņikita Ļebedevs"]
-        seats = table_of_three.seats.select_related("entry__player").order_by("position")
+        seats = table_of_three.seats.select_related("registration__player").order_by("position")
         for seat, name in zip(seats, names, strict=True):
-            seat.entry.player.full_name = name
-            seat.entry.player.save()
+            seat.registration.player.full_name = name
+            seat.registration.player.save()
         response = client.get(url_of(table_of_three))
         assert response.status_code == 200
         page = response.content.decode()
@@ -108,10 +108,10 @@ class TestTheLink:
         assert short_name("Jānis Bērziņš") == "Jānis B."
         assert short_name("Anna") == "Anna"
         names = ["Jānis Bērziņš", "Jānis Bērziņš-Ozols", "Līga Liepiņa"]
-        seats = table_of_three.seats.select_related("entry__player").order_by("position")
+        seats = table_of_three.seats.select_related("registration__player").order_by("position")
         for seat, name in zip(seats, names, strict=True):
-            seat.entry.player.full_name = name
-            seat.entry.player.save()
+            seat.registration.player.full_name = name
+            seat.registration.player.save()
         players = client.get(url_of(table_of_three)).context["sheet"].players
         assert [player.short_name for player in players] == [*names[:2], "Līga L."]
 
@@ -121,10 +121,10 @@ class TestTheLink:
         assert initials("Konstantīns Šķēle-Vītoliņš") == "KŠ"
         assert initials("ēriks bērziņš") == "ĒB"
         names = ["Jānis Bērziņš", "Ģirts Šteins", "Juris Balodis", "Ņikita Ļebedevs"]
-        seats = table_of_four.seats.select_related("entry__player").order_by("position")
+        seats = table_of_four.seats.select_related("registration__player").order_by("position")
         for seat, name in zip(seats, names, strict=True):
-            seat.entry.player.full_name = name
-            seat.entry.player.save()
+            seat.registration.player.full_name = name
+            seat.registration.player.save()
         response = client.get(url_of(table_of_four))
         players = response.context["sheet"].players
         assert [player.initials for player in players] == ["JB 1", "ĢŠ", "JB 3", "ŅĻ"]
@@ -302,7 +302,7 @@ class TestTheSheetRendersOnlyWhatChanged:
         table_of_three = short_round
         play_deals(table_of_three, 3)
         client.get(url_of(table_of_three))
-        confirmer = table_of_three.seats.order_by("position").first().entry
+        confirmer = table_of_three.seats.order_by("position").first().registration
         services.table_confirm(
             table=table_of_three,
             writer=REFEREE,
@@ -774,10 +774,10 @@ class TestCorrections:
 
 
 class TestConfirmation:
-    def confirm_data(self, entry_id=None, deals=3):
+    def confirm_data(self, registration_id=None, deals=3):
         data = {"action": "confirm", "confirm-deals": deals}
-        if entry_id is not None:
-            data["confirm-confirmer"] = entry_id
+        if registration_id is not None:
+            data["confirm-confirmer"] = registration_id
         return data
 
     def test_a_seated_player_confirms_through_the_link_and_the_table_locks(
@@ -786,16 +786,16 @@ class TestConfirmation:
         play_deals(short_round, 3)
         url = url_of(short_round)
         stranger = short_round.round.tables.exclude(pk=short_round.pk).get().seats.first()
-        response = client.post(url, self.confirm_data(stranger.entry_id))
+        response = client.post(url, self.confirm_data(stranger.registration_id))
         assert response.status_code == 200 and not TableResult.objects.exists()
         assert client.post(url, self.confirm_data()).status_code == 200
         assert not TableResult.objects.exists()
 
-        confirmer = short_round.seats.order_by("position").last().entry
+        confirmer = short_round.seats.order_by("position").last().registration
         response = client.post(url, self.confirm_data(confirmer.pk))
         assert response.status_code == 302
         result = TableResult.objects.get(table=short_round)
-        assert result.confirmed_by_entry == confirmer
+        assert result.confirmed_by_registration == confirmer
         page = client.get(url)
         assert page.context["sheet"].is_confirmed
         for name in ("deal_form", "penalty_form", "remove_form", "confirm_form", "unlock_form"):
@@ -822,7 +822,7 @@ class TestConfirmation:
     ):
         play_deals(short_round, 3)
         url = url_of(short_round)
-        confirmer = short_round.seats.order_by("position").last().entry
+        confirmer = short_round.seats.order_by("position").last().registration
         data = self.confirm_data(confirmer.pk)
         if deals is None:
             del data["confirm-deals"]
@@ -843,7 +843,7 @@ class TestConfirmation:
         services.table_confirm(
             table=short_round,
             writer=REFEREE,
-            confirmer=short_round.seats.first().entry,
+            confirmer=short_round.seats.first().registration,
             deals_seen=deals_on_sheet(short_round),
         )
         link = url_of(short_round)
@@ -1011,7 +1011,7 @@ def test_an_organiser_closes_a_round_once_every_table_is_confirmed(client):
         services.table_confirm(
             table=table,
             writer=REFEREE,
-            confirmer=table.seats.first().entry,
+            confirmer=table.seats.first().registration,
             deals_seen=deals_on_sheet(table),
         )
     client.force_login(make_organiser())

@@ -54,9 +54,9 @@ def table_of(players, **options):
     tournament = make_tournament(**options)
     round_ = make_published_round(tournament, players=players)
     table = round_.tables.order_by("-id").first()
-    for seat, name in zip(table.seats.select_related("entry__player"), NAMES, strict=False):
-        seat.entry.player.full_name = name
-        seat.entry.player.save()
+    for seat, name in zip(table.seats.select_related("registration__player"), NAMES, strict=False):
+        seat.registration.player.full_name = name
+        seat.registration.player.save()
     return table
 
 
@@ -124,7 +124,7 @@ def test_the_forms_are_those_the_sheets_state_calls_for(state):
     play_round_with(table.round, deals_per_round=3)
     play(table, deals_for(table, 3 if state in ("complete", "confirmed") else 1))
     if state == "confirmed":
-        confirmer = table.seats.order_by("position").first().entry
+        confirmer = table.seats.order_by("position").first().registration
         services.table_confirm(
             table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
         )
@@ -161,10 +161,10 @@ def test_the_forms_are_those_the_sheets_state_calls_for(state):
 def test_a_player_renamed_is_named_anew_in_the_next_deals_choices():
     table = table_of(3)
     assert "Anna &amp; O&#x27;Brien" in rendered(offered_forms_of(table))
-    seat = table.seats.select_related("entry__player").get(
-        entry__player__full_name__startswith="Anna"
+    seat = table.seats.select_related("registration__player").get(
+        registration__player__full_name__startswith="Anna"
     )
-    seat.entry.player.full_name = "Anna Bērziņa"
-    seat.entry.player.save()
+    seat.registration.player.full_name = "Anna Bērziņa"
+    seat.registration.player.save()
     page = rendered(offered_forms_of(table))
     assert "Anna Bērziņa" in page and "O&#x27;Brien" not in page

@@ -51,8 +51,10 @@ class TestWhatItShows:
         assert response.status_code == 200
         hall = response.context["hall"]
         assert hall.round == round_two and not hall.round_is_finished
-        seats = Seat.objects.filter(table__round=round_two).select_related("entry__player", "table")
-        table_of = {seat.entry.player.full_name: seat.table.number for seat in seats}
+        seats = Seat.objects.filter(table__round=round_two).select_related(
+            "registration__player", "table"
+        )
+        table_of = {seat.registration.player.full_name: seat.table.number for seat in seats}
         assert {player.name: player.table_number for player in hall.players} == table_of
         assert [table.number for table in hall.tables] == [1, 2, 3]
         assert len(hall.standings) == 9 and hall.standings[0].rank == 1

@@ -114,13 +114,13 @@ class TestRoundPage:
         tables = response.context["round_tables"].tables
         assert [table.number for table in tables] == [1, 2, 3]
         for line, table in zip(tables, round_.tables.order_by("number"), strict=True):
-            assert [str(seat.entry_id) for seat in line.seats] == seat_keys(table)
+            assert [str(seat.registration_id) for seat in line.seats] == seat_keys(table)
             assert line.confirmed
             stored = {
-                row.entry_id: row.game_points
+                row.registration_id: row.game_points
                 for row in SeatResult.objects.filter(table_result__table=table)
             }
-            assert {seat.entry_id: seat.game_points for seat in line.seats} == stored
+            assert {seat.registration_id: seat.game_points for seat in line.seats} == stored
 
     def test_a_table_in_play_shows_no_results(self, client: Client):
         tournament = make_tournament(slug="ziemas-zole")
@@ -227,7 +227,7 @@ def play_and_confirm(table, deals: int) -> None:
                 client_key=f"public-{table.pk}-{position}",
                 writer=services.Writer(),
             )
-    confirmer = table.seats.order_by("position").first().entry
+    confirmer = table.seats.order_by("position").first().registration
     services.table_confirm(
         table=table, writer=services.Writer(), confirmer=confirmer, deals_seen=deals_on_sheet(table)
     )
@@ -261,8 +261,8 @@ class TestTablePage:
         html = response.content.decode()
         assert html.count('class="entry-row') == 7
         assert 'class="entry-settlement"' in html and 'class="entry-totals"' in html
-        for seat in confirmed_table.seats.select_related("entry__player"):
-            assert seat.entry.player.full_name in html
+        for seat in confirmed_table.seats.select_related("registration__player"):
+            assert seat.registration.player.full_name in html
         # Read-only: no form, no correction link, never the table's private link.
         assert "<form" not in html.split('<main class="site-main">')[1]
         assert "?correct=" not in html and link not in html
@@ -324,7 +324,7 @@ class TestTablePage:
             )
         tournament_services.round_clock_start(round_=table.round, by=make_organiser())
         clock.advance(minutes=50)
-        confirmer = table.seats.order_by("position").first().entry
+        confirmer = table.seats.order_by("position").first().registration
         services.table_confirm(
             table=table,
             writer=services.Writer(),
@@ -493,7 +493,7 @@ class TestPlayerPage:
     def test_history_and_a_chart_with_one_point_per_round(self, client: Client, small_tournament):
         player = rename_a_player(small_tournament, "Līga Liepiņa")
         entry = player.registrations.get()
-        results = list(SeatResult.objects.filter(entry=entry).order_by("round_number"))
+        results = list(SeatResult.objects.filter(registration=entry).order_by("round_number"))
 
         response = client.get(reverse("public:player", args=[player.pk]))
 
@@ -546,7 +546,7 @@ class TestPlayerPrivacy:
         tournament = make_tournament(slug="nakamais")
         registered = make_registrations(tournament, 1)[0].player
         seated_round = make_published_round(players=6)
-        seated = seated_round.tables.first().seats.first().entry.player
+        seated = seated_round.tables.first().seats.first().registration.player
 
         for player in (never_played, inactive, registered, seated):
             self.assert_plain_404(client, player)
@@ -558,11 +558,13 @@ class TestPlayerPrivacy:
 
         for seat in table.seats.all():
             assert (
-                client.get(reverse("public:player", args=[seat.entry.player_id])).status_code == 200
+                client.get(reverse("public:player", args=[seat.registration.player_id])).status_code
+                == 200
             )
         for seat in other.seats.all():
             assert (
-                client.get(reverse("public:player", args=[seat.entry.player_id])).status_code == 404
+                client.get(reverse("public:player", args=[seat.registration.player_id])).status_code
+                == 404
             )
 
     def test_an_inactive_player_with_results_keeps_his_page(self, client: Client, small_tournament):
@@ -603,7 +605,7 @@ class TestPlayerPrivacy:
             assert client.get(url).status_code == 200, url
         # The players of the fresh round and of round 2's unconfirmed tables are named, unlinked.
         fresh_names = client.get(round_url(fresh, fresh_round.number)).content.decode()
-        fresh_player = fresh_round.tables.first().seats.first().entry.player
+        fresh_player = fresh_round.tables.first().seats.first().registration.player
         assert fresh_player.full_name in fresh_names
         assert reverse("public:player", args=[fresh_player.pk]) not in fresh_names
 

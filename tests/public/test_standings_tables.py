@@ -18,7 +18,7 @@ def row(position: int, name: str, **changes) -> StandingRow:
         "rank": position,
         "rank_label": str(position),
         "shared": False,
-        "entry_id": position,
+        "registration_id": position,
         "player_id": 100 + position,
         "name": name,
         "club": "Rīgas Zolītes",

@@ -210,7 +210,7 @@ def test_a_player_with_a_result_not_rated_yet_has_a_page_without_a_rating(client
     round_ = make_published_round(players=6)
     table = round_.tables.order_by("number").first()
     confirm_with_totals(table, dict.fromkeys(seat_keys(table), 0))
-    player = table.seats.first().entry.player
+    player = table.seats.first().registration.player
     response = client.get(reverse("public:player", args=[player.pk]))
     assert response.status_code == 200
     assert "No rated tables yet." in response.content.decode()
@@ -383,7 +383,7 @@ def test_a_confirmed_table_refreshes_the_rating_list_and_leaves_the_season_ranki
     season_url, rating_url = reverse("ranking:season"), reverse("ranking:rating")
     tournament = small_tournament(rounds_planned=1, starts_on=played.starts_on)
     round_ = publish_next_round(tournament)
-    newcomer = round_.tables.order_by("number").first().seats.first().entry.player
+    newcomer = round_.tables.order_by("number").first().seats.first().registration.player
     season_before = client.get(season_url).content
     assert newcomer.full_name not in client.get(rating_url).content.decode()
 

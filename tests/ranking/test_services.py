@@ -64,11 +64,11 @@ def test_a_confirmed_table_rates_its_players_in_the_same_transaction(season):
     play(table)
     confirm(table)
 
-    players = list(table.seats.values_list("entry__player_id", flat=True))
+    players = list(table.seats.values_list("registration__player_id", flat=True))
     ratings = {r.player_id: r for r in PlayerRating.objects.filter(player_id__in=players)}
     assert set(ratings) == set(players)
     assert all(rating.tables == 1 for rating in ratings.values())
-    winner = table.result.seats.get(place=1).entry.player_id
+    winner = table.result.seats.get(place=1).registration.player_id
     assert ratings[winner].mu > DEFAULT_MU
     assert RatingChange.objects.filter(table_result=table.result).count() == 3
     change = RatingChange.objects.filter(player_id=winner).get()
@@ -151,7 +151,8 @@ def test_tables_confirmed_in_bulk_are_rated_when_their_round_closes(season):
 
     for table in round_.tables.all():
         seats = [
-            str(e) for e in table.seats.order_by("position").values_list("entry_id", flat=True)
+            str(e)
+            for e in table.seats.order_by("position").values_list("registration_id", flat=True)
         ]
         confirm_with_totals(table, dict(zip(seats, (5, 0, -5), strict=True)))
     assert not PlayerRating.objects.exists()
@@ -263,7 +264,7 @@ def test_tables_confirmed_and_unlocked_in_any_order_rate_as_the_whole_replay(sea
     stored = {
         result.table_id: [
             (
-                seat.entry_id,
+                seat.registration_id,
                 seat.round_number,
                 seat.game_points,
                 seat.place_points_twelfths,
@@ -280,13 +281,13 @@ def test_tables_confirmed_and_unlocked_in_any_order_rate_as_the_whole_replay(sea
         SeatResult.objects.bulk_create(
             SeatResult(
                 table_result=result,
-                entry_id=entry_id,
+                registration_id=registration_id,
                 round_number=round_number,
                 game_points=game_points,
                 place_points_twelfths=twelfths,
                 place=place,
             )
-            for entry_id, round_number, game_points, twelfths, place in stored[table_id]
+            for registration_id, round_number, game_points, twelfths, place in stored[table_id]
         )
         services.rating_apply_table(table_result=result)
         return result
@@ -357,7 +358,7 @@ def test_jobs_left_for_later_confirmations_and_unlocks_rate_as_the_whole_replay(
     build_played_tournaments(players=20, tournaments=3, per_tournament=12, rounds=3, seed=11)
     stored = {
         result.table_id: [
-            (s.entry_id, s.round_number, s.game_points, s.place_points_twelfths, s.place)
+            (s.registration_id, s.round_number, s.game_points, s.place_points_twelfths, s.place)
             for s in result.seats.all()
         ]
         for result in TableResult.objects.prefetch_related("seats")
@@ -371,13 +372,13 @@ def test_jobs_left_for_later_confirmations_and_unlocks_rate_as_the_whole_replay(
         SeatResult.objects.bulk_create(
             SeatResult(
                 table_result=result,
-                entry_id=entry_id,
+                registration_id=registration_id,
                 round_number=round_number,
                 game_points=game_points,
                 place_points_twelfths=twelfths,
                 place=place,
             )
-            for entry_id, round_number, game_points, twelfths, place in stored[table_id]
+            for registration_id, round_number, game_points, twelfths, place in stored[table_id]
         )
         services.rating_apply_table(table_result=result)
         return result

@@ -62,7 +62,7 @@ def connect():
 
 
 def confirm(table):
-    confirmer = table.seats.order_by("position").first().entry
+    confirmer = table.seats.order_by("position").first().registration
     return services.table_confirm(
         table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
     )

@@ -242,7 +242,7 @@ class TestConfirmation:
     def test_all_deals_must_be_in(self, table_of_three):
         _a, b, _c = seat_keys(table_of_three)
         record(table_of_three, lielais(b), 1)
-        confirmer = table_of_three.seats.first().entry
+        confirmer = table_of_three.seats.first().registration
         with pytest.raises(ServiceError, match="1 of 24 deals"):
             services.table_confirm(
                 table=table_of_three,
@@ -253,14 +253,14 @@ class TestConfirmation:
 
     def test_a_player_at_the_table_confirms_and_the_table_locks(self, table_of_three):
         play_full_round(table_of_three)
-        confirmer = table_of_three.seats.last().entry
+        confirmer = table_of_three.seats.last().registration
         services.table_confirm(
             table=table_of_three,
             writer=REFEREE,
             confirmer=confirmer,
             deals_seen=deals_on_sheet(table_of_three),
         )
-        results = {str(r.entry_id): r for r in SeatResult.objects.all()}
+        results = {str(r.registration_id): r for r in SeatResult.objects.all()}
         assert sum(r.game_points for r in results.values()) == 0
         assert sum(r.place_points for r in results.values()) == 12  # 6 + 4 + 2
         with pytest.raises(LockedError):
@@ -269,7 +269,7 @@ class TestConfirmation:
     def test_a_stranger_cannot_confirm(self, table_of_three):
         play_full_round(table_of_three)
         other_table = table_of_three.round.tables.exclude(pk=table_of_three.pk).get()
-        stranger = other_table.seats.first().entry
+        stranger = other_table.seats.first().registration
         with pytest.raises(ServiceError, match="a player at this table"):
             services.table_confirm(
                 table=table_of_three,
@@ -310,7 +310,7 @@ class TestConfirmation:
         services.table_confirm(
             table=table_of_three,
             writer=REFEREE,
-            confirmer=table_of_three.seats.first().entry,
+            confirmer=table_of_three.seats.first().registration,
             deals_seen=deals_on_sheet(table_of_three),
         )
         assert {r.place_points for r in SeatResult.objects.all()} == {Fraction(4)}
@@ -324,7 +324,7 @@ class TestConfirmation:
             services.table_confirm(
                 table=table,
                 writer=REFEREE,
-                confirmer=table.seats.first().entry,
+                confirmer=table.seats.first().registration,
                 deals_seen=deals_on_sheet(table),
             )
         services.round_close(round_=round_, writer=REFEREE)
@@ -338,12 +338,12 @@ class TestConfirmation:
             services.table_confirm(
                 table=table,
                 writer=REFEREE,
-                confirmer=table.seats.first().entry,
+                confirmer=table.seats.first().registration,
                 deals_seen=deals_on_sheet(table),
             )
         scores = registration_scores(tournament=round_.tournament, before_round=2)
         best = SeatResult.objects.order_by("-place_points_twelfths", "-game_points").first()
-        assert scores[best.entry_id] == max(scores.values())
+        assert scores[best.registration_id] == max(scores.values())
         assert len(scores) == 6
 
 
@@ -351,14 +351,14 @@ def stored_rows(tournament):
     """A tournament's seat results by player name: what the standings read."""
     return sorted(
         (
-            row.entry.player.full_name,
+            row.registration.player.full_name,
             row.round_number,
             row.game_points,
             row.place_points_twelfths,
             row.place,
         )
-        for row in SeatResult.objects.filter(entry__tournament=tournament).select_related(
-            "entry__player"
+        for row in SeatResult.objects.filter(registration__tournament=tournament).select_related(
+            "registration__player"
         )
     )
 
@@ -372,7 +372,7 @@ class TestSeatResults:
             table_result, round_results(2, {"7": 10, "8": 10, "9": -20, "10": 0})
         )
         assert [
-            (r.entry_id, r.round_number, r.game_points, r.place_points_twelfths, r.place)
+            (r.registration_id, r.round_number, r.game_points, r.place_points_twelfths, r.place)
             for r in rows
         ] == [(7, 2, 10, 60, 1), (8, 2, 10, 60, 1), (9, 2, -20, 0, 4), (10, 2, 0, 24, 3)]
         assert all(r.table_result is table_result for r in rows)
@@ -382,7 +382,7 @@ class TestSeatResults:
         services.table_confirm(
             table=table_of_three,
             writer=REFEREE,
-            confirmer=table_of_three.seats.first().entry,
+            confirmer=table_of_three.seats.first().registration,
             deals_seen=deals_on_sheet(table_of_three),
         )
         tournament = table_of_three.round.tournament

@@ -49,20 +49,20 @@ def fingerprint(tournament: Tournament) -> list[object]:
     for table in Table.objects.filter(round__tournament=tournament).order_by(
         "round__number", "number"
     ):
-        seats = list(table.seats.select_related("entry__player").order_by("position"))
-        names = {seat.entry_id: seat.entry.player.full_name for seat in seats}
+        seats = list(table.seats.select_related("registration__player").order_by("position"))
+        names = {seat.registration_id: seat.registration.player.full_name for seat in seats}
         results = DealResult.objects.filter(table=table).order_by("position", "version")
         played.append(
             (
                 table.round.number,
                 table.number,
-                [names[seat.entry_id] for seat in seats],
+                [names[seat.registration_id] for seat in seats],
                 [
                     (r.position, r.version, r.kind, r.game, names.get(r.player_id), r.points)
                     for r in results
                 ],
                 sorted(
-                    (names[r.entry_id], r.game_points, r.place_points_twelfths)
+                    (names[r.registration_id], r.game_points, r.place_points_twelfths)
                     for r in SeatResult.objects.filter(table_result__table=table)
                 ),
             )
@@ -90,7 +90,7 @@ class TestSimulatedTournament:
                 )
                 assert sheet.deals_played == 6
                 stored = {
-                    str(r.entry_id): r.game_points
+                    str(r.registration_id): r.game_points
                     for r in SeatResult.objects.filter(table_result__table=table)
                 }
                 assert sum(stored.values()) == 0
@@ -121,7 +121,7 @@ class TestSimulatedTournament:
         assert actions.filter(action="round.closed").count() == 2
         # Each table is entered through its link and confirmed by a player seated there.
         for result in TableResult.objects.filter(table__round__tournament=tournament):
-            assert result.table.seats.filter(entry=result.confirmed_by_entry).exists()
+            assert result.table.seats.filter(registration=result.confirmed_by_registration).exists()
         assert not DealResult.objects.filter(entered_via_token__isnull=True).exists()
 
     def test_round_one_is_drawn_and_later_rounds_are_swiss(self):
@@ -194,7 +194,7 @@ class TestRefusals:
 
 @pytest.mark.django_db(reset_sequences=True)
 def test_the_same_seed_gives_the_same_tournament_on_either_path():
-    """Sequences reset: the seating reads entry ids, so each run's ids must sort alike."""
+    """Sequences reset: the seating reads registration ids, so each run's ids must sort alike."""
     first = simulate_tournament(players=9, rounds=2, deals=6, seed=SEED)
     again = simulate_tournament(players=9, rounds=2, deals=6, seed=SEED)
     fast = simulate_tournament(players=9, rounds=2, deals=6, seed=SEED, fast=True)

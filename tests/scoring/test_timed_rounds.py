@@ -94,7 +94,7 @@ def engine_totals(table, deals, *, closed: bool) -> dict[str, int]:
 
 
 def confirm(table, **kwargs) -> TableResult:
-    confirmer = table.seats.order_by("position").first().entry
+    confirmer = table.seats.order_by("position").first().registration
     kwargs.setdefault("deals_seen", deals_on_sheet(table))
     return services.table_confirm(table=table, writer=REFEREE, confirmer=confirmer, **kwargs)
 
@@ -130,9 +130,13 @@ class TestConfirmingShort:
         closed = engine_totals(table, deals, closed=True)
         assert closed != engine_totals(table, deals, closed=False)  # the settlement counts
         stored = dict(
-            SeatResult.objects.filter(table_result=result).values_list("entry_id", "game_points")
+            SeatResult.objects.filter(table_result=result).values_list(
+                "registration_id", "game_points"
+            )
         )
-        assert {str(entry_id): points for entry_id, points in stored.items()} == closed
+        assert {
+            str(registration_id): points for registration_id, points in stored.items()
+        } == closed
         audit = AuditEntry.objects.get(action=AuditEntry.Action.TABLE_CONFIRMED)
         assert (audit.detail["time_called"], audit.detail["deals"]) == (True, 3)
         assert audit.detail["totals"] == closed
@@ -213,7 +217,9 @@ class TestAShortTableCounts:
         standings = tournament_standings(tournament=table.round.tournament)
         closed = engine_totals(table, deals, closed=True)
         shown = {
-            str(row.entry_id): row.rounds[1].game_points for row in standings.rows if row.rounds
+            str(row.registration_id): row.rounds[1].game_points
+            for row in standings.rows
+            if row.rounds
         }
         assert shown == closed
         # place points too: 6, 4, 2 by the settled totals
@@ -306,7 +312,7 @@ class TestTheRefereesPage:
         assert response.context["offered"].deal_form is not None  # the deal under way is entered
         assert 'name="confirm-deals" value="3"' in html
 
-        confirmer = table.seats.order_by("position").last().entry
+        confirmer = table.seats.order_by("position").last().registration
         stale = client.post(
             url, {"action": "confirm", "confirm-confirmer": confirmer.pk, "confirm-deals": 2}
         )

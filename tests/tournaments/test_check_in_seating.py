@@ -15,11 +15,11 @@ pytestmark = pytest.mark.django_db
 
 
 def seated(round_) -> set[int]:
-    return set(Seat.objects.filter(table__round=round_).values_list("entry_id", flat=True))
+    return set(Seat.objects.filter(table__round=round_).values_list("registration_id", flat=True))
 
 
 def checked_in(round_) -> set[int]:
-    return set(CheckIn.objects.filter(round=round_).values_list("entry_id", flat=True))
+    return set(CheckIn.objects.filter(round=round_).values_list("registration_id", flat=True))
 
 
 @pytest.fixture

@@ -46,7 +46,7 @@ def ranked_round_2(tournament, seed: int):
 def test_ranked_seating_cuts_the_standings_into_tables_in_their_order(absent_players, seed):
     tournament, _absent = round_1_with_two_absent(absent_players)
     rank = {
-        row.entry_id: row.rank
+        row.registration_id: row.rank
         for row in scoring_selectors.tournament_standings(tournament=tournament).rows
     }
 
@@ -70,7 +70,7 @@ def test_by_default_absent_players_rank_by_their_points_in_the_standings_and_the
     absent_ids = {entry.pk for entry in absent}
 
     # 0 place points and 0 game points: above the two who were last at their tables
-    assert [row.entry_id in absent_ids for row in rows][-4:] == [True, True, False, False]
+    assert [row.registration_id in absent_ids for row in rows][-4:] == [True, True, False, False]
     assert all(row.game_points < 0 for row in rows[-2:])
 
 
@@ -78,7 +78,7 @@ def test_under_absent_last_absent_players_rank_below_everyone_who_played():
     tournament, absent = round_1_with_two_absent("last")
     rows = scoring_selectors.tournament_standings(tournament=tournament).rows
 
-    assert {row.entry_id for row in rows[-2:]} == {entry.pk for entry in absent}
+    assert {row.registration_id for row in rows[-2:]} == {entry.pk for entry in absent}
     assert [row.rank_label for row in rows[-2:]] == ["9–10", "9–10"]
 
 
@@ -90,13 +90,13 @@ def test_the_round_page_shows_each_seated_players_rank_in_ranked_mode(client):
     page = client.get(reverse("tournaments:round", args=["ranked", 2])).content.decode()
 
     labels = {
-        row.entry_id: row.rank_label
+        row.registration_id: row.rank_label
         for row in scoring_selectors.tournament_standings(tournament=tournament).rows
     }
     for table in round_2.tables.all():
-        for seat in table.seats.select_related("entry__player"):
-            name = seat.entry.player.full_name
-            assert f">{labels[seat.entry_id]}</span> {name}" in page
+        for seat in table.seats.select_related("registration__player"):
+            name = seat.registration.player.full_name
+            assert f">{labels[seat.registration_id]}</span> {name}" in page
     assert labels[absent[0].pk] == "7–8"
     assert page.count('class="seat-rank"') == 10
 

@@ -18,7 +18,7 @@ pytestmark = pytest.mark.django_db
 
 
 def seated_entries(round_):
-    return list(Seat.objects.filter(table__round=round_).values_list("entry_id", flat=True))
+    return list(Seat.objects.filter(table__round=round_).values_list("registration_id", flat=True))
 
 
 class TestRounds:
@@ -34,7 +34,7 @@ class TestRounds:
         late.save()
         services.registration_withdraw(registration=gone, after_round=0, by=None)
         round_ = services.round_create(tournament=tournament)
-        assert set(round_.check_ins.values_list("entry_id", flat=True)) == {present.pk}
+        assert set(round_.check_ins.values_list("registration_id", flat=True)) == {present.pk}
 
     def test_a_round_cannot_start_while_the_previous_is_a_draft(self):
         tournament = make_tournament()
@@ -69,11 +69,11 @@ class TestSeating:
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, mode="random", seed=42, by=None)
         first = list(
-            Seat.objects.filter(table__round=round_).values_list("table__number", "entry_id")
+            Seat.objects.filter(table__round=round_).values_list("table__number", "registration_id")
         )
         services.round_generate_seating(round_=round_, mode="random", seed=42, by=None)
         again = list(
-            Seat.objects.filter(table__round=round_).values_list("table__number", "entry_id")
+            Seat.objects.filter(table__round=round_).values_list("table__number", "registration_id")
         )
         round_.refresh_from_db()
         assert round_.seed == 42
@@ -99,7 +99,7 @@ class TestSeating:
         def pairs(round_):
             found = Counter()
             for table in round_.tables.all():
-                ids = sorted(table.seats.values_list("entry_id", flat=True))
+                ids = sorted(table.seats.values_list("registration_id", flat=True))
                 found.update((a, b) for i, a in enumerate(ids) for b in ids[i + 1 :])
             return found
 
@@ -156,7 +156,7 @@ class TestSwap:
         round_ = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_, seed=5, by=None)
         first_table = {
-            seat.entry_id: seat.table for seat in Seat.objects.filter(table__round=round_)
+            seat.registration_id: seat.table for seat in Seat.objects.filter(table__round=round_)
         }
         a, b = entries[0], entries[1]
         assert first_table[a.pk] != first_table[b.pk]  # club mates were kept apart
@@ -164,7 +164,9 @@ class TestSwap:
             e for e in entries if first_table[e.pk] == first_table[b.pk] and e.pk != b.pk
         )
         warnings = services.round_swap_players(round_=round_, first=a, second=partner, by=None)
-        now = {seat.entry_id: seat.table_id for seat in Seat.objects.filter(table__round=round_)}
+        now = {
+            seat.registration_id: seat.table_id for seat in Seat.objects.filter(table__round=round_)
+        }
         assert now[a.pk] == first_table[b.pk].pk
         assert now[partner.pk] == first_table[a.pk].pk
         assert any("Cēsu Pule" in warning for warning in warnings)
@@ -264,7 +266,7 @@ def test_mix_plans_the_whole_tournament_so_15_players_meet_nobody_twice_in_7_rou
         services.round_generate_seating(round_=round_, by=None)
         services.round_publish(round_=round_, by=None)
         for table in round_.tables.all():
-            ids = sorted(table.seats.values_list("entry_id", flat=True))
+            ids = sorted(table.seats.values_list("registration_id", flat=True))
             met.update((a, b) for i, a in enumerate(ids) for b in ids[i + 1 :])
         round_.refresh_from_db()
         assert round_.warnings == []

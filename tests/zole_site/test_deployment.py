@@ -51,9 +51,9 @@ from tournaments.models import TableToken
 tournament = make_tournament(slug="two-servers", table_size=3, deals_per_round={deals})
 round_ = make_published_round(tournament, players=6)
 for table in round_.tables.order_by("number"):
-    seats = table.seats.order_by("position").values_list("entry_id", flat=True)
+    seats = table.seats.order_by("position").values_list("registration_id", flat=True)
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
-    print("TABLE", token, ",".join(str(entry_id) for entry_id in seats))
+    print("TABLE", token, ",".join(str(registration_id) for registration_id in seats))
 try:
     print("API", reverse("api:standings", kwargs={{"slug": "two-servers"}}))
 except NoReverseMatch:

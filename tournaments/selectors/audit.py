@@ -43,8 +43,8 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
     so they are matched here, in Python; there are a handful per round."""
     needle = search_key(query)
     matched = {
-        entry_id: search_key(name)
-        for entry_id, name in tournament.registrations.values_list("pk", "player__full_name")
+        registration_id: search_key(name)
+        for registration_id, name in tournament.registrations.values_list("pk", "player__full_name")
         if needle in search_key(name)
     }
     if not matched:
@@ -56,7 +56,7 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
         for pk, detail in without_table.values_list("pk", "detail")
         if any(search_key(text) in names for text in _strings(detail))
     ]
-    seated_at = Seat.objects.filter(entry_id__in=matched).values("table_id")
+    seated_at = Seat.objects.filter(registration_id__in=matched).values("table_id")
     return Q(table_id__in=seated_at) | Q(pk__in=mentioned)
 
 
@@ -114,11 +114,11 @@ class AuditRow:
 
 
 def audit_rows(entries: Iterable[AuditEntry], *, tournament: Tournament) -> list[AuditRow]:
-    """The entries in words: players by name (the log keeps entry ids), games in the sheet's
+    """The entries in words: players by name (the log keeps registration ids), games in the sheet's
     words, seatings table by table. One query for the names, whatever the page."""
     names = {
-        str(entry_id): name
-        for entry_id, name in tournament.registrations.values_list("pk", "player__full_name")
+        str(registration_id): name
+        for registration_id, name in tournament.registrations.values_list("pk", "player__full_name")
     }
     return [AuditPresenter(entry, names).row() for entry in entries]
 
@@ -195,7 +195,7 @@ PLACE_KEYS = frozenset({"round", "position", "via", "before", "after"})
 @dataclass(frozen=True)
 class AuditPresenter:
     entry: AuditEntry
-    names: dict[str, str]  # entry id (as text) → the player's name
+    names: dict[str, str]  # registration id (as text) → the player's name
 
     def row(self) -> AuditRow:
         entry, detail = self.entry, self.detail

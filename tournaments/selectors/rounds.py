@@ -67,7 +67,7 @@ def registration_list(*, tournament: Tournament) -> list[Registration]:
 
 
 def checked_in(*, round_: Round) -> list[int]:
-    return list(round_.check_ins.values_list("entry_id", flat=True))
+    return list(round_.check_ins.values_list("registration_id", flat=True))
 
 
 @dataclass(frozen=True)
@@ -91,12 +91,12 @@ class AttendanceDifference:
 def attendance_difference(
     *, round_: Round, present: Iterable[int] | None = None, seated: Iterable[int] | None = None
 ) -> AttendanceDifference:
-    """Who is checked in (or `present`: the entry ids ticked on screen) but not seated, and who
-    is seated (`seated`: the entry ids, when the caller has them) but not checked in. Nothing
-    differs before the round is seated. A query for each set not given, one more when they
-    differ."""
+    """Who is checked in (or `present`: the registration ids ticked on screen) but not seated,
+    and who is seated (`seated`: the registration ids, when the caller has them) but not checked
+    in. Nothing differs before the round is seated. A query for each set not given, one more
+    when they differ."""
     if seated is None:
-        seated = Seat.objects.filter(table__round=round_).values_list("entry_id", flat=True)
+        seated = Seat.objects.filter(table__round=round_).values_list("registration_id", flat=True)
     seated = set(seated)
     if not seated:
         return AttendanceDifference([], [])
@@ -137,7 +137,7 @@ def round_tables(*, round_: Round) -> list[TableView]:
     tables = round_.tables.prefetch_related(
         Prefetch(
             "seats",
-            queryset=Seat.objects.select_related("entry__player__club").order_by("position"),
+            queryset=Seat.objects.select_related("registration__player__club").order_by("position"),
         )
     ).order_by("number")
     return [TableView(table, list(table.seats.all()), table.flags) for table in tables]

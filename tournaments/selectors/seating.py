@@ -12,17 +12,19 @@ from tournaments.rule_set import absent_rule, standings_order
 
 
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:
-    """The tables of the earlier rounds, as the engine's seating history (entry ids)."""
+    """The tables of the earlier rounds, as the engine's seating history (registration ids)."""
     seats = (
         Seat.objects.filter(
             table__round__tournament=tournament, table__round__number__lt=before_round
         )
         .order_by("table__round__number", "table__number", "position")
-        .values_list("table__round__number", "table__number", "entry_id")
+        .values_list("table__round__number", "table__number", "registration_id")
     )
     rounds: dict[int, dict[int, list[str]]] = {}
-    for round_number, table_number, entry_id in seats:
-        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(str(entry_id))
+    for round_number, table_number, registration_id in seats:
+        rounds.setdefault(round_number, {}).setdefault(table_number, []).append(
+            str(registration_id)
+        )
     return [list(tables.values()) for _, tables in sorted(rounds.items())]
 
 
@@ -32,7 +34,7 @@ def round_seating(*, round_: Round) -> list[list[str]]:
     for table_number, name in (
         Seat.objects.filter(table__round=round_)
         .order_by("table__number", "position")
-        .values_list("table__number", "entry__player__full_name")
+        .values_list("table__number", "registration__player__full_name")
     ):
         tables.setdefault(table_number, []).append(name)
     return list(tables.values())
@@ -54,12 +56,12 @@ def standings_before(*, tournament: Tournament, before_round: int) -> list[Stand
     )
     results = [
         RoundResult(
-            player=str(entry_id),
+            player=str(registration_id),
             round_number=round_number,
             game_points=game_points,
             place_points=Fraction(twelfths, 12),
         )
-        for entry_id, round_number, game_points, twelfths in rows
+        for registration_id, round_number, game_points, twelfths in rows
     ]
     names = {
         str(pk): name

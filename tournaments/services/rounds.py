@@ -65,7 +65,7 @@ def round_create(
     playing = tournament.registrations.filter(first_round__lte=number).filter(
         Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=number)
     )
-    CheckIn.objects.bulk_create(CheckIn(round=new_round, entry=entry) for entry in playing)
+    CheckIn.objects.bulk_create(CheckIn(round=new_round, registration=entry) for entry in playing)
     tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.ROUND_CREATED,
@@ -100,10 +100,11 @@ def check_in_set(
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(_("check-in changes only while the round is a draft"))
     chosen = {entry.pk for entry in entries if entry.tournament_id == round_.tournament_id}
-    present = set(CheckIn.objects.filter(round=round_).values_list("entry_id", flat=True))
-    CheckIn.objects.filter(round=round_).exclude(entry_id__in=chosen).delete()
+    present = set(CheckIn.objects.filter(round=round_).values_list("registration_id", flat=True))
+    CheckIn.objects.filter(round=round_).exclude(registration_id__in=chosen).delete()
     CheckIn.objects.bulk_create(
-        CheckIn(round=round_, entry_id=entry_id) for entry_id in chosen - present
+        CheckIn(round=round_, registration_id=registration_id)
+        for registration_id in chosen - present
     )
     if chosen != present:
         names = dict(
@@ -158,8 +159,8 @@ def round_generate_seating(
         )
     tournament = round_.tournament
     mode = mode or round_.seating_mode
-    check_ins = list(round_.check_ins.select_related("entry__player__club"))
-    entries = [check_in.entry for check_in in check_ins]
+    check_ins = list(round_.check_ins.select_related("registration__player__club"))
+    entries = [check_in.registration for check_in in check_ins]
     scores = selectors.registration_scores(tournament=tournament, before_round=round_.number)
     players = [
         SeatingPlayer(
@@ -213,9 +214,9 @@ def round_generate_seating(
         for seated in tables
     )
     Seat.objects.bulk_create(
-        Seat(table=table, position=position, entry_id=int(entry_id))
+        Seat(table=table, position=position, registration_id=int(registration_id))
         for table, seated in zip(created, tables, strict=True)
-        for position, entry_id in enumerate(seated.players, start=1)
+        for position, registration_id in enumerate(seated.players, start=1)
     )
     round_.seating_mode = mode
     round_.seed = seed
@@ -310,19 +311,21 @@ def _mix_round(
 
 
 def _explain(round_: Round, table: Table) -> list[dict[str, object]]:
-    seats = list(table.seats.select_related("entry__player__club"))
+    seats = list(table.seats.select_related("registration__player__club"))
     history = selectors.seating_history(tournament=round_.tournament, before_round=round_.number)
     flags = explain_table(
-        [str(seat.entry_id) for seat in seats],
+        [str(seat.registration_id) for seat in seats],
         number=table.number,
         history=history,
         clubs={
-            str(seat.entry_id): seat.entry.player.club.name if seat.entry.player.club else None
+            str(seat.registration_id): seat.registration.player.club.name
+            if seat.registration.player.club
+            else None
             for seat in seats
         },
-        fixed_tables={str(seat.entry_id): seat.entry.fixed_table for seat in seats},
+        fixed_tables={str(seat.registration_id): seat.registration.fixed_table for seat in seats},
         avoid_same_club=round_.tournament.avoid_same_club,
-        names={str(seat.entry_id): seat.entry.player.full_name for seat in seats},
+        names={str(seat.registration_id): seat.registration.player.full_name for seat in seats},
         table_size=round_rule_set(round_).table_size,
     )
     return [flag_dict(flag) for flag in flags]
@@ -346,9 +349,9 @@ def round_swap_players(
     if first.pk == second.pk:
         raise ServiceError(_("choose two different players to swap"))
     seats = {
-        seat.entry_id: seat
+        seat.registration_id: seat
         for seat in Seat.objects.select_related("table").filter(
-            table__round=round_, entry__in=[first, second]
+            table__round=round_, registration__in=[first, second]
         )
     }
     for entry in (first, second):
@@ -363,8 +366,8 @@ def round_swap_players(
     Seat.objects.filter(pk__in=[seat_a.pk, seat_b.pk]).delete()
     Seat.objects.bulk_create(
         [
-            Seat(table=places[0][0], position=places[0][1], entry=second),
-            Seat(table=places[1][0], position=places[1][1], entry=first),
+            Seat(table=places[0][0], position=places[0][1], registration=second),
+            Seat(table=places[1][0], position=places[1][1], registration=first),
         ]
     )
     warnings = []  # English, for the audit log

@@ -150,7 +150,7 @@ def registration_withdraw(
     """The player leaves: not seated in any round after `after_round`; results so far stay."""
     registration.withdrawn_after_round = after_round
     registration.save(update_fields=["withdrawn_after_round"])
-    CheckIn.objects.filter(entry=registration, round__number__gt=after_round).delete()
+    CheckIn.objects.filter(registration=registration, round__number__gt=after_round).delete()
     tournament_changed(registration.tournament_id)
     audit(
         action=AuditEntry.Action.ENTRY_WITHDRAWN,

@@ -74,11 +74,11 @@ def _round_page(
         )
         for view in tables:
             for seat in view.seats:
-                seat.rank_label = ranks.get(seat.entry_id, "")
+                seat.rank_label = ranks.get(seat.registration_id, "")
     attendance = selectors.attendance_difference(
         round_=round_,
         present=present,
-        seated=[seat.entry_id for view in tables for seat in view.seats],
+        seated=[seat.registration_id for view in tables for seat in view.seats],
     )
     return render(
         request,

@@ -87,7 +87,7 @@ def test_a_search_marks_the_tables_it_found(client: Client):
     round_ = publish_next_round(tournament)
     url = round_url(tournament, 1)
     built(client, url)  # every table kept unmarked
-    name = round_.tables.get(number=2).seats.first().entry.player.full_name
+    name = round_.tables.get(number=2).seats.first().registration.player.full_name
 
     page = built(client, url + "?q=" + name.split()[-1])
 

@@ -141,7 +141,7 @@ def test_confirmations_and_unlocks_of_tournaments_sharing_players_rate_as_a_repl
     rng = random.Random(22)
 
     def confirm(table: Table):
-        confirmer = table.seats.order_by("position").first().entry
+        confirmer = table.seats.order_by("position").first().registration
         return lambda: scoring_services.table_confirm(
             table=table, writer=Writer(ip_address="10.0.0.9"), confirmer=confirmer, deals_seen=3
         )
@@ -207,7 +207,7 @@ def test_a_table_confirmed_while_the_job_re_rates_queues_behind_it_at_once(setti
             scoring_services.table_confirm(
                 table=february,
                 writer=Writer(ip_address="10.0.0.9"),
-                confirmer=february.seats.order_by("position").first().entry,
+                confirmer=february.seats.order_by("position").first().registration,
                 deals_seen=3,
             )
     finally:

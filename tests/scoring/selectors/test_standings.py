@@ -46,7 +46,7 @@ def round_one_confirmed():
 
 
 def names_of(table: Table) -> list[str]:
-    return [seat.entry.player.full_name for seat in table.seats.order_by("position")]
+    return [seat.registration.player.full_name for seat in table.seats.order_by("position")]
 
 
 class TestStandingsFromConfirmedTables:
@@ -88,15 +88,15 @@ class TestStandingsFromConfirmedTables:
             False,
         )
         assert leader.club == ""
-        assert leader.player_id == table_two.seats.get(position=1).entry.player_id
+        assert leader.player_id == table_two.seats.get(position=1).registration.player_id
 
     def test_the_same_as_the_engine_ranks_the_stored_results(self, round_one_confirmed):
         tournament, *_ = round_one_confirmed
-        seat_results = SeatResult.objects.filter(entry__tournament=tournament)
+        seat_results = SeatResult.objects.filter(registration__tournament=tournament)
         expected = rank_standings(
             [
                 RoundResult(
-                    player=str(row.entry_id),
+                    player=str(row.registration_id),
                     round_number=row.round_number,
                     game_points=row.game_points,
                     place_points=row.place_points,
@@ -109,7 +109,7 @@ class TestStandingsFromConfirmedTables:
 
         rows = selectors.tournament_standings(tournament=tournament).rows
 
-        assert [(row.entry_id, row.rank) for row in rows] == [
+        assert [(row.registration_id, row.rank) for row in rows] == [
             (int(s.player), s.rank) for s in expected
         ]
 
@@ -129,15 +129,15 @@ class TestStandingsFromConfirmedTables:
 
         rows = selectors.tournament_standings(tournament=tournament).rows
 
-        assert rows[-1].entry_id == late.pk
+        assert rows[-1].registration_id == late.pk
         assert (rows[-1].place_points, rows[-1].game_points, rows[-1].rounds) == (0, 0, {})
 
     def test_team_standings_sum_their_members(self, round_one_confirmed):
         tournament, table_one, table_two = round_one_confirmed
         tournament.teams_enabled = True
         tournament.save()
-        first, _second, third = (seat.entry for seat in table_two.seats.order_by("position"))
-        a, b, _c = (seat.entry for seat in table_one.seats.order_by("position"))
+        first, _second, third = (seat.registration for seat in table_two.seats.order_by("position"))
+        a, b, _c = (seat.registration for seat in table_one.seats.order_by("position"))
         for entry, team in ((first, "Kurzeme"), (a, "Kurzeme"), (third, "Latgale"), (b, "Latgale")):
             entry.team = team
             entry.save()
@@ -164,8 +164,8 @@ class TestStandingsFromConfirmedTables:
 
         assert second.round_numbers == [2]
         assert all(set(row.rounds) == {2} for row in second.rows)
-        assert {row.entry_id: row.game_points for row in second.rows} == {
-            row.entry_id: row.rounds[2].game_points for row in overall.rows
+        assert {row.registration_id: row.game_points for row in second.rows} == {
+            row.registration_id: row.rounds[2].game_points for row in overall.rows
         }
 
 
@@ -206,10 +206,10 @@ class TestProvisionalResults:
         assert standings.provisional is True
         assert standings.provisional_tables == 1  # the table with no deal yet is left out
         at_table = {int(key) for key in seat_keys(table)}
-        marked = {row.entry_id for row in standings.rows if row.provisional}
+        marked = {row.registration_id for row in standings.rows if row.provisional}
         assert marked == at_table
         for row in standings.rows:
-            if row.entry_id in at_table:
+            if row.registration_id in at_table:
                 assert row.rounds[2].provisional is True
                 assert row.rounds[1].provisional is False
         # The engine's provisional totals: two won Lielais games sum to zero over the table.

@@ -73,13 +73,13 @@ def test_a_tables_results_are_the_orms_in_order_and_field_for_field(table):
 def test_a_tables_seats_come_in_order_with_their_players_names(table):
     seats = table_seats(table.pk)
     orm = list(
-        Seat.objects.filter(table=table).select_related("entry__player").order_by("position")
+        Seat.objects.filter(table=table).select_related("registration__player").order_by("position")
     )
-    assert [(seat.pk, seat.position, seat.entry_id) for seat in seats] == [
-        (seat.pk, seat.position, seat.entry_id) for seat in orm
+    assert [(seat.pk, seat.position, seat.registration_id) for seat in seats] == [
+        (seat.pk, seat.position, seat.registration_id) for seat in orm
     ]
-    assert [seat.entry.player.full_name for seat in seats] == [
-        seat.entry.player.full_name for seat in orm
+    assert [seat.registration.player.full_name for seat in seats] == [
+        seat.registration.player.full_name for seat in orm
     ]
     assert table_seats(0) == []
 
@@ -114,7 +114,7 @@ def test_the_signed_in_door_reads_the_links_row_without_a_link(table):
 def test_a_confirmed_tables_link_carries_the_confirmation_with_an_aware_time(table):
     play_round_with(table.round, deals_per_round=3)
     record(table, Play(Game.LIELAIS, seat_keys(table)[0], tricks=5, points=75), 4)
-    confirmer = table.seats.order_by("position").first().entry
+    confirmer = table.seats.order_by("position").first().registration
     services.table_confirm(
         table=table, writer=REFEREE, confirmer=confirmer, deals_seen=deals_on_sheet(table)
     )
@@ -124,7 +124,7 @@ def test_a_confirmed_tables_link_carries_the_confirmation_with_an_aware_time(tab
     assert confirmation.pk == stored.pk
     assert confirmation.confirmed_at == stored.confirmed_at
     assert timezone.is_aware(confirmation.confirmed_at)
-    assert confirmation.confirmed_by_entry_id == confirmer.pk
+    assert confirmation.confirmed_by_registration_id == confirmer.pk
     assert confirmation.time_called is False
     under_lock = plain_sql.table_confirmation(table.pk)
     assert (under_lock.pk, under_lock.confirmed_at, under_lock.last_version_id) == (

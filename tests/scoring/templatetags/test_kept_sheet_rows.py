@@ -34,12 +34,12 @@ def table():
     play_round_with(round_, small_zole=True)
     table = round_.tables.get()
     for seat, name in zip(
-        table.seats.select_related("entry__player").order_by("position"),
+        table.seats.select_related("registration__player").order_by("position"),
         ['Jānis "Jo" <Ozols>', "Anna Kalna", "Pēteris Zariņš", "Ilze & Co"],
         strict=True,
     ):
-        seat.entry.player.full_name = name
-        seat.entry.player.save()
+        seat.registration.player.full_name = name
+        seat.registration.player.save()
     return table
 
 

@@ -245,7 +245,7 @@ class TestFilters:
         tournament = make_published_round(players=6).tournament
         round_2 = services.round_create(tournament=tournament)
         services.round_generate_seating(round_=round_2, mode="random", seed=3, by=None)
-        a, b = (table.seats.first().entry for table in round_2.tables.order_by("number"))
+        a, b = (table.seats.first().registration for table in round_2.tables.order_by("number"))
         services.round_swap_players(round_=round_2, first=a, second=b, by=None)
         for entry in (a, b):
             found = selectors.audit_entries(tournament=tournament, player=entry.player.full_name)

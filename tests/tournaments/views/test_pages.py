@@ -198,12 +198,13 @@ def test_register_check_in_seat_swap_and_publish_round_one(organiser_client):
     second = next(seat for seat in seats if seat.table_id != first.table_id)
     response = organiser_client.post(
         reverse("tournaments:swap", args=["vakars", 1]),
-        {"first": first.entry_id, "second": second.entry_id},
+        {"first": first.registration_id, "second": second.registration_id},
         follow=True,
     )
     assert "Players swapped." in response.content.decode()
     assert (
-        Seat.objects.get(entry_id=first.entry_id, table__round=round_).table_id == second.table_id
+        Seat.objects.get(registration_id=first.registration_id, table__round=round_).table_id
+        == second.table_id
     )
 
     organiser_client.post(reverse("tournaments:publish", args=["vakars", 1]))
