@@ -156,10 +156,12 @@ def organised_round(request: HttpRequest, slug: str, number: int = Number) -> Ht
             seats=[
                 SeatOut(
                     seat=seat.position,
-                    registration_id=seat.entry_id,
-                    player_id=seat.entry.player_id,
-                    name=seat.entry.player.full_name,
-                    club=seat.entry.player.club.name if seat.entry.player.club else None,
+                    registration_id=seat.registration_id,
+                    player_id=seat.registration.player_id,
+                    name=seat.registration.player.full_name,
+                    club=seat.registration.player.club.name
+                    if seat.registration.player.club
+                    else None,
                 )
                 for seat in view.seats
             ],

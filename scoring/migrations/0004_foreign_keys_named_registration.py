@@ -7,7 +7,7 @@ class Migration(migrations.Migration):
 
     dependencies = [
         ('scoring', '0003_table_heard'),
-        ('tournaments', '0017_foreign_keys_named_registration'),
+        ('tournaments', '0018_foreign_keys_named_registration'),
     ]
 
     operations = [

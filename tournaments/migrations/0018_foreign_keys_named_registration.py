@@ -6,7 +6,7 @@ from django.db import migrations, models
 class Migration(migrations.Migration):
 
     dependencies = [
-        ('tournaments', '0016_entry_is_a_registration'),
+        ('tournaments', '0017_api_token_audit_actions'),
     ]
 
     operations = [
