@@ -32,8 +32,10 @@ def manage(env: dict[str, str], *args: str, stdin: str | None = None) -> str:
         capture_output=True,
         text=True,
         timeout=120,
-        check=True,
+        check=False,
     )
+    # What went wrong is on the command's standard error: the failure shows it.
+    assert result.returncode == 0, f"manage.py {' '.join(args)}: {result.stderr[-3000:]}"
     return result.stdout
 
 

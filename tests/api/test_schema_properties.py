@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import pytest
 import schemathesis
+from django.core.signals import request_finished, request_started
 from django.core.wsgi import get_wsgi_application
+from django.db import close_old_connections
 from hypothesis import HealthCheck, given, settings
 from ninja import Schema
 from schemathesis.config import SchemathesisConfig
@@ -38,7 +40,19 @@ def as_javascript_writes(value):
 
 
 @pytest.fixture
-def api_schema(db, settings):
+def keep_the_tests_connection():
+    """The requests reach the WSGI application itself, whose request signals close the database
+    connection at the end of each one: that would close the test's own connection (its open
+    transaction) under it on PostgreSQL. Django's test client disconnects the same receiver."""
+    request_started.disconnect(close_old_connections)
+    request_finished.disconnect(close_old_connections)
+    yield
+    request_started.connect(close_old_connections)
+    request_finished.connect(close_old_connections)
+
+
+@pytest.fixture
+def api_schema(db, settings, keep_the_tests_connection):
     """The schema, with the values a request can name taken most often from the database: the
     simulated tournament, its rounds and tables, its players, a table's link; the rest of the
     time whatever the schema allows."""
