@@ -16,6 +16,7 @@ SETTINGS_VARIABLES = {
     "TRUSTED_PROXIES",
     "PUBLIC_PAGE_CACHE_SECONDS",
     "BACKUP_DIR",
+    "STATIC_ROOT",
     "LOG_LEVEL",
     # Set by the browser tests (tests/e2e/conftest.py) for this process only.
     "DJANGO_ALLOW_ASYNC_UNSAFE",

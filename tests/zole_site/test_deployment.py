@@ -321,6 +321,9 @@ def test_two_servers_behind_nginx_share_the_database_and_the_cache(
         TRUSTED_PROXIES="1",
         DATABASE_URL=own_postgres.url,
         REDIS_URL=own_redis,
+        # Its own static files: other tests collect theirs into the checkout's meanwhile, and
+        # whitenoise reading a folder that collectstatic is rewriting finds files gone.
+        STATIC_ROOT=str(tmp_path / "static"),
     )
     manage(env, "migrate", "--noinput")
     manage(env, "collectstatic", "--noinput", "--verbosity", "0")
