@@ -1028,8 +1028,9 @@ function start() {
       attempt = 0;
       await applyAnswer(outcome.answer);
     } else if (!outcome.idle || waitingRecords().length) {
-      // Idle with entries waiting here: the worker sent them meanwhile (Background Sync).
-      await reread();
+      // Idle with entries waiting here: the worker sent them meanwhile (Background Sync), and
+      // the sheet it got has them.
+      await refresh();
     }
     if (outcome.retry) {
       later(outcome);
@@ -1039,15 +1040,6 @@ function start() {
     } else {
       renderStatus();
     }
-  }
-
-  async function reread() {
-    try {
-      queue = withPending(await Queue.list(link));
-    } catch (error) {
-      // The storage is gone: the phone keeps what it has in memory.
-    }
-    showServer(null);
   }
 
   function replaceHtml(html) {
@@ -1117,15 +1109,16 @@ function start() {
   }
 
   // What the service worker sent meanwhile (Background Sync), or another tab: the stored state
-  // and its sheet, with this phone's queue on top.
+  // and its sheet, with this phone's queue on top. Both are read at once: an entry that left
+  // the queue is on the sheet shown with it, never missing from both.
   async function refresh() {
     let fresh = null;
     try {
-      const [stored, entries] = await Promise.all([Queue.loadState(link), Queue.list(link)]);
+      const { entries, state } = await Queue.snapshot(link);
       queue = withPending(entries);
-      if (stored && stored.html && fresher(stored, { heard, mark: base.mark })) fresh = stored;
+      if (state && state.html && fresher(state, { heard, mark: base.mark })) fresh = state;
     } catch (error) {
-      return;
+      // The storage is gone: the phone keeps what it has in memory.
     }
     if (fresh) {
       base = fresh;

@@ -111,6 +111,21 @@
     });
   }
 
+  // The link's entries and its kept state read together, in one transaction: the worker's
+  // answer removes the entries it sent and keeps the state it got in one write, so an entry
+  // gone from the queue is always on the state read with it.
+  function snapshot(link) {
+    return open().then(function (db) {
+      var tx = db.transaction(["entries", "states"]);
+      return Promise.all([
+        request(tx.objectStore("entries").index("link").getAll(link)),
+        request(tx.objectStore("states").get(link)),
+      ]).then(function (found) {
+        return { entries: found[0].sort(bySeq), state: found[1] };
+      });
+    });
+  }
+
   function saveState(state, html) {
     var kept = Object.assign({}, state, { html: html || null });
     return write(["states"], function (tx) {
@@ -347,6 +362,7 @@
     put: put,
     remove: remove,
     loadState: loadState,
+    snapshot: snapshot,
     saveState: saveState,
     counts: counts,
     sendOnce: sendOnce,

@@ -308,3 +308,55 @@ def test_entries_whose_answer_is_lost_are_sent_again_and_stored_once(four_table,
     assert set(lost[0]) <= resent  # the very same entries again, by their keys
     assert_the_server_holds_the_round_once_in_order(table)
     assert_the_phone_shows_the_servers_sheet(phone, browser, link)
+
+
+# The phone's own sends fail from now on (its requests never reach the server) and it has no
+# Background Sync: whatever sends its entries is the test, calling the queue as the service
+# worker does.
+PAGE_SENDS_NOTHING = """
+() => {
+  window.realFetch = window.fetch;
+  window.fetch = () => Promise.reject(new TypeError("this page has no network"));
+  navigator.serviceWorker.getRegistration = () => Promise.resolve(undefined);
+}
+"""
+
+# The service worker's send (Background Sync): the same queue, the real network.
+SENT_BY_THE_WORKER = """
+async (link) => {
+  const failing = window.fetch;
+  window.fetch = window.realFetch;
+  try {
+    const outcome = await window.ZoleQueue.sendOnce(link);
+    return Boolean(outcome.answer);
+  } finally {
+    window.fetch = failing;
+  }
+}
+"""
+
+
+def test_entries_another_sender_stored_show_as_the_servers_rows_at_once(four_table, phone):
+    """The service worker sent the entry waiting on the phone and the page has not been told
+    yet: when the page then finds nothing left to send, it shows the sheet the worker kept,
+    with the entry on it, never the older sheet without it (nor the form for a deal that is
+    already in)."""
+    table, link = four_table
+    phone.goto(link)
+    phone.wait_for_function(CONTROLLED)
+    enter_deal(phone, 1)
+    wait_until_sent(phone)
+    phone.evaluate(PAGE_SENDS_NOTHING)
+    enter_deal(phone, 2)
+    phone.wait_for_function("() => document.getElementById('entry-form').dataset.queue === 'waiting'")
+
+    assert phone.evaluate(SENT_BY_THE_WORKER, phone.evaluate("location.pathname"))
+    assert len(stored_deals(table)) == 2
+    phone.evaluate("() => { window.fetch = window.realFetch; }")
+    phone.evaluate("() => window.dispatchEvent(new Event('online'))")  # the page tries again
+    wait_until_sent(phone)
+
+    rows = sheet_shown(phone)["rows"]
+    assert [(row["number"], row["phone"]) for row in rows] == [("1", False), ("2", False)]
+    positions = phone.locator("#entry-form input[name='deal-position']")
+    assert [int(value) for value in positions.evaluate_all("(fields) => fields.map((f) => f.value)")] == [3]
