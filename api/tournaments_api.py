@@ -24,6 +24,7 @@ from scoring.sheet.reader import table_sheet
 from tournaments.models import Level, Round, RoundStatus, Table, Tournament
 from tournaments.round_clock import round_clock
 from tournaments.rule_set import RuleSet, round_rule_set, standings_order, tournament_rule_set
+from tournaments.selectors.rounds import tournament_id_of
 
 router = Router(tags=["tournaments"])
 
@@ -35,11 +36,12 @@ def _url(request: HttpRequest, name: str, *args: object) -> str:
     return request.build_absolute_uri(reverse(f"api:{name}", args=args))
 
 
-def _tournament(slug: str) -> Tournament:
-    tournament = Tournament.objects.filter(slug=slug).first()
-    if tournament is None:
+def _tournament_id(slug: str) -> int:
+    """The id the answer is cached under: the whole tournament is read only to render."""
+    found = tournament_id_of(slug)
+    if found is None:
         raise Http404
-    return tournament
+    return found
 
 
 def rule_set_json(rule_set: RuleSet, tournament: Tournament) -> dict[str, object]:
@@ -126,9 +128,10 @@ def tournament_list(
 def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     """A tournament with the rule set of its next rounds (the engine's JSON) and its public
     rounds."""
-    tournament = _tournament(slug)
+    tournament_id = _tournament_id(slug)
 
     def build() -> dict[str, object]:
+        tournament = Tournament.objects.get(pk=tournament_id)
         progress = selectors.tournament_progress(tournament=tournament)
         return {
             "slug": tournament.slug,
@@ -154,7 +157,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "standings_url": _url(request, "standings", tournament.slug),
         }
 
-    return answer(request, build, cached_under=tournament.pk)
+    return answer(request, build, cached_under=tournament_id)
 
 
 def _phase(tournament: Tournament, progress: TournamentProgress) -> str:
@@ -189,9 +192,10 @@ def _clock(round_: Round) -> dict[str, object]:
 def round_detail(request: HttpRequest, slug: str, number: int = Number) -> HttpResponse:
     """A published round (a draft's seating may still change: 404, as its page): every table
     with its players in seat order, and each confirmed table's results."""
-    tournament = _tournament(slug)
+    tournament_id = _tournament_id(slug)
 
     def build() -> dict[str, object]:
+        tournament = Tournament.objects.get(pk=tournament_id)
         round_ = selectors.public_round(tournament=tournament, number=number)
         if round_ is None:
             raise Http404
@@ -229,7 +233,7 @@ def round_detail(request: HttpRequest, slug: str, number: int = Number) -> HttpR
             ],
         }
 
-    return answer(request, build, cached_under=tournament.pk)
+    return answer(request, build, cached_under=tournament_id)
 
 
 # -- A confirmed table's sheet -------------------------------------------------------------------
@@ -247,9 +251,10 @@ def table_detail(
     """A confirmed table of a public round (a table in play: 404, as its page). `sheet` is the
     engine's input: `python -m engine score` scores it to `scored`, whose totals are the
     confirmed game points of `results`."""
-    tournament = _tournament(slug)
+    tournament_id = _tournament_id(slug)
 
     def build() -> dict[str, object]:
+        tournament = Tournament.objects.get(pk=tournament_id)
         table_id = selectors.public_table_id(
             tournament=tournament, round_number=number, table_number=table_number
         )
@@ -291,7 +296,7 @@ def table_detail(
             ],
         }
 
-    return answer(request, build, cached_under=tournament.pk)
+    return answer(request, build, cached_under=tournament_id)
 
 
 # -- The standings -------------------------------------------------------------------------------
@@ -314,9 +319,10 @@ def standings(
     per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
 ) -> HttpResponse:
     """Every figure of the standings page, exact: the place points as text ("29/2")."""
-    tournament = _tournament(slug)
+    tournament_id = _tournament_id(slug)
 
     def build() -> dict[str, object]:
+        tournament = Tournament.objects.get(pk=tournament_id)
         result = selectors.tournament_standings(
             tournament=tournament, provisional=provisional, only_round=only_round
         )
@@ -374,6 +380,6 @@ def standings(
     return answer(
         request,
         build,
-        cached_under=tournament.pk,
+        cached_under=tournament_id,
         params=("provisional", "round", "page", "per_page"),
     )

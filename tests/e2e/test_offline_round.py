@@ -348,7 +348,9 @@ def test_entries_another_sender_stored_show_as_the_servers_rows_at_once(four_tab
     wait_until_sent(phone)
     phone.evaluate(PAGE_SENDS_NOTHING)
     enter_deal(phone, 2)
-    phone.wait_for_function("() => document.getElementById('entry-form').dataset.queue === 'waiting'")
+    phone.wait_for_function(
+        "() => document.getElementById('entry-form').dataset.queue === 'waiting'"
+    )
 
     assert phone.evaluate(SENT_BY_THE_WORKER, phone.evaluate("location.pathname"))
     assert len(stored_deals(table)) == 2
@@ -359,4 +361,5 @@ def test_entries_another_sender_stored_show_as_the_servers_rows_at_once(four_tab
     rows = sheet_shown(phone)["rows"]
     assert [(row["number"], row["phone"]) for row in rows] == [("1", False), ("2", False)]
     positions = phone.locator("#entry-form input[name='deal-position']")
-    assert [int(value) for value in positions.evaluate_all("(fields) => fields.map((f) => f.value)")] == [3]
+    offered = positions.evaluate_all("(fields) => fields.map((field) => Number(field.value))")
+    assert offered == [3]  # the form for the next deal, none for one already in

@@ -27,6 +27,12 @@ from tournaments.rule_set import round_rule_set
 from tournaments.selectors.seating import seating_history
 
 
+def tournament_id_of(slug: str) -> int | None:
+    """The id of the tournament at `slug` (None: no such tournament), read alone: what a
+    cached page needs to find its answer, with no row to build."""
+    return Tournament.objects.filter(slug=slug).values_list("pk", flat=True).first()
+
+
 def tournament_list() -> QuerySet[Tournament]:
     return Tournament.objects.annotate(registration_count=Count("registrations")).order_by(
         "-starts_on", "name"

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from core.page_cache import cached_public_page, canonical_redirect
 from tournaments import permissions
 from tournaments.models import Round, Tournament
+from tournaments.selectors.rounds import tournament_id_of
 
 
 def lazy_tournament(slug: str) -> Tournament:
@@ -37,11 +38,14 @@ def cached_tournament_page(
     redirect = canonical_redirect(request, params)
     if redirect is not None:
         return redirect
-    tournament = Tournament.objects.filter(slug=slug).first()
-    if tournament is None:
+    tournament_id = tournament_id_of(slug)
+    if tournament_id is None:
         raise Http404
     return cached_public_page(
-        request, tournament_id=tournament.pk, params=params, render=lambda: render(tournament)
+        request,
+        tournament_id=tournament_id,
+        params=params,
+        render=lambda: render(Tournament.objects.get(pk=tournament_id)),
     )
 
 
