@@ -21,10 +21,11 @@ from tournaments.models import Player, Round, RoundStatus, Seat
 
 pytestmark = pytest.mark.django_db
 
-# The display's queries, whatever the size of the event: the tournament; its public rounds;
+# The display's queries, whatever the size of the event: the tournament's id (all the cached
+# display needs), the tournament; its public rounds;
 # the round's tables, their seats with the players, the confirmed results, the deals of tables
 # confirmed short; the standings' rounds, entries and results.
-DISPLAY_QUERIES = 9
+DISPLAY_QUERIES = 10
 # Its clock: the tournament and its public rounds.
 CLOCK_QUERIES = 2
 
@@ -181,7 +182,7 @@ class TestCacheAndQueries:
         assert "<html" in page.content.decode() and "<html" not in live.content.decode()
         assert 'id="display-live"' in live.content.decode()
 
-        with django_assert_max_num_queries(1):  # the tournament, then the cache
+        with django_assert_max_num_queries(1):  # the tournament's id, then the cache
             again = client.get(display_url(tournament))
         with django_assert_max_num_queries(1):
             live_again = client.get(display_url(tournament), HTTP_HX_REQUEST="true")
