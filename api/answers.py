@@ -24,6 +24,7 @@ from typing import Any
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.utils.cache import get_conditional_response, patch_cache_control
 from django.utils.http import urlencode
+from ninja import Query
 from ninja.responses import NinjaJSONEncoder
 from pydantic import BaseModel
 
@@ -34,6 +35,10 @@ from core.ratelimit import RENDERS
 NUMBER_MAX = 10**18 - 1
 PER_PAGE = 100
 PER_PAGE_MAX = 500  # the pages' own limit (core.query.MAX_ROWS_PER_PAGE)
+
+# How every list reads which page it shows and how long a page is.
+PageNumber = Query(1, ge=1, le=NUMBER_MAX, description="The page of the list, from 1.")
+PageSize = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX, description="Items a page.")
 
 
 class ApiError(Exception):

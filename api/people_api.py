@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
 from django.urls import reverse
-from ninja import Path, Query, Router
+from ninja import Path, Router
 
 from api import schemas
-from api.answers import NUMBER_MAX, PER_PAGE, PER_PAGE_MAX, answer, page_of
+from api.answers import NUMBER_MAX, PageNumber, PageSize, answer, page_of
 from ranking.selectors import club_list
 from scoring import selectors
 
@@ -23,8 +23,8 @@ router = Router(tags=["players and clubs"])
 )
 def player_list(
     request: HttpRequest,
-    page: int = Query(1, ge=1, le=NUMBER_MAX),
-    per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
+    page: int = PageNumber,
+    per_page: int = PageSize,
 ) -> HttpResponse:
     """Every player with a result the public sees, in alphabetical order."""
 
@@ -98,8 +98,8 @@ def player_detail(
 )
 def clubs(
     request: HttpRequest,
-    page: int = Query(1, ge=1, le=NUMBER_MAX),
-    per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
+    page: int = PageNumber,
+    per_page: int = PageSize,
 ) -> HttpResponse:
     """Every club, in alphabetical order: its id filters the season ranking and the rating."""
 

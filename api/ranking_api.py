@@ -7,7 +7,7 @@ from django.http import Http404, HttpRequest, HttpResponse
 from ninja import Query, Router
 
 from api import schemas
-from api.answers import NUMBER_MAX, PER_PAGE, PER_PAGE_MAX, answer, page_of
+from api.answers import NUMBER_MAX, PageNumber, PageSize, answer, page_of
 from ranking import selectors
 from ranking.ranking_page_cache import RATING_PAGES, SEASON_PAGES
 
@@ -58,8 +58,8 @@ def season_ranking(
     request: HttpRequest,
     season: int | None = Query(None, ge=1, le=NUMBER_MAX, description="A season's id."),
     club: int | None = ClubId,
-    page: int = Query(1, ge=1, le=NUMBER_MAX),
-    per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
+    page: int = PageNumber,
+    per_page: int = PageSize,
 ) -> HttpResponse:
     """A season's ranking (the current season by default): the best results counted, ranks
     shared as on the page; with `club`, that club's players with their ranks in the whole."""
@@ -121,8 +121,8 @@ def season_ranking(
 def rating(
     request: HttpRequest,
     club: int | None = ClubId,
-    page: int = Query(1, ge=1, le=NUMBER_MAX),
-    per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
+    page: int = PageNumber,
+    per_page: int = PageSize,
 ) -> HttpResponse:
     """Every rated player by his conservative rating (mu − 3·sigma), highest first."""
 

@@ -11,7 +11,7 @@ from django.utils import timezone
 from ninja import Path, Query, Router
 
 from api import schemas
-from api.answers import NUMBER_MAX, PER_PAGE, PER_PAGE_MAX, answer, page_of
+from api.answers import NUMBER_MAX, PageNumber, PageSize, answer, page_of
 from engine.json_contract import rules_to_json, score_json, sheet_to_json
 from engine.standings import span_text
 from ranking.models import Season
@@ -77,8 +77,8 @@ def tournament_list(
     season: int | None = Query(None, ge=1, le=NUMBER_MAX, description="A season's id."),
     level: Level | None = Query(None, description="club, district or national."),
     status: Phase | None = Query(None, description="upcoming, in_progress or finished."),
-    page: int = Query(1, ge=1, le=NUMBER_MAX),
-    per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
+    page: int = PageNumber,
+    per_page: int = PageSize,
 ) -> HttpResponse:
     """Every tournament, in progress first, then upcoming (soonest first), then finished
     (newest first), as the home page lists them."""
@@ -315,8 +315,8 @@ def standings(
     only_round: int | None = Query(
         None, alias="round", ge=1, le=NUMBER_MAX, description="One round's standings alone."
     ),
-    page: int = Query(1, ge=1, le=NUMBER_MAX),
-    per_page: int = Query(PER_PAGE, ge=1, le=PER_PAGE_MAX),
+    page: int = PageNumber,
+    per_page: int = PageSize,
 ) -> HttpResponse:
     """Every figure of the standings page, exact: the place points as text ("29/2")."""
     tournament_id = _tournament_id(slug)
