@@ -79,15 +79,8 @@ class FailureLimit:
         requests each take their own try: checking the count and recording the failure after
         the (slow) password check let every request in flight pass. The try stays a failure
         unless `succeeded` gives it back."""
-        address = client_address(request)
-        try:
-            count = _store(self).add_failure(self, address)
-        except Exception:  # an unreachable store must not lock everyone out
-            logger.warning("rate limit %s: count unavailable", self.scope, exc_info=True)
+        if self.spend(client_address(request)):
             return None
-        if count <= self.failures:
-            return None
-        self._give_back(address)  # a refused attempt is not a try: the count stays at the limit
         return self._refused(request)
 
     def succeeded(self, request: HttpRequest) -> None:
@@ -112,8 +105,9 @@ class FailureLimit:
         return response
 
     def spend(self, key: str) -> bool:
-        """Count one request under `key` (an API token's, not an address); False, and that one
-        not counted, once the limit is used up."""
+        """Count one try under `key` (an address, or an API token's key); False, and that one
+        not counted (a refused attempt is not a try: the count stays at the limit), once the
+        limit is used up."""
         try:
             count = _store(self).add_failure(self, key)
         except Exception:  # an unreachable store must not lock everyone out
