@@ -18,7 +18,7 @@ import itertools
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass
-from decimal import Decimal, InvalidOperation
+from decimal import Decimal
 from fractions import Fraction
 
 from engine.errors import SheetError, gettext_noop, shown
@@ -213,10 +213,7 @@ def prize_json(request: object) -> dict[str, object]:
         for item in places
     ):
         raise SheetError(gettext_noop("places must be a list of [name, rank] pairs"))
-    try:
-        costs = parse_percent(str(request.get("costs_percent", "0")), field="costs_percent")
-    except InvalidOperation:  # pragma: no cover - the pattern lets only numbers through
-        raise SheetError(gettext_noop("a percentage must be a number")) from None
+    costs = parse_percent(str(request.get("costs_percent", "0")), field="costs_percent")
     split = split_prize_fund(
         request.get("fund_cents"),  # type: ignore[arg-type]
         costs,

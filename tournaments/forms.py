@@ -479,7 +479,7 @@ class FeeCategoryForm(forms.Form):
             if not name:
                 self.add_error("name", _("Name the category."))
             if data.get("amount") is None:
-                self.add_error("amount", _("Give the fee, e.g. 15,00."))
+                self.add_error("amount", _("Give the fee, e.g. 15."))
         data["name"] = name
         return data
 

@@ -25,7 +25,7 @@ def categories(tournament, *rows: tuple[str, str]) -> list[FeeCategory]:
 
 def test_the_fund_is_the_fees_paid_each_at_its_category_and_the_first_is_the_standard():
     tournament = make_tournament()
-    anna, berta, cecilija, dace = make_registrations(tournament, 4)
+    anna, berta, cecilija, _dace = make_registrations(tournament, 4)
     standard, ladies = categories(tournament, ("Standarta", "15.00"), ("Dāmām", "10.50"))
     berta.fee_category = ladies
     berta.save()
