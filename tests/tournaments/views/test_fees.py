@@ -169,3 +169,26 @@ def test_the_settings_refuse_a_split_that_does_not_add_up(
     assert error in response.content.decode()
     tournament.refresh_from_db()
     assert tournament.prize_shares == ""
+
+
+def test_a_category_named_with_markup_is_shown_escaped_on_every_fee_page(
+    organiser_client, tournament
+):
+    from tests.hostile import ESCAPED_SCRIPT, SCRIPT
+
+    FeeCategory.objects.filter(tournament=tournament, name="Dāmām").update(name=SCRIPT)
+    entry = tournament.registrations.first()
+    entry.fee_category = FeeCategory.objects.get(name=SCRIPT)
+    entry.save()
+    services.fees_paid_set(tournament=tournament, paid=[entry], by=None)
+
+    for url in (
+        reverse("tournaments:fees", args=["gulbene"]),
+        reverse("tournaments:round", args=["gulbene", 1]),
+        reverse("documents:prizes", args=["gulbene"]),
+    ):
+        body = organiser_client.get(url).content.decode()
+        assert SCRIPT not in body, url
+        assert ESCAPED_SCRIPT in body, url
+    pdf = organiser_client.get(reverse("documents:prizes_pdf", args=["gulbene"]))
+    assert pdf.status_code == 200
