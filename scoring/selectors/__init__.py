@@ -27,7 +27,7 @@ from scoring.selectors.players import (
     public_player,
     public_players,
 )
-from scoring.selectors.prizes import PrizeList, PrizeRow, prize_list
+from scoring.selectors.prize_standings import PrizeList, PrizeRow, prize_list
 from scoring.selectors.progress import (
     tournament_progress,
 )

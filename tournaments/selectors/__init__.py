@@ -9,7 +9,7 @@ from tournaments.selectors.audit import (
     audit_entries,
     audit_rows,
 )
-from tournaments.selectors.fees import (
+from tournaments.selectors.fund import (
     CategoryFund,
     Fund,
     cents,

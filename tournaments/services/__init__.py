@@ -29,7 +29,7 @@ from tournaments.services.clock_and_links import (
     table_token_issue,
     table_token_revoke,
 )
-from tournaments.services.fees import CategoryRow, fee_categories_save, fees_paid_set
+from tournaments.services.entry_fees import CategoryRow, fee_categories_save, fees_paid_set
 from tournaments.services.player_import import (
     IMPORT_MAX_BYTES,
     ImportPreview,

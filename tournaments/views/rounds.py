@@ -26,7 +26,7 @@ from tournaments.forms import (
 from tournaments.models import Round, RoundStatus, SeatingMode, Tournament
 from tournaments.round_clock import round_clock
 from tournaments.views.access import organiser_required, round_or_404
-from tournaments.views.fees import FEES_ON_SCREEN, fees_form, save_fees_on_screen
+from tournaments.views.fee_pages import FEES_ON_SCREEN, fees_form, save_fees_on_screen
 
 
 @organiser_required
