@@ -192,3 +192,20 @@ def test_a_category_named_with_markup_is_shown_escaped_on_every_fee_page(
         assert ESCAPED_SCRIPT in body, url
     pdf = organiser_client.get(reverse("documents:prizes_pdf", args=["gulbene"]))
     assert pdf.status_code == 200
+
+
+@pytest.mark.parametrize(
+    ("language", "heading"),
+    [("lv", "Dalības maksas un balvas"), ("ru", "Взносы и призы"), ("en", "Fees and prizes")],
+)
+def test_the_fee_pages_speak_latvian_russian_and_english(tournament, language, heading):
+    from django.test import Client
+
+    client = Client(headers={"accept-language": language})
+    client.force_login(make_organiser())
+
+    prizes = client.get(reverse("documents:prizes", args=["gulbene"])).content.decode()
+    fees = client.get(reverse("tournaments:fees", args=["gulbene"])).content.decode()
+
+    assert f"<h1>{heading}</h1>" in prizes
+    assert f'<html lang="{language}">' in fees
