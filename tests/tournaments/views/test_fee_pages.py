@@ -209,3 +209,40 @@ def test_the_fee_pages_speak_latvian_russian_and_english(tournament, language, h
 
     assert f"<h1>{heading}</h1>" in prizes
     assert f'<html lang="{language}">' in fees
+
+
+@pytest.mark.parametrize("category", ["99999999999999999999999", "abc", "-1", "0"])
+def test_a_hostile_fee_category_on_a_registration_is_refused(
+    organiser_client, tournament, category
+):
+    entry = tournament.registrations.first()
+
+    response = organiser_client.post(
+        reverse("tournaments:registration_edit", args=["gulbene", entry.pk]),
+        {
+            "registration-team": "",
+            "registration-first_round": 1,
+            "registration-fee_category": category,
+        },
+    )
+
+    assert response.status_code == 200
+    assert "Select a valid choice" in response.content.decode()
+    entry.refresh_from_db()
+    assert entry.fee_category is None
+
+
+def test_another_tournaments_fee_category_cannot_be_given(organiser_client, tournament):
+    other = make_tournament()
+    (foreign,) = services.fee_categories_save(
+        tournament=other, rows=[CategoryRow(None, "Svešā", Decimal(1))], by=None
+    )
+    entry = tournament.registrations.first()
+
+    organiser_client.post(
+        reverse("tournaments:registration_edit", args=["gulbene", entry.pk]),
+        {"registration-first_round": 1, "registration-fee_category": foreign.pk},
+    )
+
+    entry.refresh_from_db()
+    assert entry.fee_category is None
