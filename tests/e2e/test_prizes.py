@@ -56,6 +56,7 @@ def test_fees_ticked_at_check_in_pay_a_prize_list_that_adds_up_to_the_fund(live_
     page.click(f"form.fee-categories button:has-text('{t('Save')}')")
     expect(page.locator(f"text={t('Fee categories saved.')}")).to_be_visible()
     assert_fits_the_phone(page)
+    page.screenshot(path=str(SHOTS / "fees-360.png"), full_page=True)
 
     page.goto(f"{base}/entries/{lady.pk}/")
     page.select_option("#id_registration-fee_category", label="Dāmām")

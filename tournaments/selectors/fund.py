@@ -62,12 +62,16 @@ def fee_categories(*, tournament: Tournament) -> list[FeeCategory]:
     return list(tournament.fee_categories.all())
 
 
-def registration_fees(*, tournament: Tournament) -> dict[int, FeeCategory | None]:
+def registration_fees(
+    *, tournament: Tournament, categories: list[FeeCategory] | None = None
+) -> dict[int, FeeCategory | None]:
     """Each registration's fee category: its own, or the tournament's first (None: no fees)."""
-    categories = {category.pk: category for category in tournament.fee_categories.all()}
-    first = next(iter(categories.values()), None)
+    if categories is None:
+        categories = fee_categories(tournament=tournament)
+    by_pk = {category.pk: category for category in categories}
+    first = categories[0] if categories else None
     return {
-        pk: categories.get(category_id, first) if category_id else first
+        pk: by_pk.get(category_id, first) if category_id else first
         for pk, category_id in Registration.objects.filter(tournament=tournament)
         .values_list("pk", "fee_category_id")
         .order_by()
@@ -84,30 +88,27 @@ def fees_paid(*, tournament: Tournament) -> list[int]:
 
 
 def prize_fund(*, tournament: Tournament) -> Fund:
-    """The fund: each category's fee times the players of it who paid. Two queries."""
-    fees = registration_fees(tournament=tournament)
+    """The fund: each category's fee times the players of it who paid. Three queries."""
+    categories = fee_categories(tournament=tournament)
+    fees = registration_fees(tournament=tournament, categories=categories)
     paid = set(fees_paid(tournament=tournament))
-    rows: dict[int, list[int]] = {}
-    for category in tournament.fee_categories.all():
-        rows[category.pk] = [0, 0]
-    order = {category.pk: category for category in tournament.fee_categories.all()}
+    counts = {category.pk: [0, 0] for category in categories}  # paid, not paid
     for registration_id, category in fees.items():
-        if category is None:
-            continue
-        rows[category.pk][0 if registration_id in paid else 1] += 1
-    categories = tuple(
+        if category is not None:
+            counts[category.pk][0 if registration_id in paid else 1] += 1
+    rows = tuple(
         CategoryFund(
             name=category.name,
             amount_cents=cents(category.amount),
-            paid=rows[pk][0],
-            unpaid=rows[pk][1],
-            paid_cents=cents(category.amount) * rows[pk][0],
+            paid=counts[category.pk][0],
+            unpaid=counts[category.pk][1],
+            paid_cents=cents(category.amount) * counts[category.pk][0],
         )
-        for pk, category in order.items()
+        for category in categories
     )
     return Fund(
-        categories=categories,
-        total_cents=sum(row.paid_cents for row in categories),
-        paid=len(paid & fees.keys()),
-        unpaid=len(fees.keys() - paid),
+        categories=rows,
+        total_cents=sum(row.paid_cents for row in rows),
+        paid=sum(row.paid for row in rows),
+        unpaid=sum(row.unpaid for row in rows),
     )

@@ -145,3 +145,26 @@ def test_money_is_shown_as_the_language_writes_it(language, shown):
 
     with translation.override(language):
         assert selectors.money_text(123450) == shown
+
+
+def test_the_fund_is_read_in_three_queries_whatever_the_field(django_assert_num_queries):
+    tournament = make_tournament()
+    entries = make_registrations(tournament, 30)
+    categories(tournament, ("Standarta", "15"), ("Juniori", "5"))
+    services.fees_paid_set(tournament=tournament, paid=entries[:20], by=None)
+
+    with django_assert_num_queries(3):
+        fund = selectors.prize_fund(tournament=tournament)
+
+    assert fund.total_cents == 20 * 1500
+    assert (fund.paid, fund.unpaid) == (20, 10)
+
+
+def test_without_fee_categories_there_is_no_fund():
+    tournament = make_tournament()
+    (anna,) = make_registrations(tournament, 1)
+    services.fees_paid_set(tournament=tournament, paid=[anna], by=None)
+
+    fund = selectors.prize_fund(tournament=tournament)
+
+    assert (fund.total_cents, fund.categories) == (0, ())
