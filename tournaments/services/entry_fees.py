@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
@@ -61,10 +62,12 @@ def fee_categories_save(
     names = [row.name.strip() for row in kept]
     if len(set(names)) != len(names):
         raise ServiceError(_("Each fee category needs a name of its own."))
-    # Names move to placeholders first: two categories may swap names in one save.
+    # Names move to placeholders first: two categories may swap names in one save. (Random, so
+    # that no name an organiser types meets one; no NUL: PostgreSQL's text refuses it.)
     for category in existing.values():
         if category not in removed:
-            FeeCategory.objects.filter(pk=category.pk).update(name=f"\0{category.pk}")
+            placeholder = f"~{category.pk}~{secrets.token_hex(8)}"
+            FeeCategory.objects.filter(pk=category.pk).update(name=placeholder)
     saved = []
     for order, row in enumerate(kept):
         category = existing.get(row.pk) if row.pk is not None else None
