@@ -65,10 +65,10 @@ def test_fees_ticked_at_check_in_pay_a_prize_list_that_adds_up_to_the_fund(live_
 
     # Check-in: everyone present, everyone pays; the ticks go with the seating.
     page.goto(f"{base}/rounds/1/")
-    page.click(f"button:has-text('{t('Tick all')}')")
+    page.click(f"[data-select-all=id_entries]:has-text('{t('Tick all')}')")
     expect(page.locator("#id_paid").get_by_text("Dāmām 10,00 €")).to_be_visible()
-    for tick in page.locator("#id_paid input[type=checkbox]").all():
-        tick.check()
+    page.click(f"[data-select-all=id_paid]:has-text('{t('Tick all')}')")
+    assert page.locator("#id_paid input:checked").count() == 6
     assert_fits_the_phone(page)
     page.screenshot(path=str(SHOTS / "check-in-360.png"), full_page=True)
     page.click(f"button:has-text('{t('Generate')}')")
