@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Mapping
+from decimal import Decimal, InvalidOperation
 from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
@@ -240,6 +241,14 @@ class Checker(TableChecks):
         elif kind.endswith("IntegerField"):
             if isinstance(value, bool) or not isinstance(value, int):
                 raise ArchiveError(f"{where} must be a whole number, got {shown(value)}")
+        elif kind == "DecimalField":
+            try:
+                number = Decimal(value) if isinstance(value, str) else None
+            except InvalidOperation:
+                number = None
+            if number is None or not number.is_finite():
+                raise ArchiveError(f"{where} must be a number written as text, got {shown(value)}")
+            return number
         elif kind == "DateField":
             try:
                 date = parse_date(value) if isinstance(value, str) else None

@@ -3,6 +3,7 @@ both use."""
 
 from __future__ import annotations
 
+from decimal import Decimal
 from fractions import Fraction
 
 from django.contrib.auth import get_user_model
@@ -44,6 +45,8 @@ BATCH_SIZE = 1000
 
 
 def json_value(value: object) -> object:
+    if isinstance(value, Decimal):  # a percentage: its exact text, never a float
+        return str(value)
     return value.isoformat() if hasattr(value, "isoformat") else value
 
 

@@ -9,6 +9,7 @@ from django.conf import settings
 from django.utils import translation
 
 from documents import selectors
+from documents.prize_list import render_prize_list
 from documents.protocol import render_protocol
 from documents.score_sheets import render_score_sheets
 from documents.seating_list import render_seating_list
@@ -38,3 +39,8 @@ def standings_protocol_pdf(*, tournament: Tournament, after_round: int | None = 
         return render_protocol(
             selectors.standings_protocol(tournament=tournament, after_round=after_round)
         )
+
+
+def prize_list_pdf(*, tournament: Tournament) -> bytes:
+    with printed_in(tournament):
+        return render_prize_list(selectors.prize_document(tournament=tournament))

@@ -20,6 +20,7 @@ from django.utils.translation import gettext as _
 
 from core.engine_text import display_name_key, error_text
 from documents.layout import EventInfo, variant_for
+from documents.prize_list import FundLine, PrizeDocument, PrizeLine
 from documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
 from documents.score_sheet_rows import (
     RowWords,
@@ -35,7 +36,14 @@ from engine import SheetError, dealer_for, round_results, score_sheet
 from engine.rules import TABLE_SIZES
 from engine.standings import PlaceScheme, RoundResult, place_spans, place_text, rank_standings
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
-from scoring.selectors import PUBLIC_STATUSES, points_text, rank_label, standings_order
+from scoring.selectors import (
+    PUBLIC_STATUSES,
+    PrizeList,
+    points_text,
+    prize_list,
+    rank_label,
+    standings_order,
+)
 from scoring.sheet.lines import (
     current_results,
     deals_played,
@@ -545,4 +553,64 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
             sorted(table.number for table in last_round.tables.all()) if last_round else ()
         ),
         controls=controls,
+    )
+
+
+# -- Prize list ----------------------------------------------------------------------------------
+
+
+def prize_subtitle(prizes: PrizeList, rounds_planned: int) -> str:
+    if not prizes.scored_rounds:
+        return _("No round has been published yet")
+    if prizes.finished:
+        return _("Final standings after round %(number)d") % {"number": prizes.scored_rounds}
+    return _("Standings after round %(number)d of %(planned)d") % {
+        "number": prizes.scored_rounds,
+        "planned": rounds_planned,
+    }
+
+
+def prize_note(prizes: PrizeList) -> str:
+    """What the reader must know before trusting the list: why there is none, or that the
+    standings may still change."""
+    if prizes.problem:
+        return prizes.problem
+    if not prizes.shares:
+        return _("No prizes are set: give the places' percentages in the tournament's settings.")
+    if not prizes.finished:
+        return _(
+            "Provisional: the tournament is not finished; the prizes follow the standings so far."
+        )
+    return ""
+
+
+def prize_document(*, tournament: Tournament) -> PrizeDocument:
+    """The prize list as printed: the fund by fee category, the costs share and the prizes."""
+    prizes = prize_list(tournament=tournament)
+    percent = f"{prizes.costs_percent.normalize():f}"
+    return PrizeDocument(
+        event=event_info(tournament),
+        subtitle=prize_subtitle(prizes, tournament.rounds_planned),
+        note=prize_note(prizes),
+        fund_lines=tuple(
+            FundLine(category=row.name, fee=row.amount_text, paid=row.paid, amount=row.paid_text)
+            for row in prizes.fund.categories
+        ),
+        fund=prizes.fund.total_text,
+        costs=f"{percent} %: {prizes.costs_text}",
+        pool=prizes.pool_text,
+        prizes=tuple(
+            PrizeLine(place=row.place, name=row.name, club=row.club, amount=row.amount_text)
+            for row in prizes.rows
+        ),
+        prizes_total=prizes.prizes_text,
+        chief_referees=tuple(
+            sorted(
+                (
+                    user.get_full_name() or user.get_username()
+                    for user in tournament.chief_referees.all()
+                ),
+                key=display_name_key,
+            )
+        ),
     )

@@ -19,4 +19,7 @@ urlpatterns = [
         name="round_seating_pdf",
     ),
     path("t/<slug:slug>/standings.pdf", views.standings_protocol, name="standings_pdf"),
+    # The fund and the prizes: the organisers' page and the printed list.
+    path("organise/t/<slug:slug>/prizes/", views.prizes, name="prizes"),
+    path("organise/t/<slug:slug>/prizes.pdf", views.prizes_pdf, name="prizes_pdf"),
 ]

@@ -9,17 +9,18 @@ from functools import wraps
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404
+from django.shortcuts import get_object_or_404, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from core.query import positive_number
 from documents import printing
+from documents.selectors import prize_note
 from scoring import selectors
 from tournaments import permissions
 from tournaments.models import Round, Tournament
-from tournaments.views.access import cached_tournament_page, lazy_tournament
+from tournaments.views.access import cached_tournament_page, lazy_tournament, organiser_required
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 
@@ -110,3 +111,29 @@ def _standings_protocol(request: HttpRequest, tournament: Tournament) -> HttpRes
         name = f"{slug}-standings-after-round-{after_round}.pdf"
     content = printing.standings_protocol_pdf(tournament=tournament, after_round=after_round)
     return pdf_response(content, name)
+
+
+@organiser_required
+@require_safe
+def prizes(request: HttpRequest, slug: str) -> HttpResponse:
+    """The fund, the costs share and the prizes from the current standings (organisers: the
+    money of the event is theirs to show)."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    prize_list = selectors.prize_list(tournament=tournament)
+    return render(
+        request,
+        "documents/prizes.html",
+        {
+            "tournament": tournament,
+            "prizes": prize_list,
+            "fund": prize_list.fund,
+            "note": prize_note(prize_list),
+        },
+    )
+
+
+@organiser_required
+@require_safe
+def prizes_pdf(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    return pdf_response(printing.prize_list_pdf(tournament=tournament), f"{slug}-prizes.pdf")

@@ -2,7 +2,8 @@
 
 - `python -m engine score [FILE|-] [--jsonl]`: score a table sheet;
 - `python -m engine places [FILE|-]`: one table's places and place points from its results;
-- `python -m engine seat [FILE|-]`: seat the players of the next round(s) (engine.seating)."""
+- `python -m engine seat [FILE|-]`: seat the players of the next round(s) (engine.seating);
+- `python -m engine prizes [FILE|-]`: split a prize fund by the final places (engine.prizes)."""
 
 from __future__ import annotations
 
@@ -14,6 +15,7 @@ from typing import Any, BinaryIO
 
 from engine.errors import SheetError
 from engine.json_contract import places_json, score_json
+from engine.prizes import prize_json
 from engine.seating import seat_json
 
 EXIT_BAD_INPUT = 2
@@ -139,6 +141,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     seat.add_argument(
         "file", nargs="?", default="-", help="a seating request in JSON; - or none: stdin"
     )
+    prizes = commands.add_parser(
+        "prizes",
+        help="split a prize fund: costs, then places 1..N, tied players sharing",
+        description='{"fund_cents": 30000, "costs_percent": "20", "shares": "40 25 15 10 5 5", '
+        '"places": [[NAME, rank], ...]} in the standings order → {"costs_cents": ..., '
+        '"prizes": {NAME: cents}, "unpaid_cents": ...}.',
+    )
+    prizes.add_argument("file", nargs="?", default="-", help="a prize request; - or none: stdin")
     args = parser.parse_args(argv)
 
     if args.file == "-":
@@ -152,6 +162,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return EXIT_BAD_INPUT
     if args.command == "seat":
         status = seat_one(raw, sys.stdout.buffer, sys.stderr.buffer)
+    elif args.command == "prizes":
+        status = _answer_one(prize_json, raw, sys.stdout.buffer, sys.stderr.buffer)
     elif args.command == "places":
         status = places_one(raw, sys.stdout.buffer, sys.stderr.buffer)
     else:

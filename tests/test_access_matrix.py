@@ -271,6 +271,16 @@ class ViewSpec:
         return post(world) if post is not None else {}
 
 
+def fee_category_form() -> dict[str, object]:
+    """The fees page with one new category."""
+    return {
+        "fees-TOTAL_FORMS": "1",
+        "fees-INITIAL_FORMS": "0",
+        "fees-0-name": "Standarta",
+        "fees-0-amount": "15",
+    }
+
+
 def slug(world: World) -> list[object]:
     return [world.tournament.slug]
 
@@ -365,6 +375,7 @@ SPECS: dict[str, ViewSpec] = {
         post_as={"organiser": lambda w: {"user": w.spare_referee.pk, "role": "referee"}},
     ),
     "tournaments:audit": ViewSpec(ORGANISERS, slug),
+    "tournaments:fees": ViewSpec(ORGANISERS, slug, lambda w: fee_category_form()),
     "tournaments:clock": ViewSpec(
         SHEET_PRINTERS, round_1, lambda w: {"action": "start"}, has_page=False, prepare=time_round_1
     ),
@@ -384,6 +395,9 @@ SPECS: dict[str, ViewSpec] = {
     "documents:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),
     "documents:round_seating_pdf": ViewSpec(EVERYONE, round_1),
     "documents:standings_pdf": ViewSpec(EVERYONE, slug),
+    # The money of the event: its organisers' alone.
+    "documents:prizes": ViewSpec(ORGANISERS, slug),
+    "documents:prizes_pdf": ViewSpec(ORGANISERS, slug),
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),
     "ranking:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),

@@ -39,6 +39,8 @@ def organiser_pages(world: World) -> list[str]:
         reverse("tournaments:referees", args=[slug, 2]),
         reverse("tournaments:audit", args=[slug]),
         reverse("tournaments:audit", args=[slug]) + "?player=%3Cscript%3E",
+        reverse("tournaments:fees", args=[slug]),
+        reverse("documents:prizes", args=[slug]),
         reverse("entry:table_sheet", args=[world.table.pk]),
         reverse("entry:table_sheet", args=[world.round_1.tables.first().pk]),
         reverse("entry:table_sheet", args=[world.table.pk]) + "?correct=1",

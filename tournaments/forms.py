@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
+from decimal import Decimal
 from typing import TypeVar
 
 from django import forms
@@ -14,6 +15,7 @@ from core.engine_text import display_name_key, error_text
 from engine import PlaceScheme, SheetError
 from engine.names import search_key, search_spellings
 from engine.presets import PRESETS
+from engine.prizes import parse_prize_shares
 from engine.rules import deals_per_round_fits
 from tournaments.models import Club, Player, Registration, SeatingMode, Tournament
 from tournaments.namesakes import namesake_marks
@@ -96,8 +98,13 @@ class TournamentForm(forms.ModelForm):
             "avoid_same_club",
             "teams_enabled",
             "language",
+            # Entry fees and prizes.
+            "prize_costs_percent",
+            "prize_shares",
         )
         widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT}
+        # "12,5" in Latvian and Russian: the percentage is read as the page's language writes it.
+        localized_fields = ("prize_costs_percent",)
         # The labels are the model fields' verbose names.
         help_texts = {
             "slug": _("Letters, digits and hyphens; filled from the name when left empty."),
@@ -132,6 +139,14 @@ class TournamentForm(forms.ModelForm):
                 "Score sheets, seating lists and protocols are printed in this language, "
                 "whatever language the pages are read in."
             ),
+            "prize_costs_percent": _(
+                "The share of the fund (the fees paid) kept for costs, 0 to 100; the rest is "
+                "the prizes."
+            ),
+            "prize_shares": _(
+                "Percentages of the prizes for places 1, 2, 3, ... separated by spaces, adding "
+                "up to 100, e.g. 40 25 15 10 5 5. Empty: no prize list."
+            ),
         }
 
     preset = forms.ChoiceField(
@@ -159,8 +174,25 @@ class TournamentForm(forms.ModelForm):
             "small_zole_loss",
             "four_table_pass_pules",
             "absent_players",
+            "prize_costs_percent",
         ):
             self.fields[name].required = False
+
+    def clean_prize_costs_percent(self) -> Decimal:
+        value = self.cleaned_data["prize_costs_percent"]
+        if value is None:  # left out of the request: as it was
+            return self.instance.prize_costs_percent
+        if not Decimal(0) <= value <= Decimal(100):
+            raise forms.ValidationError(_("a percentage is 0 to 100"))
+        return value
+
+    def clean_prize_shares(self) -> str:
+        text = self.cleaned_data["prize_shares"]
+        try:
+            shares = parse_prize_shares(text)
+        except SheetError as error:
+            raise forms.ValidationError(error_text(error)) from None
+        return " ".join(f"{share.normalize():f}" for share in shares)
 
     def clean_deals_per_round(self) -> int:
         deals = self.cleaned_data["deals_per_round"]
@@ -344,10 +376,16 @@ class RegisterPlayersForm(forms.Form):
 class RegistrationForm(forms.ModelForm):
     class Meta:
         model = Registration
-        fields = ("team", "fixed_table", "first_round")
+        fields = ("team", "fixed_table", "first_round", "fee_category")
         help_texts = {
             "fixed_table": _("Leave empty unless the player needs a particular table."),
+            "fee_category": _("Empty: the first fee category (the standard fee)."),
         }
+
+    def __init__(self, *args, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        # Only this tournament's fee categories.
+        self.fields["fee_category"].queryset = self.instance.tournament.fee_categories.all()
 
 
 class WithdrawForm(forms.Form):
@@ -411,3 +449,68 @@ class ClubForm(forms.ModelForm):
         model = Club
         fields = ("name", "city")
         labels = {"name": _("Club")}
+
+
+# --- Entry fees ----------------------------------------------------------------------------------
+
+MAX_FEE = Decimal("99999.99")
+
+
+class FeeCategoryForm(forms.Form):
+    """One fee category on the fees page; `category` is its id (empty: a new one)."""
+
+    category = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
+    name = forms.CharField(label=_("Category"), max_length=60, required=False)
+    amount = forms.DecimalField(
+        label=_("Fee (€)"),
+        min_value=Decimal(0),
+        max_value=MAX_FEE,
+        decimal_places=2,
+        required=False,
+        localize=True,
+    )
+    remove = forms.BooleanField(label=_("Remove"), required=False)
+
+    def clean(self) -> dict:
+        data = super().clean()
+        name = (data.get("name") or "").strip()
+        filled = data.get("category") or name or data.get("amount") is not None
+        if not self.errors and not data.get("remove") and filled:
+            if not name:
+                self.add_error("name", _("Name the category."))
+            if data.get("amount") is None:
+                self.add_error("amount", _("Give the fee, e.g. 15."))
+        data["name"] = name
+        return data
+
+
+FeeCategoryFormSet = forms.formset_factory(
+    FeeCategoryForm, extra=2, max_num=20, validate_max=True, absolute_max=20
+)
+
+
+class FeesPaidForm(forms.Form):
+    """The check-in's fee ticks: exactly the players ticked have paid."""
+
+    paid = RegistrationChoiceField(
+        queryset=Registration.objects.none(),
+        widget=forms.CheckboxSelectMultiple,
+        required=False,
+        label=_("Fee paid"),
+    )
+
+    def __init__(self, *args, tournament, fee_labels: dict[int, str], **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        field = self.fields["paid"]
+        field.queryset = tournament.registrations.select_related("player")
+        entries = list(field.queryset)
+        marks = namesake_marks(entry.player for entry in entries)
+
+        def label(entry: Registration) -> str:
+            name = _labelled(entry.player.full_name, marks.get(entry.player_id))
+            fee = fee_labels.get(entry.pk)
+            return f"{name} · {fee}" if fee else name
+
+        field.choices = latvian_choices(
+            entries, name=lambda entry: entry.player.full_name, label=label
+        )

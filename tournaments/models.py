@@ -4,8 +4,10 @@ Meta options are tuples: immutable class attributes (ruff RUF012), the same to D
 """
 
 import secrets
+from decimal import Decimal
 
 from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 from django.db.models import Q
 from django.utils.translation import gettext, pgettext_lazy
@@ -243,6 +245,19 @@ class Tournament(models.Model):
         related_name="table_referee_tournaments",
         verbose_name=_("table referees"),
     )
+    # Entry fees and prizes: the fund (the fees paid) keeps this share for costs, and the rest
+    # goes to places 1..N by the percentages written "40 25 15 10 5 5" (engine.prizes): one text
+    # field, as the place points are, read and checked by the engine; empty: no prizes set.
+    prize_costs_percent = models.DecimalField(
+        _("share of the fund for costs (%)"),
+        max_digits=5,
+        decimal_places=2,
+        default=Decimal(0),
+        validators=[MinValueValidator(Decimal(0)), MaxValueValidator(Decimal(100))],
+    )
+    prize_shares = models.CharField(
+        _("prizes of places 1, 2, 3, ... (%)"), max_length=400, blank=True
+    )
     # Maximal mixing plans the remaining rounds at once; later rounds continue this plan.
     mix_plan = models.JSONField(default=dict, blank=True, editable=False)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
@@ -284,6 +299,25 @@ class Registration(models.Model):
     # A player who needs a particular table (accessibility) sits there every round.
     fixed_table = models.PositiveSmallIntegerField(
         _("fixed table (accessibility)"), null=True, blank=True
+    )
+    # Entry fees: the player's fee category (empty: the tournament's first) and when the fee was
+    # paid and to whom (empty: not paid).
+    fee_category = models.ForeignKey(
+        "FeeCategory",
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="registrations",
+        verbose_name=_("fee category"),
+    )
+    fee_paid_at = models.DateTimeField(_("fee paid at"), null=True, blank=True)
+    fee_paid_to = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("fee paid to"),
     )
 
     class Meta:
@@ -517,6 +551,9 @@ class AuditEntry(models.Model):
         DEALS_ALLOWED = "table.deals_allowed", _("more deals allowed after time")
         API_TOKEN_CREATED = "api_token.created", _("API token created")
         API_TOKEN_REVOKED = "api_token.revoked", _("API token revoked")
+        # Entry fees and prizes.
+        FEES_PAID = "fees.paid", _("entry fees ticked paid or unpaid")
+        FEE_CATEGORIES = "fees.categories", _("fee categories changed")
 
     tournament = models.ForeignKey(
         Tournament,
@@ -554,3 +591,36 @@ class AuditEntry(models.Model):
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"  # codes, for operators
+
+
+class FeeCategory(models.Model):
+    """One entry fee of a tournament ("Standard" 15,00 €, "Dāmām" 10,00 €); the first in order
+    is the fee of a registration without a category."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="fee_categories",
+        verbose_name=_("tournament"),
+    )
+    name = models.CharField(_("name"), max_length=60)
+    amount = models.DecimalField(
+        _("fee (€)"),
+        max_digits=8,
+        decimal_places=2,
+        validators=[MinValueValidator(Decimal(0))],
+    )
+    order = models.PositiveSmallIntegerField(_("order"), default=0)
+
+    class Meta:
+        ordering = ("order", "pk")
+        verbose_name = _("fee category")
+        verbose_name_plural = _("fee categories")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["tournament", "name"], name="fee_category_name_once_per_tournament"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return self.name

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import audit, people, register, rounds, tournaments
+from tournaments.views import audit, fee_pages, people, register, rounds, tournaments
 
 app_name = "tournaments"
 
@@ -35,4 +35,5 @@ urlpatterns = [
     path("t/<slug:slug>/people/", people.tournament_roles, name="roles"),
     path("t/<slug:slug>/people/remove/", people.tournament_role_remove, name="role_remove"),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path("t/<slug:slug>/fees/", fee_pages.fee_categories, name="fees"),
 ]

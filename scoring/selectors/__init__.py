@@ -27,6 +27,7 @@ from scoring.selectors.players import (
     public_player,
     public_players,
 )
+from scoring.selectors.prize_standings import PrizeList, PrizeRow, prize_list
 from scoring.selectors.progress import (
     tournament_progress,
 )
@@ -52,6 +53,8 @@ from scoring.selectors.tournament_standings import (
 
 __all__ = [
     "PUBLIC_STATUSES",
+    "PrizeList",
+    "PrizeRow",
     "RoundCell",
     "SeatingGrid",
     "StandingRow",
@@ -64,6 +67,7 @@ __all__ = [
     "points_exact",
     "points_number",
     "points_text",
+    "prize_list",
     "public_player",
     "public_players",
     "public_round",

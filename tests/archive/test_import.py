@@ -7,6 +7,7 @@ import copy
 import datetime
 import io
 import json
+from decimal import Decimal
 from pathlib import Path
 from typing import Any
 
@@ -895,3 +896,29 @@ def test_an_imported_archive_exports_like_the_service_archive(tmp_path):
     expected = comparable(archive)
     expected["tournament"]["slug"] = "sep-2"
     assert comparable(tournament_archive(imported)) == expected
+
+
+def test_the_prize_split_settings_go_through_the_archive_exactly():
+    """The costs share is a decimal: written as its exact text, read back the same."""
+    tournament = simulate_tournament(players=7, rounds=1, deals=DEALS, seed=9, slug="balvas")
+    Tournament.objects.filter(pk=tournament.pk).update(
+        prize_costs_percent=Decimal("12.50"), prize_shares="50 30 20"
+    )
+    tournament.refresh_from_db()
+    archive = json.loads(json.dumps(tournament_archive(tournament)))
+    assert archive["tournament"]["prize_costs_percent"] == "12.50"
+
+    imported = tournament_import(archive, slug="balvas-2")
+
+    assert imported.prize_costs_percent == Decimal("12.50")
+    assert imported.prize_shares == "50 30 20"
+
+
+@pytest.mark.parametrize("value", ["abc", "NaN", 12.5, "150"])
+def test_a_costs_share_that_is_no_percentage_is_refused(value):
+    tournament = simulate_tournament(players=7, rounds=1, deals=DEALS, seed=9, slug="balvas")
+    archive = json.loads(json.dumps(tournament_archive(tournament)))
+    archive["tournament"]["prize_costs_percent"] = value
+
+    with pytest.raises(ArchiveError, match="prize_costs_percent"):
+        tournament_import(archive, slug="balvas-3")

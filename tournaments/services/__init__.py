@@ -29,6 +29,7 @@ from tournaments.services.clock_and_links import (
     table_token_issue,
     table_token_revoke,
 )
+from tournaments.services.entry_fees import CategoryRow, fee_categories_save, fees_paid_set
 from tournaments.services.player_import import (
     IMPORT_MAX_BYTES,
     ImportPreview,
@@ -70,6 +71,7 @@ __all__ = [
     "DEMO_PLAYERS",
     "IMPORT_MAX_BYTES",
     "AttendanceMismatchError",
+    "CategoryRow",
     "ImportPreview",
     "ImportRefusedError",
     "ImportResult",
@@ -82,6 +84,8 @@ __all__ = [
     "club_create",
     "decode_upload",
     "demo_load",
+    "fee_categories_save",
+    "fees_paid_set",
     "lock_round_and_table",
     "organiser_account_create",
     "player_save",

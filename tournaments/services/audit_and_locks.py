@@ -2,6 +2,7 @@
 leaves, and the one lock order (round, then table) every write that touches a table takes."""
 
 import datetime
+from decimal import Decimal
 
 from django.contrib.auth.models import User
 from django.db import models
@@ -77,6 +78,8 @@ def audit_value(value: object) -> object:
     if isinstance(value, datetime.date):
         return value.isoformat()
     if isinstance(value, models.Model):  # a club: its name, which the log keeps
+        return str(value)
+    if isinstance(value, Decimal):  # a percentage: JSON has no exact decimals
         return str(value)
     return value
 

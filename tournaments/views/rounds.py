@@ -26,6 +26,7 @@ from tournaments.forms import (
 from tournaments.models import Round, RoundStatus, SeatingMode, Tournament
 from tournaments.round_clock import round_clock
 from tournaments.views.access import organiser_required, round_or_404
+from tournaments.views.fee_pages import FEES_ON_SCREEN, fees_form, save_fees_on_screen
 
 
 @organiser_required
@@ -89,6 +90,8 @@ def _round_page(
             "tables": tables,
             "uneven_dealing": selectors.uneven_dealing(round_=round_, tables=tables),
             "check_in_form": check_in_form,
+            "fees_form": fees_form(round_.tournament),
+            "fees_on_screen": FEES_ON_SCREEN,
             "attendance": attendance,
             "generate_form": generate_form
             or GenerateSeatingForm(initial={"mode": round_.seating_mode}),
@@ -171,6 +174,7 @@ def round_clock_action(request: HttpRequest, round_: Round) -> HttpResponse:
 @require_POST
 def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = round_or_404(slug, number)
+    save_fees_on_screen(request, round_)
     form = CheckInForm(request.POST, round_=round_)
     if form.is_valid():
         try:
@@ -206,6 +210,7 @@ def _attendance_on_screen(request: HttpRequest, round_: Round) -> CheckInForm | 
 def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Seat the players ticked on screen: the check-in is saved with the seating."""
     round_ = round_or_404(slug, number)
+    save_fees_on_screen(request, round_)
     form = GenerateSeatingForm(request.POST)
     attendance = _attendance_on_screen(request, round_)
     if not form.is_valid():
@@ -262,6 +267,7 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Publish with the check-in on screen (saved with it); refused while the seated players
     are not the present ones, unless the organiser ticks that it is published as it is."""
     round_ = round_or_404(slug, number)
+    save_fees_on_screen(request, round_)
     attendance = _attendance_on_screen(request, round_)
     if attendance is not None and not attendance.is_valid():
         messages.error(request, _("Choose the players who are present."))

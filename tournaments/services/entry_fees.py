@@ -1,0 +1,124 @@
+"""Entry fees: a tournament's fee categories and the fees ticked paid."""
+
+from __future__ import annotations
+
+import secrets
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from decimal import Decimal
+
+from django.contrib.auth.models import User
+from django.db import transaction
+from django.utils import timezone
+from django.utils.translation import gettext as _
+
+from core.page_cache import tournament_changed
+from tournaments.models import AuditEntry, FeeCategory, Registration, Tournament
+from tournaments.services.audit_and_locks import ServiceError, audit
+
+CENT = Decimal("0.01")
+
+
+@dataclass(frozen=True)
+class CategoryRow:
+    """A fee category as the organiser's form sends it: `pk` None for a new one."""
+
+    pk: int | None
+    name: str
+    amount: Decimal
+    delete: bool = False
+
+
+@transaction.atomic
+def fee_categories_save(
+    *,
+    tournament: Tournament,
+    rows: Sequence[CategoryRow],
+    by: User | None,
+    ip_address: str | None = None,
+) -> list[FeeCategory]:
+    """The tournament's fee categories, in the order given (the first is the standard fee).
+    A category players are in cannot be removed; what changed goes to the audit log."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    existing = {category.pk: category for category in tournament.fee_categories.all()}
+    before = [(category.name, str(category.amount)) for category in existing.values()]
+    unknown = [row.pk for row in rows if row.pk is not None and row.pk not in existing]
+    if unknown:
+        raise ServiceError(_("This fee category is not one of this tournament's."))
+    removed = [existing[row.pk] for row in rows if row.delete and row.pk is not None]
+    in_use = [
+        category.name
+        for category in removed
+        if category.registrations.exists()  # PROTECT would refuse it too, less clearly
+    ]
+    if in_use:
+        raise ServiceError(
+            _("Fee category %(name)s has players: give them another category first.")
+            % {"name": ", ".join(in_use)}
+        )
+    for category in removed:
+        category.delete()
+    kept = [row for row in rows if not row.delete]
+    names = [row.name.strip() for row in kept]
+    if len(set(names)) != len(names):
+        raise ServiceError(_("Each fee category needs a name of its own."))
+    # Names move to placeholders first: two categories may swap names in one save. (Random, so
+    # that no name an organiser types meets one; no NUL: PostgreSQL's text refuses it.)
+    for category in existing.values():
+        if category not in removed:
+            placeholder = f"~{category.pk}~{secrets.token_hex(8)}"
+            FeeCategory.objects.filter(pk=category.pk).update(name=placeholder)
+    saved = []
+    for order, row in enumerate(kept):
+        category = existing.get(row.pk) if row.pk is not None else None
+        if category is None:
+            category = FeeCategory(tournament=tournament)
+        category.name = row.name.strip()
+        category.amount = row.amount.quantize(CENT)  # "15" is kept and logged as 15.00
+        category.order = order
+        category.save()
+        saved.append(category)
+    after = [(category.name, str(category.amount)) for category in saved]
+    if after != before:
+        audit(
+            action=AuditEntry.Action.FEE_CATEGORIES,
+            by=by,
+            tournament=tournament,
+            ip_address=ip_address,
+            before=[f"{name} {amount}" for name, amount in before],
+            after=[f"{name} {amount}" for name, amount in after],
+        )
+    tournament_changed(tournament.pk)
+    return saved
+
+
+@transaction.atomic
+def fees_paid_set(
+    *,
+    tournament: Tournament,
+    paid: Iterable[Registration],
+    by: User | None,
+    ip_address: str | None = None,
+) -> int:
+    """Exactly these registrations have paid their fee; returns how many have. A newly ticked
+    fee records when and to whom it was paid; who was ticked or unticked goes to the audit log."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    chosen = {entry.pk for entry in paid if entry.tournament_id == tournament.pk}
+    entries = Registration.objects.filter(tournament=tournament)
+    before = set(entries.filter(fee_paid_at__isnull=False).values_list("pk", flat=True))
+    user = by if by is not None and by.is_authenticated else None
+    entries.filter(pk__in=chosen - before).update(fee_paid_at=timezone.now(), fee_paid_to=user)
+    entries.filter(pk__in=before - chosen).update(fee_paid_at=None, fee_paid_to=None)
+    if chosen != before:
+        names = dict(entries.filter(pk__in=chosen ^ before).values_list("pk", "player__full_name"))
+        audit(
+            action=AuditEntry.Action.FEES_PAID,
+            by=by,
+            tournament=tournament,
+            ip_address=ip_address,
+            paid=sorted(names[pk] for pk in chosen - before),
+            unpaid=sorted(names[pk] for pk in before - chosen),
+            paid_count=len(chosen),
+        )
+        tournament_changed(tournament.pk)
+    return len(chosen)
