@@ -96,6 +96,9 @@ class TournamentForm(forms.ModelForm):
             "avoid_same_club",
             "teams_enabled",
             "language",
+            # Late and absent players
+            "late_wait_minutes",
+            "late_out_deal",
         )
         widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT}
         # The labels are the model fields' verbose names.
@@ -131,6 +134,15 @@ class TournamentForm(forms.ModelForm):
             "language": _(
                 "Score sheets, seating lists and protocols are printed in this language, "
                 "whatever language the pages are read in."
+            ),
+            # Late and absent players
+            "late_wait_minutes": _(
+                "Leave empty for no such rule. A player who comes later than this after the "
+                "round started gets a personal penalty pule (3 at Nereta)."
+            ),
+            "late_out_deal": _(
+                "Leave empty for no such rule. A player not there by this deal is out of the "
+                "round: his table of 4 plays on as a table of 3 (4 at Nereta)."
             ),
         }
 
@@ -192,6 +204,25 @@ class TournamentForm(forms.ModelForm):
                 params={"most": MAX_ROUND_MINUTES},
             )
         return minutes
+
+    # Late and absent players
+    def clean_late_wait_minutes(self) -> int | None:
+        minutes = self.cleaned_data["late_wait_minutes"]
+        if minutes is not None and minutes > MAX_ROUND_MINUTES:
+            raise forms.ValidationError(
+                _("a late player's waiting time is 0 to %(most)s minutes"),
+                params={"most": MAX_ROUND_MINUTES},
+            )
+        return minutes
+
+    def clean_late_out_deal(self) -> int | None:
+        deal = self.cleaned_data["late_out_deal"]
+        if deal is not None and not 1 <= deal <= MAX_DEALS_PER_ROUND:
+            raise forms.ValidationError(
+                _("the deal by which a late player is out is 1 to %(most)s"),
+                params={"most": MAX_DEALS_PER_ROUND},
+            )
+        return deal
 
     def deals_warning(self) -> str | None:
         """Said, not refused: a deal count that is not a multiple of the table size."""
