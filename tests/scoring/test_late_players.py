@@ -11,9 +11,10 @@ from engine import PenaltyPule, dealer_for
 from scoring import services
 from scoring.late_players import late_arrival_record, player_out_of_round
 from scoring.models import DealResult, LatePlayer, SeatResult
+from scoring.selectors import tournament_standings
 from scoring.services import Writer
 from scoring.sheet.reader import table_sheet
-from tests.factories import deals_on_sheet, seat_keys
+from tests.factories import deals_on_sheet, play_round_with, seat_keys
 from tests.scoring.test_services import lielais
 from tournaments.models import AuditEntry, Round, Tournament
 from tournaments.services import ServiceError
@@ -182,3 +183,41 @@ class TestOutOfTheRound:
         came(table, a)
         with pytest.raises(ServiceError, match="came late already"):
             player_out_of_round(table=table, player_key=a, writer=REFEREE)
+
+
+def play_and_confirm(table):
+    players = seat_keys(table)
+    first = players[table.first_dealer_position - 1]
+    deals = table_sheet(table_id=table.pk).deals_per_round
+    for index in range(deals):
+        dealer = dealer_for(players, first, index)
+        services.deal_record(
+            table=table,
+            entry=lielais(next(p for p in players if p != dealer)),
+            position=index + 1,
+            client_key=next(keys),
+            writer=REFEREE,
+        )
+    services.table_confirm(
+        table=table,
+        writer=REFEREE,
+        deals_seen=deals,
+        confirmer=table.seats.get(position=1).registration,
+    )
+
+
+class TestTheStandings:
+    @pytest.mark.parametrize("rule", ["points", "last"])
+    def test_a_player_out_of_the_round_ranks_as_the_absent_rule_says(self, table_of_four, rule):
+        table = with_rules(table_of_four, late_out_deal=4, absent_players=rule, deals_per_round=6)
+        play_round_with(table.round, deals_per_round=6, absent_players=rule)
+        out = seat_keys(table)[0]
+        player_out_of_round(table=table, player_key=out, writer=REFEREE)
+        for each in table.round.tables.all():
+            play_and_confirm(each)
+        rows = tournament_standings(tournament=table.round.tournament).rows
+        absent = next(row for row in rows if str(row.registration_id) == out)
+        assert absent.rounds == {} and absent.game_points == 0
+        # Every table of 3 gives at least 2 place points: under either rule he is last.
+        assert absent.position == len(rows)
+        assert absent.place_points == 0
