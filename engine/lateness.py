@@ -33,6 +33,13 @@ def late_pule_due(minutes: int, wait_minutes: int | None) -> bool:
     return minutes > wait_minutes
 
 
+def out_of_round_due(hall_deals: int, out_deal: int) -> bool:
+    """A late player is out of the round once he is not there by deal `out_deal`, counted in the
+    hall (his own table waits for him): when the round's furthest table has played the deals
+    before it, so that deal is under way."""
+    return hall_deals >= out_deal - 1
+
+
 @dataclass(frozen=True, slots=True)
 class TableWithout:
     """The table that plays on when a player is out: its players in seat order, each still to

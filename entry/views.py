@@ -37,6 +37,7 @@ from core.dropped_connections import repeatable_posts
 from core.query import whole_number
 from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import client_ip
+from engine.lateness import out_of_round_due
 from entry.forms import (
     AllowDealsForm,
     ConfirmForm,
@@ -703,6 +704,7 @@ class LatePanel:
     recorded: list
     arrival_form: forms.Form | None
     out_form: forms.Form | None
+    hall_deals: int | None = None  # the round's furthest table, when someone may be put out
 
 
 def late_panel(page: SheetPage, bound: Mapping[str, forms.Form]) -> LatePanel | None:
@@ -717,15 +719,17 @@ def late_panel(page: SheetPage, bound: Mapping[str, forms.Form]) -> LatePanel | 
     arrival = bound.get("late_form") or (
         LateArrivalForm(prefix="late", players=waiting) if open_ else None
     )
-    # Only a table of 4 plays on without a player, and only before its first deal.
+    # Only a table of 4 plays on without a player, only before its first deal, and once the
+    # hall has reached the tournament's deal.
     can_put_out = (
-        tournament.late_out_deal is not None
+        open_
+        and tournament.late_out_deal is not None
         and len(frame.players) == 4
         and page.sheet.deals_played == 0
     )
-    out = bound.get("out_form") or (
-        OutOfRoundForm(prefix="out", players=waiting) if open_ and can_put_out else None
-    )
+    hall = late_players.hall_deals(frame.round) if can_put_out else None
+    due = hall is not None and out_of_round_due(hall, tournament.late_out_deal)
+    out = bound.get("out_form") or (OutOfRoundForm(prefix="out", players=waiting) if due else None)
     return LatePanel(
         wait_minutes=tournament.late_wait_minutes,
         out_deal=tournament.late_out_deal,
@@ -733,6 +737,7 @@ def late_panel(page: SheetPage, bound: Mapping[str, forms.Form]) -> LatePanel | 
         recorded=recorded,
         arrival_form=arrival,
         out_form=out,
+        hall_deals=hall,
     )
 
 

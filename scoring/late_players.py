@@ -7,6 +7,7 @@ of 3 without him, and he has no result for the round. Reads in `table_late_playe
 from __future__ import annotations
 
 import datetime
+from collections import defaultdict
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -16,10 +17,10 @@ from django.utils.translation import gettext as _
 from core.engine_text import error_text
 from core.page_cache import tournament_changed
 from engine import PenaltyPule, Sheet, SheetError, score_sheet
-from engine.lateness import late_pule_due, minutes_late, table_without
-from scoring.models import LatePlayer
+from engine.lateness import late_pule_due, minutes_late, out_of_round_due, table_without
+from scoring.models import DealResult, LatePlayer
 from scoring.services import Writer, _require_open, deal_record_on_sheet
-from scoring.sheet.lines import current_results, sheet_line
+from scoring.sheet.lines import current_results, deals_played, sheet_line
 from scoring.sheet.reader import locked_sheet
 from scoring.sheet.shape import SheetPlayer, TableSheet
 from tournaments.models import AuditEntry, Round, Seat, Table, Tournament
@@ -175,6 +176,15 @@ def player_out_of_round(*, table: Table, player_key: str, writer: Writer) -> Lat
         )
     except SheetError as error:
         raise ServiceError(error_text(error, names=names, entries=lines)) from None
+    reached = hall_deals(state.round)
+    if not out_of_round_due(reached, tournament.late_out_deal):
+        raise ServiceError(
+            _(
+                "The round's tables have played %(count)d deals: a late player is out of the "
+                "round once they reach deal %(deal)d."
+            )
+            % {"count": reached, "deal": tournament.late_out_deal}
+        )
     gone = seats[player.key]
     gone.delete()
     # The others keep their order, numbered 1.. again: first out of the way of the unique seat
@@ -221,3 +231,15 @@ def round_out_players(round_: Round) -> list[LatePlayer]:
         .select_related("registration__player", "table")
         .order_by("table__number", "seat_position")
     )
+
+
+def hall_deals(round_: Round) -> int:
+    """The deals the round's furthest table has played: how far the hall is (one query)."""
+    versions: dict[int, list[DealResult]] = defaultdict(list)
+    for result in (
+        DealResult.objects.filter(table__round=round_)
+        .only("id", "table_id", "position", "version", "kind")
+        .order_by("table_id", "position", "version")
+    ):
+        versions[result.table_id].append(result)
+    return max((deals_played(current_results(results)) for results in versions.values()), default=0)

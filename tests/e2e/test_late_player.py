@@ -7,6 +7,10 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from engine import Play, dealer_for
+from engine.rules import Game
+from scoring import services
+from scoring.services import Writer
 from tests.factories import make_published_round, make_user
 from tournaments.models import Round, TableToken, Tournament
 
@@ -56,6 +60,20 @@ def test_a_late_player_gets_his_pule_and_an_absent_one_is_out_of_the_round(
     page.screenshot(path=str(shots / "late-player-pule-360.png"), full_page=True)
     no_violations(page)
 
+    # The hall plays on: the table of 3 has played 3 deals, so deal 4 is under way (written
+    # here with its phone's page closed, whose sync would write to the database meanwhile).
+    page.goto("about:blank")
+    players = [str(seat.registration_id) for seat in three.seats.order_by("position")]
+    for index in range(3):
+        dealer = dealer_for(players, players[three.first_dealer_position - 1], index)
+        services.deal_record(
+            table=three,
+            entry=Play(Game.LIELAIS, next(p for p in players if p != dealer), 5, 75),
+            position=index + 2,
+            client_key=f"e2e-hall-{index}",
+            writer=Writer(),
+        )
+
     # The table of 4's referee, signed in: the first dealer never came and is out.
     referee = make_user(username="tiesnesis")
     round_.tournament.referees.add(referee)
@@ -66,6 +84,12 @@ def test_a_late_player_gets_his_pule_and_an_absent_one_is_out_of_the_round(
     columns = page.locator(".entry-sheet thead th").count()
     out = page.locator("form.out-of-round-form")
     out.scroll_into_view_if_needed()
+    hall = t(
+        "Deals played at the round's furthest table: %(count)s. A late player is out of the "
+        "round from deal %(deal)s."
+    ) % {"count": 3, "deal": 4}
+    assert hall in page.locator("#late-players").inner_text()
+    page.locator("#late-players").screenshot(path=str(shots / "late-player-before-out-360.png"))
     out.locator(f"input[name='out-player'][value='{absent.pk}']").check()
     out.locator("button").click()
     page.wait_for_load_state()

@@ -6,7 +6,7 @@ import datetime
 import pytest
 
 from engine import SheetError
-from engine.lateness import late_pule_due, minutes_late, table_without
+from engine.lateness import late_pule_due, minutes_late, out_of_round_due, table_without
 from engine.sheet import Sheet, score_sheet
 
 from .factories import lielais, penalty
@@ -42,6 +42,16 @@ class TestTheWaitingTime:
     def test_no_waiting_time_at_all_makes_any_lateness_cost_a_pule(self):
         assert late_pule_due(1, wait_minutes=0)
         assert not late_pule_due(0, wait_minutes=0)
+
+
+class TestOutByADeal:
+    def test_not_there_by_deal_4_is_out_once_the_hall_has_played_3_deals(self):
+        assert not out_of_round_due(2, out_deal=4)
+        assert out_of_round_due(3, out_deal=4)
+        assert out_of_round_due(10, out_deal=4)
+
+    def test_not_there_by_deal_1_is_out_at_the_start(self):
+        assert out_of_round_due(0, out_deal=1)
 
 
 class TestATableOf4PlaysOnAsATableOf3:

@@ -28,6 +28,21 @@ def table_with_rules(players, **options):
     return next(t for t in round_.tables.all() if t.seats.count() == size), start
 
 
+def hall_plays(table, deals, start=0):
+    """The round's other table plays `deals` more deals."""
+    other = table.round.tables.exclude(pk=table.pk).get()
+    players = seat_keys(other)
+    for index in range(start, start + deals):
+        dealer = dealer_for(players, players[other.first_dealer_position - 1], index)
+        services.deal_record(
+            table=other,
+            entry=Play(Game.LIELAIS, next(p for p in players if p != dealer), 5, 75),
+            position=index + 1,
+            client_key=f"hall-{index}",
+            writer=Writer(),
+        )
+
+
 def url_of(table):
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
     return reverse("entry:token_sheet", args=[token])
@@ -99,6 +114,11 @@ class TestTheLatePart:
     def test_a_player_out_of_the_round_leaves_a_table_of_3_and_the_round_page_says_so(self, client):
         table, _start = table_with_rules(7, late_wait_minutes=3, late_out_deal=4)
         a = seat_keys(table)[0]
+        hall_plays(table, 2)
+        page = client.get(url_of(table)).content.decode()
+        assert "furthest table: 2." in page
+        assert 'value="out"' not in page  # deal 4 is not under way in the hall yet
+        hall_plays(table, 1, start=2)
         page = client.get(url_of(table)).content.decode()
         assert 'value="out"' in page
         response = client.post(url_of(table), {"action": "out", "out-player": a})

@@ -118,10 +118,36 @@ class TestALateArrival:
         assert not LatePlayer.objects.exists()
 
 
+def hall_plays(table, deals):
+    """Another table of the round plays `deals` deals."""
+    other = table.round.tables.exclude(pk=table.pk).first()
+    players = seat_keys(other)
+    first = players[other.first_dealer_position - 1]
+    for index in range(deals):
+        dealer = dealer_for(players, first, index)
+        services.deal_record(
+            table=other,
+            entry=lielais(next(p for p in players if p != dealer)),
+            position=index + 1,
+            client_key=next(keys),
+            writer=REFEREE,
+        )
+    return other
+
+
 class TestOutOfTheRound:
+    def test_he_is_out_only_once_the_hall_has_reached_the_deal(self, table_of_four):
+        table = with_rules(table_of_four, late_wait_minutes=3, late_out_deal=4)
+        hall_plays(table, 2)
+        with pytest.raises(ServiceError, match="reach deal 4"):
+            player_out_of_round(table=table, player_key=seat_keys(table)[0], writer=REFEREE)
+        assert table.seats.count() == 4
+        assert not LatePlayer.objects.exists()
+
     def test_a_table_of_4_plays_the_round_as_a_table_of_3_and_he_has_no_result(self, table_of_four):
         table = with_rules(table_of_four, late_wait_minutes=3, late_out_deal=4)
         started_minutes_ago(table, 12)
+        hall_plays(table, 3)
         a, b, c, d = seat_keys(table)
         late = player_out_of_round(table=table, player_key=a, writer=REFEREE)
         assert late.is_out and late.seat_position == 1
@@ -185,11 +211,11 @@ class TestOutOfTheRound:
             player_out_of_round(table=table, player_key=a, writer=REFEREE)
 
 
-def play_and_confirm(table):
+def play_and_confirm(table, played=0):
     players = seat_keys(table)
     first = players[table.first_dealer_position - 1]
     deals = table_sheet(table_id=table.pk).deals_per_round
-    for index in range(deals):
+    for index in range(played, deals):
         dealer = dealer_for(players, first, index)
         services.deal_record(
             table=table,
@@ -212,9 +238,10 @@ class TestTheStandings:
         table = with_rules(table_of_four, late_out_deal=4, absent_players=rule, deals_per_round=6)
         play_round_with(table.round, deals_per_round=6, absent_players=rule)
         out = seat_keys(table)[0]
+        other = hall_plays(table, 3)
         player_out_of_round(table=table, player_key=out, writer=REFEREE)
-        for each in table.round.tables.all():
-            play_and_confirm(each)
+        play_and_confirm(table)
+        play_and_confirm(other, played=3)
         rows = tournament_standings(tournament=table.round.tournament).rows
         absent = next(row for row in rows if str(row.registration_id) == out)
         assert absent.rounds == {} and absent.game_points == 0
