@@ -327,3 +327,32 @@ def correction_initial(row: SheetRow) -> dict[str, object]:
     if result.galdins and result.galdins.get("draw_loser"):
         initial["draw_loser"] = result.galdins["draw_loser"]
     return initial
+
+
+# --- Late and absent players ----------------------------------------------------------------------
+
+
+class LateArrivalForm(forms.Form):
+    """A late player came: when (empty: now). The service gives the pule the rules say."""
+
+    player = forms.ChoiceField(widget=choice_buttons(), label=_("Who came late?"))
+    arrived_at = forms.TimeField(
+        label=_("When did he come?"),
+        required=False,
+        widget=forms.TimeInput(attrs={"type": "time"}, format="%H:%M"),
+        help_text=_("Leave empty for now."),
+    )
+
+    def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = player_choices(players)
+
+
+class OutOfRoundForm(forms.Form):
+    """A late player did not come by the tournament's deal: he is out of the round."""
+
+    player = forms.ChoiceField(widget=choice_buttons(), label=_("Who did not come?"))
+
+    def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["player"].choices = player_choices(players)

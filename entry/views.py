@@ -12,6 +12,8 @@ into a page here and the phone's sync (entry.sync) into its JSON.
 
 from __future__ import annotations
 
+import datetime
+import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
 from functools import cached_property, partial, wraps
@@ -23,6 +25,7 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
+from django.utils import timezone
 from django.utils.functional import Promise, lazy
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -34,10 +37,13 @@ from core.dropped_connections import repeatable_posts
 from core.query import whole_number
 from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import client_ip
+from engine.lateness import out_of_round_due
 from entry.forms import (
     AllowDealsForm,
     ConfirmForm,
     DealForm,
+    LateArrivalForm,
+    OutOfRoundForm,
     PenaltyForm,
     RemoveForm,
     UnlockForm,
@@ -45,7 +51,7 @@ from entry.forms import (
 from entry.offered_forms import OfferedForms, correction_form, entry_forms_html
 from entry.phone import phone_data
 from entry.state import table_state
-from scoring import services
+from scoring import late_players, services
 from scoring.services import ConflictError, LockedError, Writer
 from scoring.sheet.reader import (
     DoorTable,
@@ -143,6 +149,8 @@ class SheetPage:
             "phone": partial(phone_data, self.request, offered),
             # What the phone's script starts from (entry.state).
             "table_state": self.state(),
+            # Late and absent players: what is recorded, and the referee's forms.
+            "late": late_panel(self, bound or {}),
         }
 
     def state(self) -> dict[str, object]:
@@ -407,7 +415,7 @@ def sheet_page(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str
     page = SheetPage(request, frame, token, is_chief, url, sync_url=sync_url)
     if request.method == "POST":
         action = request.POST.get("action", "")
-        handler = CHIEF_ACTIONS.get(action)
+        handler = CHIEF_ACTIONS.get(action) or LATE_ACTIONS.get(action)
         if handler is None and action not in ENTRY_ACTIONS:
             return page.render(
                 error=_("That request is not understood: reload the page."), status=400
@@ -679,4 +687,118 @@ ENTRY_ACTIONS: dict[str, Callable[[SheetPage, Mapping[str, str]], Outcome]] = {
 CHIEF_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
     "unlock": post_unlock,
     "allow": post_allow,
+}
+
+
+# --- Late and absent players --------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class LatePanel:
+    """The sheet's part on late and absent players: the tournament's rule, who was late or is
+    out, and the referee's two forms (None when not offered)."""
+
+    wait_minutes: int | None
+    out_deal: int | None
+    started_at: datetime.datetime | None
+    recorded: list
+    arrival_form: forms.Form | None
+    out_form: forms.Form | None
+    hall_deals: int | None = None  # the round's furthest table, when someone may be put out
+
+
+def late_panel(page: SheetPage, bound: Mapping[str, forms.Form]) -> LatePanel | None:
+    frame = page.frame
+    tournament = frame.round.tournament
+    if not late_players.has_late_rules(tournament):
+        return None
+    recorded = late_players.table_late_players(frame.table)
+    settled = {late.registration_id for late in recorded}
+    waiting = [player for player in frame.players if player.registration.pk not in settled]
+    open_ = frame.accepts_entries and bool(waiting)
+    arrival = bound.get("late_form") or (
+        LateArrivalForm(prefix="late", players=waiting) if open_ else None
+    )
+    # Only a table of 4 plays on without a player, only before its first deal, and once the
+    # hall has reached the tournament's deal.
+    can_put_out = (
+        open_
+        and tournament.late_out_deal is not None
+        and len(frame.players) == 4
+        and page.sheet.deals_played == 0
+    )
+    hall = late_players.hall_deals(frame.round) if can_put_out else None
+    due = hall is not None and out_of_round_due(hall, tournament.late_out_deal)
+    out = bound.get("out_form") or (OutOfRoundForm(prefix="out", players=waiting) if due else None)
+    return LatePanel(
+        wait_minutes=tournament.late_wait_minutes,
+        out_deal=tournament.late_out_deal,
+        started_at=late_players.round_started_at(frame.round),
+        recorded=recorded,
+        arrival_form=arrival,
+        out_form=out,
+        hall_deals=hall,
+    )
+
+
+def post_late(page: SheetPage) -> HttpResponse:
+    frame = page.frame
+    form = LateArrivalForm(page.request.POST, prefix="late", players=frame.players)
+    if not form.is_valid():
+        return page.render({"late_form": form})
+    time = form.cleaned_data["arrived_at"]
+    arrived_at = (
+        None
+        if time is None
+        else timezone.make_aware(datetime.datetime.combine(timezone.localdate(), time))
+    )
+    try:
+        arrival = late_players.late_arrival_record(
+            table=frame.table,
+            player_key=form.cleaned_data["player"],
+            arrived_at=arrived_at,
+            client_key=uuid.uuid4().hex,
+            writer=page.writer,
+        )
+    except TableGoneError:
+        raise
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return page.render({"late_form": form})
+    name = frame.player(form.cleaned_data["player"]).name
+    minutes = arrival.late.minutes_late
+    if arrival.pule_given:
+        return page.done(
+            _("%(name)s came %(minutes)d min late: a penalty pule is given.")
+            % {"name": name, "minutes": minutes}
+        )
+    return page.done(
+        _("%(name)s came %(minutes)d min late: no pule.") % {"name": name, "minutes": minutes}
+    )
+
+
+def post_out(page: SheetPage) -> HttpResponse:
+    frame = page.frame
+    form = OutOfRoundForm(page.request.POST, prefix="out", players=frame.players)
+    if not form.is_valid():
+        return page.render({"out_form": form})
+    try:
+        late_players.player_out_of_round(
+            table=frame.table, player_key=form.cleaned_data["player"], writer=page.writer
+        )
+    except TableGoneError:
+        raise
+    except ServiceError as error:
+        form.add_error(None, str(error))
+        return page.render({"out_form": form})
+    return page.done(
+        _("%(name)s is out of the round: the table plays on without him.")
+        % {"name": frame.player(form.cleaned_data["player"]).name}
+    )
+
+
+# The referee's forms for late and absent players (plain forms only).
+LATE_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
+    "late": post_late,
+    "out": post_out,
 }

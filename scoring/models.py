@@ -146,3 +146,36 @@ class TableHeard(models.Model):
 
     def __str__(self) -> str:
         return f"{self.table} heard {self.heard_at:%H:%M:%S}"
+
+
+class LatePlayer(models.Model):
+    """A seated player who came late to his table, or never came and is out of the round
+    (docs/rules.md, "Late and absent players"). One row a player a table: the audit log keeps
+    who recorded it and from where."""
+
+    table = models.ForeignKey(Table, on_delete=models.CASCADE, related_name="late_players")
+    registration = models.ForeignKey(Registration, on_delete=models.PROTECT, related_name="+")
+    # When he came; None: he did not come and is out of the round (his seat is gone, the table
+    # plays on without him).
+    arrived_at = models.DateTimeField(null=True, blank=True)
+    minutes_late = models.PositiveSmallIntegerField(null=True, blank=True)
+    # The sheet's entry of the penalty pule his lateness cost (None: none was due).
+    penalty_position = models.PositiveSmallIntegerField(null=True, blank=True)
+    seat_position = models.PositiveSmallIntegerField()  # his seat at the table, 1-based
+    recorded_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    recorded_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ("table", "seat_position")
+        constraints = (
+            models.UniqueConstraint(fields=["table", "registration"], name="late_player_unique"),
+        )
+
+    def __str__(self) -> str:
+        return f"{self.table} · {self.registration} late"
+
+    @property
+    def is_out(self) -> bool:
+        return self.arrived_at is None

@@ -11,6 +11,7 @@ that is rolled back, so one tournament serves every role of a view.
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -755,3 +756,64 @@ def test_every_role_s_token_is_refused_or_served_by_the_api(name, world):
             if written:
                 problems.append(f"{role} was refused but changed {written}")
     assert not problems, f"{name} ({url}):\n" + "\n".join(problems)
+
+
+# --- Late and absent players: the sheet's own forms ----------------------------------------------
+
+
+def late_rules(world: World) -> None:
+    """Round 1 started 20 minutes ago, under a waiting time of 3 minutes and out by deal 4."""
+    from django.utils import timezone
+
+    Tournament.objects.filter(pk=world.tournament.pk).update(late_wait_minutes=3, late_out_deal=4)
+    start = timezone.now() - datetime.timedelta(minutes=20)
+    Round.objects.filter(pk=world.round_1.pk).update(published_at=start, clock_started_at=start)
+
+
+@pytest.mark.parametrize(
+    ("name", "args", "allowed"),
+    [
+        ("entry:table_sheet", lambda w: [w.table.pk], TABLE_WRITERS),
+        ("entry:token_sheet", lambda w: [w.token], EVERYONE),
+    ],
+)
+def test_a_late_arrival_is_recorded_by_the_tables_writers_only_and_audited(
+    name, args, allowed, world, client
+):
+    from scoring.models import LatePlayer
+    from tournaments.models import AuditEntry
+
+    late_rules(world)
+    url = reverse(name, args=args(world))
+    late = {"action": "late", "late-player": seat_keys(world.table)[0]}
+    out = {"action": "out", "out-player": seat_keys(world.table)[1]}
+    problems = []
+    for role in ROLES:
+        user = world.users[role]
+        if user is None:
+            client.logout()
+        else:
+            client.force_login(user)
+        with transaction.atomic():
+            before = snapshot()
+            written = client.post(url, late)
+            refused_out = client.post(url, out)  # a table of 3: never put out, by anyone
+            recorded = LatePlayer.objects.filter(table=world.table).count()
+            audited = list(AuditEntry.objects.filter(action=AuditEntry.Action.LATE_ARRIVAL))
+            seats = world.table.seats.count()
+            after = snapshot()
+            transaction.set_rollback(True)
+        if seats != 3:
+            problems.append(f"{role}: a table of 3 lost a player")
+        if refused_out.status_code >= 500:
+            problems.append(f"{role} out: {refused_out.status_code}")
+        if role in allowed:
+            if written.status_code != 302 or recorded != 1:
+                problems.append(f"{role} late: {written.status_code}, {recorded} recorded")
+            elif [entry.user for entry in audited] != [user]:
+                problems.append(f"{role} late: audited as {[e.user for e in audited]}")
+        else:
+            wrong = refusal(written, role)
+            if wrong or changed_tables(before, after):
+                problems.append(f"{role} late: {wrong or changed_tables(before, after)}")
+    assert not problems, f"{name}:\n" + "\n".join(problems)

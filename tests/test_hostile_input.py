@@ -146,3 +146,48 @@ class TestPublicQueries:
                 if response.status_code == 200 and response["Content-Type"].startswith("text/html"):
                     assert_escaped(response, f"{url}?{query[:60]}")
         assert client.get(reverse("public:standings", args=[slug]) + "?round=1").status_code == 200
+
+
+class TestLatePlayers:
+    def test_the_late_and_the_absent_are_named_escaped(self, world):
+        """The sheet's part on late players, the public sheet and the round pages name them."""
+        import datetime
+
+        from django.utils import timezone
+
+        from scoring.late_players import late_arrival_record
+        from scoring.models import LatePlayer
+        from scoring.services import Writer
+        from tournaments.models import Round, Tournament
+
+        Tournament.objects.filter(pk=world.tournament.pk).update(
+            late_wait_minutes=3, late_out_deal=4
+        )
+        start = timezone.now() - datetime.timedelta(minutes=9)
+        Round.objects.filter(pk=world.round_2.pk).update(published_at=start)
+        seats = list(world.table.seats.order_by("position"))
+        late_arrival_record(
+            table=world.table,
+            player_key=str(seats[0].registration_id),
+            arrived_at=None,
+            client_key="hostile-late",
+            writer=Writer(user=world.organiser),
+        )
+        # Shown as recorded (the service puts a player out only before a table's first deal).
+        other = world.round_2.tables.exclude(pk=world.table.pk).first()
+        absent = other.seats.order_by("position").first()
+        LatePlayer.objects.create(
+            table=other, registration=absent.registration, seat_position=absent.position
+        )
+        slug = world.tournament.slug
+        staff, public = world.staff(), hostile_client()
+        for client, url in (
+            (staff, reverse("entry:table_sheet", args=[world.table.pk])),
+            (public, reverse("entry:token_sheet", args=[world.token.token])),
+            (staff, reverse("tournaments:round", args=[slug, 2])),
+            (public, reverse("public:round", args=[slug, 2])),
+        ):
+            response = client.get(url)
+            assert_escaped(response, url)
+            page = response.content.decode()
+            assert "late-list" in page or "out-of-round" in page, url

@@ -101,6 +101,9 @@ class TournamentForm(forms.ModelForm):
             # Entry fees and prizes.
             "prize_costs_percent",
             "prize_shares",
+            # Late and absent players
+            "late_wait_minutes",
+            "late_out_deal",
         )
         widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT}
         # "12,5" in Latvian and Russian: the percentage is read as the page's language writes it.
@@ -146,6 +149,15 @@ class TournamentForm(forms.ModelForm):
             "prize_shares": _(
                 "Percentages of the prizes for places 1, 2, 3, ... separated by spaces, adding "
                 "up to 100, e.g. 40 25 15 10 5 5. Empty: no prize list."
+            ),
+            # Late and absent players
+            "late_wait_minutes": _(
+                "Leave empty for no such rule. A player who comes later than this after the "
+                "round started gets a personal penalty pule (3 at Nereta)."
+            ),
+            "late_out_deal": _(
+                "Leave empty for no such rule. A player not there by this deal is out of the "
+                "round: his table of 4 plays on as a table of 3 (4 at Nereta)."
             ),
         }
 
@@ -224,6 +236,25 @@ class TournamentForm(forms.ModelForm):
                 params={"most": MAX_ROUND_MINUTES},
             )
         return minutes
+
+    # Late and absent players
+    def clean_late_wait_minutes(self) -> int | None:
+        minutes = self.cleaned_data["late_wait_minutes"]
+        if minutes is not None and minutes > MAX_ROUND_MINUTES:
+            raise forms.ValidationError(
+                _("a late player's waiting time is 0 to %(most)s minutes"),
+                params={"most": MAX_ROUND_MINUTES},
+            )
+        return minutes
+
+    def clean_late_out_deal(self) -> int | None:
+        deal = self.cleaned_data["late_out_deal"]
+        if deal is not None and not 1 <= deal <= MAX_DEALS_PER_ROUND:
+            raise forms.ValidationError(
+                _("the deal by which a late player is out is 1 to %(most)s"),
+                params={"most": MAX_DEALS_PER_ROUND},
+            )
+        return deal
 
     def deals_warning(self) -> str | None:
         """Said, not refused: a deal count that is not a multiple of the table size."""

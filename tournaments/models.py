@@ -223,6 +223,13 @@ class Tournament(models.Model):
         choices=settings.LANGUAGES,
         default="lv",
     )
+    # Late and absent players (docs/rules.md, "Late and absent players"); empty: no such rule.
+    late_wait_minutes = models.PositiveSmallIntegerField(
+        _("waiting time for a late player (minutes)"), null=True, blank=True
+    )
+    late_out_deal = models.PositiveSmallIntegerField(
+        _("a late player is out of the round by deal"), null=True, blank=True
+    )
     # Who may do what is decided in tournaments/permissions.py; these relations only record it.
     # Organisers run this tournament (federation staff organise every tournament anyway).
     organisers = models.ManyToManyField(
@@ -554,6 +561,9 @@ class AuditEntry(models.Model):
         # Entry fees and prizes.
         FEES_PAID = "fees.paid", _("entry fees ticked paid or unpaid")
         FEE_CATEGORIES = "fees.categories", _("fee categories changed")
+        # Late and absent players
+        LATE_ARRIVAL = "player.late", _("late arrival recorded")
+        OUT_OF_ROUND = "player.out_of_round", _("player out of the round")
 
     tournament = models.ForeignKey(
         Tournament,

@@ -130,7 +130,16 @@ ROUND_FIELDS = (
     "time_limit",
     "time_called_at",
 )
-TOURNAMENT_FIELDS = ("id", "name", "slug", "round_time_limit", *RULE_SET_FIELDS)
+TOURNAMENT_FIELDS = (
+    "id",
+    "name",
+    "slug",
+    "round_time_limit",
+    *RULE_SET_FIELDS,
+    # Late and absent players: whether the sheet shows its part on them.
+    "late_wait_minutes",
+    "late_out_deal",
+)
 CONFIRMATION_FIELDS = (
     "id",
     "table_id",

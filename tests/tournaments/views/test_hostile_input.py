@@ -94,6 +94,9 @@ BAD_TOURNAMENT_FIELDS: list[tuple[str, object]] = [
     *[("place_points_four", value) for value in ("6,4,2", "NaN,1,2,3", "1000000000,0,0,0")],
     *[("standings_order", value) for value in ("wins", "game_points;drop", "")],
     *[("first_round_seating", value) for value in ("best", "")],
+    # Late and absent players
+    *[("late_wait_minutes", value) for value in (*BAD_NUMBERS[1:], "601", "99999999")],
+    *[("late_out_deal", value) for value in (*BAD_NUMBERS[1:], "0", "61", "99999999")],
 ]
 
 

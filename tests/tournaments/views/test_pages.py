@@ -527,3 +527,37 @@ def test_the_rule_for_absent_players_is_set_in_the_settings_and_shown(organiser_
     assert Tournament.objects.get().absent_players == "last"
     page = organiser_client.get(reverse("tournaments:detail", args=["kauss"])).content.decode()
     assert "below every player who played more rounds" in page
+
+
+@pytest.mark.parametrize(
+    ("options", "said"),
+    [
+        ({}, "no rule"),
+        (
+            {"late_wait_minutes": 3, "late_out_deal": 4},
+            "a pule after 3 min · out of the round by deal 4",
+        ),
+        ({"late_out_deal": 4}, "out of the round by deal 4"),
+    ],
+)
+def test_the_tournament_page_says_its_rules_for_late_players(organiser_client, options, said):
+    tournament = make_tournament(slug="nereta", **options)
+    page = organiser_client.get(
+        reverse("tournaments:detail", args=[tournament.slug]), HTTP_ACCEPT_LANGUAGE="en"
+    ).content.decode()
+    assert f"<dt>Late and absent players</dt><dd>{said}</dd>" in page
+
+
+def test_the_settings_take_the_rules_for_late_players(organiser_client):
+    tournament = make_tournament(slug="nereta")
+    form = organiser_client.get(reverse("tournaments:edit", args=["nereta"])).context["form"]
+    data = {
+        name: value
+        for name, value in form.initial.items()
+        if value is not None and name not in ("organisers", "chief_referees", "referees")
+    }
+    data |= {"late_wait_minutes": "3", "late_out_deal": "4"}
+    response = organiser_client.post(reverse("tournaments:edit", args=["nereta"]), data)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert (tournament.late_wait_minutes, tournament.late_out_deal) == (3, 4)
