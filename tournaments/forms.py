@@ -96,8 +96,17 @@ class TournamentForm(forms.ModelForm):
             "avoid_same_club",
             "teams_enabled",
             "language",
+            # Registration online.
+            "signup_until",
+            "signup_places",
         )
-        widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT}
+        widgets = {
+            "starts_on": DATE_INPUT,
+            "ends_on": DATE_INPUT,
+            "signup_until": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
         # The labels are the model fields' verbose names.
         help_texts = {
             "slug": _("Letters, digits and hyphens; filled from the name when left empty."),
@@ -131,6 +140,14 @@ class TournamentForm(forms.ModelForm):
             "language": _(
                 "Score sheets, seating lists and protocols are printed in this language, "
                 "whatever language the pages are read in."
+            ),
+            "signup_until": _(
+                "Players register themselves on the tournament's public page until then "
+                "(local time). Leave empty to keep registration online closed."
+            ),
+            "signup_places": _(
+                "Players registered beyond this number go to the waiting list. Leave empty for "
+                "no limit."
             ),
         }
 
@@ -411,3 +428,17 @@ class ClubForm(forms.ModelForm):
         model = Club
         fields = ("name", "city")
         labels = {"name": _("Club")}
+
+
+# Registration online: the organiser's buttons on a registration (accept, move, refuse).
+SIGNUP_ACTIONS = (
+    ("accept", _("Accept")),
+    ("listed", _("Move to the list")),
+    ("waiting", _("Move to the waiting list")),
+    ("refuse", _("Refuse")),
+)
+
+
+class SignUpActionForm(forms.Form):
+    signup = forms.IntegerField(min_value=1, max_value=10**ID_MAX_DIGITS - 1)
+    action = forms.ChoiceField(choices=SIGNUP_ACTIONS)

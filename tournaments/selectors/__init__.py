@@ -1,7 +1,8 @@
 """Reads for the tournaments app (HackSoft style: views call these, never the ORM directly).
 
 The parts: `seating` (what seating reads), `rounds` (tournaments, rounds, entries, tables,
-players, clubs), `roles` (who holds which role), `audit` (the audit log).
+players, clubs), `roles` (who holds which role), `audit` (the audit log), `signups`
+(registration online).
 """
 
 from tournaments.selectors.audit import (
@@ -45,11 +46,21 @@ from tournaments.selectors.seating import (
     round_seating,
     seating_history,
 )
+from tournaments.selectors.signups import (
+    ListedPlayer,
+    SignUpLists,
+    organiser_signups,
+    signup_lists,
+    signup_open,
+    signups_to_decide,
+)
 
 __all__ = [
     "AUDIT_PAGE_SIZE",
     "ROLE_HOLDERS",
     "AttendanceDifference",
+    "ListedPlayer",
+    "SignUpLists",
     "attendance_difference",
     "audit_entries",
     "audit_rows",
@@ -61,6 +72,7 @@ __all__ = [
     "meeting_matrix",
     "next_round_number",
     "organised_tournaments",
+    "organiser_signups",
     "player_list",
     "players_found",
     "playing_round",
@@ -74,6 +86,9 @@ __all__ = [
     "round_seating",
     "round_tables",
     "seating_history",
+    "signup_lists",
+    "signup_open",
+    "signups_to_decide",
     "tables_confirmed_short",
     "tournament_list",
     "tournament_named",
