@@ -56,6 +56,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
                     club=data["club"],
                     licence_number=data["licence_number"],
                     contact=data["contact"],
+                    by=request.user,
                     ip_address=client_ip(request),
                 )
             except services.SignUpRefusedError as error:

@@ -52,6 +52,7 @@ def signup_create(
     club: str = "",
     licence_number: str = "",
     contact: str = "",
+    by: User | None = None,
     ip_address: str | None = None,
 ) -> SignUp:
     """Register online: on the list while it has places, else on the waiting list. The same
@@ -99,7 +100,7 @@ def signup_create(
     )
     audit(
         action=AuditEntry.Action.SIGNUP_CREATED,
-        by=None,
+        by=by,  # a visitor: nobody; someone signed in registering a player: him
         tournament=tournament,
         ip_address=ip_address,
         player=full_name,
