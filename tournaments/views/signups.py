@@ -6,6 +6,7 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods
 
 from core.security import client_ip
@@ -14,11 +15,12 @@ from tournaments.forms import SignUpActionForm
 from tournaments.models import SignUp, SignUpStatus, Tournament
 from tournaments.views.access import organiser_required
 
+# Lazy: translated when shown, in the language of that request.
 DONE = {
-    "accept": _("%(name)s is accepted and registered."),
-    "listed": _("%(name)s is moved to the list of registered players."),
-    "waiting": _("%(name)s is moved to the waiting list."),
-    "refuse": _("%(name)s is refused."),
+    "accept": gettext_lazy("%(name)s is accepted and registered."),
+    "listed": gettext_lazy("%(name)s is moved to the list of registered players."),
+    "waiting": gettext_lazy("%(name)s is moved to the waiting list."),
+    "refuse": gettext_lazy("%(name)s is refused."),
 }
 
 

@@ -132,3 +132,10 @@ def test_the_settings_refuse_bad_registration_values(tournament, staff, field, v
     data = tournament_form(name="Kauss", slug="kauss", **{field: value})
     response = staff.post(reverse("tournaments:edit", args=[tournament.slug]), data)
     assert_refused(response, before, f"{field}={value}")
+
+
+def test_the_organisers_message_is_in_his_language(tournament, staff):
+    signup = services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    staff.cookies["django_language"] = "lv"
+    response = staff.post(page(tournament), {"signup": signup.pk, "action": "accept"}, follow=True)
+    assert "Anna Ozoliņa pieņemts un reģistrēts." in response.content.decode()
