@@ -30,17 +30,29 @@ def register(page, full_name: str, club: str = "", licence: str = "", contact: s
 
 
 def test_players_register_on_their_phones_and_the_organiser_accepts(live_server, open_page, shots):
-    tournament = make_tournament(
-        slug="ogres-kauss",
-        name="Ogres kauss",
-        signup_until=timezone.now() + datetime.timedelta(days=5),
-        signup_places=2,
-    )
+    tournament = make_tournament(slug="ogres-kauss", name="Ogres kauss")
     club = make_club(name="Rīgas Zoles klubs")
     janis = make_player(full_name="Jānis Bērziņš", club=club, licence_number="LV-101")
     organiser = make_user(username="rita")
     tournament.organisers.add(organiser)
     register_url = f"{live_server.url}/t/ogres-kauss/register/"
+
+    # The organiser opens registration online from his phone: two places, for five days.
+    settings = open_page()
+    sign_in(settings, live_server, "rita", "/organise/t/ogres-kauss/settings/")
+    closes = timezone.localtime() + datetime.timedelta(days=5)
+    settings.fill("#id_signup_until", closes.strftime("%Y-%m-%dT%H:%M"))
+    settings.fill("#id_signup_places", "2")
+    assert_fits_the_phone(settings)
+    settings.locator("#id_signup_places").scroll_into_view_if_needed()
+    settings.screenshot(path=shots / "signup-settings-360.png")
+    settings.click(f"form.tournament-settings > button:has-text('{t('Save')}')")
+    settings.wait_for_url(f"{live_server.url}/organise/t/ogres-kauss/")
+    tournament.refresh_from_db()
+    assert tournament.signup_places == 2
+    assert timezone.localtime(tournament.signup_until).strftime("%Y-%m-%dT%H:%M") == (
+        closes.strftime("%Y-%m-%dT%H:%M")
+    )
 
     phone = open_page()
     phone.goto(f"{live_server.url}/t/ogres-kauss/")
