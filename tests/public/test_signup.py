@@ -6,12 +6,15 @@ from __future__ import annotations
 import datetime
 
 import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
 
-from tests.factories import make_tournament
+from tests.factories import make_registrations, make_tournament
 from tests.hostile import HOSTILE_NAMES, LONG_TEXT, NUL_TEXT, assert_refused, database_state
 from tests.hostile import hostile_client as client_for
+from tournaments import services
 from tournaments.models import SignUp
 
 pytestmark = pytest.mark.django_db
@@ -127,3 +130,17 @@ def test_the_page_speaks_every_language(tournament, client, language):
     page = client.get(url(tournament))
     heading = {"lv": "Reģistrācija", "ru": "Регистрация", "en": "Registration"}[language]
     assert f"<h1>{heading}</h1>" in page.content.decode()
+
+
+def test_the_page_reads_the_same_few_queries_whatever_the_lists_hold(tournament, client):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url(tournament)).status_code == 200
+        return len(captured)
+
+    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    few = queries()
+    make_registrations(tournament, 30, clubs=3)
+    for number in range(20):
+        services.signup_create(tournament=tournament, full_name=f"Spēlētājs {number}a")
+    assert queries() == few

@@ -162,3 +162,10 @@ class TestTheOrganiser:
             with pytest.raises(services.ServiceError, match="nothing was changed"):
                 write(signup=signup, by=None)
         assert not Registration.objects.exists()
+
+
+def test_a_withdrawn_player_frees_his_place():
+    tournament = open_tournament(signup_places=1)
+    entry = Registration.objects.create(tournament=tournament, player=make_player())
+    services.registration_withdraw(registration=entry, after_round=0, by=None)
+    assert register(tournament, "Anna Ozoliņa").status == SignUpStatus.LISTED
