@@ -112,7 +112,12 @@ def signup_create(
 
 
 def _locked(signup: SignUp, *allowed: str) -> SignUp:
-    signup = SignUp.objects.select_for_update().select_related("tournament").get(pk=signup.pk)
+    # Its row alone: a bare FOR UPDATE would lock the joined tournament row too.
+    signup = (
+        SignUp.objects.select_for_update(of=("self",))
+        .select_related("tournament")
+        .get(pk=signup.pk)
+    )
     if signup.status not in allowed:
         raise ServiceError(
             _("%(name)s is %(status)s: nothing was changed.")

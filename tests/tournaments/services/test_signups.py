@@ -4,8 +4,10 @@ person never twice; the organiser accepts (an entry like any other), moves and r
 from __future__ import annotations
 
 import datetime
+import threading
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 from tests.factories import make_club, make_organiser, make_player, make_tournament
@@ -169,3 +171,30 @@ def test_a_withdrawn_player_frees_his_place():
     entry = Registration.objects.create(tournament=tournament, player=make_player())
     services.registration_withdraw(registration=entry, after_round=0, by=None)
     assert register(tournament, "Anna Ozoliņa").status == SignUpStatus.LISTED
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="concurrent writers: this run is on SQLite"
+)
+@pytest.mark.django_db(transaction=True)
+def test_players_registering_at_once_take_no_more_places_than_there_are():
+    """Six connections register six players for two places at the same moment: two are
+    listed, four wait (the tournament's row decides them one after the other)."""
+    tournament = open_tournament(signup_places=2)
+    workers = 6
+    start = threading.Barrier(workers)
+
+    def worker(number: int) -> None:
+        try:
+            start.wait()
+            register(tournament, f"Spēlētājs {number}a")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(number,)) for number in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    statuses = sorted(SignUp.objects.values_list("status", flat=True))
+    assert statuses == ["listed"] * 2 + ["waiting"] * 4
