@@ -10,7 +10,7 @@ from typing import Any
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
-from django.utils.dateparse import parse_date
+from django.utils.dateparse import parse_date, parse_datetime
 
 from archive.format import (
     ARCHIVE_FORMAT,
@@ -257,6 +257,17 @@ class Checker(TableChecks):
             if date is None:
                 raise ArchiveError(f"{where} must be a date (YYYY-MM-DD), got {shown(value)}")
             return date
+        elif kind == "DateTimeField":
+            try:
+                moment = parse_datetime(value) if isinstance(value, str) else None
+            except ValueError:  # well formed, but no such moment
+                moment = None
+            if moment is None or moment.tzinfo is None:
+                raise ArchiveError(
+                    f"{where} must be a moment with its offset (YYYY-MM-DDTHH:MM:SS+00:00), "
+                    f"got {shown(value)}"
+                )
+            return moment
         return value
 
     def _clubs(self) -> dict[str, str]:

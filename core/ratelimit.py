@@ -267,6 +267,20 @@ API_TOKEN_FAILURES = FailureLimit(
     ),
 )
 
+# Not failures: every registration sent from one address on a tournament's public registration
+# page, accepted or not: a club's secretary registers his members, a bot floods.
+SIGNUPS = FailureLimit(
+    scope="signup",
+    refusal_title=_("Too many registrations"),
+    refusal_message=ngettext_lazy(
+        "Too many registrations were sent from your address. Try again in %(minutes)d minute, "
+        "or ask the organiser to register you.",
+        "Too many registrations were sent from your address. Try again in %(minutes)d minutes, "
+        "or ask the organiser to register you.",
+        "minutes",
+    ),
+)
+
 
 class RateLimitedLoginView(LoginView):
     """django.contrib.auth's sign-in page; an address with too many failed attempts gets 429

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from public import signup as signups
 from public import views as public
 
 app_name = "public"
@@ -17,6 +18,7 @@ urlpatterns = [
         name="table",
     ),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    path("t/<slug:slug>/register/", signups.signup, name="signup"),
     # The hall display (a projector at the venue) and the round clock it and the referees fetch.
     path("t/<slug:slug>/display/", public.display, name="display"),
     path("t/<slug:slug>/display/clock/", public.display_clock, name="display_clock"),

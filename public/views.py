@@ -20,6 +20,7 @@ from scoring.sheet.reader import table_sheet
 from tournaments.models import Table, Tournament
 from tournaments.round_clock import round_clock
 from tournaments.rule_set import rule_set_options, rule_set_words
+from tournaments.selectors.signups import signup_open
 from tournaments.views.access import cached_tournament_page
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
@@ -50,6 +51,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "tournament": tournament,
                 "progress": selectors.tournament_progress(tournament=tournament),
                 "registration_count": selectors.registration_count(tournament=tournament),
+                # Cached pages expire within PUBLIC_PAGE_CACHE_SECONDS of the closing time.
+                "signup_open": signup_open(tournament),
                 # The rules of the next rounds (each round keeps its own: its sheets say them).
                 "rules_in_words": rule_set_words(
                     rule_set_options(tournament), table_size=4, place_points=False

@@ -22,6 +22,7 @@ from django.apps import apps
 from django.contrib.auth.models import User
 from django.db import transaction
 from django.urls import URLResolver, get_resolver, reverse
+from django.utils import timezone
 
 from engine import Play
 from engine.rules import Game
@@ -35,7 +36,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments import services
-from tournaments.models import Player, Round, Table, TableToken, Tournament
+from tournaments.models import Player, Round, SignUp, Table, TableToken, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -64,8 +65,8 @@ EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signe
 # Personal API tokens: federation staff and whoever organises some tournament.
 TOKEN_HOLDERS = ORGANISERS | {"organiser_of_another_tournament"}
 
-# The namespaces whose every view is in the matrix (the public pages only read).
-NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api", "api_tokens")
+# The namespaces whose every view is in the matrix.
+NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api", "api_tokens", "public")
 
 
 @dataclass
@@ -252,6 +253,21 @@ def time_round_1(world: World) -> None:
     Tournament.objects.filter(pk=world.tournament.pk).update(round_time_limit=50)
 
 
+def open_signup(world: World) -> None:
+    """Registration online open, with one player registered."""
+    world.tournament.signup_until = timezone.now() + datetime.timedelta(days=1)
+    world.tournament.save(update_fields=["signup_until"])
+    services.signup_create(tournament=world.tournament, full_name="Tiešsaistes Spēlētājs")
+
+
+def signup_form(_world: World) -> dict[str, object]:
+    return {"full_name": "Jauna Spēlētāja", "club": "Ogre", "contact": "+371 20000000"}
+
+
+def refuse_signup(world: World) -> dict[str, object]:
+    return {"signup": SignUp.objects.get(tournament=world.tournament).pk, "action": "refuse"}
+
+
 def drop_round_2(world: World) -> None:
     """The draft round 2 would stop a new round from being prepared."""
     world.round_2.delete()
@@ -343,6 +359,7 @@ SPECS: dict[str, ViewSpec] = {
         lambda w: {"withdraw-after_round": 1},
     ),
     "tournaments:meetings": ViewSpec(ORGANISERS, slug),
+    "tournaments:signups": ViewSpec(ORGANISERS, slug, refuse_signup, prepare=open_signup),
     "tournaments:round_create": ViewSpec(
         ORGANISERS, slug, lambda w: {}, has_page=False, prepare=drop_round_2
     ),
@@ -438,6 +455,21 @@ SPECS: dict[str, ViewSpec] = {
     # The table's link writes through the API as through the phone's address (its JSON body:
     # API_SPECS below); a form's body is answered 400 and writes nothing.
     "api:table_entries": ViewSpec(EVERYONE, lambda w: [w.token], has_page=False),
+    # The public pages: everyone reads them (their POST: 405, no write); everyone registers.
+    "public:tournaments": ViewSpec(EVERYONE, no_args),
+    "public:tournament": ViewSpec(EVERYONE, slug),
+    "public:round": ViewSpec(EVERYONE, round_1),
+    "public:table": ViewSpec(
+        EVERYONE, lambda w: [*round_1(w), w.table.number], prepare=confirm_round_1
+    ),
+    "public:standings": ViewSpec(EVERYONE, slug),
+    "public:display": ViewSpec(EVERYONE, slug),
+    "public:display_clock": ViewSpec(EVERYONE, slug),
+    "public:round_clock": ViewSpec(EVERYONE, round_1),
+    "public:player": ViewSpec(
+        EVERYONE, lambda w: [w.table.seats.first().registration.player_id], prepare=confirm_round_1
+    ),
+    "public:signup": ViewSpec(EVERYONE, slug, signup_form, prepare=open_signup),
     "ranking:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
     "ranking:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
     # Organisers of any tournament hold API tokens; each revokes his own (api_token_of).

@@ -7,12 +7,24 @@ test_hostile_input.py)."""
 
 from __future__ import annotations
 
+import datetime
+
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from tests import hostile
 from tests.factories import make_tournament
-from tests.hostile import ESCAPED_SCRIPT, HUGE, World, assert_escaped, hostile_client
+from tests.hostile import (
+    ESCAPED_SCRIPT,
+    HOSTILE_NAMES,
+    HUGE,
+    SCRIPT,
+    World,
+    assert_escaped,
+    hostile_client,
+)
+from tournaments import services
 
 pytestmark = pytest.mark.django_db
 
@@ -33,6 +45,7 @@ def organiser_pages(world: World) -> list[str]:
         reverse("tournaments:registrations", args=[slug]),
         reverse("tournaments:registration_edit", args=[slug, world.entries[0].pk]),
         reverse("tournaments:meetings", args=[slug]),
+        reverse("tournaments:signups", args=[slug]),
         reverse("tournaments:round", args=[slug, 1]),
         reverse("tournaments:round", args=[slug, 2]),
         reverse("tournaments:roles", args=[slug]),
@@ -63,6 +76,7 @@ def public_pages(world: World) -> list[str]:
         reverse("public:player", args=[world.players[7].pk]),
         reverse("entry:token_sheet", args=[world.token.token]),
         reverse("public:display", args=[slug]),
+        reverse("public:signup", args=[slug]),
     ]
 
 
@@ -75,6 +89,25 @@ class TestNamesAreHarmless:
                 assert_escaped(response, url)
                 # Shown, not dropped: every page names the tournament, a player or a club.
                 assert ESCAPED_SCRIPT in response.content.decode(), url
+
+    def test_online_registrations_show_them_escaped(self, world):
+        """Typed by anyone on the public page: on both lists there, and on the organiser's."""
+        tournament = world.tournament
+        tournament.signup_until = timezone.now() + datetime.timedelta(days=1)
+        tournament.signup_places = 3
+        tournament.save()
+        for number, name in enumerate(HOSTILE_NAMES):
+            services.signup_create(
+                tournament=tournament, full_name=name, club=SCRIPT, licence_number=f"H-{number}"
+            )
+        slug = tournament.slug
+        for client, url in (
+            (hostile_client(), reverse("public:signup", args=[slug])),
+            (world.staff(), reverse("tournaments:signups", args=[slug])),
+        ):
+            response = client.get(url)
+            assert_escaped(response, url)
+            assert ESCAPED_SCRIPT in response.content.decode(), url
 
 
 class TestOrganiserForms:

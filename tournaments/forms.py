@@ -104,8 +104,17 @@ class TournamentForm(forms.ModelForm):
             # Late and absent players
             "late_wait_minutes",
             "late_out_deal",
+            # Registration online.
+            "signup_until",
+            "signup_places",
         )
-        widgets = {"starts_on": DATE_INPUT, "ends_on": DATE_INPUT}
+        widgets = {
+            "starts_on": DATE_INPUT,
+            "ends_on": DATE_INPUT,
+            "signup_until": forms.DateTimeInput(
+                attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M"
+            ),
+        }
         # "12,5" in Latvian and Russian: the percentage is read as the page's language writes it.
         localized_fields = ("prize_costs_percent",)
         # The labels are the model fields' verbose names.
@@ -158,6 +167,14 @@ class TournamentForm(forms.ModelForm):
             "late_out_deal": _(
                 "Leave empty for no such rule. A player not there by this deal is out of the "
                 "round: his table of 4 plays on as a table of 3 (4 at Nereta)."
+            ),
+            "signup_until": _(
+                "Players register themselves on the tournament's public page until then "
+                "(local time). Leave empty to keep registration online closed."
+            ),
+            "signup_places": _(
+                "Players registered beyond this number go to the waiting list. Leave empty for "
+                "no limit."
             ),
         }
 
@@ -545,3 +562,17 @@ class FeesPaidForm(forms.Form):
         field.choices = latvian_choices(
             entries, name=lambda entry: entry.player.full_name, label=label
         )
+
+
+# Registration online: the organiser's buttons on a registration (accept, move, refuse).
+SIGNUP_ACTIONS = (
+    ("accept", _("Accept")),
+    ("listed", _("Move to the list")),
+    ("waiting", _("Move to the waiting list")),
+    ("refuse", _("Refuse")),
+)
+
+
+class SignUpActionForm(forms.Form):
+    signup = forms.IntegerField(min_value=1, max_value=10**ID_MAX_DIGITS - 1)
+    action = forms.ChoiceField(choices=SIGNUP_ACTIONS)

@@ -267,6 +267,10 @@ class Tournament(models.Model):
     )
     # Maximal mixing plans the remaining rounds at once; later rounds continue this plan.
     mix_plan = models.JSONField(default=dict, blank=True, editable=False)
+    # Registration online: players register themselves on the public page until this moment
+    # (empty: closed); beyond the places, they go to the waiting list (empty: no limit).
+    signup_until = models.DateTimeField(_("registration online open until"), null=True, blank=True)
+    signup_places = models.PositiveSmallIntegerField(_("places"), null=True, blank=True)
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -564,6 +568,11 @@ class AuditEntry(models.Model):
         # Late and absent players
         LATE_ARRIVAL = "player.late", _("late arrival recorded")
         OUT_OF_ROUND = "player.out_of_round", _("player out of the round")
+        # Registration online.
+        SIGNUP_CREATED = "signup.created", _("registered online")
+        SIGNUP_ACCEPTED = "signup.accepted", _("online registration accepted")
+        SIGNUP_MOVED = "signup.moved", _("online registration moved")
+        SIGNUP_REFUSED = "signup.refused", _("online registration refused")
 
     tournament = models.ForeignKey(
         Tournament,
@@ -634,3 +643,56 @@ class FeeCategory(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+class SignUpStatus(models.TextChoices):
+    # Where an online registration stands, as in "Anna Ozoliņa: on the waiting list".
+    LISTED = "listed", pgettext_lazy("sign-up status", "on the list")
+    WAITING = "waiting", pgettext_lazy("sign-up status", "on the waiting list")
+    ACCEPTED = "accepted", pgettext_lazy("sign-up status", "accepted")
+    REFUSED = "refused", pgettext_lazy("sign-up status", "refused")
+
+
+class SignUp(models.Model):
+    """A player's registration on the tournament's public page, until the organiser accepts it
+    (it then becomes a `Registration`) or refuses it. The typed name, club and licence are
+    kept as typed; `player` is the register's player they name, when he is there already."""
+
+    tournament = models.ForeignKey(
+        Tournament, on_delete=models.CASCADE, related_name="signups", verbose_name=_("tournament")
+    )
+    player = models.ForeignKey(
+        Player,
+        on_delete=models.PROTECT,
+        null=True,
+        blank=True,
+        related_name="signups",
+        verbose_name=_("player"),
+    )
+    full_name = models.CharField(_("full name"), max_length=120)
+    club = models.CharField(_("club"), max_length=120, blank=True)
+    licence_number = models.CharField(_("federation licence number"), max_length=20, blank=True)
+    # Private: shown to the organisers only, never on a public page or in the audit log.
+    contact = models.CharField(_("contact (e-mail or phone)"), max_length=120, blank=True)
+    status = models.CharField(
+        _("status"), max_length=10, choices=SignUpStatus.choices, default=SignUpStatus.LISTED
+    )
+    created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
+    # Orders a list: when he joined the list he is on (a move puts him at its end).
+    queued_at = models.DateTimeField(_("on this list since"))
+    registration = models.OneToOneField(
+        Registration,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="signup",
+        verbose_name=_("registration"),
+    )
+
+    class Meta:
+        ordering = ("queued_at", "pk")
+        verbose_name = _("online registration")
+        verbose_name_plural = _("online registrations")
+
+    def __str__(self) -> str:
+        return f"{self.full_name} @ {self.tournament}"

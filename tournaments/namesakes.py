@@ -25,3 +25,14 @@ def namesake_marks(players: Iterable[Player]) -> dict[int, str]:
         for player in players
         if counts[search_key(player.full_name)] > 1
     }
+
+
+def name_key(full_name: str, club: str) -> tuple[str, str]:
+    """A name and club as a likely duplicate in the register is found: no case, no diacritics
+    ("Janis Berzins, rigas zoles klubs" is "Jānis Bērziņš, Rīgas Zoles klubs")."""
+    return search_key(full_name), search_key(club)
+
+
+def licence_key(licence: str) -> str:
+    """Licence numbers compared as people read them: "lv-1" is "LV-1"."""
+    return licence.casefold()

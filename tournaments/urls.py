@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import audit, fee_pages, people, register, rounds, tournaments
+from tournaments.views import audit, fee_pages, people, register, rounds, signups, tournaments
 
 app_name = "tournaments"
 
@@ -23,6 +23,7 @@ urlpatterns = [
         tournaments.registration_edit,
         name="registration_edit",
     ),
+    path("t/<slug:slug>/entries/online/", signups.signups, name="signups"),
     path("t/<slug:slug>/meetings/", tournaments.meetings, name="meetings"),
     path("t/<slug:slug>/rounds/new/", rounds.round_create, name="round_create"),
     path("t/<slug:slug>/rounds/<int:number>/", rounds.round_detail, name="round"),

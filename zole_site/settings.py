@@ -335,6 +335,9 @@ RATE_LIMITS = {
         "failures": env_int("API_TOKEN_FAILURES_ALLOWED", 30),
         "seconds": 10 * 60,
     },
+    # Registrations sent on the public registration pages (core.ratelimit.SIGNUPS), each one
+    # counted: a club registering its members from one phone stays below.
+    "signup": {"failures": env_int("SIGNUPS_ALLOWED", 20), "seconds": 60 * 60},
 }
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")

@@ -922,3 +922,27 @@ def test_a_costs_share_that_is_no_percentage_is_refused(value):
 
     with pytest.raises(ArchiveError, match="prize_costs_percent"):
         tournament_import(archive, slug="balvas-3")
+
+
+def test_the_registration_online_settings_come_back(tmp_path):
+    """The moment registration online closes and its places are settings like any other."""
+    tournament = make_tournament(
+        slug="tiessaistes-kauss",
+        signup_until=datetime.datetime(2026, 12, 1, 18, 0, tzinfo=datetime.UTC),
+        signup_places=24,
+    )
+    archive = export(tournament.slug)
+    assert archive["tournament"]["signup_until"] == "2026-12-01T18:00:00+00:00"
+    slug = import_file(write(tmp_path, archive), "--slug", "tiessaistes-kopija")
+    copy_ = Tournament.objects.get(slug=slug)
+    assert (copy_.signup_until, copy_.signup_places) == (tournament.signup_until, 24)
+
+
+@pytest.mark.parametrize("value", ["tomorrow", "2026-13-45T99:00", 5, True])
+def test_a_bad_registration_closing_moment_is_refused(tmp_path, value):
+    tournament = make_tournament(slug="tiessaistes-kauss")
+    archive = export(tournament.slug)
+    archive["tournament"]["signup_until"] = value
+    with pytest.raises(CommandError, match="signup_until"):
+        import_file(write(tmp_path, archive), "--slug", "tiessaistes-kopija")
+    assert not Tournament.objects.filter(slug="tiessaistes-kopija").exists()

@@ -1,7 +1,8 @@
 """Reads for the tournaments app (HackSoft style: views call these, never the ORM directly).
 
 The parts: `seating` (what seating reads), `rounds` (tournaments, rounds, entries, tables,
-players, clubs), `roles` (who holds which role), `audit` (the audit log).
+players, clubs), `roles` (who holds which role), `audit` (the audit log), `signups`
+(registration online).
 """
 
 from tournaments.selectors.audit import (
@@ -55,6 +56,14 @@ from tournaments.selectors.seating import (
     round_seating,
     seating_history,
 )
+from tournaments.selectors.signups import (
+    ListedPlayer,
+    SignUpLists,
+    organiser_signups,
+    signup_lists,
+    signup_open,
+    signups_to_decide,
+)
 
 __all__ = [
     "AUDIT_PAGE_SIZE",
@@ -62,6 +71,8 @@ __all__ = [
     "AttendanceDifference",
     "CategoryFund",
     "Fund",
+    "ListedPlayer",
+    "SignUpLists",
     "attendance_difference",
     "audit_entries",
     "audit_rows",
@@ -77,6 +88,7 @@ __all__ = [
     "money_text",
     "next_round_number",
     "organised_tournaments",
+    "organiser_signups",
     "player_list",
     "players_found",
     "playing_round",
@@ -92,6 +104,9 @@ __all__ = [
     "round_seating",
     "round_tables",
     "seating_history",
+    "signup_lists",
+    "signup_open",
+    "signups_to_decide",
     "tables_confirmed_short",
     "tournament_list",
     "tournament_named",

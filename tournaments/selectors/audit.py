@@ -18,6 +18,7 @@ from tournaments.models import (
     Role,
     Seat,
     SeatingMode,
+    SignUpStatus,
     Tournament,
 )
 
@@ -171,6 +172,7 @@ FACT_LABELS: dict[str, Promise] = {
     "club": _("Club"),
     "city": _("City"),
     "created": _("Created"),
+    "status": _("List"),
 }
 
 # Keys whose value is a moment (ISO text in the log): shown in local time, the reader's way.
@@ -259,6 +261,8 @@ class AuditPresenter:
             return str(SeatingMode(value).label) if value in SeatingMode.values else str(value)
         if key == "role":
             return str(Role(value).label) if value in Role.values else str(value)
+        if key == "status":
+            return signup_status(value)
         if key == "via" and isinstance(value, str) and value in VIA_WORDS:
             return str(VIA_WORDS[value])
         if key in MOMENT_KEYS and isinstance(value, str):
@@ -296,6 +300,8 @@ class AuditPresenter:
             return self.seating_changes(before, after)
         if action == AuditEntry.Action.TABLE_REFEREES:
             return [AuditChange(str(_("Referees")), plain(before), plain(after))]
+        if action.startswith("signup."):
+            return [AuditChange(str(_("List")), signup_status(before), signup_status(after))]
         return [AuditChange(str(_("Value")), plain(before), plain(after))]
 
     def seating_changes(self, before: object, after: object) -> list[AuditChange]:
@@ -343,6 +349,11 @@ class AuditPresenter:
                 "tricks": deal.get("tricks"),
             }
         return f"{game} · {declarer}: {score}"
+
+
+def signup_status(value: object) -> str:
+    """An online registration's status as people read it ("on the waiting list")."""
+    return str(SignUpStatus(value).label) if value in SignUpStatus.values else plain(value)
 
 
 def signed(value: object) -> str:

@@ -4,7 +4,8 @@ models directly).
 The parts: `audit_and_locks` (the refusal, the audit entry, the lock order), `accounts` (demo
 data, organiser accounts), `roles` (roles given and taken, referees of tables, referee accounts),
 `tournaments` (settings, entries, players, clubs), `rounds` (creation, check-in, seating,
-publication), `clock_and_links` (the round clock, entry links), `player_import` (CSV).
+publication), `clock_and_links` (the round clock, entry links), `player_import` (CSV), `signups`
+(registration online).
 Callers use this package's names; the parts import each other only downwards from
 `audit_and_locks`.
 """
@@ -57,6 +58,13 @@ from tournaments.services.rounds import (
     round_publish,
     round_swap_players,
 )
+from tournaments.services.signups import (
+    SignUpRefusedError,
+    signup_accept,
+    signup_create,
+    signup_move,
+    signup_refuse,
+)
 from tournaments.services.tournaments import (
     club_create,
     player_save,
@@ -78,6 +86,7 @@ __all__ = [
     "LineProblem",
     "NewAccount",
     "ServiceError",
+    "SignUpRefusedError",
     "TableGoneError",
     "audit",
     "check_in_set",
@@ -105,6 +114,10 @@ __all__ = [
     "round_publish",
     "round_swap_players",
     "round_time_call",
+    "signup_accept",
+    "signup_create",
+    "signup_move",
+    "signup_refuse",
     "table_gone_message",
     "table_referees_set",
     "table_token_issue",

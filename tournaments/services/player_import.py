@@ -18,6 +18,7 @@ from tournaments.models import (
     Player,
     Tournament,
 )
+from tournaments.namesakes import licence_key, name_key
 from tournaments.player_csv import CsvPlayer, read_players
 from tournaments.services.audit_and_locks import ServiceError, audit
 from tournaments.services.tournaments import registrations_create
@@ -112,8 +113,7 @@ def _has_control_character(text: str) -> bool:
 
 
 def _licence_key(licence: str) -> str:
-    """Licence numbers compared as people read them: "lv-1" is "LV-1"."""
-    return licence.casefold()
+    return licence_key(licence)
 
 
 def _line_problem(
@@ -248,8 +248,7 @@ def _preview(players: Sequence[CsvPlayer], problems: list[LineProblem]) -> Impor
 
 
 def _name_key(full_name: str, club: str) -> tuple[str, str]:
-    """A name and club as a likely duplicate is found: no case, no diacritics."""
-    return search_key(full_name), search_key(club)
+    return name_key(full_name, club)
 
 
 def _register_by_name() -> dict[tuple[str, str], list[RegisterPlayer]]:

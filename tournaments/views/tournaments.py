@@ -203,6 +203,8 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "last_import": last_import,
             "import_form": PlayerImportForm(),
+            # Registration online: the link to its page, while it is open or has registrations.
+            "signups_waiting": selectors.signups_to_decide(tournament=tournament),
         },
     )
 

@@ -1,0 +1,146 @@
+"""The public registration page: the form while registration is open, the player's place
+after it, both lists (names and clubs, never the contact), the honeypot and the rate limit."""
+
+from __future__ import annotations
+
+import datetime
+
+import pytest
+from django.db import connection
+from django.test.utils import CaptureQueriesContext
+from django.urls import reverse
+from django.utils import timezone
+
+from tests.factories import make_registrations, make_tournament
+from tests.hostile import HOSTILE_NAMES, LONG_TEXT, NUL_TEXT, assert_refused, database_state
+from tests.hostile import hostile_client as client_for
+from tournaments import services
+from tournaments.models import SignUp
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def tournament():
+    return make_tournament(
+        slug="kauss", signup_until=timezone.now() + datetime.timedelta(days=2), signup_places=1
+    )
+
+
+def url(tournament) -> str:
+    return reverse("public:signup", args=[tournament.slug])
+
+
+def form(**changes: str) -> dict[str, str]:
+    data = {"full_name": "Anna Ozoliņa", "club": "Ogre", "licence_number": "", "contact": ""}
+    data.update(changes)
+    return data
+
+
+def test_the_tournament_page_links_the_form_while_it_is_open(tournament, client):
+    page = client.get(reverse("public:tournament", args=[tournament.slug]))
+    assert url(tournament) in page.content.decode()
+    closed = make_tournament(slug="slegts")
+    page = client.get(reverse("public:tournament", args=[closed.slug]))
+    assert url(closed) not in page.content.decode()
+
+
+def test_he_sees_his_place_on_the_list_then_on_the_waiting_list(tournament, client):
+    page = client.post(url(tournament), form(contact="+371 2000 0000"), follow=True)
+    content = page.content.decode()
+    assert "number 1 on the list of registered players" in content
+    page = client.post(url(tournament), form(full_name="Jānis Bērziņš"), follow=True)
+    content = page.content.decode()
+    assert "number 1 on the waiting list" in content
+    assert "Anna Ozoliņa" in content and "Jānis Bērziņš" in content
+    assert "2000" not in content  # the contact stays private
+
+
+def test_a_second_registration_is_refused_saying_where_he_is(tournament, client):
+    client.post(url(tournament), form())
+    before = database_state()
+    page = client.post(url(tournament), form(full_name="anna ozolina", club="OGRE"))
+    assert_refused(page, before, "the same player twice")
+    assert "number 1 on the list of registered players" in page.content.decode()
+
+
+def test_a_closed_registration_shows_no_form_and_takes_nothing(client):
+    closed = make_tournament(signup_until=timezone.now() - datetime.timedelta(hours=1))
+    assert 'name="full_name"' not in client.get(url(closed)).content.decode()
+    before = database_state()
+    assert_refused(client.post(url(closed), form()), before, "closed")
+
+
+def test_the_honeypot_is_hidden_by_a_class_and_refuses_a_bot(tournament, client):
+    content = client.get(url(tournament)).content.decode()
+    assert 'class="signup-trap"' in content and "style=" not in content
+    before = database_state()
+    assert_refused(client.post(url(tournament), form(website="http://spam")), before, "honeypot")
+
+
+@pytest.mark.parametrize(
+    ("field", "value"),
+    [
+        ("full_name", ""),
+        ("full_name", "   "),
+        ("full_name", "12345"),
+        ("full_name", NUL_TEXT),
+        ("full_name", LONG_TEXT),
+        ("full_name", "Anna\x07Ozoliņa"),
+        ("club", "x" * 121),
+        ("club", NUL_TEXT),
+        ("licence_number", "L" * 21),
+        ("licence_number", "<script>"),
+        ("contact", "not a contact"),
+        ("contact", "anna@"),
+        ("contact", "12"),
+        ("contact", "١٢٣٤٥٦٧٨"),  # Arabic-Indic digits: no phone number people dial here
+        ("contact", LONG_TEXT),
+    ],
+)
+def test_bad_input_is_refused_field_by_field(tournament, field, value):
+    """An error on the field (a NUL byte: the site's own refusal, which names the field)."""
+    before = database_state()
+    page = client_for().post(url(tournament), form(**{field: value}))
+    assert_refused(page, before, f"{field}={value[:20]!r}")
+
+
+@pytest.mark.parametrize("name", HOSTILE_NAMES)
+def test_odd_names_are_stored_as_typed_and_shown_escaped(tournament, name):
+    client = client_for()
+    page = client.post(url(tournament), form(full_name=name), follow=True)
+    assert page.status_code == 200
+    if SignUp.objects.exists():  # a name of marks alone has no letter and is refused
+        assert "<script>alert" not in page.content.decode()
+
+
+def test_floods_from_one_address_are_stopped(tournament, client, settings):
+    settings.RATE_LIMITS = {**settings.RATE_LIMITS, "signup": {"failures": 3, "seconds": 3600}}
+    for number in range(3):
+        assert client.post(url(tournament), form(full_name=f"Bots {number}a")).status_code == 302
+    refused = client.post(url(tournament), form(full_name="Bots d"))
+    assert refused.status_code == 429
+    assert SignUp.objects.count() == 3
+    assert client.get(url(tournament)).status_code == 200  # reading is never limited
+
+
+@pytest.mark.parametrize("language", ["lv", "ru", "en"])
+def test_the_page_speaks_every_language(tournament, client, language):
+    client.cookies["django_language"] = language
+    page = client.get(url(tournament))
+    heading = {"lv": "Reģistrācija", "ru": "Регистрация", "en": "Registration"}[language]
+    assert f"<h1>{heading}</h1>" in page.content.decode()
+
+
+def test_the_page_reads_the_same_few_queries_whatever_the_lists_hold(tournament, client):
+    def queries() -> int:
+        with CaptureQueriesContext(connection) as captured:
+            assert client.get(url(tournament)).status_code == 200
+        return len(captured)
+
+    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    few = queries()
+    make_registrations(tournament, 30, clubs=3)
+    for number in range(20):
+        services.signup_create(tournament=tournament, full_name=f"Spēlētājs {number}a")
+    assert queries() == few

@@ -1,0 +1,200 @@
+"""Registration online: the list while places are left, then the waiting list; the same
+person never twice; the organiser accepts (an entry like any other), moves and refuses."""
+
+from __future__ import annotations
+
+import datetime
+import threading
+
+import pytest
+from django.db import connection
+from django.utils import timezone
+
+from tests.factories import make_club, make_organiser, make_player, make_tournament
+from tournaments import selectors, services
+from tournaments.models import AuditEntry, Player, Registration, SignUp, SignUpStatus
+
+pytestmark = pytest.mark.django_db
+
+
+def open_tournament(**fields):
+    fields.setdefault("signup_until", timezone.now() + datetime.timedelta(days=3))
+    return make_tournament(**fields)
+
+
+def register(tournament, name, **fields) -> SignUp:
+    return services.signup_create(tournament=tournament, full_name=name, **fields)
+
+
+class TestRegistering:
+    def test_players_fill_the_places_then_the_waiting_list(self):
+        tournament = open_tournament(signup_places=2)
+        first, second, third = (
+            register(tournament, name) for name in ("Anna Ozoliņa", "Jānis Bērziņš", "Līga Liepa")
+        )
+        assert [first.status, second.status, third.status] == ["listed", "listed", "waiting"]
+        lists = selectors.signup_lists(tournament=tournament)
+        assert [line.full_name for line in lists.registered] == ["Anna Ozoliņa", "Jānis Bērziņš"]
+        assert lists.place_of(third) == ("waiting", 1)
+        assert lists.place_of(second) == ("listed", 2)
+
+    def test_players_the_organiser_registered_take_places_too(self):
+        tournament = open_tournament(signup_places=1)
+        Registration.objects.create(tournament=tournament, player=make_player())
+        assert register(tournament, "Anna Ozoliņa").status == SignUpStatus.WAITING
+
+    def test_a_closed_or_never_opened_registration_refuses(self):
+        for until in (None, timezone.now() - datetime.timedelta(minutes=1)):
+            tournament = make_tournament(signup_until=until)
+            with pytest.raises(services.SignUpRefusedError, match="closed"):
+                register(tournament, "Anna Ozoliņa")
+            assert not SignUp.objects.filter(tournament=tournament).exists()
+
+    def test_he_finds_himself_in_the_register_by_name_and_club(self):
+        club = make_club(name="Rīgas Zoles klubs")
+        player = make_player(full_name="Jānis Bērziņš", club=club)
+        signup = register(open_tournament(), "janis berzins", club="RIGAS ZOLES KLUBS")
+        assert signup.player == player
+
+    def test_a_licence_finds_him_whatever_the_club(self):
+        player = make_player(full_name="Jānis Bērziņš", licence_number="LV-7")
+        signup = register(open_tournament(), "Jānis Bērziņš", club="Ogre", licence_number="lv-7")
+        assert signup.player == player
+
+    def test_a_licence_of_another_player_is_refused_on_the_licence(self):
+        make_player(full_name="Anna Ozoliņa", licence_number="LV-7")
+        with pytest.raises(services.SignUpRefusedError) as refused:
+            register(open_tournament(), "Jānis Bērziņš", licence_number="LV-7")
+        assert refused.value.field == "licence_number"
+        assert "Anna Ozoliņa" in str(refused.value)
+
+    def test_a_second_registration_says_where_he_is(self):
+        tournament = open_tournament(signup_places=1)
+        register(tournament, "Anna Ozoliņa")
+        register(tournament, "Jānis Bērziņš", club="Ogre")
+        with pytest.raises(services.SignUpRefusedError, match="number 1 on the list"):
+            register(tournament, "anna ozolina")
+        with pytest.raises(services.SignUpRefusedError, match="number 1 on the waiting list"):
+            register(tournament, "Jānis Bērziņš", club="ogre")
+        assert SignUp.objects.filter(tournament=tournament).count() == 2
+
+    def test_the_same_register_player_twice_is_refused_whatever_he_types(self):
+        make_player(full_name="Jānis Bērziņš", licence_number="LV-7")
+        tournament = open_tournament()
+        register(tournament, "Jānis Bērziņš", licence_number="LV-7")
+        with pytest.raises(services.SignUpRefusedError, match="already registered"):
+            register(tournament, "Janis Berzins", club="Cits klubs", licence_number="lv-7")
+
+    def test_a_player_the_organiser_registered_is_told_so(self):
+        tournament = open_tournament()
+        player = make_player(full_name="Jānis Bērziņš")
+        Registration.objects.create(tournament=tournament, player=player)
+        with pytest.raises(services.SignUpRefusedError, match="already registered"):
+            register(tournament, "Jānis Bērziņš")
+
+    def test_namesakes_with_different_licences_are_two_players(self):
+        tournament = open_tournament()
+        register(tournament, "Jānis Bērziņš", licence_number="LV-1")
+        assert register(tournament, "Jānis Bērziņš", licence_number="LV-2").status == "listed"
+
+    def test_the_registration_is_audited_without_the_contact(self):
+        tournament = open_tournament()
+        register(tournament, "Anna Ozoliņa", contact="anna@example.lv", ip_address="10.0.0.9")
+        entry = AuditEntry.objects.get(action=AuditEntry.Action.SIGNUP_CREATED)
+        assert entry.ip_address == "10.0.0.9"
+        assert entry.detail["player"] == "Anna Ozoliņa"
+        assert "anna@example.lv" not in str(entry.detail)
+
+
+class TestTheOrganiser:
+    def test_accepting_registers_a_new_player_once_in_the_register(self):
+        organiser = make_organiser()
+        club = make_club(name="Ogres klubs")
+        tournament = open_tournament()
+        signup = register(tournament, "Anna Ozoliņa", club="ogres klubs", licence_number="LV-9")
+        services.signup_accept(signup=signup, by=organiser)
+        signup.refresh_from_db()
+        assert signup.status == SignUpStatus.ACCEPTED
+        player = Player.objects.get(full_name="Anna Ozoliņa")
+        assert (player.club, player.licence_number) == (club, "LV-9")
+        assert signup.registration == Registration.objects.get(tournament=tournament)
+        assert signup.registration.player == player
+        actions = set(AuditEntry.objects.values_list("action", flat=True))
+        assert {"signup.accepted", "entries.registered", "player.saved"} <= actions
+        # He keeps his place on the list.
+        assert selectors.signup_lists(tournament=tournament).place_of(signup) == ("listed", 1)
+
+    def test_accepting_a_register_player_makes_no_new_player(self):
+        player = make_player(full_name="Jānis Bērziņš")
+        tournament = open_tournament()
+        signup = register(tournament, "Jānis Bērziņš")
+        services.signup_accept(signup=signup, by=None)
+        assert Player.objects.count() == 1
+        assert tournament.registrations.get().player == player
+
+    def test_a_move_goes_to_the_end_of_the_other_list(self):
+        tournament = open_tournament(signup_places=1)
+        anna, _janis, liga = (register(tournament, name) for name in ("Anna", "Jānis", "Līga"))
+        services.signup_move(signup=anna, to="waiting", by=None)
+        lists = selectors.signup_lists(tournament=tournament)
+        assert [line.full_name for line in lists.waiting] == ["Jānis", "Līga", "Anna"]
+        services.signup_move(signup=liga, to="listed", by=None)
+        lists = selectors.signup_lists(tournament=tournament)
+        assert [line.full_name for line in lists.registered] == ["Līga"]
+        assert AuditEntry.objects.filter(action="signup.moved").count() == 2
+        with pytest.raises(services.ServiceError):
+            services.signup_move(signup=liga, to="listed", by=None)
+
+    def test_a_refusal_frees_a_place_the_first_waiting_does_not_take_alone(self):
+        tournament = open_tournament(signup_places=1)
+        anna, janis = register(tournament, "Anna"), register(tournament, "Jānis")
+        services.signup_refuse(signup=anna, by=None)
+        lists = selectors.signup_lists(tournament=tournament)
+        assert lists.free_places == 1
+        assert lists.place_of(janis) == ("waiting", 1)
+        assert AuditEntry.objects.filter(action="signup.refused").exists()
+        # Refused, he is on no list: registering again is allowed.
+        assert register(tournament, "Anna").status == SignUpStatus.LISTED
+
+    def test_an_accepted_or_refused_registration_changes_no_more(self):
+        tournament = open_tournament()
+        signup = register(tournament, "Anna")
+        services.signup_refuse(signup=signup, by=None)
+        for write in (services.signup_accept, services.signup_refuse):
+            with pytest.raises(services.ServiceError, match="nothing was changed"):
+                write(signup=signup, by=None)
+        assert not Registration.objects.exists()
+
+
+def test_a_withdrawn_player_frees_his_place():
+    tournament = open_tournament(signup_places=1)
+    entry = Registration.objects.create(tournament=tournament, player=make_player())
+    services.registration_withdraw(registration=entry, after_round=0, by=None)
+    assert register(tournament, "Anna Ozoliņa").status == SignUpStatus.LISTED
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="concurrent writers: this run is on SQLite"
+)
+@pytest.mark.django_db(transaction=True)
+def test_players_registering_at_once_take_no_more_places_than_there_are():
+    """Six connections register six players for two places at the same moment: two are
+    listed, four wait (the tournament's row decides them one after the other)."""
+    tournament = open_tournament(signup_places=2)
+    workers = 6
+    start = threading.Barrier(workers)
+
+    def worker(number: int) -> None:
+        try:
+            start.wait()
+            register(tournament, f"Spēlētājs {number}a")
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=worker, args=(number,)) for number in range(workers)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    statuses = sorted(SignUp.objects.values_list("status", flat=True))
+    assert statuses == ["listed"] * 2 + ["waiting"] * 4

@@ -1,0 +1,75 @@
+"""The organiser's page of the registrations made online: accept, move, refuse."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.http import require_http_methods
+
+from core.security import client_ip
+from tournaments import selectors, services
+from tournaments.forms import SignUpActionForm
+from tournaments.models import SignUp, SignUpStatus, Tournament
+from tournaments.views.access import organiser_required
+
+# Lazy: translated when shown, in the language of that request.
+DONE = {
+    "accept": gettext_lazy("%(name)s is accepted and registered."),
+    "listed": gettext_lazy("%(name)s is moved to the list of registered players."),
+    "waiting": gettext_lazy("%(name)s is moved to the waiting list."),
+    "refuse": gettext_lazy("%(name)s is refused."),
+}
+
+
+def _act(request: HttpRequest, signup: SignUp, action: str) -> None:
+    who = {"by": request.user, "ip_address": client_ip(request)}
+    if action == "accept":
+        services.signup_accept(signup=signup, **who)
+    elif action == "refuse":
+        services.signup_refuse(signup=signup, **who)
+    else:
+        services.signup_move(signup=signup, to=action, **who)
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def signups(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if request.method == "POST":
+        form = SignUpActionForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Choose a registration and what to do with it."))
+            return redirect("tournaments:signups", slug=slug)
+        signup = get_object_or_404(SignUp, pk=form.cleaned_data["signup"], tournament=tournament)
+        action = form.cleaned_data["action"]
+        try:
+            _act(request, signup, action)
+        except services.ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, str(DONE[action]) % {"name": signup.full_name})
+        return redirect("tournaments:signups", slug=slug)
+    lists = selectors.signup_lists(tournament=tournament)
+    every = selectors.organiser_signups(tournament=tournament)
+    numbers = {
+        line.signup.pk: line.number for line in (*lists.registered, *lists.waiting) if line.signup
+    }
+    for signup in every:
+        signup.number = numbers.get(signup.pk)
+    return render(
+        request,
+        "tournaments/signups.html",
+        {
+            "tournament": tournament,
+            "lists": lists,
+            "is_open": selectors.signup_open(tournament),
+            "listed": [s for s in every if s.status == SignUpStatus.LISTED],
+            "waiting": [s for s in every if s.status == SignUpStatus.WAITING],
+            "done": [s for s in every if s.status in (SignUpStatus.ACCEPTED, SignUpStatus.REFUSED)],
+            # A place is free and someone waits: the organiser moves him (never done silently).
+            "first_waiting": lists.waiting[0] if lists.waiting and lists.free_places else None,
+        },
+    )
