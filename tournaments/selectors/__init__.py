@@ -1,13 +1,23 @@
 """Reads for the tournaments app (HackSoft style: views call these, never the ORM directly).
 
 The parts: `seating` (what seating reads), `rounds` (tournaments, rounds, entries, tables,
-players, clubs), `roles` (who holds which role), `audit` (the audit log).
+players, clubs), `roles` (who holds which role), `audit` (the audit log), `check_in` (self
+check-in, the tables' calls to the chief referee).
 """
 
 from tournaments.selectors.audit import (
     AUDIT_PAGE_SIZE,
     audit_entries,
     audit_rows,
+)
+from tournaments.selectors.check_in import (
+    open_check_in_round,
+    referee_calls_for,
+    registration_by_check_in_token,
+    round_check_in,
+    round_referee_calls,
+    self_check_ins,
+    table_referee_call,
 )
 from tournaments.selectors.roles import (
     ROLE_HOLDERS,
@@ -60,20 +70,27 @@ __all__ = [
     "last_round_number",
     "meeting_matrix",
     "next_round_number",
+    "open_check_in_round",
     "organised_tournaments",
     "player_list",
     "players_found",
     "playing_round",
+    "referee_calls_for",
     "refereed_tables",
+    "registration_by_check_in_token",
     "registration_list",
     "registration_rank_labels",
     "registration_scores",
     "role_holders",
+    "round_check_in",
     "round_list",
     "round_referee_assignments",
+    "round_referee_calls",
     "round_seating",
     "round_tables",
     "seating_history",
+    "self_check_ins",
+    "table_referee_call",
     "tables_confirmed_short",
     "tournament_list",
     "tournament_named",

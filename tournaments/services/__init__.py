@@ -4,7 +4,9 @@ models directly).
 The parts: `audit_and_locks` (the refusal, the audit entry, the lock order), `accounts` (demo
 data, organiser accounts), `roles` (roles given and taken, referees of tables, referee accounts),
 `tournaments` (settings, entries, players, clubs), `rounds` (creation, check-in, seating,
-publication), `clock_and_links` (the round clock, entry links), `player_import` (CSV).
+publication), `clock_and_links` (the round clock, entry links), `player_import` (CSV),
+`self_check_in` (players checking themselves in), `referee_calls` (a table calls the chief
+referee).
 Callers use this package's names; the parts import each other only downwards from
 `audit_and_locks`.
 """
@@ -39,6 +41,11 @@ from tournaments.services.player_import import (
     players_import,
     players_import_preview,
 )
+from tournaments.services.referee_calls import (
+    CallTooSoonError,
+    referee_call,
+    referee_call_answer,
+)
 from tournaments.services.roles import (
     NewAccount,
     referee_account_create,
@@ -56,6 +63,11 @@ from tournaments.services.rounds import (
     round_publish,
     round_swap_players,
 )
+from tournaments.services.self_check_in import (
+    CheckInClosedError,
+    WrongCodeError,
+    self_check_in,
+)
 from tournaments.services.tournaments import (
     club_create,
     player_save,
@@ -70,6 +82,8 @@ __all__ = [
     "DEMO_PLAYERS",
     "IMPORT_MAX_BYTES",
     "AttendanceMismatchError",
+    "CallTooSoonError",
+    "CheckInClosedError",
     "ImportPreview",
     "ImportRefusedError",
     "ImportResult",
@@ -77,6 +91,7 @@ __all__ = [
     "NewAccount",
     "ServiceError",
     "TableGoneError",
+    "WrongCodeError",
     "audit",
     "check_in_set",
     "club_create",
@@ -88,6 +103,8 @@ __all__ = [
     "players_import",
     "players_import_preview",
     "referee_account_create",
+    "referee_call",
+    "referee_call_answer",
     "regenerate_confirmation",
     "registration_update",
     "registration_withdraw",
@@ -101,6 +118,7 @@ __all__ = [
     "round_publish",
     "round_swap_players",
     "round_time_call",
+    "self_check_in",
     "table_gone_message",
     "table_referees_set",
     "table_token_issue",

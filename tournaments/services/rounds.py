@@ -25,6 +25,8 @@ from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
     CheckIn,
+    CheckInMethod,
+    CheckOut,
     Registration,
     Round,
     RoundStatus,
@@ -65,7 +67,11 @@ def round_create(
     playing = tournament.registrations.filter(first_round__lte=number).filter(
         Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=number)
     )
-    CheckIn.objects.bulk_create(CheckIn(round=new_round, registration=entry) for entry in playing)
+    # Provisional: each player may confirm it himself (self check-in) until the organiser ticks.
+    CheckIn.objects.bulk_create(
+        CheckIn(round=new_round, registration=entry, method=CheckInMethod.ROUND)
+        for entry in playing
+    )
     tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.ROUND_CREATED,
@@ -105,6 +111,15 @@ def check_in_set(
     CheckIn.objects.bulk_create(
         CheckIn(round=round_, registration_id=registration_id)
         for registration_id in chosen - present
+    )
+    # The organiser's untick is final: the player cannot check himself in again for the round.
+    CheckOut.objects.filter(round=round_, registration_id__in=chosen).delete()
+    CheckOut.objects.bulk_create(
+        (
+            CheckOut(round=round_, registration_id=registration_id)
+            for registration_id in present - chosen
+        ),
+        ignore_conflicts=True,
     )
     if chosen != present:
         names = dict(
