@@ -64,14 +64,14 @@ def test_the_code_confirms_a_provisional_check_in_and_is_audited(event):
 def test_a_wrong_code_is_refused_and_changes_nothing(event):
     _tournament, entries, round_ = event
     wrong = "AAAAA" if round_.check_in_code != "AAAAA" else "CCCCC"
-    with pytest.raises(services.WrongCodeError, match="AAAAA|CCCCC"):
+    with pytest.raises(services.WrongCodeError, match=r"AAAAA|CCCCC"):
         services.self_check_in(registration=entries[0], method=CheckInMethod.CODE, code=wrong)
     assert method_of(round_, entries[0]) == CheckInMethod.ROUND
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.SELF_CHECK_IN).exists()
 
 
 def test_the_link_checks_in_a_player_not_yet_checked_in(event):
-    tournament, entries, round_ = event
+    tournament, _entries, round_ = event
     late = make_registrations(tournament, 1)[0]  # registered after the round was prepared
     assert not CheckIn.objects.filter(round=round_, registration=late).exists()
 
