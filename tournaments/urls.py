@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from tournaments.views import audit, people, register, rounds, tournaments
+from tournaments.views import audit, calls, people, register, rounds, tournaments
 
 app_name = "tournaments"
 
@@ -35,4 +35,9 @@ urlpatterns = [
     path("t/<slug:slug>/people/", people.tournament_roles, name="roles"),
     path("t/<slug:slug>/people/remove/", people.tournament_role_remove, name="role_remove"),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path(
+        "t/<slug:slug>/calls/<int:call_id>/answer/",
+        calls.referee_call_answer,
+        name="referee_call_answer",
+    ),
 ]

@@ -240,7 +240,8 @@ def round_generate_seating(
     round_.save(update_fields=["seating_mode", "seed", "warnings", "generated_at"])
     if was_published:
         _issue_missing_links(round_)
-        tournament_changed(tournament.pk)  # a public seating changed
+    # A public seating changed, or a draft's: its check-in closed (the hall display's code).
+    tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.ROUND_REGENERATED
         if was_published

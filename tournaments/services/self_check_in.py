@@ -3,7 +3,6 @@ hall display shows it) or with his own link. The organiser's ticks stay final: a
 undoes one, and one the organiser unticked for the round cannot check himself in again."""
 
 from django.db import transaction
-from django.db.models import Q
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
@@ -18,7 +17,7 @@ from tournaments.models import (
     Round,
     RoundStatus,
 )
-from tournaments.selectors.check_in import open_check_in_round
+from tournaments.selectors.check_in import open_check_in_round, plays_round
 from tournaments.services.audit_and_locks import ServiceError, audit
 
 # A check-in the player may still confirm himself: made by the round's preparation only.
@@ -73,11 +72,7 @@ def self_check_in(
             )
             % {"code": normalised_code(code) or "–"}
         )
-    plays = (
-        Registration.objects.filter(pk=registration.pk, first_round__lte=round_.number)
-        .filter(Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=round_.number))
-        .exists()
-    )
+    plays = Registration.objects.filter(pk=registration.pk).filter(plays_round(round_)).exists()
     if not plays:
         raise ServiceError(
             _("%(name)s does not play round %(number)d: ask the organiser.")

@@ -101,6 +101,12 @@ def _round_page(
             # A clock started by mistake is reset, unless a table was confirmed short by it.
             "clock_can_reset": clock.can_reset
             and not selectors.tables_confirmed_short(round_=round_),
+            # Self check-in and the tables' calls to the chief referee.
+            "check_in_open": round_.status == RoundStatus.DRAFT and not tables,
+            "self_check_ins": selectors.self_check_ins(round_=round_)
+            if round_.status == RoundStatus.DRAFT
+            else [],
+            "referee_calls": selectors.round_referee_calls(round_=round_),
         },
     )
 
