@@ -17,7 +17,14 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def event():
     tournament = make_tournament(slug="gulbene")
-    names = ("Jānis Bērziņš", "Anna Bērziņa", "Pēteris Ozols", "Līga Kalniņa", "Иван Иванов", "Ella Ē")
+    names = (
+        "Jānis Bērziņš",
+        "Anna Bērziņa",
+        "Pēteris Ozols",
+        "Līga Kalniņa",
+        "Иван Иванов",
+        "Ella Ē",
+    )
     entries = [
         Registration.objects.create(tournament=tournament, player=make_player(full_name=name))
         for name in names
@@ -80,9 +87,7 @@ def test_cyrillic_is_found_in_latin_letters(event, client):
 def test_a_wrong_code_is_refused_clearly_and_changes_nothing(event, client):
     tournament, entries, round_ = event
     wrong = "XXXXX" if round_.check_in_code != "XXXXX" else "YYYYY"
-    response = client.post(
-        check_in_url(tournament), {"registration": entries[0].pk, "code": wrong}
-    )
+    response = client.post(check_in_url(tournament), {"registration": entries[0].pk, "code": wrong})
     assert response.status_code == 400
     assert "is not this round" in response.content.decode()
     assert method_of(round_, entries[0]) == CheckInMethod.ROUND

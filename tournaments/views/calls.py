@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from functools import wraps
+
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -17,14 +20,26 @@ from tournaments.models import RefereeCall
 from tournaments.views.access import lazy_tournament
 
 
-@login_required
+def call_answerer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The tournament's organisers and chief referees (tournaments.permissions.can_run_clock);
+    visitors are sent to sign in, other accounts get 403, before the method is looked at."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request: HttpRequest, slug: str, **kwargs: object) -> HttpResponse:
+        if not permissions.can_run_clock(request.user, lazy_tournament(slug)):
+            raise PermissionDenied(
+                _("Only the tournament's organisers and chief referees answer the tables' calls.")
+            )
+        return view(request, slug, **kwargs)
+
+    return wrapped
+
+
+@call_answerer_required
 @require_POST
 def referee_call_answer(request: HttpRequest, slug: str, call_id: int) -> HttpResponse:
     """Mark the call answered; back to the round page (`back=round`) or the dashboard."""
-    if not permissions.can_run_clock(request.user, lazy_tournament(slug)):
-        raise PermissionDenied(
-            _("Only the tournament's organisers and chief referees answer the tables' calls.")
-        )
     call = get_object_or_404(
         RefereeCall.objects.select_related("table__round"),
         pk=call_id,
