@@ -12,6 +12,7 @@ from tournaments.selectors.audit import (
 )
 from tournaments.selectors.check_in import (
     check_in_matches,
+    last_check_in_id,
     latest_seat,
     open_check_in_round,
     plays_round,
@@ -71,6 +72,7 @@ __all__ = [
     "chief_refereed_tournaments",
     "club_list",
     "coming_tournaments_for",
+    "last_check_in_id",
     "last_round_number",
     "latest_seat",
     "meeting_matrix",

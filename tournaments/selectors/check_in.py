@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
-from django.db.models import Q, QuerySet
+from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
 
 from core.engine_text import display_name_key
@@ -42,6 +42,11 @@ def self_check_ins(*, round_: Round) -> list[CheckIn]:
         .select_related("registration__player")
         .order_by("-checked_in_at", "-pk")
     )
+
+
+def last_check_in_id(*, round_: Round) -> int:
+    """The newest check-in of the round (0 for none): what the organiser's screen shows."""
+    return round_.check_ins.aggregate(last=Max("pk"))["last"] or 0
 
 
 def registration_by_check_in_token(*, slug: str, token: str) -> Registration | None:

@@ -99,13 +99,25 @@ def check_in_set(
     entries: Iterable[Registration],
     by: User | None = None,
     ip_address: str | None = None,
+    shown_until: int | None = None,
 ) -> int:
     """Exactly these entries are present for the round; returns how many are checked in. Who
-    was checked in or out goes to the audit log."""
+    was checked in or out goes to the audit log.
+
+    `shown_until`: the last check-in the organiser's screen showed (the largest id); a player
+    who checked himself in after it was not on that screen, and stays checked in."""
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(_("check-in changes only while the round is a draft"))
     chosen = {entry.pk for entry in entries if entry.tournament_id == round_.tournament_id}
+    if shown_until is not None:
+        chosen |= set(
+            CheckIn.objects.filter(
+                round=round_,
+                pk__gt=shown_until,
+                method__in=(CheckInMethod.CODE, CheckInMethod.LINK),
+            ).values_list("registration_id", flat=True)
+        )
     present = set(CheckIn.objects.filter(round=round_).values_list("registration_id", flat=True))
     CheckIn.objects.filter(round=round_).exclude(registration_id__in=chosen).delete()
     CheckIn.objects.bulk_create(
@@ -155,6 +167,7 @@ def round_generate_seating(
     confirmation: str = "",
     ip_address: str | None = None,
     present: Iterable[Registration] | None = None,
+    shown_until: int | None = None,
 ) -> Round:
     """Seat the checked-in players (engine.seating) and write the tables in bulk.
 
@@ -165,7 +178,7 @@ def round_generate_seating(
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft_seating(round_)
     if present is not None:
-        check_in_set(round_=round_, entries=present)
+        check_in_set(round_=round_, entries=present, shown_until=shown_until)
     was_published = round_.status == RoundStatus.PUBLISHED
     if was_published and confirmation.strip() != regenerate_confirmation(round_):
         raise ServiceError(
@@ -454,6 +467,7 @@ def round_publish(
     ip_address: str | None = None,
     present: Iterable[Registration] | None = None,
     attendance_confirmed: bool = False,
+    shown_until: int | None = None,
 ) -> Round:
     """Publish the round's seating: every table gets its private entry link.
 
@@ -472,7 +486,7 @@ def round_publish(
             _("round %(number)d has no seating yet: generate it first") % {"number": round_.number}
         )
     if present is not None:
-        check_in_set(round_=round_, entries=present)
+        check_in_set(round_=round_, entries=present, shown_until=shown_until)
     difference = selectors.attendance_difference(round_=round_)
     if difference and not attendance_confirmed:
         raise AttendanceMismatchError(round_, difference)

@@ -139,3 +139,24 @@ def test_a_withdrawn_player_cannot_check_in(event):
         services.self_check_in(
             registration=entries[0], method=CheckInMethod.CODE, code=round_2.check_in_code
         )
+
+
+def test_a_self_check_in_made_after_the_organisers_screen_was_shown_stays(event):
+    tournament, _entries, round_ = event
+    late = make_registrations(tournament, 1)[0]  # not on the round's list yet
+    shown = selectors.last_check_in_id(round_=round_)
+    services.self_check_in(registration=late, method=CheckInMethod.LINK)
+
+    # The organiser saves the list he was shown, which did not hold the late player.
+    services.check_in_set(
+        round_=round_, entries=tournament.registrations.exclude(pk=late.pk), shown_until=shown
+    )
+
+    assert method_of(round_, late) == CheckInMethod.LINK
+    # Shown to him, the same untick stands.
+    services.check_in_set(
+        round_=round_,
+        entries=tournament.registrations.exclude(pk=late.pk),
+        shown_until=selectors.last_check_in_id(round_=round_),
+    )
+    assert not CheckIn.objects.filter(round=round_, registration=late).exists()

@@ -88,3 +88,25 @@ def test_a_call_of_another_tournament_is_not_answered_through_this_one(organiser
     answer = reverse("tournaments:referee_call_answer", args=["kauss", call.pk])
     assert client.post(answer).status_code == 404
     assert RefereeCall.objects.get(pk=call.pk).answered_at is None
+
+
+def test_saving_a_check_in_list_shown_before_a_self_check_in_keeps_it(organiser_client):
+    tournament, client = organiser_client
+    entries = make_registrations(tournament, 6)
+    services.round_create(tournament=tournament)
+    page = client.get(reverse("tournaments:round", args=["kauss", 1]))
+    shown = page.context["check_ins_shown"]
+    assert f'name="check_ins_shown" value="{shown}"' in page.content.decode()
+    late = make_registrations(tournament, 1)[0]
+    services.self_check_in(registration=late, method=CheckInMethod.CODE, code=_code(tournament))
+
+    client.post(
+        reverse("tournaments:check_in", args=["kauss", 1]),
+        {"entries": [entry.pk for entry in entries], "check_ins_shown": shown},
+    )
+
+    assert late.check_ins.get().method == CheckInMethod.CODE
+
+
+def _code(tournament) -> str:
+    return tournament.rounds.get(number=1).check_in_code
