@@ -31,6 +31,8 @@ NAMES = (
 
 
 def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, open_page, shots):
+    from playwright.sync_api import expect
+
     tournament = make_tournament(slug="gulbenes-kauss", name="Gulbenes kauss", deals_per_round=3)
     entries = [
         Registration.objects.create(tournament=tournament, player=make_player(full_name=name))
@@ -116,6 +118,10 @@ def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, o
     services.round_publish(round_=round_one, by=None)
     table = round_one.tables.get(number=2)
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
+    # The chief referee's dashboard is open before any call.
+    chief_page = open_page()
+    sign_in(chief_page, live_server, "galvenais", "/organise/")
+    assert chief_page.locator("#referee-calls").count() == 0
     referee = open_page()
     referee.goto(f"{live_server.url}/r/{token}/")
     referee.click(f"button:has-text('{t('Call the chief referee')}')")
@@ -130,11 +136,9 @@ def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, o
     referee.screenshot(path=str(shots / "table-called-360-lv.png"))
     no_violations(referee)
 
-    # The chief referee's dashboard lists the call; he answers it.
-    chief_page = open_page()
-    sign_in(chief_page, live_server, "galvenais", "/organise/")
+    # The call appears on his dashboard by itself (it polls every 20 s); he answers it.
     calls = chief_page.locator("#referee-calls")
-    assert calls.is_visible()
+    expect(calls).to_be_visible(timeout=40_000)
     assert t("Table %(number)s", number=2) in calls.inner_text()
     assert_fits_the_phone(chief_page)
     chief_page.screenshot(path=str(shots / "chief-dashboard-call-360-lv.png"))
