@@ -145,8 +145,11 @@ class SheetPage:
             "phone": partial(phone_data, self.request, offered),
             # What the phone's script starts from (entry.state).
             "table_state": self.state(),
-            # The table's open call to the chief referee, if any.
-            "referee_call": tournament_selectors.table_referee_call(table=sheet.table),
+            # The table's open call to the chief referee, if any (asked while the round is in
+            # play, when the page offers the call).
+            "referee_call": tournament_selectors.table_referee_call(table=sheet.table)
+            if sheet.round_is_open and not sheet.round_is_draft
+            else None,
         }
 
     def state(self) -> dict[str, object]:

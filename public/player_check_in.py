@@ -113,7 +113,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
             error, status = _("Type the check-in code the hall display shows."), 400
         else:
             try:
-                services.self_check_in(
+                checked_in = services.self_check_in(
                     registration=chosen,
                     method=CheckInMethod.CODE,
                     code=form.cleaned_data["code"],
@@ -129,7 +129,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(
                     request,
                     _("%(name)s is checked in for round %(number)d. Thank you!")
-                    % {"name": chosen.player.full_name, "number": round_.number},
+                    % {"name": chosen.player.full_name, "number": checked_in.round.number},
                 )
                 url = reverse("public:check_in", args=[slug])
                 return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
@@ -169,7 +169,7 @@ def my_check_in(request: HttpRequest, slug: str, player_token: str) -> HttpRespo
     status = 200
     if request.method == "POST":
         try:
-            services.self_check_in(
+            checked_in = services.self_check_in(
                 registration=registration,
                 method=CheckInMethod.LINK,
                 ip_address=client_ip(request),
@@ -180,7 +180,7 @@ def my_check_in(request: HttpRequest, slug: str, player_token: str) -> HttpRespo
             messages.success(
                 request,
                 _("You are checked in for round %(number)d. Thank you!")
-                % {"number": round_.number},
+                % {"number": checked_in.round.number},
             )
             return redirect(request.path)
     check_in_now, checked_out = (
