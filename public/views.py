@@ -51,6 +51,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "tournament": tournament,
                 "progress": selectors.tournament_progress(tournament=tournament),
                 "registration_count": selectors.registration_count(tournament=tournament),
+                # Self check-in: the round being prepared, while it is not seated.
+                "check_in_round": tournament_selectors.open_check_in_round(tournament),
                 # The rules of the next rounds (each round keeps its own: its sheets say them).
                 "rules_in_words": rule_set_words(
                     rule_set_options(tournament), table_size=4, place_points=False

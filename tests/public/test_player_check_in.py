@@ -167,3 +167,16 @@ def test_the_pages_speak_the_readers_language(event, client, language):
     assert words in client.get(my_url(entries[0])).content.decode()
     found = client.get(check_in_url(tournament), {"q": "ozol"}).content.decode()
     assert words in found
+
+
+def test_the_tournament_page_leads_to_check_in_while_it_is_open(
+    event, client, django_capture_on_commit_callbacks
+):
+    tournament, _entries, round_ = event
+    page = reverse("public:tournament", args=[tournament.slug])
+    assert check_in_url(tournament) in client.get(page).content.decode()
+
+    with django_capture_on_commit_callbacks(execute=True):
+        services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+
+    assert check_in_url(tournament) not in client.get(page).content.decode()
