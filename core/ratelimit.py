@@ -222,6 +222,34 @@ TABLE_LINK_FAILURES = FailureLimit(
     ),
 )
 
+# Self check-in: wrong round codes and unknown check-in links typed from one address. A code
+# has about ten million values: this many tries in the window never find one.
+CHECK_IN_FAILURES = FailureLimit(
+    scope="check-in",
+    refusal_title=_("Too many attempts"),
+    refusal_message=ngettext_lazy(
+        "Too many wrong check-in codes or links were sent from your address. Try again in "
+        "%(minutes)d minute, or ask the organiser to check you in.",
+        "Too many wrong check-in codes or links were sent from your address. Try again in "
+        "%(minutes)d minutes, or ask the organiser to check you in.",
+        "minutes",
+    ),
+)
+
+# Calls to the chief referee sent from one address, each counted (a table has one open call
+# anyway; this stops a script pressing every table's button).
+REFEREE_CALLS = FailureLimit(
+    scope="referee-call",
+    refusal_title=_("Too many calls"),
+    refusal_message=ngettext_lazy(
+        "Too many calls to the chief referee were sent from your address. Try again in "
+        "%(minutes)d minute, or go to him.",
+        "Too many calls to the chief referee were sent from your address. Try again in "
+        "%(minutes)d minutes, or go to him.",
+        "minutes",
+    ),
+)
+
 # Not failures: renders of public pages the cache did not hold (core.page_cache), each one counted.
 # In the cache whatever RATE_LIMIT_STORE says: a write to the database for every render would
 # compete with the referees' deals (SQLite has one writer); with local memory each gunicorn

@@ -35,7 +35,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.dropped_connections import repeatable_posts
 from core.query import whole_number
-from core.ratelimit import TABLE_LINK_FAILURES
+from core.ratelimit import REFEREE_CALLS, TABLE_LINK_FAILURES
 from core.security import client_ip
 from engine.lateness import out_of_round_due
 from entry.forms import (
@@ -63,6 +63,8 @@ from scoring.sheet.reader import (
 )
 from scoring.sheet.shape import SheetFrame, SheetPlayer, SheetRow, TableSheet
 from tournaments import permissions
+from tournaments import selectors as tournament_selectors
+from tournaments import services as tournament_services
 from tournaments.models import Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
 
@@ -151,6 +153,11 @@ class SheetPage:
             "table_state": self.state(),
             # Late and absent players: what is recorded, and the referee's forms.
             "late": late_panel(self, bound or {}),
+            # The table's open call to the chief referee, if any (asked while the round is in
+            # play, when the page offers the call).
+            "referee_call": tournament_selectors.table_referee_call(table=sheet.table)
+            if sheet.round_is_open and not sheet.round_is_draft
+            else None,
         }
 
     def state(self) -> dict[str, object]:
@@ -416,11 +423,13 @@ def sheet_page(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str
     if request.method == "POST":
         action = request.POST.get("action", "")
         handler = CHIEF_ACTIONS.get(action) or LATE_ACTIONS.get(action)
-        if handler is None and action not in ENTRY_ACTIONS:
+        if handler is None and action not in ENTRY_ACTIONS and action != CALL_REFEREE:
             return page.render(
                 error=_("That request is not understood: reload the page."), status=400
             )
         try:
+            if action == CALL_REFEREE:
+                return post_call_referee(page)
             if handler is None:
                 return page.answer(entry_outcome(page, action, request.POST))
             if action != "unlock" and not frame.accepts_entries:
@@ -673,6 +682,31 @@ def post_allow(page: SheetPage) -> HttpResponse:
         _("Table %(number)d may play more deals: enter them, then confirm the table.")
         % {"number": table.number}
     )
+
+
+# Whoever has the table's page calls the chief referee (a plain form, whatever the sheet's state
+# while the round is in play: a confirmed table may need him too).
+CALL_REFEREE = "call_referee"
+
+
+def post_call_referee(page: SheetPage) -> HttpResponse:
+    refusal = REFEREE_CALLS.begin(page.request)  # every call counts against the address
+    if refusal is not None:
+        return refusal
+    try:
+        tournament_services.referee_call(
+            table=page.frame.table,
+            by=page.request.user,
+            via_link=page.token is not None,
+            ip_address=client_ip(page.request),
+        )
+    except TableGoneError:
+        raise
+    except tournament_services.CallTooSoonError as error:
+        messages.info(page.request, str(error))
+    except ServiceError as error:
+        return page.render(error=str(error), status=409)
+    return redirect(f"{page.url}#referee-call")
 
 
 # The entries of the sheet, sent by a plain form or the phone's sync: each gives an Outcome.

@@ -2,6 +2,7 @@
 
 from django.urls import path
 
+from public import player_check_in
 from public import signup as signups
 from public import views as public
 
@@ -28,4 +29,11 @@ urlpatterns = [
         name="round_clock",
     ),
     path("players/<int:player_id>/", public.player_detail, name="player"),
+    # Self check-in: by the round's code, or by the player's own secret link.
+    path("t/<slug:slug>/check-in/", player_check_in.check_in, name="check_in"),
+    path(
+        "t/<slug:slug>/me/<str:player_token>/",
+        player_check_in.my_check_in,
+        name="my_check_in",
+    ),
 ]

@@ -17,6 +17,7 @@ from core.svg_charts import cumulative_chart
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
 from scoring.sheet.reader import table_sheet
+from tournaments import selectors as tournament_selectors
 from tournaments.models import Table, Tournament
 from tournaments.round_clock import round_clock
 from tournaments.rule_set import rule_set_options, rule_set_words
@@ -53,6 +54,8 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "registration_count": selectors.registration_count(tournament=tournament),
                 # Cached pages expire within PUBLIC_PAGE_CACHE_SECONDS of the closing time.
                 "signup_open": signup_open(tournament),
+                # Self check-in: the round being prepared, while it is not seated.
+                "check_in_round": tournament_selectors.open_check_in_round(tournament),
                 # The rules of the next rounds (each round keeps its own: its sheets say them).
                 "rules_in_words": rule_set_words(
                     rule_set_options(tournament), table_size=4, place_points=False
@@ -209,6 +212,8 @@ def _display(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         # The clock as it stood when the page was rendered: the fallback without JavaScript.
         # With it, htmx fetches the clock at once and every 20 s (display_clock: never cached).
         "clock": round_clock(hall.round) if hall.round is not None else None,
+        # Self check-in: the code of the round being prepared, while it is not seated.
+        "check_in_round": tournament_selectors.open_check_in_round(tournament),
     }
     template = "public/_display_live.html" if request.htmx else "public/display.html"
     response = render(request, template, context)

@@ -268,6 +268,22 @@ def refuse_signup(world: World) -> dict[str, object]:
     return {"signup": SignUp.objects.get(tournament=world.tournament).pk, "action": "refuse"}
 
 
+def unseat_round_2(world: World) -> None:
+    """Round 2 prepared but not seated: its check-in is open."""
+    world.round_2.tables.all().delete()
+
+
+def call_the_referee(world: World) -> None:
+    """Table 1 of round 1 has called the chief referee."""
+    services.referee_call(table=world.table)
+
+
+def open_call(world: World) -> list[object]:
+    from tournaments.models import RefereeCall
+
+    return [world.tournament.slug, RefereeCall.objects.get(table=world.table).pk]
+
+
 def drop_round_2(world: World) -> None:
     """The draft round 2 would stop a new round from being prepared."""
     world.round_2.delete()
@@ -394,6 +410,13 @@ SPECS: dict[str, ViewSpec] = {
     ),
     "tournaments:audit": ViewSpec(ORGANISERS, slug),
     "tournaments:fees": ViewSpec(ORGANISERS, slug, lambda w: fee_category_form()),
+    "tournaments:referee_call_answer": ViewSpec(
+        SHEET_PRINTERS,
+        open_call,
+        lambda w: {"back": "round"},
+        has_page=False,
+        prepare=call_the_referee,
+    ),
     "tournaments:clock": ViewSpec(
         SHEET_PRINTERS, round_1, lambda w: {"action": "start"}, has_page=False, prepare=time_round_1
     ),
@@ -416,6 +439,26 @@ SPECS: dict[str, ViewSpec] = {
     # The money of the event: its organisers' alone.
     "documents:prizes": ViewSpec(ORGANISERS, slug),
     "documents:prizes_pdf": ViewSpec(ORGANISERS, slug),
+    # A player checks himself in (the round's code, or his own link) whoever he is signed in
+    # as.
+    "public:check_in": ViewSpec(
+        EVERYONE,
+        slug,
+        lambda w: {
+            "registration": w.tournament.registrations.order_by("pk").first().pk,
+            "code": w.round_2.check_in_code,
+        },
+        prepare=unseat_round_2,
+    ),
+    "public:my_check_in": ViewSpec(
+        EVERYONE,
+        lambda w: [
+            w.tournament.slug,
+            w.tournament.registrations.order_by("pk").first().check_in_token,
+        ],
+        lambda w: {},
+        prepare=unseat_round_2,
+    ),
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),
     "ranking:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),
@@ -650,14 +693,21 @@ MORE_WRITES: dict[str, tuple[str, Callable[[World], list[object]], Callable[[Wor
         round_2,
         lambda w: {},
     ),
+    "a call to the chief referee from the table's page": (
+        "entry:table_sheet",
+        this_table,
+        lambda w: {"action": "call_referee"},
+    ),
 }
 
 
 def _writes() -> dict[str, tuple[str, Callable, Callable, Callable | None]]:
+    # A player's self check-in is his own, by no account: its audit entry names the player
+    # (tests/public/test_player_check_in.py).
     writes = {
         name: (name, spec.args, spec.post, spec.prepare)
         for name, spec in SPECS.items()
-        if spec.post is not None
+        if spec.post is not None and not name.startswith("public:")
     }
     writes.update({label: (*write, None) for label, write in MORE_WRITES.items()})
     return writes

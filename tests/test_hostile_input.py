@@ -77,6 +77,7 @@ def public_pages(world: World) -> list[str]:
         reverse("entry:token_sheet", args=[world.token.token]),
         reverse("public:display", args=[slug]),
         reverse("public:signup", args=[slug]),
+        reverse("public:my_check_in", args=[slug, world.entries[0].check_in_token]),
     ]
 
 

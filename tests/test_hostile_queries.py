@@ -140,6 +140,8 @@ def every_get_page(hostile: World) -> list[Page]:
         "table_id": hostile.table.pk,
         "player_id": hostile.players[0].pk,
         "registration_id": hostile.entries[0].pk,
+        "player_token": hostile.entries[0].check_in_token,
+        "call_id": 1,  # POST only: 405 to a GET
         "season_id": Season.objects.order_by("pk").first().pk,
         "language": "lv",
         "uidb64": "MQ",  # Django's password reset link (the token above is no valid one)

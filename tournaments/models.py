@@ -285,6 +285,20 @@ class Tournament(models.Model):
         return self.first_round_seating if round_number == 1 else self.later_rounds_seating
 
 
+def new_check_in_token() -> str:
+    # 24 bytes from the OS's CSPRNG: never guessed, short enough for a printed QR code.
+    return secrets.token_urlsafe(24)
+
+
+# Read aloud in a hall and typed on a phone: no 0/O, 1/I, 2/Z, 5/S, 8/B to mistake.
+CHECK_IN_CODE_LETTERS = "ACDEFHJKLMNPRTUVWXY34679"
+CHECK_IN_CODE_LENGTH = 5
+
+
+def new_check_in_code() -> str:
+    return "".join(secrets.choice(CHECK_IN_CODE_LETTERS) for _ in range(CHECK_IN_CODE_LENGTH))
+
+
 class Registration(models.Model):
     """A player's registration in a tournament."""
 
@@ -329,6 +343,11 @@ class Registration(models.Model):
         blank=True,
         related_name="+",
         verbose_name=_("fee paid to"),
+    )
+    # Self check-in: the secret of the player's own page (/t/<slug>/me/<token>/), which checks
+    # him in with one tap.
+    check_in_token = models.CharField(
+        _("check-in link"), max_length=64, unique=True, default=new_check_in_token, editable=False
     )
 
     class Meta:
@@ -379,6 +398,10 @@ class Round(models.Model):
     time_limit = models.PositiveSmallIntegerField(_("time limit (minutes)"), null=True, blank=True)
     # The chief referee called time before the clock ran out.
     time_called_at = models.DateTimeField(_("time called at"), null=True, blank=True)
+    # Self check-in: the code the hall display shows while the round is a draft not yet seated.
+    check_in_code = models.CharField(
+        _("check-in code"), max_length=8, default=new_check_in_code, editable=False
+    )
 
     class Meta:
         ordering = ("tournament", "number")
@@ -395,6 +418,16 @@ class Round(models.Model):
         }
 
 
+class CheckInMethod(models.TextChoices):
+    """How a check-in was made: the round's preparation checks in every player provisionally,
+    the organiser's tick is final, the player himself by the round's code or his own link."""
+
+    ROUND = "round", _("with the round's preparation")
+    ORGANISER = "organiser", _("by the organiser")
+    CODE = "code", _("by the player, with the round's code")
+    LINK = "link", _("by the player, with his own link")
+
+
 class CheckIn(models.Model):
     """A registration is present for a round; only checked-in players are seated."""
 
@@ -408,6 +441,12 @@ class CheckIn(models.Model):
         verbose_name=_("registration"),
     )
     checked_in_at = models.DateTimeField(_("checked in at"), auto_now_add=True)
+    method = models.CharField(
+        _("checked in"),
+        max_length=10,
+        choices=CheckInMethod.choices,
+        default=CheckInMethod.ORGANISER,
+    )
 
     class Meta:
         verbose_name = _("check-in")
@@ -562,6 +601,10 @@ class AuditEntry(models.Model):
         DEALS_ALLOWED = "table.deals_allowed", _("more deals allowed after time")
         API_TOKEN_CREATED = "api_token.created", _("API token created")
         API_TOKEN_REVOKED = "api_token.revoked", _("API token revoked")
+        # Self check-in and calling the referee.
+        SELF_CHECK_IN = "round.self_check_in", _("player checked himself in")
+        REFEREE_CALLED = "table.referee_called", _("chief referee called to a table")
+        REFEREE_CALL_ANSWERED = "table.referee_call_answered", _("referee call answered")
         # Entry fees and prizes.
         FEES_PAID = "fees.paid", _("entry fees ticked paid or unpaid")
         FEE_CATEGORIES = "fees.categories", _("fee categories changed")
@@ -696,3 +739,72 @@ class SignUp(models.Model):
 
     def __str__(self) -> str:
         return f"{self.full_name} @ {self.tournament}"
+
+
+# --- Self check-in and calling the referee ---------------------------------------------------
+
+
+class CheckOut(models.Model):
+    """The organiser unticked this registration for this round: his tick is final, so the
+    player cannot check himself in again for it."""
+
+    round = models.ForeignKey(
+        Round, on_delete=models.CASCADE, related_name="check_outs", verbose_name=_("round")
+    )
+    registration = models.ForeignKey(
+        Registration,
+        on_delete=models.CASCADE,
+        related_name="check_outs",
+        verbose_name=_("registration"),
+    )
+    checked_out_at = models.DateTimeField(_("checked out at"), auto_now_add=True)
+
+    class Meta:
+        verbose_name = _("check-out")
+        verbose_name_plural = _("check-outs")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["round", "registration"], name="check_out_once_per_round"
+            ),
+        )
+
+    def __str__(self) -> str:
+        return gettext("%(entry)s · round %(number)s") % {
+            "entry": self.registration,
+            "number": self.round.number,
+        }
+
+
+class RefereeCall(models.Model):
+    """A table called the chief referee; open until he marks it answered. A table has at most
+    one open call: pressing again after a minute reminds him (`reminded_at`)."""
+
+    table = models.ForeignKey(
+        Table, on_delete=models.CASCADE, related_name="referee_calls", verbose_name=_("table")
+    )
+    called_at = models.DateTimeField(_("called at"))
+    reminded_at = models.DateTimeField(_("called again at"), null=True, blank=True)
+    answered_at = models.DateTimeField(_("answered at"), null=True, blank=True)
+    answered_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        null=True,
+        blank=True,
+        related_name="+",
+        verbose_name=_("answered by"),
+    )
+
+    class Meta:
+        ordering = ("called_at", "pk")
+        verbose_name = _("referee call")
+        verbose_name_plural = _("referee calls")
+        constraints = (
+            models.UniqueConstraint(
+                fields=["table"],
+                condition=Q(answered_at__isnull=True),
+                name="referee_call_one_open_per_table",
+            ),
+        )
+
+    def __str__(self) -> str:
+        return gettext("%(table)s · call") % {"table": self.table}

@@ -2,7 +2,16 @@
 
 from django.urls import path
 
-from tournaments.views import audit, fee_pages, people, register, rounds, signups, tournaments
+from tournaments.views import (
+    audit,
+    calls,
+    fee_pages,
+    people,
+    register,
+    rounds,
+    signups,
+    tournaments,
+)
 
 app_name = "tournaments"
 
@@ -35,6 +44,11 @@ urlpatterns = [
     path("t/<slug:slug>/rounds/<int:number>/clock/", rounds.round_clock_action, name="clock"),
     path("t/<slug:slug>/people/", people.tournament_roles, name="roles"),
     path("t/<slug:slug>/people/remove/", people.tournament_role_remove, name="role_remove"),
+    path(
+        "t/<slug:slug>/calls/<int:call_id>/answer/",
+        calls.referee_call_answer,
+        name="referee_call_answer",
+    ),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
     path("t/<slug:slug>/fees/", fee_pages.fee_categories, name="fees"),
 ]

@@ -330,6 +330,11 @@ RATE_LIMITS = {
     # Requests made with one API token (api.token_auth), whatever they ask: a program that polls
     # the standings every few seconds and imports a list now and then stays far below.
     "api-token": {"failures": env_int("API_TOKEN_REQUESTS_ALLOWED", 120), "seconds": 60},
+    # Wrong self check-in codes and unknown check-in links from one address (a venue shares
+    # one: a mistyped code is rare, a guess needs millions).
+    "check-in": {"failures": env_int("CHECK_IN_FAILURES_ALLOWED", 30), "seconds": 10 * 60},
+    # Calls to the chief referee from one address: a venue's tables may share it.
+    "referee-call": {"failures": env_int("REFEREE_CALLS_ALLOWED", 60), "seconds": 10 * 60},
     # Unknown or revoked API tokens sent from one address (a guess is hopeless: 256 bits).
     "api-token-failures": {
         "failures": env_int("API_TOKEN_FAILURES_ALLOWED", 30),

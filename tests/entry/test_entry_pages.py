@@ -36,8 +36,8 @@ keys = (f"service-key-{number}" for number in itertools.count())
 REFEREE = Writer(ip_address="10.0.0.9")
 # Every request the page makes, whatever the number of deals: the link with its table, round,
 # tournament and confirmation (one query), the seats with the players, every version of the
-# entries.
-SHEET_QUERIES = 3
+# entries, the table's open call to the chief referee.
+SHEET_QUERIES = 4
 
 
 def lielais(declarer, points=75, tricks=5):
@@ -800,7 +800,10 @@ class TestConfirmation:
         assert page.context["sheet"].is_confirmed
         for name in ("deal_form", "penalty_form", "remove_form", "confirm_form", "unlock_form"):
             assert getattr(page.context["offered"], name) is None, name
-        assert 'name="action"' not in page.content.decode()  # no forms at all
+        # No entry forms at all: only the call to the chief referee (a confirmed table may
+        # still need him).
+        actions = re.findall(r'name="action" value="([^"]*)"', page.content.decode())
+        assert actions == ["call_referee"]
         assert confirmer.player.full_name in page.content.decode()
         # A locked table takes no more entries.
         response = client.post(url, {**deal_data(4, "after", game="pass")})

@@ -178,3 +178,33 @@ class TestSheetForms:
             "tricks": {keys[0]: 3, keys[1]: 3, keys[2]: 2},
             "points": {keys[0]: 40, keys[1]: 40, keys[2]: 40},
         }
+
+
+class TestRefereeCall:
+    def test_odd_fields_beside_a_call_make_one_call_and_no_error(self, world):
+        from tournaments.models import RefereeCall
+
+        url = reverse("entry:token_sheet", args=[world.token.token])
+        odd = {"action": "call_referee", "table": HUGE, "back": SCRIPT, "note": LONG_TEXT}
+        assert hostile_client().post(url, odd).status_code == 302
+        again = hostile_client().post(url, odd, follow=True)
+        assert again.status_code == 200 and SCRIPT not in again.content.decode()
+        assert RefereeCall.objects.filter(table=world.table).count() == 1
+
+    @pytest.mark.parametrize("action", ["call_referee ", "CALL_REFEREE", SCRIPT, NUL_TEXT])
+    def test_odd_actions_are_refused(self, world, action):
+        url = reverse("entry:token_sheet", args=[world.token.token])
+        before = database_state()
+        assert_refused(hostile_client().post(url, {"action": action}), before, repr(action))
+
+    @pytest.mark.parametrize("back", ["", SCRIPT, "https://evil.example/", "//evil.example"])
+    def test_the_answer_never_sends_anywhere_else(self, world, back):
+        call = tournament_services.referee_call(table=world.table)
+        url = reverse("tournaments:referee_call_answer", args=[world.tournament.slug, call.pk])
+        response = world.staff().post(url, {"back": back})
+        assert response.status_code == 302 and response.url.startswith("/organise/")
+
+    @pytest.mark.parametrize("call_id", [0, 999_999, 2**31])
+    def test_unknown_calls_are_not_found(self, world, call_id):
+        url = reverse("tournaments:referee_call_answer", args=[world.tournament.slug, call_id])
+        assert world.staff().post(url).status_code == 404

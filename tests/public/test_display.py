@@ -24,8 +24,8 @@ pytestmark = pytest.mark.django_db
 # The display's queries, whatever the size of the event: the tournament's id (all the cached
 # display needs), the tournament; its public rounds;
 # the round's tables, their seats with the players, the confirmed results, the deals of tables
-# confirmed short; the standings' rounds, entries and results.
-DISPLAY_QUERIES = 10
+# confirmed short; the standings' rounds, entries and results; the round open for check-in.
+DISPLAY_QUERIES = 11
 # Its clock: the tournament and its public rounds.
 CLOCK_QUERIES = 2
 

@@ -5,7 +5,8 @@ The parts: `audit_and_locks` (the refusal, the audit entry, the lock order), `ac
 data, organiser accounts), `roles` (roles given and taken, referees of tables, referee accounts),
 `tournaments` (settings, entries, players, clubs), `rounds` (creation, check-in, seating,
 publication), `clock_and_links` (the round clock, entry links), `player_import` (CSV), `signups`
-(registration online).
+(registration online), `self_check_in` (players checking themselves in), `referee_calls` (a table
+calls the chief referee).
 Callers use this package's names; the parts import each other only downwards from
 `audit_and_locks`.
 """
@@ -41,6 +42,11 @@ from tournaments.services.player_import import (
     players_import,
     players_import_preview,
 )
+from tournaments.services.referee_calls import (
+    CallTooSoonError,
+    referee_call,
+    referee_call_answer,
+)
 from tournaments.services.roles import (
     NewAccount,
     referee_account_create,
@@ -57,6 +63,11 @@ from tournaments.services.rounds import (
     round_generate_seating,
     round_publish,
     round_swap_players,
+)
+from tournaments.services.self_check_in import (
+    CheckInClosedError,
+    WrongCodeError,
+    self_check_in,
 )
 from tournaments.services.signups import (
     SignUpRefusedError,
@@ -79,7 +90,9 @@ __all__ = [
     "DEMO_PLAYERS",
     "IMPORT_MAX_BYTES",
     "AttendanceMismatchError",
+    "CallTooSoonError",
     "CategoryRow",
+    "CheckInClosedError",
     "ImportPreview",
     "ImportRefusedError",
     "ImportResult",
@@ -88,6 +101,7 @@ __all__ = [
     "ServiceError",
     "SignUpRefusedError",
     "TableGoneError",
+    "WrongCodeError",
     "audit",
     "check_in_set",
     "club_create",
@@ -101,6 +115,8 @@ __all__ = [
     "players_import",
     "players_import_preview",
     "referee_account_create",
+    "referee_call",
+    "referee_call_answer",
     "regenerate_confirmation",
     "registration_update",
     "registration_withdraw",
@@ -114,6 +130,7 @@ __all__ = [
     "round_publish",
     "round_swap_players",
     "round_time_call",
+    "self_check_in",
     "signup_accept",
     "signup_create",
     "signup_move",

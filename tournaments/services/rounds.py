@@ -25,6 +25,8 @@ from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
     CheckIn,
+    CheckInMethod,
+    CheckOut,
     Registration,
     Round,
     RoundStatus,
@@ -65,7 +67,11 @@ def round_create(
     playing = tournament.registrations.filter(first_round__lte=number).filter(
         Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=number)
     )
-    CheckIn.objects.bulk_create(CheckIn(round=new_round, registration=entry) for entry in playing)
+    # Provisional: each player may confirm it himself (self check-in) until the organiser ticks.
+    CheckIn.objects.bulk_create(
+        CheckIn(round=new_round, registration=entry, method=CheckInMethod.ROUND)
+        for entry in playing
+    )
     tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.ROUND_CREATED,
@@ -93,18 +99,39 @@ def check_in_set(
     entries: Iterable[Registration],
     by: User | None = None,
     ip_address: str | None = None,
+    shown_until: int | None = None,
 ) -> int:
     """Exactly these entries are present for the round; returns how many are checked in. Who
-    was checked in or out goes to the audit log."""
+    was checked in or out goes to the audit log.
+
+    `shown_until`: the last check-in the organiser's screen showed (the largest id); a player
+    who checked himself in after it was not on that screen, and stays checked in."""
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(_("check-in changes only while the round is a draft"))
     chosen = {entry.pk for entry in entries if entry.tournament_id == round_.tournament_id}
+    if shown_until is not None:
+        chosen |= set(
+            CheckIn.objects.filter(
+                round=round_,
+                pk__gt=shown_until,
+                method__in=(CheckInMethod.CODE, CheckInMethod.LINK),
+            ).values_list("registration_id", flat=True)
+        )
     present = set(CheckIn.objects.filter(round=round_).values_list("registration_id", flat=True))
     CheckIn.objects.filter(round=round_).exclude(registration_id__in=chosen).delete()
     CheckIn.objects.bulk_create(
         CheckIn(round=round_, registration_id=registration_id)
         for registration_id in chosen - present
+    )
+    # The organiser's untick is final: the player cannot check himself in again for the round.
+    CheckOut.objects.filter(round=round_, registration_id__in=chosen).delete()
+    CheckOut.objects.bulk_create(
+        (
+            CheckOut(round=round_, registration_id=registration_id)
+            for registration_id in present - chosen
+        ),
+        ignore_conflicts=True,
     )
     if chosen != present:
         names = dict(
@@ -140,6 +167,7 @@ def round_generate_seating(
     confirmation: str = "",
     ip_address: str | None = None,
     present: Iterable[Registration] | None = None,
+    shown_until: int | None = None,
 ) -> Round:
     """Seat the checked-in players (engine.seating) and write the tables in bulk.
 
@@ -150,7 +178,7 @@ def round_generate_seating(
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft_seating(round_)
     if present is not None:
-        check_in_set(round_=round_, entries=present)
+        check_in_set(round_=round_, entries=present, shown_until=shown_until)
     was_published = round_.status == RoundStatus.PUBLISHED
     if was_published and confirmation.strip() != regenerate_confirmation(round_):
         raise ServiceError(
@@ -225,7 +253,8 @@ def round_generate_seating(
     round_.save(update_fields=["seating_mode", "seed", "warnings", "generated_at"])
     if was_published:
         _issue_missing_links(round_)
-        tournament_changed(tournament.pk)  # a public seating changed
+    # A public seating changed, or a draft's: its check-in closed (the hall display's code).
+    tournament_changed(tournament.pk)
     audit(
         action=AuditEntry.Action.ROUND_REGENERATED
         if was_published
@@ -438,6 +467,7 @@ def round_publish(
     ip_address: str | None = None,
     present: Iterable[Registration] | None = None,
     attendance_confirmed: bool = False,
+    shown_until: int | None = None,
 ) -> Round:
     """Publish the round's seating: every table gets its private entry link.
 
@@ -456,7 +486,7 @@ def round_publish(
             _("round %(number)d has no seating yet: generate it first") % {"number": round_.number}
         )
     if present is not None:
-        check_in_set(round_=round_, entries=present)
+        check_in_set(round_=round_, entries=present, shown_until=shown_until)
     difference = selectors.attendance_difference(round_=round_)
     if difference and not attendance_confirmed:
         raise AttendanceMismatchError(round_, difference)

@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
+from core.query import whole_number
 from core.security import client_ip
 from tournaments import permissions, selectors, services
 from tournaments.forms import (
@@ -104,6 +105,13 @@ def _round_page(
             # A clock started by mistake is reset, unless a table was confirmed short by it.
             "clock_can_reset": clock.can_reset
             and not selectors.tables_confirmed_short(round_=round_),
+            # Self check-in and the tables' calls to the chief referee.
+            "check_in_open": round_.status == RoundStatus.DRAFT and not tables,
+            "self_check_ins": selectors.self_check_ins(round_=round_)
+            if round_.status == RoundStatus.DRAFT
+            else [],
+            "referee_calls": selectors.round_referee_calls(round_=round_),
+            "check_ins_shown": selectors.last_check_in_id(round_=round_),
         },
     )
 
@@ -183,6 +191,7 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
                 entries=form.cleaned_data["entries"],
                 by=request.user,
                 ip_address=client_ip(request),
+                shown_until=check_ins_shown(request),
             )
         except services.ServiceError as error:
             messages.error(request, str(error))
@@ -195,6 +204,11 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
     else:
         messages.error(request, _("Choose the players who are present."))
     return redirect("tournaments:round", slug=slug, number=number)
+
+
+def check_ins_shown(request: HttpRequest) -> int | None:
+    """The last check-in the organiser's screen showed (self check-in goes on meanwhile)."""
+    return whole_number(request.POST.get("check_ins_shown"))
 
 
 def _attendance_on_screen(request: HttpRequest, round_: Round) -> CheckInForm | None:
@@ -228,6 +242,7 @@ def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse
             by=request.user,
             ip_address=client_ip(request),
             present=attendance.cleaned_data["entries"] if attendance is not None else None,
+            shown_until=check_ins_shown(request),
         )
     except services.ServiceError as error:
         messages.error(request, str(error))
@@ -279,6 +294,7 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             ip_address=client_ip(request),
             present=attendance.cleaned_data["entries"] if attendance is not None else None,
             attendance_confirmed=bool(request.POST.get("attendance_confirmed")),
+            shown_until=check_ins_shown(request),
         )
     except services.ServiceError as error:
         messages.error(request, str(error))

@@ -79,6 +79,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "chief_tournaments": []
             if is_staff
             else selectors.chief_refereed_tournaments(user=request.user),
+            "referee_calls": selectors.referee_calls_for(user=request.user, is_staff=is_staff),
         },
     )
 
@@ -203,6 +204,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "last_import": last_import,
             "import_form": PlayerImportForm(),
+            "check_in_round": selectors.open_check_in_round(tournament),
             # Registration online: the link to its page, while it is open or has registrations.
             "signups_waiting": selectors.signups_to_decide(tournament=tournament),
         },

@@ -1,0 +1,206 @@
+"""Self check-in, the players' pages: the tournament's check-in page (find yourself by name,
+type the round's code from the hall display) and a player's own page (his secret link checks
+him in with one tap). Never cached: each answer is the visitor's own. Wrong codes and unknown
+links count against the address (core.ratelimit.CHECK_IN_FAILURES)."""
+
+from __future__ import annotations
+
+from django import forms
+from django.contrib import messages
+from django.http import Http404, HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
+from django.utils import timezone
+from django.utils.http import urlencode
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_http_methods
+
+from core.page_cache import canonical_redirect
+from core.query import whole_number
+from core.ratelimit import CHECK_IN_FAILURES
+from core.security import client_ip
+from engine.names import search_key
+from tournaments import selectors, services
+from tournaments.models import CheckIn, CheckInMethod, Registration, Round, Tournament
+
+SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
+SEARCH_MIN_LENGTH = 2  # one letter would list half the field
+MATCHES_SHOWN = 12
+
+
+class CodeForm(forms.Form):
+    code = forms.CharField(
+        label=gettext_lazy("Check-in code"),
+        max_length=20,
+        strip=True,
+        widget=forms.TextInput(
+            attrs={
+                "autocomplete": "off",
+                "autocapitalize": "characters",
+                "spellcheck": "false",
+                "class": "check-in-code-input",
+                "size": 8,
+            }
+        ),
+    )
+
+
+def player_status(check_in: CheckIn | None, checked_out: bool) -> str:
+    """What the player's line says about his check-in for the open round."""
+    if checked_out:
+        return _("marked absent by the organiser")
+    if check_in is None:
+        return _("not checked in")
+    when = timezone.localtime(check_in.checked_in_at).strftime("%H:%M")
+    if check_in.method in (CheckInMethod.CODE, CheckInMethod.LINK):
+        return _("checked in by yourself at %(time)s") % {"time": when}
+    if check_in.method == CheckInMethod.ORGANISER:
+        return _("checked in by the organiser")
+    return _("not confirmed yet")
+
+
+def found(tournament: Tournament, round_: Round, query: str) -> list[Registration]:
+    """The players of the round the search finds, each with `status` and `confirmed`."""
+    if len(search_key(query).replace(" ", "")) < SEARCH_MIN_LENGTH:
+        return []
+    entries = selectors.check_in_matches(
+        tournament=tournament, round_=round_, query=query, limit=MATCHES_SHOWN
+    )
+    for entry in entries:
+        entry.status = player_status(entry.check_in, entry.checked_out)
+        entry.confirmed = entry.checked_out or (
+            entry.check_in is not None and entry.check_in.method != CheckInMethod.ROUND
+        )
+    return entries
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def check_in(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's check-in page: a search by name, then the round's code."""
+    if request.method != "POST":
+        redirect_to = canonical_redirect(request, frozenset({"q"}))
+        if redirect_to is not None:
+            return redirect_to
+    tournament = get_object_or_404(Tournament, slug=slug)
+    round_ = selectors.open_check_in_round(tournament)
+    source = request.POST if request.method == "POST" else request.GET
+    query = source.get("q", "").strip()[:SEARCH_MAX_LENGTH]
+    form = CodeForm()
+    error = ""
+    status = 200
+    chosen = None
+    if request.method == "POST":
+        refusal = CHECK_IN_FAILURES.begin(request)  # counted first: parallel guesses too
+        if refusal is not None:
+            return refusal
+        form = CodeForm(request.POST)
+        chosen_id = whole_number(request.POST.get("registration"))
+        chosen = (
+            tournament.registrations.select_related("player", "tournament")
+            .filter(pk=chosen_id)
+            .first()
+            if chosen_id is not None
+            else None
+        )
+        if chosen is None:
+            CHECK_IN_FAILURES.succeeded(request)  # no guess of a code
+            error, status = _("Find your name first, then type the code beside it."), 400
+        elif not form.is_valid():
+            CHECK_IN_FAILURES.succeeded(request)
+            error, status = _("Type the check-in code the hall display shows."), 400
+        else:
+            try:
+                checked_in = services.self_check_in(
+                    registration=chosen,
+                    method=CheckInMethod.CODE,
+                    code=form.cleaned_data["code"],
+                    ip_address=client_ip(request),
+                )
+            except services.WrongCodeError as refused:  # the try stays counted
+                error, status = str(refused), 400
+            except services.ServiceError as refused:
+                CHECK_IN_FAILURES.succeeded(request)
+                error, status = str(refused), 409
+            else:
+                CHECK_IN_FAILURES.succeeded(request)
+                messages.success(
+                    request,
+                    _("%(name)s is checked in for round %(number)d. Thank you!")
+                    % {"name": chosen.player.full_name, "number": checked_in.round.number},
+                )
+                url = reverse("public:check_in", args=[slug])
+                return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
+    return render(
+        request,
+        "public/check_in.html",
+        {
+            "tournament": tournament,
+            "round": round_,
+            "query": query,
+            "matches": found(tournament, round_, query) if round_ is not None else [],
+            "query_too_short": bool(query)
+            and len(search_key(query).replace(" ", "")) < SEARCH_MIN_LENGTH,
+            "form": form,
+            "chosen": chosen,
+            "error": error,
+        },
+        status=status,
+    )
+
+
+@never_cache
+@require_http_methods(["GET", "HEAD", "POST"])
+def my_check_in(request: HttpRequest, slug: str, player_token: str) -> HttpResponse:
+    """A player's own page, by his secret link: one tap checks him in for the open round."""
+    registration = selectors.registration_by_check_in_token(slug=slug, token=player_token)
+    if registration is None:
+        refusal = CHECK_IN_FAILURES.begin(request)  # only unknown links count
+        if refusal is not None:
+            return refusal
+        raise Http404(_("This check-in link is not known: ask the organiser for yours."))
+    if request.GET:  # the link is the player's: no other address of it is kept or shared
+        return redirect(request.path)
+    tournament = registration.tournament
+    round_ = selectors.open_check_in_round(tournament)
+    error = ""
+    status = 200
+    if request.method == "POST":
+        try:
+            checked_in = services.self_check_in(
+                registration=registration,
+                method=CheckInMethod.LINK,
+                ip_address=client_ip(request),
+            )
+        except services.ServiceError as refused:
+            error, status = str(refused), 409
+        else:
+            messages.success(
+                request,
+                _("You are checked in for round %(number)d. Thank you!")
+                % {"number": checked_in.round.number},
+            )
+            return redirect(request.path)
+    check_in_now, checked_out = (
+        selectors.round_check_in(round_=round_, registration=registration)
+        if round_ is not None
+        else (None, False)
+    )
+    return render(
+        request,
+        "public/my_check_in.html",
+        {
+            "tournament": tournament,
+            "registration": registration,
+            "round": round_,
+            "status": player_status(check_in_now, checked_out) if round_ else "",
+            "can_check_in": round_ is not None
+            and not checked_out
+            and (check_in_now is None or check_in_now.method == CheckInMethod.ROUND),
+            "seat": selectors.latest_seat(registration=registration),
+            "error": error,
+        },
+        status=status,
+    )

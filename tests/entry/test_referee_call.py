@@ -1,0 +1,77 @@
+"""Calling the chief referee from the table's page: a plain form on the link's page and the
+signed-in door, the call shown to the players, one open call a table, a limit per address."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+from django.urls import reverse
+
+from tests.factories import make_organiser, make_published_round
+from tournaments.models import AuditEntry, RefereeCall, TableToken
+
+pytestmark = pytest.mark.django_db
+
+CALL = {"action": "call_referee"}
+
+
+@pytest.fixture
+def table():
+    return make_published_round().tables.order_by("number").first()
+
+
+def link_url(table) -> str:
+    token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
+    return reverse("entry:token_sheet", args=[token])
+
+
+def test_the_link_page_calls_the_chief_referee_and_shows_it_waits(table, client):
+    page = client.get(link_url(table)).content.decode()
+    assert "Call the chief referee" in page and 'value="call_referee"' in page
+
+    response = client.post(link_url(table), CALL, REMOTE_ADDR="10.2.2.2")
+
+    assert response.status_code == 302 and response.url.endswith("#referee-call")
+    call = RefereeCall.objects.get(table=table)
+    assert call.answered_at is None
+    audit = AuditEntry.objects.get(action=AuditEntry.Action.REFEREE_CALLED)
+    assert audit.detail["via_link"] and audit.ip_address == "10.2.2.2"
+    shown = client.get(link_url(table)).content.decode()
+    assert "The chief referee is called, just now." in shown
+
+
+def test_a_second_press_is_told_to_wait_and_makes_no_new_call(table, client):
+    client.post(link_url(table), CALL)
+    response = client.post(link_url(table), CALL, follow=True)
+    assert "called already" in response.content.decode()
+    assert RefereeCall.objects.count() == 1
+
+
+def test_the_signed_in_door_calls_too(table, client):
+    organiser = make_organiser()
+    table.round.tournament.organisers.add(organiser)
+    client.force_login(organiser)
+    url = reverse("entry:table_sheet", args=[table.pk])
+    assert client.post(url, CALL).status_code == 302
+    assert AuditEntry.objects.get(action=AuditEntry.Action.REFEREE_CALLED).user == organiser
+
+
+def test_calls_are_limited_per_address(table, settings):
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "referee-call": {"failures": 2, "seconds": 600},
+    }
+    phone = Client(REMOTE_ADDR="10.3.3.3")
+    answers = [phone.post(link_url(table), CALL).status_code for _ in range(3)]
+    assert answers == [302, 302, 429]
+    assert RefereeCall.objects.count() == 1
+
+
+def test_a_closed_round_offers_no_call_and_refuses_one(table, client):
+    from tournaments.models import Round, RoundStatus
+
+    Round.objects.filter(pk=table.round_id).update(status=RoundStatus.CLOSED)
+    assert "Call the chief referee" not in client.get(link_url(table)).content.decode()
+    response = client.post(link_url(table), CALL)
+    assert response.status_code == 409 and "not in play" in response.content.decode()
+    assert not RefereeCall.objects.exists()

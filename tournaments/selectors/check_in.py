@@ -1,0 +1,163 @@
+"""Reads of self check-in and of the tables' calls to the chief referee."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from django.db.models import Max, Q, QuerySet
+from django.utils import timezone
+
+from core.engine_text import display_name_key
+from engine.names import search_key
+from tournaments.models import (
+    CheckIn,
+    CheckInMethod,
+    CheckOut,
+    RefereeCall,
+    Registration,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    Tournament,
+)
+
+SELF_METHODS = (CheckInMethod.CODE, CheckInMethod.LINK)
+
+
+def open_check_in_round(tournament: Tournament) -> Round | None:
+    """The round players check themselves in for: the draft round not yet seated (one at most:
+    a round is prepared only when the previous one is published). None when there is none."""
+    return (
+        Round.objects.filter(tournament=tournament, status=RoundStatus.DRAFT, tables__isnull=True)
+        .order_by("number")
+        .first()
+    )
+
+
+def self_check_ins(*, round_: Round) -> list[CheckIn]:
+    """The round's check-ins the players made themselves, the latest first, with names."""
+    return list(
+        CheckIn.objects.filter(round=round_, method__in=SELF_METHODS)
+        .select_related("registration__player")
+        .order_by("-checked_in_at", "-pk")
+    )
+
+
+def last_check_in_id(*, round_: Round) -> int:
+    """The newest check-in of the round (0 for none): what the organiser's screen shows."""
+    return round_.check_ins.aggregate(last=Max("pk"))["last"] or 0
+
+
+def registration_by_check_in_token(*, slug: str, token: str) -> Registration | None:
+    if not token or len(token) > 64:
+        return None
+    return (
+        Registration.objects.select_related("player__club", "tournament")
+        .filter(tournament__slug=slug, check_in_token=token)
+        .first()
+    )
+
+
+def round_check_in(*, round_: Round, registration: Registration) -> tuple[CheckIn | None, bool]:
+    """The player's check-in for the round, and whether the organiser unticked him for it."""
+    return (
+        CheckIn.objects.filter(round=round_, registration=registration).first(),
+        CheckOut.objects.filter(round=round_, registration=registration).exists(),
+    )
+
+
+def plays_round(round_: Round) -> Q:
+    """The registrations that play the round (registered for it, not withdrawn before it)."""
+    return Q(first_round__lte=round_.number) & (
+        Q(withdrawn_after_round__isnull=True) | Q(withdrawn_after_round__gte=round_.number)
+    )
+
+
+def check_in_matches(
+    *, tournament: Tournament, round_: Round, query: str, limit: int
+) -> list[Registration]:
+    """The players of the round a search for `query` finds by name, read as every search reads
+    a name (`engine.names.search_key`: "berzins" finds "Bērziņš"), in the reader's alphabetical
+    order, at most `limit`; each with `check_in` (or None) and `checked_out`. Three queries."""
+    needle = search_key(query)
+    if not needle:
+        return []
+    entries = sorted(
+        (
+            entry
+            for entry in tournament.registrations.filter(plays_round(round_)).select_related(
+                "player__club"
+            )
+            if needle in search_key(entry.player.full_name)
+        ),
+        key=lambda entry: display_name_key(entry.player.full_name),
+    )[:limit]
+    check_ins = {
+        check_in.registration_id: check_in
+        for check_in in CheckIn.objects.filter(round=round_, registration__in=entries)
+    }
+    checked_out = set(
+        CheckOut.objects.filter(round=round_, registration__in=entries).values_list(
+            "registration_id", flat=True
+        )
+    )
+    for entry in entries:
+        entry.check_in = check_ins.get(entry.pk)
+        entry.checked_out = entry.pk in checked_out
+    return entries
+
+
+def latest_seat(*, registration: Registration) -> Seat | None:
+    """The player's seat in the latest round in play, if he has one."""
+    return (
+        Seat.objects.filter(
+            registration=registration,
+            table__round__status__in=(RoundStatus.PUBLISHED, RoundStatus.IN_PLAY),
+        )
+        .select_related("table__round")
+        .order_by("-table__round__number")
+        .first()
+    )
+
+
+def open_calls() -> QuerySet[RefereeCall]:
+    return (
+        RefereeCall.objects.filter(answered_at__isnull=True)
+        .select_related("table__round__tournament")
+        .order_by("called_at", "pk")
+    )
+
+
+def with_waiting(calls: Iterable[RefereeCall]) -> list[RefereeCall]:
+    """The calls, each with `waiting_minutes`: whole minutes since it was made."""
+    now = timezone.now()
+    listed = list(calls)
+    for call in listed:
+        call.waiting_minutes = max(0, int((now - call.called_at).total_seconds() // 60))
+    return listed
+
+
+def round_referee_calls(*, round_: Round) -> list[RefereeCall]:
+    """The round's open calls, the longest waiting first."""
+    return with_waiting(open_calls().filter(table__round=round_))
+
+
+def referee_calls_for(*, user: object, is_staff: bool) -> list[RefereeCall]:
+    """The open calls of the rounds in play of the tournaments the account answers for (their
+    organisers and chief referees; federation staff: every tournament)."""
+    calls = open_calls().filter(
+        table__round__status__in=(RoundStatus.PUBLISHED, RoundStatus.IN_PLAY)
+    )
+    if not is_staff:
+        answered_for = Tournament.objects.filter(
+            Q(organisers=user) | Q(chief_referees=user)
+        ).values("pk")
+        calls = calls.filter(table__round__tournament__in=answered_for)
+    return with_waiting(calls)
+
+
+def table_referee_call(*, table: Table) -> RefereeCall | None:
+    """The table's open call, if it has one (with `waiting_minutes`)."""
+    calls = with_waiting(RefereeCall.objects.filter(table=table, answered_at__isnull=True))
+    return calls[0] if calls else None
