@@ -18,9 +18,10 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from scoring.models import SeatResult
 from scoring.selectors.prize_standings import prize_list
 from tests.factories import make_organiser, make_registrations, make_tournament, seat_keys
-from tests.tournament_play import confirm_with_totals
+from tests.tournament_play import confirm, confirm_with_totals, favourite_first, play_round_at
 from tournaments.models import (
     CheckIn,
     CheckInMethod,
@@ -41,10 +42,16 @@ pytestmark = pytest.mark.django_db(transaction=True)
 SHOTS = Path("/tmp/event-day")
 
 
+def seat_name(table, index: int) -> str:
+    return table.seats.order_by("position")[index].registration.player.full_name
+
+
 def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page):
     SHOTS.mkdir(exist_ok=True)
     organiser = make_organiser(username="rita")
-    tournament = make_tournament(slug="gulbene", name="Gulbenes kauss", rounds_planned=1)
+    tournament = make_tournament(
+        slug="gulbene", name="Gulbenes kauss", rounds_planned=1, deals_per_round=6
+    )
     tournament.organisers.add(organiser)
     make_registrations(tournament, 3, clubs=2)  # registered by hand before registration opens
     base = f"{live_server.url}/organise/t/gulbene"
@@ -195,11 +202,14 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     no_violations(table_one)
     table_one.screenshot(path=str(SHOTS / "late-pule-360.png"), full_page=True)
 
-    # 5. Table 2 calls the chief referee; the organiser's round page shows it; he answers.
+    # 5. Table 2 calls the chief referee; the organiser's dashboard and round page show it; he
+    # answers it there.
     table_two = open_page()
     table_two.goto(f"{live_server.url}/r/{TableToken.objects.get(table=two).token}/")
     table_two.click(f"button:has-text('{t('Call the chief referee')}')")
     expect(table_two.locator(".referee-called")).to_be_visible()
+    desk.goto(f"{live_server.url}/organise/")  # his dashboard names the tournament too
+    assert "Gulbenes kauss" in desk.locator("#referee-calls").inner_text()
     desk.goto(f"{base}/rounds/1/")
     calls = desk.locator("#referee-calls")
     assert t("Table %(number)s", number=2) in calls.inner_text()
@@ -212,13 +222,24 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     call = RefereeCall.objects.get(table=two)
     assert call.answered_by == organiser and call.answered_at is not None
 
-    # 6. The round is played: both tables end 10, 0, -10, so places 1-2, 3-4 and 5-6 are shared.
-    winners, seconds = set(), set()
-    for table in (one, two):
-        keys = seat_keys(table)
-        confirm_with_totals(table, dict(zip(keys, [10, 0, -10], strict=True)))
-        winners.add(entries.get(pk=keys[0]).player.full_name)
-        seconds.add(entries.get(pk=keys[1]).player.full_name)
+    # 6. The round is played (the tables' phones closed, whose sync would write meanwhile).
+    # Table 1 plays its 6 deals after the pule, and its result, the pule settled by the sheet,
+    # is mirrored at table 2: the two tables' winners tie, and so do their seconds and thirds.
+    table_one.goto("about:blank")
+    table_two.goto("about:blank")
+    play_round_at(one, favourite_first, entries_before=1)
+    confirm(one)
+    result = dict(
+        SeatResult.objects.filter(table_result__table=one).values_list(
+            "registration_id", "game_points"
+        )
+    )
+    order = sorted(result, key=result.get, reverse=True)
+    totals = [result[key] for key in order]
+    assert len(set(totals)) == 3, totals  # three places at each table
+    confirm_with_totals(two, dict(zip(seat_keys(two), totals, strict=True)))
+    winners = {entries.get(pk=order[0]).player.full_name, seat_name(two, 0)}
+    seconds = {entries.get(pk=order[1]).player.full_name, seat_name(two, 1)}
     Round.objects.filter(pk=round_.pk).update(status=RoundStatus.CLOSED)
 
     # The fund is 5 × 15 € + 10 € = 85 €; 17 € for costs; 68 € of prizes: 34 €, 20,40 €, 13,60 €,
