@@ -240,7 +240,13 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     confirm_with_totals(two, dict(zip(seat_keys(two), totals, strict=True)))
     winners = {entries.get(pk=order[0]).player.full_name, seat_name(two, 0)}
     seconds = {entries.get(pk=order[1]).player.full_name, seat_name(two, 1)}
-    Round.objects.filter(pk=round_.pk).update(status=RoundStatus.CLOSED)
+    desk.goto(f"{base}/rounds/1/")  # both tables confirmed: the organiser closes the round
+    desk.click(f"button:has-text('{t('Close round %(number)s', number=1)}')")
+    expect(
+        desk.locator(f"button:has-text('{t('Close round %(number)s', number=1)}')")
+    ).to_have_count(0)
+    round_.refresh_from_db()
+    assert round_.status == RoundStatus.CLOSED
 
     # The fund is 5 × 15 € + 10 € = 85 €; 17 € for costs; 68 € of prizes: 34 €, 20,40 €, 13,60 €,
     # places 1-2 sharing 54,40 € and 3-4 sharing 13,60 €.
@@ -256,6 +262,7 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     prizes = prize_list(tournament=tournament)
     assert (prizes.fund.total_cents, prizes.costs_cents, prizes.prizes_cents) == (8500, 1700, 6800)
     assert prizes.costs_cents + prizes.prizes_cents == prizes.fund.total_cents
+    assert prizes.finished  # the round closed: the list is final
     body = desk.locator("main").inner_text().replace("\u00a0", " ")
     for amount in ("85,00 €", "17,00 €", "68,00 €"):
         assert amount in body, amount
