@@ -87,8 +87,9 @@ def lielais(declarer: str) -> Play:
     return Play(Game.LIELAIS, declarer, tricks=5, points=75)
 
 
-def play_round_at(table: Table, choose_declarer) -> None:
-    """Every deal a won Lielais (75 points) of the player `choose_declarer` picks."""
+def play_round_at(table: Table, choose_declarer, *, entries_before: int = 0) -> None:
+    """Every deal a won Lielais (75 points) of the player `choose_declarer` picks, after the
+    sheet's `entries_before` entries (penalty pules given before the first deal)."""
     players = seat_keys(table)
     first_dealer = players[table.first_dealer_position - 1]
     deals = table.round.tournament.deals_per_round
@@ -97,7 +98,7 @@ def play_round_at(table: Table, choose_declarer) -> None:
         services.deal_record(
             table=table,
             entry=lielais(choose_declarer(players, dealer)),
-            position=index + 1,
+            position=entries_before + index + 1,
             client_key=next(keys),
             writer=REFEREE,
         )

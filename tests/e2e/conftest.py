@@ -1,5 +1,6 @@
 """Browser tests: Debian's Chromium driven by Playwright against pytest-django's live server."""
 
+import io
 import os
 import shutil
 from collections.abc import Iterator
@@ -204,6 +205,24 @@ def sign_in(page, live_server, username: str, next_url: str) -> None:
 
 def no_violations(page) -> None:
     assert page.evaluate("window.__violations") == [], page.url
+
+
+def register(page, full_name: str, club: str = "", licence: str = "", contact: str = "") -> None:
+    """A player registers on the tournament's public registration page."""
+    page.fill("#id_full_name", full_name)
+    page.fill("#id_club", club)
+    page.fill("#id_licence_number", licence)
+    page.fill("#id_contact", contact)
+    page.click(f"form.signup-form button:has-text('{t('Register')}')")
+    page.wait_for_load_state()
+
+
+def pdf_text(content: bytes) -> str:
+    """A PDF's text read back, its no-break spaces plain."""
+    from pypdf import PdfReader
+
+    pages = PdfReader(io.BytesIO(content)).pages
+    return "\n".join(page.extract_text() for page in pages).replace("\u00a0", " ")
 
 
 # Set before a tap on Save: whether the phone (static/js/table-entry.js) has since answered the

@@ -88,7 +88,9 @@ def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, o
     own = open_page()
     own.goto(f"{live_server.url}/t/gulbenes-kauss/me/{entries[1].check_in_token}/")
     own.click(f"button:has-text('{t('I am here')}')")
-    assert own.get_by_text(t("You are checked in for round %(number)d. Thank you!", number=1))
+    expect(
+        own.get_by_text(t("You are checked in for round %(number)d. Thank you!", number=1))
+    ).to_be_visible()
     assert_fits_the_phone(own)
     own.screenshot(path=str(shots / "my-check-in-360-lv.png"), full_page=True)
     no_violations(own)

@@ -4,29 +4,22 @@ and its PDF list prizes that add up to the fund, the tied players sharing theirs
 
 from __future__ import annotations
 
-import io
 from pathlib import Path
 
 import pypdfium2
 import pytest
 from playwright.sync_api import expect
-from pypdf import PdfReader
 
 from tests.factories import make_organiser, make_registrations, make_tournament, seat_keys
 from tests.tournament_play import confirm_with_totals
 from tournaments.models import Registration, Round, RoundStatus
 from tournaments.services import round_create
 
-from .conftest import assert_fits_the_phone, no_violations, sign_in, t
+from .conftest import assert_fits_the_phone, no_violations, pdf_text, sign_in, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
 SHOTS = Path("/tmp/event-prizes")
-
-
-def pdf_text(content: bytes) -> str:
-    pages = PdfReader(io.BytesIO(content)).pages
-    return "\n".join(page.extract_text() for page in pages).replace("\u00a0", " ")
 
 
 def test_fees_ticked_at_check_in_pay_a_prize_list_that_adds_up_to_the_fund(live_server, open_page):

@@ -11,22 +11,14 @@ import datetime
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from tests.factories import make_club, make_player, make_tournament, make_user
 from tournaments.models import Player, SignUp, SignUpStatus
 
-from .conftest import assert_fits_the_phone, no_violations, sign_in, t
+from .conftest import assert_fits_the_phone, no_violations, register, sign_in, t
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def register(page, full_name: str, club: str = "", licence: str = "", contact: str = "") -> None:
-    page.fill("#id_full_name", full_name)
-    page.fill("#id_club", club)
-    page.fill("#id_licence_number", licence)
-    page.fill("#id_contact", contact)
-    page.click(f"form.signup-form button:has-text('{t('Register')}')")
-    page.wait_for_load_state()
 
 
 def test_players_register_on_their_phones_and_the_organiser_accepts(live_server, open_page, shots):
@@ -114,7 +106,8 @@ def test_players_register_on_their_phones_and_the_organiser_accepts(live_server,
         row = desktop.locator("table.signups tr", has_text=name)
         row.locator(f"button:has-text('{t('Accept')}')").click()
         desktop.wait_for_load_state()
-        assert desktop.get_by_text(t("%(name)s is accepted and registered.") % {"name": name})
+        accepted = t("%(name)s is accepted and registered.") % {"name": name}
+        expect(desktop.get_by_text(accepted)).to_be_visible()
     no_violations(desktop)
     desktop.screenshot(path=shots / "signup-accepted-1366.png", full_page=True)
 
