@@ -108,7 +108,19 @@ class TournamentForm(forms.ModelForm):
             "signup_until",
             "signup_places",
         )
+        # Choices whose labels are sentences are radios: a closed list on a phone clips its
+        # chosen label to the box's width, a radio's label wraps and every choice is read.
         widgets = {
+            "table_size": forms.RadioSelect,
+            "first_round_seating": forms.RadioSelect,
+            "later_rounds_seating": forms.RadioSelect,
+            "all_pass": forms.RadioSelect,
+            "galdins_scoring": forms.RadioSelect,
+            "small_zole_loss": forms.RadioSelect,
+            "personal_pule_payment": forms.RadioSelect,
+            "four_table_pass_pules": forms.RadioSelect,
+            "standings_order": forms.RadioSelect,
+            "absent_players": forms.RadioSelect,
             "starts_on": DATE_INPUT,
             "ends_on": DATE_INPUT,
             "signup_until": forms.DateTimeInput(

@@ -25,7 +25,15 @@ document.addEventListener("DOMContentLoaded", function () {
       } else {
         field.value = options[name] === null ? "" : String(options[name]);
       }
-      field.dispatchEvent(new Event("change", { bubbles: true }));
+      // A choice shown as radios is a RadioNodeList: its checked radio announces the change.
+      var changed = field.tagName
+        ? field
+        : Array.prototype.find.call(field, function (radio) {
+            return radio.checked;
+          });
+      if (changed) {
+        changed.dispatchEvent(new Event("change", { bubbles: true }));
+      }
     });
   }
   select.addEventListener("change", fillIn);

@@ -91,9 +91,9 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
     desk = open_page(**DESKTOP)
     sign_in(desk, live_server, "rita", "/organise/new/")
     desk.select_option("#id_preset", "lzf")
-    assert desk.input_value("#id_table_size") == "4"
+    assert desk.is_checked("#id_table_size input[value='4']")
     assert desk.input_value("#id_deals_per_round") == "28"
-    assert desk.input_value("#id_later_rounds_seating") == "ranked"
+    assert desk.is_checked("#id_later_rounds_seating input[value='ranked']")
     assert desk.input_value("#id_place_points_four") == "6,4,2,0; 1-4=2"
     desk.fill("#id_name", "LZF reitinga turnīrs")
     desk.fill("#id_starts_on", "2026-12-12")
