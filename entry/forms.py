@@ -48,6 +48,17 @@ def reason_field(label: object) -> forms.CharField:
     )
 
 
+def player_field(label: object, *, required: bool = True) -> forms.ChoiceField:
+    """A player at the table, chosen by a button; one who is not (put out of the round on
+    another phone meanwhile, say) is refused in words, not by his registration id."""
+    return forms.ChoiceField(
+        required=required,
+        widget=choice_buttons(),
+        label=label,
+        error_messages={"invalid_choice": _("That player does not sit at this table.")},
+    )
+
+
 def player_choices(players: Sequence[SheetPlayer]) -> list[tuple[str, str]]:
     return [(player.key, player.name) for player in players]
 
@@ -117,7 +128,7 @@ class DealForm(SubmissionForm):
     SITS_OUT = "sits_out"
 
     game = forms.ChoiceField(widget=choice_buttons(), label=_("Game"))
-    declarer = forms.ChoiceField(required=False, widget=choice_buttons(), label=_("Declarer"))
+    declarer = player_field(_("Declarer"), required=False)
     points = points_field(label=_("Points (acis)"))
     tricks = tricks_field(label=_("Tricks (stiķi)"))
 
@@ -256,7 +267,7 @@ class DealForm(SubmissionForm):
 class PenaltyForm(SubmissionForm):
     """A personal pule given by the referee as a penalty (a late player)."""
 
-    player = forms.ChoiceField(widget=choice_buttons(), label=_("Player"))
+    player = player_field(_("Player"))
 
     def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)
@@ -281,7 +292,7 @@ class ConfirmForm(forms.Form):
     """A second person confirms the table: a player at the table picks his own name; the chief
     referee, signed in, confirms as himself."""
 
-    confirmer = forms.ChoiceField(widget=choice_buttons(), label=_("Who confirms?"))
+    confirmer = player_field(_("Who confirms?"))
     # The deals on the sheet the confirmer checked: a deal entered or removed meanwhile from
     # another device makes the confirmation a conflict (above all when time is up and the table
     # is confirmed with the deals it has played).
@@ -335,7 +346,7 @@ def correction_initial(row: SheetRow) -> dict[str, object]:
 class LateArrivalForm(forms.Form):
     """A late player came: when (empty: now). The service gives the pule the rules say."""
 
-    player = forms.ChoiceField(widget=choice_buttons(), label=_("Who came late?"))
+    player = player_field(_("Who came late?"))
     arrived_at = forms.TimeField(
         label=_("When did he come?"),
         required=False,
@@ -351,7 +362,7 @@ class LateArrivalForm(forms.Form):
 class OutOfRoundForm(forms.Form):
     """A late player did not come by the tournament's deal: he is out of the round."""
 
-    player = forms.ChoiceField(widget=choice_buttons(), label=_("Who did not come?"))
+    player = player_field(_("Who did not come?"))
 
     def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)

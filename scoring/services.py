@@ -95,12 +95,18 @@ def _check(state: TableSheet, entries: list[SheetLine]) -> ScoredSheet:
     try:
         return score_sheet(sheet)
     except SheetError as error:
-        # The engine knows the players by registration id: the message names them.
-        seated = Registration.objects.filter(
-            pk__in=[seat.registration_id for seat in state.frame.seats]
-        )
-        names = {str(pk): name for pk, name in seated.values_list("pk", "player__full_name")}
+        # The engine knows the players by registration id: the message names them, the
+        # seated and whoever an entry names (a player put out of the round has no seat).
+        named = {seat.registration_id for seat in state.frame.seats}
+        named.update(int(key) for key in map(_named_player, entries) if key and key.isdigit())
+        players = Registration.objects.filter(pk__in=named)
+        names = {str(pk): name for pk, name in players.values_list("pk", "player__full_name")}
         raise ServiceError(error_text(error, names=names, entries=entries)) from None
+
+
+def _named_player(entry: SheetLine) -> str | None:
+    """The player a deal or a penalty names (its declarer, the pule's owner)."""
+    return getattr(entry, "declarer", None) or getattr(entry, "player", None)
 
 
 def _store(

@@ -18,7 +18,7 @@ from django.db import connection
 from scoring.models import TableHeard, TableResult
 from scoring.sheet import plain_sql
 from scoring.sheet.shape import SheetFrame, TableSheet, sheet_players
-from tournaments.models import RoundStatus, Table, TableToken
+from tournaments.models import RoundStatus, Seat, Table, TableToken
 from tournaments.round_clock import round_clock
 from tournaments.rule_set import round_rule_set
 from tournaments.services import lock_round_and_table
@@ -101,23 +101,34 @@ def locked_sheet(
     and locks it alone. A round never goes back to published, so a round read in play stays in
     play or closes, and closing (FOR UPDATE) waits for the shared lock.
 
-    `frame`: the table's seats and players as this request read them: not read again (a table's
-    seats never change: seating a round again replaces its tables, and the lock finds a replaced
-    table gone). Whether the table is confirmed is read after the lock, by a statement of its
-    own, so it sees a confirmation committed while this write waited."""
+    `frame`: the table's seats and players as this request read them. The seats are read again
+    here, under the lock: a player put out of the round loses his seat (his table plays on as a
+    table of 3), perhaps from another phone after this request read them, and a write checked
+    against the seats it read before the lock would store a deal of a player no longer at the
+    table. Whether the table is confirmed is read after the lock too, by a statement of its own,
+    so it sees a confirmation committed while this write waited."""
     if entry_write and table.round.status == RoundStatus.IN_PLAY:
         _round, locked = plain_sql.lock_table_in_round_in_play(table)
     else:
         _round, locked = lock_round_and_table(table)
     confirmation = plain_sql.table_confirmation(locked.pk)
-    if frame is None:
-        frame = sheet_frame(locked, confirmation)
+    seats = tuple(plain_sql.table_seats(locked.pk))
+    if not seats:
+        raise Table.DoesNotExist(f"table {locked.pk} has no seats")
+    if frame is None or _seating(seats) != _seating(frame.seats):
+        players = sheet_players(seats)
     else:
-        frame = SheetFrame(
-            table=locked,
-            confirmation=confirmation,
-            seats=frame.seats,
-            players=frame.players,
-            rule_set=frame.rule_set,
-        )
+        players = frame.players  # the same seats: the players as the request built them
+    frame = SheetFrame(
+        table=locked,
+        confirmation=confirmation,
+        seats=seats,
+        players=players,
+        rule_set=frame.rule_set if frame is not None else round_rule_set(locked.round),
+    )
     return read_sheet(frame)
+
+
+def _seating(seats: tuple[Seat, ...]) -> tuple[tuple[int, int], ...]:
+    """Who sits where: a model instance compares by its id alone, which a renumbered seat keeps."""
+    return tuple((seat.position, seat.registration_id) for seat in seats)

@@ -13,8 +13,10 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+import entry.sync
 from engine import Pass, PenaltyPule, dealer_for
 from engine.json_contract import score_json
+from scoring.late_players import player_out_of_round
 from scoring.models import DealResult, TableHeard, TableResult
 from tests.clock import fix_the_clock
 from tests.entry.test_entry_pages import lielais, link_of, play_deals, record, url_of
@@ -26,6 +28,7 @@ from tests.factories import (
     play_round_with,
     seat_keys,
 )
+from tests.scoring.test_late_players import hall_plays, with_rules
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, TableToken
 
@@ -760,3 +763,51 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
             assert page.count("1 refused") == players // 3
             counts.append(len(queries))
         assert counts[0] == counts[1]
+
+
+def penalty(table, position, key, player):
+    fields = {
+        "penalty-position": str(position),
+        "penalty-client_key": key,
+        "penalty-player": player,
+    }
+    return {"key": key, "action": "penalty", "fields": fields, "scores": None}
+
+
+class TestAPlayerPutOutWhileABatchIsSent:
+    """A phone's batch reads the table's seats when it arrives; a second phone may put a player
+    out of the round (his seat goes) before the batch's writes. Each write checks the seats it
+    reads under the table's lock: no deal of a player who no longer sits at the table."""
+
+    def test_his_deal_is_refused_and_the_table_plays_on_as_three(
+        self, client, table_of_four, monkeypatch
+    ):
+        table = with_rules(table_of_four, late_wait_minutes=5, late_out_deal=1)
+        hall_plays(table, 1)
+        players = seat_keys(table)
+        # X declares the first deal (he does not deal it); B and C are given penalty pules.
+        dealer = players[table.first_dealer_position - 1]
+        x, b, c = (player for player in players if player != dealer)
+        read_seats = entry.sync.sheet_frame
+
+        def seats_read_then_x_put_out(*args, **kwargs):
+            frame = read_seats(*args, **kwargs)
+            player_out_of_round(table=table, player_key=x, writer=entry.sync.services.Writer())
+            return frame
+
+        monkeypatch.setattr(entry.sync, "sheet_frame", seats_read_then_x_put_out)
+        batch = [penalty(table, 1, "p-1", b), penalty(table, 2, "p-2", c)]
+        batch.append(deal(table, 3, "x-deal", declarer=x))
+        response = send(client, sync_url(table), batch)
+        assert statuses(response) == ["stored", "stored", "refused"]
+        assert response.json()["results"][2]["message"] == (
+            "The entry was not saved: Declarer: That player does not sit at this table."
+        )
+        assert list(DealResult.objects.filter(table=table).values_list("kind", "player_id")) == [
+            ("penalty", int(b)),
+            ("penalty", int(c)),
+        ]
+        monkeypatch.undo()
+        # The table plays on as three: the next deal is taken.
+        response = send(client, sync_url(table), [deal(table, 3, "b-deal", declarer=b)])
+        assert statuses(response) == ["stored"]
