@@ -52,7 +52,7 @@ from entry.offered_forms import OfferedForms, correction_form, entry_forms_html
 from entry.phone import phone_data
 from entry.state import table_state
 from scoring import late_players, services
-from scoring.services import ConflictError, LockedError, Writer
+from scoring.services import ConflictError, KeyReusedError, LockedError, Writer
 from scoring.sheet.reader import (
     DoorTable,
     read_sheet,
@@ -194,6 +194,14 @@ class SheetPage:
         meanwhile; or the service refused (the form with the reason)."""
         try:
             written = service_call()
+        except KeyReusedError as error:
+            page = self.refreshed()
+            number = deal_label(page.sheet, error.position)
+            message = _(
+                "Another entry was sent under the key of deal %(number)s, which is stored as it "
+                "was sent first: here is the sheet now."
+            )
+            return Outcome(CONFLICT, message % {"number": number}, page=page)
         except ConflictError:
             page = self.refreshed()
             number = deal_label(page.sheet, position)

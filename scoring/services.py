@@ -43,6 +43,15 @@ class ConflictError(ServiceError):
     """Another device wrote this entry first: reload the sheet and look again."""
 
 
+class KeyReusedError(ConflictError):
+    """Another entry was sent under a client key the table has used: the entry stored under it
+    stands (at `position`), and nothing else is written."""
+
+    def __init__(self, message: str, *, position: int) -> None:
+        super().__init__(message)
+        self.position = position
+
+
 class LockedError(ServiceError):
     """The table is confirmed and locked; only the chief referee can unlock it."""
 
@@ -156,10 +165,58 @@ def _store(
         ) from None
 
 
-def _replay(state: TableSheet, client_key: str) -> DealResult | None:
+def _replay(
+    state: TableSheet, client_key: str, *, position: int, entry: SheetLine | None, reason: str = ""
+) -> DealResult | None:
     """A resent request or a double tap: the entry it already recorded (among every version of
-    the table's entries, read under its lock: no second query)."""
-    return next((result for result in state.results if result.client_key == client_key), None)
+    the table's entries, read under its lock: no second query). Another entry under the same
+    key is no resend: `KeyReusedError`."""
+    result = next((result for result in state.results if result.client_key == client_key), None)
+    if result is None:
+        return None
+    stored = None if result.kind == EntryKind.VOID else sheet_line(result)
+    if (result.position, stored, result.reason) != (position, entry, reason):
+        raise KeyReusedError(
+            _(
+                "another entry was sent under the key of entry %(position)d of table "
+                "%(number)d, which stays as it was sent first"
+            )
+            % {"position": result.position, "number": state.table.number},
+            position=result.position,
+        )
+    return result
+
+
+def _require_next_position(state: TableSheet, position: int) -> None:
+    """The writer's next entry is the sheet's: an earlier one was written from another device
+    meanwhile (a conflict); a later one leaves entries out."""
+    next_position = state.next_position
+    if position < next_position:
+        raise ConflictError(
+            _(
+                "table %(number)d already has entry %(position)d: another device wrote it. "
+                "Reload the sheet to see it."
+            )
+            % {"number": state.table.number, "position": position}
+        )
+    if position > next_position:
+        values = {
+            "position": position,
+            "number": state.table.number,
+            "next": next_position,
+            "last": position - 1,
+        }
+        if position == next_position + 1:
+            message = _(
+                "entry %(position)d was sent, but entry %(next)d is the next on the sheet of "
+                "table %(number)d: entry %(next)d is missing."
+            )
+        else:
+            message = _(
+                "entry %(position)d was sent, but entry %(next)d is the next on the sheet of "
+                "table %(number)d: entries %(next)d-%(last)d are missing."
+            )
+        raise ServiceError(message % values)
 
 
 def _attname(name: str) -> str:
@@ -211,18 +268,11 @@ def deal_record_on_sheet(
     table's seats and players as the caller read them (`scoring.sheet.reader.locked_sheet`)."""
     _require_client_key(client_key)
     state = locked_sheet(table, entry_write=True, frame=frame)
-    replay = _replay(state, client_key)
+    replay = _replay(state, client_key, position=position, entry=entry)
     if replay is not None:
         return RecordedEntry(replay, state)
     _require_open(state)
-    if position != state.next_position:
-        raise ConflictError(
-            _(
-                "table %(number)d already has entry %(position)d: another device wrote it. "
-                "Reload the sheet to see it."
-            )
-            % {"number": state.table.number, "position": position}
-        )
+    _require_next_position(state, position)
     is_deal = not isinstance(entry, PenaltyPule)
     if is_deal and state.deals_played >= state.deals_per_round:
         raise ServiceError(
@@ -312,7 +362,7 @@ def deal_correct_on_sheet(
     """`deal_correct`, with the table's sheet as it is after it (`RecordedEntry`)."""
     _require_client_key(client_key)
     state = locked_sheet(table, entry_write=True, frame=frame)
-    replay = _replay(state, client_key)
+    replay = _replay(state, client_key, position=position, entry=entry, reason=reason)
     if replay is not None:
         return RecordedEntry(replay, state)
     _require_open(state)

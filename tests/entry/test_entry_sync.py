@@ -310,6 +310,40 @@ class TestConflicts:
         assert [r.client_key for r in DealResult.objects.all()] == ["phone-a"]
         assert response.json()["state"]["sheet"]["deals"][0]["points"] == 75
 
+    def test_another_deal_under_a_key_the_table_has_used_is_a_conflict(
+        self, client, table_of_three
+    ):
+        url = sync_url(table_of_three)
+        assert statuses(send(client, url, [deal(table_of_three, 1, "phone-a")])) == ["stored"]
+        # The same key again: for the next deal, and for deal 1 with other points.
+        for other in (
+            deal(table_of_three, 2, "phone-a"),
+            deal(table_of_three, 1, "phone-a", points="90", tricks="6"),
+        ):
+            response = send(client, url, [other])
+            [result] = response.json()["results"]
+            assert result["status"] == "conflict"
+            assert result["message"] == (
+                "Another entry was sent under the key of deal 1, which is stored as it was "
+                "sent first: here is the sheet now."
+            )
+        assert [(r.position, r.points) for r in DealResult.objects.all()] == [(1, 75)]
+        # The same deal under its key is a resend: stored once, and answered as stored.
+        assert statuses(send(client, url, [deal(table_of_three, 1, "phone-a")])) == ["stored"]
+        assert DealResult.objects.count() == 1
+
+    def test_a_deal_after_a_gap_is_refused_as_a_gap(self, client, table_of_three):
+        url = sync_url(table_of_three)
+        send(client, url, deals(table_of_three, 1, 2))
+        response = send(client, url, [deal(table_of_three, 5, "k-5")])
+        [result] = response.json()["results"]
+        assert result["status"] == "refused"
+        assert result["message"] == (
+            "entry 5 was sent, but entry 3 is the next on the sheet of table 1: entries 3-4 are "
+            "missing."
+        )
+        assert DealResult.objects.count() == 2
+
     def test_a_correction_of_a_version_corrected_meanwhile(self, client, table_of_three):
         play_deals(table_of_three, 1)
         _a, b, _c = seat_keys(table_of_three)

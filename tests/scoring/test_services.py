@@ -15,7 +15,7 @@ from engine.rules import Game
 from engine.standings import round_results
 from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult
-from scoring.services import ConflictError, LockedError, Writer
+from scoring.services import ConflictError, KeyReusedError, LockedError, Writer
 from scoring.sheet.reader import table_sheet
 from tests.factories import (
     deals_on_sheet,
@@ -94,6 +94,45 @@ class TestEnteringDeals:
         )
         assert first.pk == again.pk
         assert DealResult.objects.count() == 1
+
+    def test_another_entry_under_a_used_client_key_is_a_conflict_and_writes_nothing(
+        self, table_of_three
+    ):
+        _a, b, c = seat_keys(table_of_three)
+        record = {"table": table_of_three, "client_key": "tap", "writer": REFEREE}
+        services.deal_record(entry=lielais(b), position=1, **record)
+        for entry, position in ((lielais(c), 1), (lielais(b), 2), (PenaltyPule(b), 1)):
+            with pytest.raises(KeyReusedError, match="key of entry 1 of table 1") as refused:
+                services.deal_record(entry=entry, position=position, **record)
+            assert refused.value.position == 1
+        assert DealResult.objects.count() == 1
+
+    def test_a_correction_resent_with_another_reason_is_no_resend(self, table_of_three):
+        _a, b, c = seat_keys(table_of_three)
+        services.deal_record(
+            table=table_of_three, entry=lielais(b), position=1, client_key="d", writer=REFEREE
+        )
+        correct = {"table": table_of_three, "position": 1, "base_version": 1, "writer": REFEREE}
+        services.deal_correct(entry=lielais(c), client_key="fix", reason="C played", **correct)
+        services.deal_correct(entry=lielais(c), client_key="fix", reason="C played", **correct)
+        with pytest.raises(KeyReusedError):
+            services.deal_correct(entry=lielais(c), client_key="fix", reason="typo", **correct)
+        with pytest.raises(KeyReusedError):
+            services.deal_correct(entry=None, client_key="fix", reason="C played", **correct)
+        assert DealResult.objects.count() == 2
+
+    def test_an_entry_beyond_the_next_is_refused_as_a_gap(self, table_of_three):
+        _a, b, _c = seat_keys(table_of_three)
+        with pytest.raises(
+            ServiceError,
+            match="entry 1 is the next on the sheet of table 1: entries 1-2 are missing",
+        ):
+            record(table_of_three, lielais(b), 3)
+        with pytest.raises(
+            ServiceError, match=r"entry 2 was sent, but entry 1 is the next .*: entry 1 is missing"
+        ):
+            record(table_of_three, lielais(b), 2)
+        assert not DealResult.objects.exists()
 
     def test_the_write_hands_back_the_sheet_as_a_read_after_it_finds_it(self, table_of_three):
         """deal_record_on_sheet: the sheet it read under the lock with the new entry, its
