@@ -3,6 +3,7 @@ every sheet re-scored by the engine against the rules of its own round."""
 
 from __future__ import annotations
 
+import datetime
 import json
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
@@ -21,6 +22,8 @@ from archive.format import (
 from archive.plan import (
     Plan,
     PlannedAuditRow,
+    PlannedCheckIn,
+    PlannedEntryFee,
     PlannedRound,
 )
 from archive.reading import (
@@ -46,10 +49,14 @@ from engine import SheetError
 from engine.json_contract import rules_to_json
 from tournaments.forms import MAX_ROUND_MINUTES
 from tournaments.models import (
+    CheckInMethod,
+    FeeCategory,
     Player,
     Registration,
     Round,
     RoundStatus,
+    SignUp,
+    SignUpStatus,
     Tournament,
 )
 from tournaments.rule_set import (
@@ -96,9 +103,12 @@ class Checker(TableChecks):
             tournament_rule_set(tournament).rules
         ):
             raise ArchiveError("rules: they disagree with the tournament's settings")
+        fee_categories = self._fee_categories()
         clubs = self._clubs()
         players = self._players(clubs)
         self.registrations = self._registrations(players)
+        fees, registered_at = self._entry_fees({category.name for category in fee_categories})
+        signups = self._signups(players)
         rounds = [
             self._round(as_object(item, f"round {index}"), index)
             for index, item in enumerate(
@@ -117,7 +127,19 @@ class Checker(TableChecks):
             for index, item in enumerate(as_list(self._added_in(2, "audit", []), "audit"), 1)
         ]
         self._check_mix_plan(tournament.mix_plan)
-        return Plan(tournament, roles, clubs, players, self.registrations, rounds, audit)
+        return Plan(
+            tournament,
+            roles,
+            clubs,
+            players,
+            self.registrations,
+            rounds,
+            audit,
+            fee_categories=fee_categories,
+            fees=fees,
+            registered_at=registered_at,
+            signups=signups,
+        )
 
     def _added_in(
         self,
@@ -345,6 +367,96 @@ class Checker(TableChecks):
             entries[registration_id] = entry
         return entries
 
+    def _fee_categories(self) -> list[FeeCategory]:
+        categories: list[FeeCategory] = []
+        items = as_list(self._added_in(4, "fee_categories", []), "fee_categories")
+        for index, item in enumerate(items, 1):
+            where = f"fee category {index}"
+            data = as_object(item, where)
+            name = text_field(data, "name", where, max_length=60)
+            if not name.strip():
+                raise ArchiveError(f"{where}: the name is empty")
+            if name in {category.name for category in categories}:
+                raise ArchiveError(f"{where}: {shown(name)} is listed twice")
+            category = FeeCategory(
+                name=name,
+                amount=self._setting(
+                    FeeCategory._meta.get_field("amount"), required(data, "amount", where), where
+                ),
+                order=whole_field(data, "order", where, low=0, high=SMALL),
+            )
+            clean_row(category, where, exclude=("tournament",))
+            categories.append(category)
+        return categories
+
+    def _entry_fees(
+        self, categories: set[str]
+    ) -> tuple[dict[int, PlannedEntryFee], dict[int, datetime.datetime]]:
+        """Each entry's fee (its category by name, when it was paid and to whom) and when it
+        registered: archive 4 on; an older archive has none (unpaid, registered now)."""
+        fees: dict[int, PlannedEntryFee] = {}
+        registered_at: dict[int, datetime.datetime] = {}
+        if self.version < 4:
+            return fees, registered_at
+        items = as_list(required(self.archive, "entries", "the archive"), "entries")
+        for index, (registration_id, entry) in enumerate(self.registrations.items(), 1):
+            where = f"entry {index}"
+            data = items[index - 1]
+            category = required(data, "fee_category", where)
+            if category is not None and category not in categories:
+                raise ArchiveError(f"{where}: fee_category {shown(category)} is no fee category")
+            entry.fee_paid_at = moment_field(data, "fee_paid_at", where)
+            paid_to = username_field(required(data, "fee_paid_to", where), where)
+            if paid_to is not None and entry.fee_paid_at is None:
+                raise ArchiveError(f"{where}: a fee paid to someone has the moment it was paid")
+            fees[registration_id] = PlannedEntryFee(category, paid_to)
+            moment = moment_field(data, "registered_at", where)
+            if moment is not None:
+                registered_at[registration_id] = moment
+        return fees, registered_at
+
+    def _signups(self, players: dict[int, tuple[str, str | None, str]]) -> list[SignUp]:
+        signups: list[SignUp] = []
+        linked: set[int] = set()
+        items = as_list(self._added_in(4, "signups", []), "signups")
+        for index, item in enumerate(items, 1):
+            where = f"online registration {index}"
+            data = as_object(item, where)
+            status = required(data, "status", where)
+            if status not in SignUpStatus.values:
+                raise ArchiveError(f"{where}: unknown status {shown(status)}")
+            player = required(data, "player", where)
+            if player is not None and (not is_id(player) or player not in players):
+                raise ArchiveError(f"{where}: player {shown(player)} is not among the players")
+            entry = required(data, "entry", where)
+            if entry is not None and (not is_id(entry) or entry not in self.registrations):
+                raise ArchiveError(f"{where}: {shown(entry)} is not an entry")
+            if entry is not None and entry in linked:
+                raise ArchiveError(f"{where}: entry {entry} comes from two online registrations")
+            if (entry is not None) != (status == SignUpStatus.ACCEPTED):
+                raise ArchiveError(f"{where}: an accepted registration, and only it, has its entry")
+            queued_at = moment_field(data, "queued_at", where)
+            if queued_at is None:
+                raise ArchiveError(f"{where}: queued_at is missing")
+            signup = SignUp(
+                full_name=text_field(data, "name", where, max_length=120),
+                club=text_field(data, "club", where, max_length=120),
+                licence_number=text_field(data, "licence", where, max_length=20),
+                contact=text_field(data, "contact", where, max_length=120),
+                status=status,
+                created_at=moment_field(data, "created_at", where),
+                queued_at=queued_at,
+                player_id=player,
+                registration_id=entry,
+            )
+            if not signup.full_name.strip():
+                raise ArchiveError(f"{where}: the name is empty")
+            clean_row(signup, where, exclude=("tournament", "player", "registration"))
+            if entry is not None:
+                linked.add(entry)
+            signups.append(signup)
+        return signups
+
     # -- rounds and tables
 
     def _round(self, data: dict[str, Any], index: int) -> PlannedRound:
@@ -368,7 +480,7 @@ class Checker(TableChecks):
             warnings=as_list(self._added_in(2, "warnings", [], data, where), f"{where}: warnings"),
             generated_at=moment_field(data, "generated_at", where) if self.version > 1 else None,
             published_at=moment_field(data, "published_at", where) if self.version > 1 else None,
-            check_ins=self._entry_ids(
+            check_ins=self._check_ins(
                 self._added_in(2, "check_ins", [], data, where), f"{where}: check_ins"
             ),
             stored_rule_set=stored,
@@ -400,7 +512,16 @@ class Checker(TableChecks):
             where,
             exclude=("tournament",),
         )
+        if self.version >= 4:
+            absent = self._moments_of_entries(
+                required(data, "check_outs", where), f"{where}: check_outs"
+            )
+            present = {check_in.entry for check_in in round_.check_ins}
+            if present & {entry for entry, _at in absent}:
+                raise ArchiveError(f"{where}: a player is both checked in and marked absent")
+            round_.check_outs = absent
         seated: set[int] = set()
+        out: set[int] = set()
         for table_index, item in enumerate(
             as_list(required(data, "tables", where), f"{where}: tables"), 1
         ):
@@ -410,7 +531,10 @@ class Checker(TableChecks):
             if seated & set(table.seats):
                 raise ArchiveError(f"{where}, table {table.number}: a player has two seats")
             seated.update(table.seats)
+            out.update(late.entry for late in table.late_players if late.arrived_at is None)
             round_.tables.append(table)
+        if seated & out:
+            raise ArchiveError(f"{where}: a player out of the round has a seat in it")
         numbers = [table.number for table in round_.tables]
         if len(set(numbers)) != len(numbers):
             raise ArchiveError(f"{where}: a table number is used twice")
@@ -450,6 +574,36 @@ class Checker(TableChecks):
         if len(set(ids)) != len(ids):
             raise ArchiveError(f"{where}: an entry is listed twice")
         return ids
+
+    def _check_ins(self, value: object, where: str) -> list[PlannedCheckIn]:
+        """Who checked in: entry ids (archives 2 and 3), or from archive 4 each with how and
+        when."""
+        if self.version < 4:
+            return [PlannedCheckIn(entry, None, None) for entry in self._entry_ids(value, where)]
+        check_ins: list[PlannedCheckIn] = []
+        for item in as_list(value, where):
+            data = as_object(item, f"{where}: a check-in")
+            method = required(data, "method", where)
+            if method not in CheckInMethod.values:
+                raise ArchiveError(f"{where}: unknown method {shown(method)}")
+            check_ins.append(
+                PlannedCheckIn(
+                    required(data, "entry", where), method, moment_field(data, "at", where)
+                )
+            )
+        self._entry_ids([check_in.entry for check_in in check_ins], where)
+        return check_ins
+
+    def _moments_of_entries(
+        self, value: object, where: str
+    ) -> list[tuple[int, datetime.datetime | None]]:
+        """[{"entry": id, "at": moment}]: each entry once."""
+        rows = [as_object(item, f"{where}: a row") for item in as_list(value, where)]
+        entries = self._entry_ids([required(row, "entry", where) for row in rows], where)
+        return [
+            (entry, moment_field(row, "at", where))
+            for entry, row in zip(entries, rows, strict=True)
+        ]
 
     def _audit(self, data: dict[str, Any], where: str) -> PlannedAuditRow:
         action = text_field(data, "action", where, max_length=40)

@@ -20,14 +20,18 @@ from archive.format import (
 )
 from engine.json_contract import rules_to_json, sheet_to_json
 from engine.names import latvian_sort_key
-from scoring.models import DealResult, TableResult
+from scoring.models import DealResult, LatePlayer, TableResult
 from scoring.sheet.lines import (
     engine_sheet,
     sheet_names,
 )
 from tournaments.models import (
+    CheckOut,
+    FeeCategory,
+    RefereeCall,
     Round,
     Seat,
+    SignUp,
     Table,
     Tournament,
 )
@@ -80,11 +84,16 @@ def _version_json(result: DealResult) -> dict[str, Any]:
 
 
 def tournament_archive(tournament: Tournament) -> dict[str, Any]:
-    """The whole tournament as plain JSON data, in seven queries whatever its size."""
+    """The whole tournament as plain JSON data, in a dozen queries whatever its size."""
     entries = {
         entry.pk: entry
-        for entry in tournament.registrations.select_related("player__club").order_by("pk")
+        for entry in tournament.registrations.select_related(
+            "player__club", "fee_category", "fee_paid_to"
+        ).order_by("pk")
     }
+    signups = list(
+        SignUp.objects.filter(tournament=tournament).select_related("player__club").order_by("pk")
+    )
     # Rounds with their check-ins, and tables with their seats: one outer join each.
     rounds: dict[int, dict[str, Any]] = {}
     for (
@@ -101,6 +110,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         time_limit,
         time_called,
         registration_id,
+        check_in_method,
+        checked_in_at,
     ) in tournament.rounds.order_by("number", "check_ins__registration_id").values_list(
         "pk",
         "number",
@@ -115,6 +126,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         "time_limit",
         "time_called_at",
         "check_ins__registration_id",
+        "check_ins__method",
+        "check_ins__checked_in_at",
     ):
         round_ = rounds.setdefault(
             round_id,
@@ -132,12 +145,29 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "clock_started_at": json_value(clock_started),
                 "time_limit": time_limit,
                 "time_called_at": json_value(time_called),
+                # Who is present, how each checked in (the organiser's tick, his own link or
+                # the round's code) and when; who the organiser marked absent.
                 "check_ins": [],
+                "check_outs": [],
                 "tables": [],
             },
         )
         if registration_id is not None:
-            round_["check_ins"].append(registration_id)
+            round_["check_ins"].append(
+                {
+                    "entry": registration_id,
+                    "method": check_in_method,
+                    "at": json_value(checked_in_at),
+                }
+            )
+    for round_id, registration_id, checked_out_at in (
+        CheckOut.objects.filter(round__tournament=tournament)
+        .order_by("round_id", "registration_id")
+        .values_list("round_id", "registration_id", "checked_out_at")
+    ):
+        rounds[round_id]["check_outs"].append(
+            {"entry": registration_id, "at": json_value(checked_out_at)}
+        )
     # Each round's sheets are written with the rules it is played with.
     rules_of = {
         round_id: round_rule_set(Round(tournament=tournament, rule_set=round_["rule_set"])).rules
@@ -145,7 +175,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
     }
     tables: dict[int, Table] = {}
     seats_of: dict[int, list[Seat]] = defaultdict(list)
-    for table_id, round_id, number, first_dealer, flags, position, registration_id in (
+    for table_id, round_id, number, first_dealer, flags, more, position, registration_id in (
         Table.objects.filter(round__tournament=tournament)
         .order_by("round__number", "number", "seats__position")
         .values_list(
@@ -154,6 +184,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             "number",
             "first_dealer_position",
             "flags",
+            "deals_allowed_after_time",
             "seats__position",
             "seats__registration_id",
         )
@@ -166,6 +197,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 number=number,
                 first_dealer_position=first_dealer,
                 flags=flags,
+                deals_allowed_after_time=more,
             ),
         )
         if registration_id is not None:
@@ -210,6 +242,38 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         }
         if registration_id is not None:
             seat_results_of[table_id][registration_id] = (game_points, twelfths, place)
+    late_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for late in (
+        LatePlayer.objects.filter(table__round__tournament=tournament)
+        .select_related("recorded_by")
+        .order_by("table_id", "seat_position")
+    ):
+        late_of[late.table_id].append(
+            {
+                "entry": late.registration_id,
+                "seat": late.seat_position,
+                # None: he did not come and is out of the round (his seat is gone).
+                "arrived_at": json_value(late.arrived_at),
+                "minutes_late": late.minutes_late,
+                "penalty_position": late.penalty_position,
+                "recorded_by": late.recorded_by.username if late.recorded_by else None,
+                "recorded_at": json_value(late.recorded_at),
+            }
+        )
+    calls_of: dict[int, list[dict[str, Any]]] = defaultdict(list)
+    for call in (
+        RefereeCall.objects.filter(table__round__tournament=tournament)
+        .select_related("answered_by")
+        .order_by("table_id", "called_at", "pk")
+    ):
+        calls_of[call.table_id].append(
+            {
+                "called_at": json_value(call.called_at),
+                "reminded_at": json_value(call.reminded_at),
+                "answered_at": json_value(call.answered_at),
+                "answered_by": call.answered_by.username if call.answered_by else None,
+            }
+        )
     audit = [
         {
             "action": action,
@@ -279,6 +343,9 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 if confirmed
                 else None,
                 "flags": table.flags,
+                "deals_allowed_after_time": table.deals_allowed_after_time,
+                "late_players": late_of[table.pk],
+                "referee_calls": calls_of[table.pk],
                 "roles": {
                     relation.name: table_roles[table.pk].get(relation.name, [])
                     for relation in user_relations(Table)
@@ -288,12 +355,11 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             }
         )
 
-    clubs = {
-        entry.player.club.pk: entry.player.club
-        for entry in entries.values()
-        if entry.player.club is not None
-    }
+    # The register's players the tournament names: its entries', and those its online
+    # registrations found in the register.
     players = {entry.player.pk: entry.player for entry in entries.values()}
+    players.update((signup.player.pk, signup.player) for signup in signups if signup.player)
+    clubs = {player.club.pk: player.club for player in players.values() if player.club is not None}
     return {
         "format": ARCHIVE_FORMAT,
         "version": ARCHIVE_VERSION,
@@ -305,6 +371,10 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         "roles": roles,
         # The rules the next round will be played with (each round has its own: rule_set).
         "rules": rules_to_json(tournament_rule_set(tournament).rules),
+        "fee_categories": [
+            {"name": category.name, "amount": json_value(category.amount), "order": category.order}
+            for category in FeeCategory.objects.filter(tournament=tournament)
+        ],
         "clubs": [
             {"id": club.pk, "name": club.name, "city": club.city}
             for club in sorted(clubs.values(), key=lambda club: latvian_sort_key(club.name))
@@ -327,8 +397,29 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "first_round": entry.first_round,
                 "withdrawn_after_round": entry.withdrawn_after_round,
                 "fixed_table": entry.fixed_table,
+                "registered_at": json_value(entry.registered_at),
+                # The fee category by its name (empty: the tournament's first), and when the fee
+                # was paid and to whom (empty: not paid).
+                "fee_category": entry.fee_category.name if entry.fee_category else None,
+                "fee_paid_at": json_value(entry.fee_paid_at),
+                "fee_paid_to": entry.fee_paid_to.username if entry.fee_paid_to else None,
             }
             for entry in entries.values()
+        ],
+        # Registration online: each as typed, with the contact the organisers reach him by.
+        "signups": [
+            {
+                "name": signup.full_name,
+                "club": signup.club,
+                "licence": signup.licence_number,
+                "contact": signup.contact,
+                "status": signup.status,
+                "created_at": json_value(signup.created_at),
+                "queued_at": json_value(signup.queued_at),
+                "player": signup.player_id,
+                "entry": signup.registration_id,
+            }
+            for signup in signups
         ],
         "rounds": list(rounds.values()),
         "audit": audit,

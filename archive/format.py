@@ -25,8 +25,12 @@ ARCHIVE_FORMAT = "zole-tournament-archive"
 # 3: also each round's rule set (the options it was published with) and round clock, and which
 #    tables were confirmed short because time was called. The rounds of an older archive were
 #    played with the tournament's options: a published one is given them when it is imported.
-ARCHIVE_VERSION = 3
-READABLE_VERSIONS = (1, 2, 3)
+# 4: also the event day: fee categories and each entry's fee paid (when, to whom), when each
+#    entry registered, the online registrations, how and when each player checked in and whom
+#    the organiser marked absent, late arrivals and players out of the round, the calls to the
+#    chief referee, and the deals the chief referee allowed a table after time.
+ARCHIVE_VERSION = 4
+READABLE_VERSIONS = (1, 2, 3, 4)
 # Not settings: the row's id and creation time. (The roles, many-to-many relations to accounts,
 # are exported by username beside the settings.)
 NOT_SETTINGS = frozenset({"id", "created_at"})

@@ -210,7 +210,8 @@ def remap_galdins(galdins: object, key_of: Callable[[str], str]) -> object:
 
 def remap_detail(action: str, detail: dict[str, Any], key_of: Callable[[str], str]) -> dict:
     """An audit entry's detail with the entry ids it names mapped (see the services' `audit`
-    calls: a deal's before/after, a confirmed table's totals, an unlocked table's before)."""
+    calls: a deal's before/after, a confirmed table's totals, an unlocked table's before, a
+    player's own check-in)."""
     detail = copy.deepcopy(detail)
     if action in DEAL_ACTIONS:
         for side in ("before", "after"):
@@ -225,6 +226,8 @@ def remap_detail(action: str, detail: dict[str, Any], key_of: Callable[[str], st
         detail["totals"] = remap_scores(detail.get("totals"), key_of)
     elif action == AuditEntry.Action.TABLE_UNLOCKED:
         detail["before"] = remap_scores(detail.get("before"), key_of)
+    elif action == AuditEntry.Action.SELF_CHECK_IN and detail.get("registration") is not None:
+        detail["registration"] = int(key_of(str(detail["registration"])))
     return detail
 
 

@@ -12,7 +12,9 @@ from archive.format import (
     OPEN_STATUSES,
 )
 from archive.plan import (
+    PlannedCall,
     PlannedConfirmation,
+    PlannedLatePlayer,
     PlannedRound,
     PlannedTable,
 )
@@ -126,8 +128,17 @@ class TableChecks:
             entered_at=[],
             confirmation=None,
             time_called=time_called,
+            deals_allowed_after_time=whole_field(
+                data, "deals_allowed_after_time", where, low=0, high=SMALL
+            )
+            if self.version >= 4
+            else 0,
         )
+        if self.version >= 4:
+            table.late_players = self._late_players(data, table, where)
+            table.referee_calls = self._referee_calls(data, where)
         self._versions(data, table, entries, where)
+        self._check_late_pules(table, where)
         # The first entry puts a published round in play: a published round has no deal
         # versions (regenerating its seating deletes its tables, which deals would keep).
         if table.versions and round_.status == RoundStatus.PUBLISHED:
@@ -155,8 +166,11 @@ class TableChecks:
     def _versions(
         self, data: dict[str, Any], table: PlannedTable, entries: list[SheetLine], where: str
     ) -> None:
-        """Every stored version of the sheet's entries; the newest of each must be the sheet."""
+        """Every stored version of the sheet's entries; the newest of each must be the sheet. An
+        older version may name a player out of the round (a deal of his removed before he was
+        put out): he sat at the table then."""
         seated = {str(registration_id) for registration_id in table.seats}
+        seated.update(str(late.entry) for late in table.late_players if late.arrived_at is None)
         if self.version == 1:  # only the sheet: each entry as its first version
             for position, entry in enumerate(entries, 1):
                 table.versions.append(
@@ -185,6 +199,80 @@ class TableChecks:
         current = [sheet_line(result) for result in current_results(table.versions)]
         if current != entries:
             raise ArchiveError(f"{where}: the newest deal versions are not the sheet")
+
+    def _late_players(
+        self, data: dict[str, Any], table: PlannedTable, where: str
+    ) -> list[PlannedLatePlayer]:
+        """The table's late arrivals (seated players) and players out of the round (whose
+        seats are gone: the table plays on as a table of 3)."""
+        late_players: list[PlannedLatePlayer] = []
+        for item in as_list(required(data, "late_players", where), f"{where}: late_players"):
+            row = as_object(item, f"{where}: a late player")
+            entry = required(row, "entry", where)
+            if not is_id(entry) or entry not in self.registrations:
+                raise ArchiveError(f"{where}: late player {shown(entry)} is not an entry")
+            late = PlannedLatePlayer(
+                entry=entry,
+                seat=whole_field(row, "seat", where, low=1, high=4),
+                arrived_at=moment_field(row, "arrived_at", where),
+                minutes_late=whole_field(row, "minutes_late", where, low=0, high=SMALL, null=True),
+                penalty_position=whole_field(
+                    row, "penalty_position", where, low=1, high=SMALL, null=True
+                ),
+                recorded_by=username_field(required(row, "recorded_by", where), where),
+                recorded_at=moment_field(row, "recorded_at", where),
+            )
+            if entry in {other.entry for other in late_players}:
+                raise ArchiveError(f"{where}: late player {entry} is listed twice")
+            is_out = late.arrived_at is None
+            if is_out == (entry in table.seats):
+                raise ArchiveError(
+                    f"{where}: late player {entry}: "
+                    + ("out of the round, but seated" if is_out else "came late, but is not seated")
+                )
+            if is_out and (late.minutes_late is not None or late.penalty_position is not None):
+                raise ArchiveError(f"{where}: late player {entry} is out: he has no lateness")
+            late_players.append(late)
+        if len(table.seats) + sum(late.arrived_at is None for late in late_players) > 4:
+            raise ArchiveError(f"{where}: more than 4 players sat at the table")
+        return late_players
+
+    @staticmethod
+    def _check_late_pules(table: PlannedTable, where: str) -> None:
+        """A late arrival's pule is a penalty entry of his on the sheet's versions."""
+        penalties = {
+            (version.position, version.player_id)
+            for version in table.versions
+            if version.kind == EntryKind.PENALTY
+        }
+        for late in table.late_players:
+            if late.penalty_position is not None and (
+                (late.penalty_position, late.entry) not in penalties
+            ):
+                raise ArchiveError(
+                    f"{where}: late player {late.entry}'s pule is no penalty entry of his"
+                )
+
+    @staticmethod
+    def _referee_calls(data: dict[str, Any], where: str) -> list[PlannedCall]:
+        calls: list[PlannedCall] = []
+        for item in as_list(required(data, "referee_calls", where), f"{where}: referee_calls"):
+            row = as_object(item, f"{where}: a referee call")
+            called_at = moment_field(row, "called_at", where)
+            if called_at is None:
+                raise ArchiveError(f"{where}: a referee call has no called_at")
+            call = PlannedCall(
+                called_at=called_at,
+                reminded_at=moment_field(row, "reminded_at", where),
+                answered_at=moment_field(row, "answered_at", where),
+                answered_by=username_field(required(row, "answered_by", where), where),
+            )
+            if call.answered_by is not None and call.answered_at is None:
+                raise ArchiveError(f"{where}: a call answered by someone has its answer's moment")
+            calls.append(call)
+        if sum(call.answered_at is None for call in calls) > 1:
+            raise ArchiveError(f"{where}: a table has at most one open call")
+        return calls
 
     def _version(self, data: dict[str, Any], seated: set[str], where: str) -> DealResult:
         position = whole_field(data, "position", where, low=1, high=SMALL)

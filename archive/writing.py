@@ -15,7 +15,7 @@ from archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
 from archive.plan import NamedRole, Plan
 from archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
 from scoring import reactions
-from scoring.models import DealResult, SeatResult, TableResult
+from scoring.models import DealResult, LatePlayer, SeatResult, TableResult
 from scoring.services import seat_results
 from scoring.sheet.lines import (
     current_results,
@@ -23,12 +23,16 @@ from scoring.sheet.lines import (
 from tournaments.models import (
     AuditEntry,
     CheckIn,
+    CheckOut,
     Club,
+    FeeCategory,
     Player,
+    RefereeCall,
     Registration,
     Round,
     RoundStatus,
     Seat,
+    SignUp,
     Table,
     TableToken,
     Tournament,
@@ -94,11 +98,33 @@ def _write(
         for player_id, (_name, _club, licence) in plan.players.items()
     }
 
-    for entry in plan.registrations.values():
+    for category in plan.fee_categories:
+        category.tournament = tournament
+    FeeCategory.objects.bulk_create(plan.fee_categories)
+    category_of = {category.name: category for category in plan.fee_categories}
+    for registration_id, entry in plan.registrations.items():
         entry.tournament = tournament
         entry.player = player_of[entry.player_id]
+        fee = plan.fees.get(registration_id)
+        if fee is not None:
+            entry.fee_category = category_of[fee.category] if fee.category else None
+            entry.fee_paid_to = accounts[fee.paid_to] if fee.paid_to else None
     Registration.objects.bulk_create(plan.registrations.values(), batch_size=BATCH_SIZE)
+    _with_timestamps(
+        list(plan.registrations.values()),
+        "registered_at",
+        [plan.registered_at.get(registration_id) for registration_id in plan.registrations],
+    )
     entry_of = plan.registrations  # the archive's entry id: the entry, now saved
+    for signup in plan.signups:
+        signup.tournament = tournament
+        signup.player = player_of[signup.player_id] if signup.player_id is not None else None
+        signup.registration = (
+            entry_of[signup.registration_id] if signup.registration_id is not None else None
+        )
+    signed_up_at = [signup.created_at for signup in plan.signups]  # bulk_create stamps "now"
+    SignUp.objects.bulk_create(plan.signups, batch_size=BATCH_SIZE)
+    _with_timestamps(plan.signups, "created_at", signed_up_at)
 
     def key_of(old: str) -> str:
         return str(entry_of[int(old)].pk)
@@ -124,14 +150,36 @@ def _write(
         )
         for round_ in plan.rounds
     )
-    CheckIn.objects.bulk_create(
+    planned_check_ins = [
+        (saved, check_in)
+        for saved, round_ in zip(rounds, plan.rounds, strict=True)
+        for check_in in round_.check_ins
+    ]
+    check_ins = CheckIn.objects.bulk_create(
         (
-            CheckIn(round=saved, registration=entry_of[registration_id])
-            for saved, round_ in zip(rounds, plan.rounds, strict=True)
-            for registration_id in round_.check_ins
+            CheckIn(round=saved, registration=entry_of[check_in.entry])
+            if check_in.method is None  # an older archive's: the model's default
+            else CheckIn(round=saved, registration=entry_of[check_in.entry], method=check_in.method)
+            for saved, check_in in planned_check_ins
         ),
         batch_size=BATCH_SIZE,
     )
+    _with_timestamps(
+        check_ins, "checked_in_at", [check_in.at for _s, check_in in planned_check_ins]
+    )
+    planned_check_outs = [
+        (saved, entry, at)
+        for saved, round_ in zip(rounds, plan.rounds, strict=True)
+        for entry, at in round_.check_outs
+    ]
+    check_outs = CheckOut.objects.bulk_create(
+        (
+            CheckOut(round=saved, registration=entry_of[entry])
+            for saved, entry, _at in planned_check_outs
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    _with_timestamps(check_outs, "checked_out_at", [at for _s, _e, at in planned_check_outs])
     placed = [
         (saved, round_, table)
         for saved, round_ in zip(rounds, plan.rounds, strict=True)
@@ -144,6 +192,7 @@ def _write(
                 number=table.number,
                 first_dealer_position=table.first_dealer_position,
                 flags=table.flags,
+                deals_allowed_after_time=table.deals_allowed_after_time,
             )
             for saved, _round, table in placed
         ),
@@ -203,8 +252,49 @@ def _write(
             result.entered_via_token = tokens.get(saved.pk) if via_link else None
             results.append(result)
             moments.append(moment)
-    DealResult.objects.bulk_create(results, batch_size=BATCH_SIZE)
+    # Stored in the order they were entered (an older archive's, without moments: the sheet's),
+    # so that the newest version has the highest id, as where they were played: a confirmation
+    # records the newest it saw (TableResult.last_version_id).
+    unknown = datetime.datetime.min.replace(tzinfo=datetime.UTC)
+    entered = sorted(range(len(results)), key=lambda index: (moments[index] or unknown, index))
+    DealResult.objects.bulk_create([results[index] for index in entered], batch_size=BATCH_SIZE)
     _with_timestamps(results, "created_at", moments)
+
+    late_rows = [
+        (saved, late)
+        for saved, (_round_row, _round, table) in zip(tables, placed, strict=True)
+        for late in table.late_players
+    ]
+    late_players = LatePlayer.objects.bulk_create(
+        (
+            LatePlayer(
+                table=saved,
+                registration=entry_of[late.entry],
+                arrived_at=late.arrived_at,
+                minutes_late=late.minutes_late,
+                penalty_position=late.penalty_position,
+                seat_position=late.seat,
+                recorded_by=accounts[late.recorded_by] if late.recorded_by else None,
+            )
+            for saved, late in late_rows
+        ),
+        batch_size=BATCH_SIZE,
+    )
+    _with_timestamps(late_players, "recorded_at", [late.recorded_at for _s, late in late_rows])
+    RefereeCall.objects.bulk_create(
+        (
+            RefereeCall(
+                table=saved,
+                called_at=call.called_at,
+                reminded_at=call.reminded_at,
+                answered_at=call.answered_at,
+                answered_by=accounts[call.answered_by] if call.answered_by else None,
+            )
+            for saved, (_round_row, _round, table) in zip(tables, placed, strict=True)
+            for call in table.referee_calls
+        ),
+        batch_size=BATCH_SIZE,
+    )
 
     confirmed = [
         (saved, round_, table)

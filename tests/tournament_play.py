@@ -146,6 +146,30 @@ def play_deals(table, count: int, *, seed: int = 1, penalty_before: int | None =
         position += 1
 
 
+def with_rules(table: Table, **options) -> Table:
+    """The table's tournament has these options (a rule for late players, say)."""
+    Tournament.objects.filter(pk=table.round.tournament_id).update(**options)
+    table.round.tournament.refresh_from_db()
+    return table
+
+
+def hall_plays(table: Table, deals: int) -> Table:
+    """Another table of the round plays `deals` deals (won Lielais, never by the dealer)."""
+    other = table.round.tables.exclude(pk=table.pk).first()
+    players = seat_keys(other)
+    first = players[other.first_dealer_position - 1]
+    for index in range(deals):
+        dealer = dealer_for(players, first, index)
+        services.deal_record(
+            table=other,
+            entry=lielais(next(p for p in players if p != dealer)),
+            position=index + 1,
+            client_key=next(keys),
+            writer=REFEREE,
+        )
+    return other
+
+
 def confirm_when_time_was_called(table) -> None:
     """The table confirmed with the deals it has, its round's time up, as the round clock's
     confirmation writes it: the sheet closed and settled by the engine, the results stored."""

@@ -195,7 +195,7 @@ def test_a_deal_read_before_time_was_called_sees_the_call_once_it_has_its_locks(
 def table_of_four_waiting_for_x() -> tuple[Table, str, list[str]]:
     """A table of 4 whose hall has reached the tournament's deal (1): X may be put out of the
     round. Returns the table, X (who would declare its first deal) and the other three."""
-    from tests.scoring.test_late_players import hall_plays, with_rules
+    from tests.tournament_play import hall_plays, with_rules
 
     round_ = make_published_round(players=7)  # a table of 4 and one of 3
     table = with_rules(

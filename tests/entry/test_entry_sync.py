@@ -28,7 +28,7 @@ from tests.factories import (
     play_round_with,
     seat_keys,
 )
-from tests.scoring.test_late_players import hall_plays, with_rules
+from tests.tournament_play import hall_plays, with_rules
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, TableToken
 

@@ -16,19 +16,14 @@ from scoring.services import Writer
 from scoring.sheet.reader import table_sheet
 from tests.factories import deals_on_sheet, play_round_with, seat_keys
 from tests.scoring.test_services import lielais
-from tournaments.models import AuditEntry, Round, Tournament
+from tests.tournament_play import hall_plays, with_rules
+from tournaments.models import AuditEntry, Round
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 
 keys = (f"late-{number}" for number in itertools.count())
 REFEREE = Writer(ip_address="10.0.0.9")
-
-
-def with_rules(table, **options):
-    Tournament.objects.filter(pk=table.round.tournament_id).update(**options)
-    table.round.tournament.refresh_from_db()
-    return table
 
 
 def started_minutes_ago(table, minutes):
@@ -116,23 +111,6 @@ class TestALateArrival:
         with pytest.raises(ServiceError, match="at most 3"):
             came(table, a)
         assert not LatePlayer.objects.exists()
-
-
-def hall_plays(table, deals):
-    """Another table of the round plays `deals` deals."""
-    other = table.round.tables.exclude(pk=table.pk).first()
-    players = seat_keys(other)
-    first = players[other.first_dealer_position - 1]
-    for index in range(deals):
-        dealer = dealer_for(players, first, index)
-        services.deal_record(
-            table=other,
-            entry=lielais(next(p for p in players if p != dealer)),
-            position=index + 1,
-            client_key=next(keys),
-            writer=REFEREE,
-        )
-    return other
 
 
 class TestOutOfTheRound:
