@@ -500,9 +500,13 @@ function start() {
     const closed = !base.accepts_entries || Boolean(view.confirm);
     const arrival = document.querySelector("#late-players form.late-arrival-form");
     if (arrival && arrival.hidden !== closed) arrival.hidden = closed;
-    const out = document.querySelector("#late-players form.out-of-round-form");
     const played = closed || view.played > 0;
-    if (out && out.hidden !== played) out.hidden = played;
+    // The form for a player out of the round, and the hall's deals said beside it.
+    document
+      .querySelectorAll("#late-players form.out-of-round-form, #late-players .late-hall-deals")
+      .forEach((shown) => {
+        if (shown.hidden !== played) shown.hidden = played;
+      });
   }
 
   // --- The forms -----------------------------------------------------------------------------
@@ -629,6 +633,7 @@ function start() {
       status.dataset.refused = String(refused);
       status.classList.toggle("has-waiting", waiting > 0);
       status.classList.toggle("has-refused", refused > 0);
+      status.classList.toggle("is-offline", offline);
       if (status.innerHTML !== html) status.innerHTML = html;
     });
     shown.dataset.queue = sending ? "sending" : waiting ? "waiting" : "idle";

@@ -162,5 +162,6 @@ def test_the_phone_stops_offering_the_late_forms_once_they_no_longer_apply(
     expect(page.locator(".entry-locked-badge")).to_be_visible()
     expect(arrival).to_be_hidden()
     expect(out).to_be_hidden()
+    expect(page.locator("#late-players .late-hall-deals")).to_be_hidden()
     page.screenshot(path=str(shots / "phone-confirmed-360.png"), full_page=True)
     no_violations(page)
