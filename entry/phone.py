@@ -198,6 +198,7 @@ def _words() -> dict[str, object]:
         "waiting": escape(gettext("Waiting on this phone: %(count)s")),
         "refused_count": escape(gettext("Refused: %(count)s (see the sheet)")),
         "all_sent": escape(gettext("Every entry is on the server.")),
+        "offline": escape(gettext("No connection")),
         "sending": escape(gettext("Sending…")),
         "heard": escape(gettext("Server's last answer: %(time)s")),
         "never_heard": escape(gettext("No answer from the server yet.")),
@@ -280,6 +281,8 @@ def phone_data(request: HttpRequest, offered: OfferedForms) -> dict[str, object]
     return {
         "scoring": static("js/sheet-scoring.js"),
         "language": get_language(),
+        # The phone writes times as the hall reads them, whatever its own time zone.
+        "time_zone": timezone.get_current_timezone_name(),
         "deals_per_round": sheet.deals_per_round,
         "csrf": get_token(request),
         "words": _words(),

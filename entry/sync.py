@@ -7,8 +7,8 @@ table's state after the writes (entry.state) and the page's parts to show it.
     POST /organise/tables/<id>/entries/     (a signed-in account that may write the table)
 
 A body that is not this protocol is answered 400 with what is wrong, and nothing is written.
-Every sync records when the table was last heard from and what its phone says is still on it
-(`scoring.services.table_heard`), for the chief referee's round page.
+Every sync records when the table was last heard from and what is still on its phone once it
+has the answer (`scoring.services.table_heard`), for the chief referee's round page.
 """
 
 from __future__ import annotations
@@ -262,9 +262,7 @@ def sync(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str) -> H
         sheet = sheet_after(page, handled)
     except (TableGoneError, Table.DoesNotExist):  # seated again while this request ran
         return gone(reseated=True)
-    services.table_heard(
-        table_id=table.pk, last=door.heard, waiting=body.waiting, refused=body.refused
-    )
+    services.table_heard(table_id=table.pk, last=door.heard, **counts_after(body, handled))
     page = page.with_sheet(sheet)
     return JsonResponse(
         {
@@ -273,6 +271,18 @@ def sync(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str) -> H
             "html": page_parts(page),
         }
     )
+
+
+def counts_after(body: SyncBody, handled: list[tuple[SentEntry, Outcome]]) -> dict[str, int | None]:
+    """What waits and what was refused on the phone once it reads this answer: the counts it
+    sent (its waiting entries, the ones sent among them) less the entries stored; the first one
+    not stored stays on it refused. None: the phone did not say."""
+    stored = sum(1 for _sent, outcome in handled if outcome.status == STORED)
+    refused_now = len(handled) - stored
+    return {
+        "waiting": None if body.waiting is None else max(0, body.waiting - len(handled)),
+        "refused": None if body.refused is None else body.refused + refused_now,
+    }
 
 
 def sheet_after(page: SheetPage, handled: list[tuple[SentEntry, Outcome]]) -> TableSheet:

@@ -154,9 +154,9 @@ class SheetPage:
             # Late and absent players: what is recorded, and the referee's forms.
             "late": late_panel(self, bound or {}),
             # The table's open call to the chief referee, if any (asked while the round is in
-            # play, when the page offers the call).
+            # play, when the page offers the call: not to the chief referee himself).
             "referee_call": tournament_selectors.table_referee_call(table=sheet.table)
-            if sheet.round_is_open and not sheet.round_is_draft
+            if sheet.round_is_open and not sheet.round_is_draft and not self.is_chief
             else None,
         }
 

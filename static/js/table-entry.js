@@ -82,6 +82,15 @@ function start() {
   let seq = 0;
   let formsDirty = false; // the referee has started filling the shown forms in
   let heard = base.heard;
+  // The note of a copy the service worker served with no network (entry/sheet.html), in view
+  // until the server answers again.
+  const offlineNote = document.querySelector("[data-offline-note]:not([hidden])");
+  // No connection: the page came from the phone's copy, the browser says so, or the last
+  // request got no answer from the server; a server's answer ends it.
+  let offline = Boolean(offlineNote) || navigator.onLine === false;
+  // What the server was last told is on this phone (waiting, refused): told again, with no
+  // entries, when that changed with nothing to send (a refused entry removed).
+  let told = null;
   let serverForms = section() ? section().outerHTML : null; // the server's forms, as it sent them
   let formsFromPhone = false; // the forms on screen are the phone's own (its next entry)
   const progressShown = document.querySelector(".entry-progress");
@@ -482,6 +491,24 @@ function start() {
     progress.innerHTML = text;
   }
 
+  // --- Late and absent players ----------------------------------------------------------------
+
+  // The referee's forms for late and absent players (entry/_late_players.html, plain forms)
+  // as the phone's sheet stands: a locked table, or one whose confirmation waits here, takes
+  // no late arrival; a player is out of the round only before the table's first deal.
+  function renderLate(view) {
+    const closed = !base.accepts_entries || Boolean(view.confirm);
+    const arrival = document.querySelector("#late-players form.late-arrival-form");
+    if (arrival && arrival.hidden !== closed) arrival.hidden = closed;
+    const played = closed || view.played > 0;
+    // The form for a player out of the round, and the hall's deals said beside it.
+    document
+      .querySelectorAll("#late-players form.out-of-round-form, #late-players .late-hall-deals")
+      .forEach((shown) => {
+        if (shown.hidden !== played) shown.hidden = played;
+      });
+  }
+
   // --- The forms -----------------------------------------------------------------------------
 
   function section() {
@@ -563,24 +590,32 @@ function start() {
     formsDirty = false;
   }
 
-  // Beside each Save button: how many entries wait, and when the server last answered.
+  // A time as the hall reads it: in the tournament's time zone, whatever the phone's own.
+  function hallTime(time) {
+    const options = { hour: "2-digit", minute: "2-digit", timeZone: phone.time_zone };
+    try {
+      return new Intl.DateTimeFormat(phone.language, options).format(time);
+    } catch (error) {
+      return time.toLocaleTimeString(phone.language, { hour: "2-digit", minute: "2-digit" });
+    }
+  }
+
+  // Beside each Save button, one state: no connection, entries waiting, being sent, or every
+  // entry on the server; what was refused; and when the server last answered.
   function renderStatus() {
     const shown = section();
     if (!shown) return;
     const { waiting, refused } = Queue.counts(queue);
-    let said = "";
-    if (waiting) said = fmt(W.waiting, { count: waiting });
-    else if (!refused) said = W.all_sent;
-    if (refused) said += `${said ? " · " : ""}${fmt(W.refused_count, { count: refused })}`;
-    if (sending && waiting) said += ` · ${W.sending}`;
+    const parts = [];
+    if (offline) parts.push(W.offline);
+    if (waiting) parts.push(fmt(W.waiting, { count: waiting }));
+    else if (!refused && !offline) parts.push(W.all_sent);
+    if (refused) parts.push(fmt(W.refused_count, { count: refused }));
+    if (sending && waiting && !offline) parts.push(W.sending);
     const time = heard ? new Date(heard) : null;
-    const when =
-      time && !Number.isNaN(time.getTime())
-        ? fmt(W.heard, {
-            time: esc(time.toLocaleTimeString(phone.language, { hour: "2-digit", minute: "2-digit" })),
-          })
-        : W.never_heard;
-    const html = `${said}<br>${when}`;
+    const known = time && !Number.isNaN(time.getTime());
+    const when = known ? fmt(W.heard, { time: esc(hallTime(time)) }) : W.never_heard;
+    const html = `${parts.join(" · ")}<br>${when}`;
     shown.querySelectorAll("form").forEach((form) => {
       const button = form.querySelector(".entry-submit");
       const action = form.querySelector("input[name='action']");
@@ -598,9 +633,23 @@ function start() {
       status.dataset.refused = String(refused);
       status.classList.toggle("has-waiting", waiting > 0);
       status.classList.toggle("has-refused", refused > 0);
+      status.classList.toggle("is-offline", offline);
       if (status.innerHTML !== html) status.innerHTML = html;
     });
     shown.dataset.queue = sending ? "sending" : waiting ? "waiting" : "idle";
+    shown.dataset.connection = offline ? "offline" : "online";
+  }
+
+  // The server answered (or the browser lost its network): the state line, and the note of a
+  // copy opened offline gone once the server is heard again.
+  function connected(yes) {
+    offline = !yes;
+    if (yes && offlineNote && !offlineNote.hidden) {
+      keepingTheView(() => {
+        offlineNote.hidden = true;
+      });
+    }
+    renderStatus();
   }
 
   function render() {
@@ -608,6 +657,7 @@ function start() {
     renderSheet(view);
     renderProgress(view);
     renderForms(view);
+    renderLate(view);
     renderStatus();
     return view;
   }
@@ -804,6 +854,7 @@ function start() {
     const shown = effective();
     renderSheet(shown);
     renderProgress(shown);
+    renderLate(shown);
     renderStatus();
     pending.set(record.key, record);
     persist(Queue.put(record), record.key);
@@ -1013,20 +1064,32 @@ function start() {
     registerSync();
   }
 
+  // The server is asked even with nothing to send: after no connection (is it back?), or
+  // when what it was last told is on this phone changed.
+  function hello() {
+    if (navigator.onLine === false) return null; // the "online" event asks once it is back
+    const counts = Queue.counts(queue);
+    const changed = told && (told.waiting !== counts.waiting || told.refused !== counts.refused);
+    return offline || changed ? { sync: base.sync, csrf: csrfToken() } : null;
+  }
+
   async function run() {
     sending = true;
     again = false;
     renderStatus();
     let outcome;
     try {
-      outcome = await Queue.sendOnce(link);
+      outcome = await Queue.sendOnce(link, hello());
     } catch (error) {
       outcome = { retry: true };
     }
     sending = false;
+    if (outcome.retry && !outcome.status) connected(false);
+    else if (!outcome.idle) connected(true);
     if (outcome.answer) {
       attempt = 0;
       await applyAnswer(outcome.answer);
+      told = Queue.counts(queue);
     } else if (!outcome.idle || waitingRecords().length) {
       // Idle with entries waiting here: the worker sent them meanwhile (Background Sync), and
       // the sheet it got has them.
@@ -1104,6 +1167,7 @@ function start() {
       renderSheet(view);
       renderProgress(view);
       if (!formsDirty) renderForms(view);
+      renderLate(view);
       renderStatus();
     });
   }
@@ -1185,13 +1249,17 @@ function start() {
   });
 
   window.addEventListener("online", kick);
+  window.addEventListener("offline", () => connected(false));
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible") refresh().then(kick);
   });
   if ("serviceWorker" in navigator) {
     navigator.serviceWorker.addEventListener("message", (event) => {
       const data = event.data || {};
-      if (Array.isArray(data.synced) && data.synced.includes(link)) refresh();
+      if (Array.isArray(data.synced) && data.synced.includes(link)) {
+        connected(true); // the worker reached the server
+        refresh();
+      }
     });
   }
 
@@ -1220,6 +1288,7 @@ function start() {
   ready = Promise.all([loaded, opened]).then(
     () => {
       if (storeBroken) return; // no IndexedDB: the plain forms
+      told = Queue.counts(queue); // as the server last heard, as far as this page knows
       render();
       kick();
     },

@@ -256,12 +256,14 @@
 
   // Send one batch of the link's queue. Answers {idle} (nothing to send), {answer, more}
   // (the server answered: `more` when entries still wait that may go now), {gone, message},
-  // or {retry, retryAfter} (no answer, or one to try again later).
-  function sendOnce(link) {
+  // or {retry, retryAfter, status} (no answer, or one to try again later; `status` only when
+  // the server gave one). `hello` ({sync, csrf}, the page's): with nothing to send, the server
+  // is still asked, with no entries, for the table's state and told what is on the phone.
+  function sendOnce(link, hello) {
     return locked(link, function () {
       return list(link).then(function (entries) {
         var batch = nextBatch(entries);
-        if (!batch.length) {
+        if (!batch.length && !hello) {
           return { idle: true };
         }
         var count = counts(entries);
@@ -278,7 +280,7 @@
           refused: count.refused,
         };
         // The newest page's token: a sign-in since the first entry renews it.
-        var newest = entries[entries.length - 1];
+        var newest = hello || entries[entries.length - 1];
         return post(newest.sync, newest.csrf, body).then(
           function (response) {
             var retryAfter = parseInt(response.headers.get("Retry-After"), 10) || 0;
@@ -306,7 +308,7 @@
                 });
               });
             }
-            if (response.status === 400) {
+            if (response.status === 400 && batch.length) {
               // A body the server does not take: the first entry is shown refused, with the
               // server's words, rather than sent again for ever.
               return json(response).then(function (answer) {

@@ -6,15 +6,17 @@ import datetime
 
 import pytest
 from django.utils import timezone
+from playwright.sync_api import expect
 
 from engine import Play, dealer_for
 from engine.rules import Game
 from scoring import services
 from scoring.services import Writer
-from tests.factories import make_published_round, make_user
+from tests.factories import make_published_round, make_user, play_round_with
 from tournaments.models import Round, TableToken, Tournament
 
 from .conftest import assert_fits_the_phone, no_violations, sign_in, t
+from .table_phone import enter_deal, enter_deals, opened, wait_until_sent
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -117,3 +119,49 @@ def test_a_late_player_gets_his_pule_and_an_absent_one_is_out_of_the_round(
     wide.goto(f"{live_server.url}/r/{token}/")
     wide.locator("#late-players").screenshot(path=str(shots / "late-player-1366.png"))
     no_violations(wide)
+
+
+def test_the_phone_stops_offering_the_late_forms_once_they_no_longer_apply(
+    live_server, open_page, shots
+):
+    """A player is out of the round only before the table's first deal, and a locked table
+    takes nothing: the phone drops those forms as its sheet moves on, with no reload (the
+    first deal entered offline, the confirmation sent)."""
+    round_, _start, three, four = late_round()
+    play_round_with(round_, deals_per_round=12)
+    players = [str(seat.registration_id) for seat in three.seats.order_by("position")]
+    for index in range(3):  # the hall has reached deal 4: the absent are out from then on
+        dealer = dealer_for(players, players[three.first_dealer_position - 1], index)
+        services.deal_record(
+            table=three,
+            entry=Play(Game.LIELAIS, next(p for p in players if p != dealer), 5, 75),
+            position=index + 1,
+            client_key=f"e2e-hall-{index}",
+            writer=Writer(),
+        )
+    token = TableToken.objects.get(table=four, revoked_at=None).token
+    page = open_page(360)
+    page.goto(f"{live_server.url}/r/{token}/")
+    opened(page)
+    arrival, out = page.locator("form.late-arrival-form"), page.locator("form.out-of-round-form")
+    expect(arrival).to_be_visible()
+    expect(out).to_be_visible()
+
+    page.context.set_offline(True)
+    enter_deal(page, 1)
+    expect(out).to_be_hidden()
+    expect(arrival).to_be_visible()  # a late player still comes, with his pule
+
+    page.context.set_offline(False)
+    enter_deals(page, range(2, 13))
+    wait_until_sent(page)
+    expect(out).to_be_hidden()
+    confirm = page.locator(".entry-confirm-form")
+    confirm.locator("input[name='confirm-confirmer']").first.check()
+    confirm.locator("button.entry-submit").click()
+    expect(page.locator(".entry-locked-badge")).to_be_visible()
+    expect(arrival).to_be_hidden()
+    expect(out).to_be_hidden()
+    expect(page.locator("#late-players .late-hall-deals")).to_be_hidden()
+    page.screenshot(path=str(shots / "phone-confirmed-360.png"), full_page=True)
+    no_violations(page)

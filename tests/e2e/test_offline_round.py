@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from playwright.sync_api import expect
 
-from scoring.models import DealResult
+from scoring.models import DealResult, TableHeard
 from tests.factories import make_published_round, make_tournament
 from tournaments.models import TableToken
 
@@ -177,6 +177,9 @@ def test_a_round_entered_offline_through_a_reload_and_a_restarted_browser_lands_
     enter_deals(page, range(21, DEALS + 1))
     wait_until_sent(page)
     assert waiting_on_the_phone(page) == 0
+    # The chief referee's round page says so too: nothing waits on the phone.
+    heard = TableHeard.objects.get(table=table)
+    assert (heard.waiting, heard.refused) == (0, 0)
     assert_the_server_holds_the_round_once_in_order(table)
     assert_the_phone_shows_the_servers_sheet(page, browser, link)
     # What the phone showed offline, deal by deal, is what the server made of the same deals.

@@ -13,6 +13,19 @@ from .conftest import assert_fits_the_phone, no_violations, sign_in, t
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
+def assert_revoking_is_the_quiet_action(row) -> None:
+    """Beside a table's link, opening its sheet is the button that stands out; revoking the link
+    (which stops the table's phone) is a smaller, plain link, after the others."""
+    open_sheet = row.locator("a", has_text=t("Open the sheet"))
+    revoke = row.locator("a", has_text=t("Revoke the link"))
+    fill = "element => getComputedStyle(element).backgroundColor"
+    assert revoke.evaluate(fill) == "rgba(0, 0, 0, 0)"  # no button's fill
+    size = "element => parseFloat(getComputedStyle(element).fontSize)"
+    assert revoke.evaluate(size) < open_sheet.evaluate(size)
+    last = row.locator("td.actions > *").last
+    assert last.evaluate("(element, revoke) => element.contains(revoke)", revoke.element_handle())
+
+
 @pytest.mark.parametrize("width", [360, 1280])
 def test_revoking_a_link_asks_first_and_its_holder_is_told(live_server, open_page, shots, width):
     make_organiser(username="rita")
@@ -26,6 +39,7 @@ def test_revoking_a_link_asks_first_and_its_holder_is_told(live_server, open_pag
 
     sign_in(organiser, live_server, "rita", round_url)
     organiser.locator("#entry-links").screenshot(path=str(shots / f"link-list-{width}.png"))
+    assert_revoking_is_the_quiet_action(organiser.locator("#table-link-1"))
     organiser.locator("#table-link-1").get_by_text(t("Revoke the link")).click()
     question = t("Revoke the entry link of table %(number)s?", number=1)
     assert organiser.locator("h1").inner_text() == question

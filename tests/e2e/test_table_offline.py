@@ -36,10 +36,7 @@ async () => {
   return (await cache.keys()).map((request) => request.method + " " + request.url);
 }
 """
-NOTE = (
-    "No connection: this is the sheet as this phone last saw it. New entries reach the server "
-    "only when the connection is back."
-)
+NOTE = "No connection: the sheet as this phone last saw it."
 
 
 def a_table_link(live_server) -> tuple[str, list[str]]:
@@ -109,6 +106,33 @@ def test_offline_a_reload_and_a_new_tab_show_the_sheet_as_last_seen(
     assert_the_sheet_as_last_seen(tab)
     no_violations(tab)
     tab.screenshot(path=str(tmp_path / "offline-tab.png"), full_page=True)
+
+
+def test_back_online_the_phone_says_so_without_a_reload(live_server, open_page, shots):
+    """The note of a copy opened offline goes once the server answers again; the state line
+    beside Save says what is true: no connection, then every entry on the server."""
+    link, seats = a_table_link(live_server)
+    page = open_page()
+    open_and_save_a_deal(page, link, seats)
+    page.context.set_offline(True)
+    page.reload()
+    page.wait_for_selector("#entry-form[data-queue]", state="attached")
+    note = page.locator("[data-offline-note]")
+    expect(note).to_be_visible()
+    assert note.bounding_box()["height"] <= 56  # two short lines at most, on a 740 px screen
+    state = page.locator("#entry-form .entry-deal-form [data-queue-status]")
+    expect(state).to_contain_text(t("No connection"))
+    expect(state).not_to_contain_text(t("Every entry is on the server."))
+    page.screenshot(path=str(shots / "phone-offline-reload-360.png"))
+
+    page.context.set_offline(False)
+    expect(note).to_be_hidden()
+    expect(state).to_contain_text(t("Every entry is on the server."))
+    expect(state).not_to_contain_text(t("No connection"))
+    state.scroll_into_view_if_needed()
+    page.screenshot(path=str(shots / "phone-reconnected-360.png"))
+    assert_fits_the_phone(page)
+    no_violations(page)
 
 
 def test_offline_the_restarted_browser_shows_the_sheet_as_last_seen(live_server, browser, tmp_path):

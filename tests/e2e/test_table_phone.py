@@ -3,18 +3,21 @@ phone, kept in its storage, shown on the sheet marked "on this phone", and sent 
 the background, once, when the connection allows. A refusal is shown with its reason and kept
 until the referee removes it. Latvian pages at 360x740, as a referee sees them."""
 
+import datetime
 import json
 import os
 from pathlib import Path
+from zoneinfo import ZoneInfo
 
 import pytest
+from django.conf import settings
 from django.utils import translation
 from playwright.sync_api import expect
 
 from engine import PenaltyPule, Play
 from engine.rules import Game
 from scoring import services
-from scoring.models import DealResult, TableResult
+from scoring.models import DealResult, TableHeard, TableResult
 from scoring.services import Writer
 from scoring.sheet.reader import table_sheet
 from tests.factories import (
@@ -94,6 +97,11 @@ def sync_posts(page) -> list[dict]:
     return posts
 
 
+def heard(table) -> TableHeard:
+    """What the chief referee's round page says is on the table's phone."""
+    return TableHeard.objects.get(table=table)
+
+
 def shot(page, name: str) -> None:
     SHOTS.mkdir(parents=True, exist_ok=True)
     page.screenshot(path=str(SHOTS / f"{name}.png"), full_page=True)
@@ -123,6 +131,7 @@ def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(liv
     expect(page.locator("input[name='deal-game']:checked")).to_have_count(0)
     status = page.locator(STATUS)
     expect(status).to_have_attribute("data-waiting", "1")
+    expect(status).to_contain_text(t("No connection"))
     expect(status).to_contain_text(t("Waiting on this phone: %(count)s") % {"count": 1})
     expect(page.locator("#entry-form")).to_have_attribute("data-queue", "waiting")
     assert DealResult.objects.filter(table=table).count() == 0
@@ -138,6 +147,7 @@ def test_an_offline_deal_is_on_the_sheet_at_once_and_reaches_the_server_once(liv
     assert [entry["key"] for entry in sent] == [stored.client_key]
     assert sent[0]["scores"] == {seats[0]: -1, seats[1]: 2, seats[2]: -1}
     expect(status).to_contain_text(t("Every entry is on the server."))
+    expect(status).not_to_contain_text(t("No connection"))
     no_violations(page)
     context.close()
 
@@ -231,6 +241,7 @@ def test_a_deal_another_device_entered_first_is_kept_refused_until_removed(live_
     shot(page, "conflict-360")
     assert_fits_the_phone(page)
 
+    assert (heard(table).waiting, heard(table).refused) == (1, 1)  # as the chief referee sees
     conflict.locator("button[data-queue-remove]").click()
     page.wait_for_selector(IDLE + " .entry-deal-form [data-queue-status][data-waiting='0']")
     expect(page.locator("tr.on-phone")).to_have_count(0)
@@ -241,7 +252,35 @@ def test_a_deal_another_device_entered_first_is_kept_refused_until_removed(live_
     )
     assert len(keys) == 2
     assert keys[0] == "the-other-phone"  # the server's deal 1 stays; this phone's deal 2 follows
+    assert (heard(table).waiting, heard(table).refused) == (0, 0)
     no_violations(page)
+
+
+def test_the_server_is_told_when_a_refused_entry_leaves_the_phone(live_server, open_page):
+    """Nothing is left to send once the referee removes the phone's refused deal: the server is
+    told all the same, and the chief referee's page no longer says an entry was refused."""
+    table, link = a_table()
+    seats = seat_keys(table)
+    page = open_page()
+    open_offline(page, live_server.url + link)
+    lielais(page, seats[1])
+    services.deal_record(
+        table=table,
+        entry=Play(Game.ZOLE, seats[0], tricks=6, points=80),
+        position=1,
+        client_key="the-other-phone",
+        writer=OTHER_DEVICE,
+    )
+    page.context.set_offline(False)
+    conflict = page.locator("tr.on-phone.refused.conflict")
+    expect(conflict).to_be_visible()
+    assert (heard(table).waiting, heard(table).refused) == (0, 1)
+
+    with page.expect_response(lambda response: response.url.endswith("/entries/")) as answer:
+        conflict.locator("button[data-queue-remove]").click()
+    assert answer.value.request.post_data_json == {"entries": [], "waiting": 0, "refused": 0}
+    assert (heard(table).waiting, heard(table).refused) == (0, 0)
+    expect(page.locator(STATUS)).to_contain_text(t("Every entry is on the server."))
 
 
 def test_at_a_table_of_four_the_dealer_sits_out_deal_after_deal_offline(live_server, open_page):
@@ -534,4 +573,22 @@ def test_the_phone_waits_as_the_server_asks_and_sends_again(live_server, browser
     assert answers == [503, 200]
     assert DealResult.objects.filter(table=table).count() == 1
     expect(page.locator("tr.on-phone")).to_have_count(0)
+    context.close()
+
+
+def test_the_phone_writes_times_in_the_tournaments_time_zone(live_server, browser):
+    """A phone set to another time zone still writes the hall's time, as the server does."""
+    _table, link = a_table()
+    context = browser.new_context(
+        viewport={"width": 360, "height": 740}, locale="lv-LV", timezone_id="America/New_York"
+    )
+    page = context.new_page()
+    page.goto(live_server.url + link)
+    ready(page)
+    heard = json.loads(page.locator("#table-state").text_content())["heard"]
+    answered = datetime.datetime.fromisoformat(heard.replace("Z", "+00:00"))
+    hall = answered.astimezone(ZoneInfo(settings.TIME_ZONE)).strftime("%H:%M")
+    expect(page.locator(STATUS)).to_contain_text(
+        t("Server's last answer: %(time)s") % {"time": hall}
+    )
     context.close()

@@ -489,7 +489,7 @@ class TestTheLinksChecks:
         assert statuses(response) == ["stored"]
         stored = DealResult.objects.get()
         assert (stored.entered_by, stored.entered_via_token) == (organiser, None)
-        assert TableHeard.objects.get(table=table_of_three).waiting == 1
+        assert TableHeard.objects.get(table=table_of_three).waiting == 0  # stored: not waiting
 
 
 HOSTILE_BODIES = {
@@ -597,7 +597,9 @@ class TestCost:
     ):
         url = sync_url(table_of_three)
         play_deals(table_of_three, 2)
-        send(client, url, [], waiting=1)
+        # Heard from just now with nothing waiting, as a phone sending deal after deal is: the
+        # deal it sends next is stored, so nothing waits after it either (no write of that).
+        send(client, url, [], waiting=0)
         entry = deal(table_of_three, 3, "k3")
         # The link, the seats; the deal's write (8 at most, as above). The answer is built from
         # the entries the write read under the lock, with the new one: nothing is read twice.
@@ -655,6 +657,32 @@ class TestLastHeard:
         send(client, sync_url(table_of_three), [], waiting=3, refused=1)
         heard = TableHeard.objects.get(table=table_of_three)
         assert (heard.waiting, heard.refused) == (3, 1)
+
+    def test_the_entries_a_sync_stored_wait_no_longer(self, client, table_of_three):
+        """The phone counts the entries it sends among those waiting: once the server has
+        stored them, none of them waits."""
+        url = sync_url(table_of_three)
+        response = send(client, url, deals(table_of_three, 1, 3), waiting=5, refused=0)
+        assert statuses(response) == ["stored"] * 3
+        heard = TableHeard.objects.get(table=table_of_three)
+        assert (heard.waiting, heard.refused) == (2, 0)
+        send(client, url, deals(table_of_three, 4, 5), waiting=2, refused=0)
+        assert TableHeard.objects.get(table=table_of_three).waiting == 0
+
+    def test_the_entry_a_sync_refused_is_counted_refused(self, client, table_of_three):
+        """The first entry not stored stays on the phone, refused; those behind it wait."""
+        sent = [*deals(table_of_three, 1, 1), deal(table_of_three, 2, "k-2", points="121")]
+        sent.append(deal(table_of_three, 3, "k-3"))
+        response = send(client, sync_url(table_of_three), sent, waiting=3, refused=0)
+        assert statuses(response) == ["stored", "refused"]
+        heard = TableHeard.objects.get(table=table_of_three)
+        assert (heard.waiting, heard.refused) == (1, 1)
+
+    def test_a_confirmed_table_has_nothing_waiting(self, client, short_round):
+        play_deals(short_round, 3)
+        response = send(client, sync_url(short_round), [confirm_entry(short_round, 3)])
+        assert statuses(response) == ["stored"]
+        assert TableHeard.objects.get(table=short_round).waiting == 0
 
     def test_a_view_through_the_link_records_it_once_in_a_while(
         self, client, table_of_three, monkeypatch, django_assert_max_num_queries

@@ -7,7 +7,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_organiser, make_published_round
+from tests.factories import make_organiser, make_published_round, make_user
 from tournaments.models import AuditEntry, RefereeCall, TableToken
 
 pytestmark = pytest.mark.django_db
@@ -75,3 +75,15 @@ def test_a_closed_round_offers_no_call_and_refuses_one(table, client):
     response = client.post(link_url(table), CALL)
     assert response.status_code == 409 and "not in play" in response.content.decode()
     assert not RefereeCall.objects.exists()
+
+
+def test_the_chief_referee_is_not_offered_to_call_himself(table, client):
+    chief = make_user(username="galvenais")
+    table.round.tournament.chief_referees.add(chief)
+    client.force_login(chief)
+    for url in (reverse("entry:table_sheet", args=[table.pk]), link_url(table)):
+        page = client.get(url).content.decode()
+        assert 'value="call_referee"' not in page, url
+        assert "Call the chief referee" not in page, url
+    # The table's referee, through the link, still calls him.
+    assert 'value="call_referee"' in Client().get(link_url(table)).content.decode()
