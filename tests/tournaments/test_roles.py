@@ -524,6 +524,46 @@ class TestRefereeAccounts:
         assert message in response.content.decode()
         assert (User.objects.count(), AuditEntry.objects.count()) == (users, audited)
 
+    @pytest.mark.parametrize(
+        ("username", "message"),
+        [
+            ("organiser\u200b", "already taken"),  # a zero-width space
+            ("\u202eorganiser", "already taken"),  # a right-to-left override
+            ("ilzе", "Username: the word “ilzе” mixes Latin and Cyrillic letters"),  # Cyrillic е
+        ],
+    )
+    def test_a_hidden_or_look_alike_letter_makes_no_second_account(
+        self, client, tournament, username, message
+    ):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        users = User.objects.count()
+        response = client.post(self.url(tournament), {"account-username": username})
+        assert message in response.content.decode()
+        assert User.objects.count() == users
+
+    def test_the_persons_name_is_stored_cleaned(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        client.post(
+            self.url(tournament),
+            {"account-username": "zwsp", "account-full_name": "Zw\u200bsp \u202eevil"},
+        )
+        referee = User.objects.get(username="zwsp")
+        assert (referee.first_name, referee.last_name) == ("Zwsp", "evil")
+
+    def test_a_persons_name_of_two_alphabets_is_refused(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        response = client.post(
+            self.url(tournament), {"account-username": "ilze", "account-full_name": "Ilzе Kalniņa"}
+        )
+        assert "Name: the word “Ilzе” mixes Latin and Cyrillic letters" in response.content.decode()
+        assert not User.objects.filter(username="ilze").exists()
+
     def test_only_the_tournaments_organisers_create_accounts(self, client, tournament):
         client.force_login(account("stranger"))
         response = client.post(self.url(tournament), {"account-username": "x.tiesnesis"})
