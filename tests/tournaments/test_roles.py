@@ -144,6 +144,14 @@ class TestPeoplePage:
         assert list(tournament.referees.values_list("username", flat=True)) == ["Jānis.Tiesnesis"]
         assert "Jānis.Tiesnesis" in client.get(self.url(tournament)).content.decode()
 
+    def test_a_username_pasted_with_a_hidden_letter_finds_the_account(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        referee = account("ilze")
+        client.force_login(organiser)
+        client.post(self.url(tournament), {"username": "\u202ail\u200bze\u2060", "role": "referee"})
+        assert list(tournament.referees.all()) == [referee]
+
     def test_unknown_accounts_and_organiser_roles_are_refused_with_a_message(
         self, client, tournament
     ):
