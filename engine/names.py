@@ -1,4 +1,6 @@
-"""Sorting names the way a Latvian reader expects: ā after a, č after c, ... ž after z."""
+"""Names: sorted the way a Latvian reader expects (ā after a, č after c, ... ž after z), searched
+forgivingly, cleaned as they are stored (nothing invisible, one alphabet a word), and compared
+as a likely duplicate is found (look-alike letters of another alphabet read as Latin ones)."""
 
 from __future__ import annotations
 
@@ -163,7 +165,8 @@ def search_spellings() -> dict[str, object]:
 # --- Names as typed: cleaned, one alphabet a word, look-alike letters folded ---------------------
 
 # Letters that show as a blank (Hangul fillers, the blank Braille pattern): a space in a name.
-_BLANKS = dict.fromkeys(map(ord, "\u115f\u1160\u3164\uffa0\u2800"), " ")
+_BLANKS_TEXT = "\u115f\u1160\u3164\uffa0\u2800"
+_BLANKS = dict.fromkeys(map(ord, _BLANKS_TEXT), " ")
 # Invisible besides the format characters (Unicode category Cf: zero-width spaces and joiners,
 # soft hyphen, word joiner, byte order mark, the bidirectional controls): the combining grapheme
 # joiner, Khmer's inherent vowels, Mongolian's variation selectors and the variation selectors.
@@ -176,18 +179,23 @@ _IGNORABLE_RANGES = (
 )
 
 
+_IGNORABLE = frozenset(
+    chr(point) for low, high in _IGNORABLE_RANGES for point in range(low, high + 1)
+)
+# What a quick look seeks besides what str.isprintable finds (the format characters).
+_HIDDEN = _IGNORABLE | frozenset(_BLANKS_TEXT)
+
+
 def _invisible(letter: str) -> bool:
-    if unicodedata.category(letter) == "Cf":
-        return True
-    point = ord(letter)
-    return any(low <= point <= high for low, high in _IGNORABLE_RANGES)
+    return unicodedata.category(letter) == "Cf" or letter in _IGNORABLE
 
 
 def clean_name(text: str) -> str:
     """A name as it is stored: composed letters (NFC), nothing invisible, the words separated by
     one space (any white space, a no-break space too), none before or after."""
-    visible = "".join(letter for letter in text.translate(_BLANKS) if not _invisible(letter))
-    return " ".join(unicodedata.normalize("NFC", visible).split())
+    if not text.isprintable() or not _HIDDEN.isdisjoint(text):
+        text = "".join(letter for letter in text.translate(_BLANKS) if not _invisible(letter))
+    return " ".join(unicodedata.normalize("NFC", text).split())
 
 
 # The alphabets a word may mix: Japanese writes kanji with kana, Korean hanja with hangul.
@@ -253,6 +261,13 @@ LOOK_ALIKES: dict[str, str] = {
     "γ": "y", "ω": "w", "Ϲ": "C", "ϲ": "c", "Ϳ": "J", "ϳ": "j",
 }  # fmt: skip
 _LOOK_ALIKE_TABLE = str.maketrans(LOOK_ALIKES)
+# The look-alikes and their letters with marks (ё, ά, ...), for a quick look.
+_FOLDABLE = frozenset(LOOK_ALIKES) | frozenset(
+    chr(point)
+    for low, high in ((0x0370, 0x052F), (0x1F00, 0x1FFF))
+    for point in range(low, high + 1)
+    if unicodedata.normalize("NFD", chr(point))[:1] in LOOK_ALIKES
+)
 
 
 def fold_look_alikes(name: str) -> str:
@@ -260,6 +275,8 @@ def fold_look_alikes(name: str) -> str:
     Latin when it has a Latin letter, or when all its letters look Latin and another word of
     the name is Latin ("Jānis Вос" in Cyrillic reads "Jānis Boc"). A Cyrillic word stays
     Cyrillic: "Сергей" is read as Latvian writes it (`search_key`), not by its looks."""
+    if _FOLDABLE.isdisjoint(name):
+        return name
     words = name.split()
     latin_words = [any(alphabet(letter) == "Latin" for letter in word) for word in words]
     folded = []
@@ -274,6 +291,8 @@ def fold_look_alikes(name: str) -> str:
     return " ".join(folded)
 
 
+# A register's names are keyed again for each name compared with them: once is enough.
+@lru_cache(maxsize=16384)
 def same_name_key(text: str) -> str:
     """The key two names (or two clubs) that read alike share: a likely duplicate in the
     register. Cleaned (`clean_name`), look-alike letters read as Latin ones, then compared as

@@ -1,5 +1,6 @@
 """Sorting names in the reader's language: what a Latvian, English or Russian reader
-expects to find where in an alphabetical list of players."""
+expects to find where in an alphabetical list of players; a name cleaned as it is stored, a
+word of two alphabets found, and names that read alike given one key."""
 
 from __future__ import annotations
 
