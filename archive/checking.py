@@ -34,8 +34,10 @@ from archive.reading import (
     check_bounds,
     check_text,
     clean_row,
+    cleaned,
     is_id,
     moment_field,
+    name_field,
     remap_detail,
     remap_mix_plan,
     required,
@@ -299,7 +301,7 @@ class Checker(TableChecks):
         ):
             where = f"club {index}"
             club = as_object(item, where)
-            name = text_field(club, "name", where, max_length=120)
+            name = name_field(club, "name", where, max_length=120)
             city = text_field(club, "city", where, max_length=120)
             if not name.strip():
                 raise ArchiveError(f"{where}: the name is empty")
@@ -316,10 +318,10 @@ class Checker(TableChecks):
             where = f"player {index}"
             data = as_object(item, where)
             player_id = whole_field(data, "id", where, low=1, high=2**63 - 1)
-            name = text_field(data, "name", where, max_length=120)
+            name = name_field(data, "name", where, max_length=120)
             if not name.strip():
                 raise ArchiveError(f"{where}: the name is empty")
-            club = required(data, "club", where)
+            club = cleaned(required(data, "club", where))
             if club is not None and (not isinstance(club, str) or club not in clubs):
                 raise ArchiveError(f"{where}: club {shown(club)} is not among the clubs")
             licence = required(data, "licence", where) or ""
@@ -349,13 +351,13 @@ class Checker(TableChecks):
                 raise ArchiveError(f"{where}: player {shown(player_id)} is not among the players")
             if player_id in seen_players:
                 raise ArchiveError(f"{where}: player {player_id} is entered twice")
-            if required(data, "name", where) != players[player_id][0]:
+            if cleaned(required(data, "name", where)) != players[player_id][0]:
                 raise ArchiveError(f"{where}: the name is not the player's name")
             if registration_id in entries:
                 raise ArchiveError(f"{where}: entry id {registration_id} is used twice")
             entry = Registration(
                 player_id=player_id,
-                team=text_field(data, "team", where, max_length=80),
+                team=name_field(data, "team", where, max_length=80),
                 first_round=whole_field(data, "first_round", where, low=0, high=SMALL),
                 withdrawn_after_round=whole_field(
                     data, "withdrawn_after_round", where, low=0, high=SMALL, null=True

@@ -17,6 +17,7 @@ from django.utils.dateparse import parse_datetime
 from archive.format import DEAL_ACTIONS
 from engine import Galdins, Pass, PenaltyPule, Play
 from engine.deals import SheetLine
+from engine.names import clean_name, mixed_word
 from tournaments.forms import MAX_DEALS_PER_ROUND, MAX_ROUND_MINUTES
 from tournaments.models import (
     AuditEntry,
@@ -95,6 +96,21 @@ def text_field(data: Mapping[str, Any], key: str, where: str, *, max_length: int
         raise ArchiveError(f"{where}: {key} must be a text, got {shown(value)}")
     if len(value) > max_length:
         raise ArchiveError(f"{where}: {key} is longer than {max_length} characters")
+    return value
+
+
+def cleaned(value: object) -> object:
+    """A text as names are stored (`clean_name`: nothing invisible, one space between words)."""
+    return clean_name(value) if isinstance(value, str) else value
+
+
+def name_field(data: Mapping[str, Any], key: str, where: str, *, max_length: int) -> str:
+    """A name, a club or a team as every door takes it: cleaned, a word of two alphabets (a
+    look-alike letter of another one) refused."""
+    value = clean_name(text_field(data, key, where, max_length=max_length))
+    if (mixed := mixed_word(value)) is not None:
+        alphabets = " and ".join(mixed.alphabets)
+        raise ArchiveError(f"{where}: {key}: the word “{mixed.word}” mixes {alphabets} letters")
     return value
 
 

@@ -10,6 +10,8 @@ from django.core.exceptions import ValidationError
 from django.core.validators import validate_email
 from django.utils.translation import gettext_lazy as _
 
+from core.name_fields import NameField
+
 # The longest each field stores (tournaments.models.SignUp).
 NAME_MAX = 120
 LICENCE_MAX = 20
@@ -27,19 +29,21 @@ def _no_control_characters(value: str) -> None:
 
 
 class SignUpForm(forms.Form):
-    full_name = forms.CharField(
+    # Names are cleaned as stored (nothing invisible, one space between words) and a word of
+    # two alphabets is refused: a look-alike of a registered player is that player.
+    full_name = NameField(
         label=_("Name and surname"),
         max_length=NAME_MAX,
         validators=[_no_control_characters],
     )
-    club = forms.CharField(
+    club = NameField(
         label=_("Club"),
         max_length=NAME_MAX,
         required=False,
         validators=[_no_control_characters],
         help_text=_("Leave empty if you play for no club."),
     )
-    licence_number = forms.CharField(
+    licence_number = NameField(
         label=_("Federation licence number"),
         max_length=LICENCE_MAX,
         required=False,
@@ -60,13 +64,10 @@ class SignUpForm(forms.Form):
     )
 
     def clean_full_name(self) -> str:
-        name = " ".join(self.cleaned_data["full_name"].split())
+        name = self.cleaned_data["full_name"]
         if not any(character.isalpha() for character in name):
             raise ValidationError(_("write your name and surname in letters"))
         return name
-
-    def clean_club(self) -> str:
-        return " ".join(self.cleaned_data["club"].split())
 
     def clean_licence_number(self) -> str:
         licence = self.cleaned_data["licence_number"].strip()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import itertools
 import random
+import unicodedata
 from dataclasses import dataclass
 from typing import Any
 
@@ -17,6 +18,7 @@ import pytest
 from django.apps import apps
 from django.contrib.auth import get_user_model
 from django.test import Client
+from hypothesis import strategies as st
 
 from scoring import services
 from scoring.services import Writer
@@ -41,6 +43,30 @@ HOSTILE_NAMES = (
     "Līga & <b>Co</b> &amp; ]]> {{ x }} {% y %}",
     "Ā" * 120,
 )
+# What hides in a pasted name: format characters (zero-width, joiners, soft hyphen, word joiner,
+# byte order mark, the bidirectional controls), a variation selector, the grapheme joiner.
+INVISIBLE = tuple(
+    "\u200b\u200c\u200d\u00ad\u2060\ufeff\u202a\u202b\u202c\u202d\u202e"
+    "\u2066\u2067\u2068\u2069\u180e\ufe0f\u034f"
+)
+# What shows as a space: the no-break spaces, wide spaces, a Hangul filler.
+SPACES = tuple(" \u00a0\u2003\u3000\u202f\u2009\u3164")
+
+
+@st.composite
+def hidden_variants(draw: st.DrawFn, text: str) -> str:
+    """`text` as it may be typed or pasted to look the same: invisible letters anywhere, odd or
+    doubled spaces, the marks apart from their letters (NFD)."""
+    letters = unicodedata.normalize(draw(st.sampled_from(("NFC", "NFD"))), text)
+    parts = [draw(st.text(st.sampled_from(INVISIBLE + SPACES), max_size=2))]
+    for letter in letters:
+        if letter == " ":
+            letter = draw(st.text(st.sampled_from(SPACES), min_size=1, max_size=2))
+        parts.append(draw(st.text(st.sampled_from(INVISIBLE), max_size=2)) + letter)
+    parts.append(draw(st.text(st.sampled_from(INVISIBLE + SPACES), max_size=2)))
+    return "".join(parts)
+
+
 # Markup that must never reach a page as markup.
 RAW_MARKERS = (SCRIPT, IMG, "<b>Co</b>")
 ESCAPED_SCRIPT = "&lt;script&gt;alert(&quot;zole&quot;)&lt;/script&gt;"

@@ -12,14 +12,16 @@ from django.utils.text import slugify
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import display_name_key, error_text
+from core.name_fields import NameField
 from engine import PlaceScheme, SheetError
-from engine.names import search_key, search_spellings
+from engine.names import same_name_key, search_key, search_spellings
 from engine.presets import PRESETS
 from engine.prizes import parse_prize_shares
 from engine.rules import deals_per_round_fits
 from tournaments.models import Club, Player, Registration, SeatingMode, Tournament
 from tournaments.namesakes import namesake_marks
 from tournaments.rule_set import preset_options
+from tournaments.selectors import club_named
 
 T = TypeVar("T")
 
@@ -340,6 +342,7 @@ class PlayerForm(forms.ModelForm):
     class Meta:
         model = Player
         fields = ("full_name", "club", "licence_number", "is_active")
+        field_classes = {"full_name": NameField, "licence_number": NameField}
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
@@ -437,6 +440,7 @@ class RegistrationForm(forms.ModelForm):
     class Meta:
         model = Registration
         fields = ("team", "fixed_table", "first_round", "fee_category")
+        field_classes = {"team": NameField}
         help_texts = {
             "fixed_table": _("Leave empty unless the player needs a particular table."),
             "fee_category": _("Empty: the first fee category (the standard fee)."),
@@ -446,6 +450,22 @@ class RegistrationForm(forms.ModelForm):
         super().__init__(*args, **kwargs)
         # Only this tournament's fee categories.
         self.fields["fee_category"].queryset = self.instance.tournament.fee_categories.all()
+
+    def clean_team(self) -> str:
+        """A team that reads as one of the tournament's (another case, a look-alike letter) is
+        that team, spelt as it is: the team standings group the entries by the team's text."""
+        team = self.cleaned_data["team"]
+        if not team:
+            return team
+        teams = (
+            Registration.objects.filter(tournament=self.instance.tournament_id)
+            .exclude(pk=self.instance.pk)
+            .exclude(team="")
+            .order_by("pk")
+            .values_list("team", flat=True)
+        )
+        key = same_name_key(team)
+        return next((known for known in teams if same_name_key(known) == key), team)
 
 
 class WithdrawForm(forms.Form):
@@ -509,6 +529,17 @@ class ClubForm(forms.ModelForm):
         model = Club
         fields = ("name", "city")
         labels = {"name": _("Club")}
+        field_classes = {"name": NameField}
+
+    def clean_name(self) -> str:
+        name = self.cleaned_data["name"]
+        known = club_named(name)
+        if known is not None:
+            raise forms.ValidationError(
+                _("The register already has the club “%(name)s”: it reads the same."),
+                params={"name": known.name},
+            )
+        return name
 
 
 # --- Entry fees ----------------------------------------------------------------------------------
@@ -520,7 +551,7 @@ class FeeCategoryForm(forms.Form):
     """One fee category on the fees page; `category` is its id (empty: a new one)."""
 
     category = forms.IntegerField(required=False, widget=forms.HiddenInput, min_value=1)
-    name = forms.CharField(label=_("Category"), max_length=60, required=False)
+    name = NameField(label=_("Category"), max_length=60, required=False)
     amount = forms.DecimalField(
         label=_("Fee (€)"),
         min_value=Decimal(0),

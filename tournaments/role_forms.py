@@ -11,6 +11,8 @@ from django.contrib.auth.models import User
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
+from core.name_fields import NameField
+from engine.names import clean_name
 from tournaments.models import AuditEntry, Role, Table
 
 DATETIME_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
@@ -48,7 +50,7 @@ class RoleAddForm(forms.Form):
         self.fields["role"].choices = role_choices(roles)
 
     def clean_username(self) -> User:
-        username = self.cleaned_data["username"].strip()
+        username = clean_name(self.cleaned_data["username"])
         # Usernames are case-sensitive; a different case still finds the one account it names.
         user = User.objects.filter(username=username).first()
         if user is None:
@@ -66,16 +68,17 @@ class RefereeAccountForm(forms.Form):
     """A new account for a table referee (no admin needed): a username and, optionally, the
     person's name; the password is made up and shown once."""
 
-    username = forms.CharField(
+    # Cleaned as names are: a hidden or look-alike letter makes no second "organiser".
+    username = NameField(
         max_length=150,
         label=_("Username"),
         validators=[UnicodeUsernameValidator()],
         help_text=_("Letters, digits and . @ + - _ only."),
     )
-    full_name = forms.CharField(max_length=150, required=False, label=_("Name"))
+    full_name = NameField(max_length=150, required=False, label=_("Name"))
 
     def clean_username(self) -> str:
-        username = self.cleaned_data["username"].strip()
+        username = self.cleaned_data["username"]
         if User.objects.filter(username__iexact=username).exists():
             raise forms.ValidationError(
                 _("The username “%(username)s” is already taken."), params={"username": username}

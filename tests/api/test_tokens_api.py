@@ -7,10 +7,13 @@ from __future__ import annotations
 import json
 
 import pytest
+from django.db import transaction
 from django.test import Client
+from hypothesis import HealthCheck, given, settings
 
 from api import services
-from tests.factories import make_player, make_registrations, make_tournament, make_user
+from tests.factories import make_club, make_player, make_registrations, make_tournament, make_user
+from tests.hostile import hidden_variants
 from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Club, Player, Registration
 
@@ -300,3 +303,67 @@ def test_every_answer_of_the_token_s_endpoints_is_valid_against_its_schema():
     refused = post_players("kauss", [{"full_name": ""}], staff)
     TypeAdapter(tokens_api.ImportOut).validate_python(imported.json())
     TypeAdapter(tokens_api.ImportRefusal).validate_python(refused.json())
+
+
+@settings(
+    max_examples=30, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    name=hidden_variants("Jānis Bērziņš"),
+    other=hidden_variants("Anna Ozola"),
+    club=hidden_variants("Rīgas Zoles klubs"),
+    licence=hidden_variants("LV-1"),
+)
+def test_an_invisible_variant_of_a_register_player_is_that_player(name, other, club, licence):
+    with transaction.atomic():
+        make_tournament(slug="kauss")
+        janis = make_player(
+            full_name="Jānis Bērziņš",
+            club=make_club(name="Rīgas Zoles klubs"),
+            licence_number="LV-1",
+        )
+        anna = make_player(full_name="Anna Ozola", club=janis.club)
+
+        answer = post_players(
+            "kauss",
+            [
+                {"full_name": name, "club": club, "licence_number": licence},
+                {"full_name": other, "club": club},
+            ],
+            staff_token(),
+        )
+
+        assert answer.status_code == 201, answer.content
+        assert answer.json()["created"] == 0
+        assert {player["id"] for player in answer.json()["players"]} == {janis.pk, anna.pk}
+        assert Player.objects.count() == 2 and Club.objects.count() == 1
+        transaction.set_rollback(True)
+
+
+@pytest.mark.parametrize(
+    ("player", "field", "word"),
+    [
+        ({"full_name": "Jānis Bērziņš", "club": "Rīgа"}, "club", "Rīgа"),  # a Cyrillic а
+        ({"full_name": "Jānis Bērziņš", "club": "Rīgas Zοles klubs"}, "club", "Zοles"),  # Greek ο
+        ({"full_name": "Jānis Веrziņš"}, "full_name", "Веrziņš"),  # Cyrillic В and е
+    ],
+)
+def test_a_word_of_two_alphabets_is_refused_by_its_field(player, field, word):
+    make_tournament(slug="kauss")
+
+    answer = post_players("kauss", [player], staff_token())
+
+    assert answer.status_code == 422
+    assert answer.json()["field"] == f"players.0.{field}"
+    assert f"the word “{word}” mixes" in answer.json()["errors"][0]["detail"]
+    assert not Player.objects.exists() and not Club.objects.exists()
+
+
+def test_the_staff_import_cleans_a_hidden_override():
+    make_tournament(slug="kauss")
+
+    answer = post_players("kauss", [{"full_name": "Zw\u200bsp \u202eevil"}], staff_token())
+
+    assert answer.status_code == 201
+    assert answer.json()["players"][0]["full_name"] == "Zwsp evil"
+    assert Player.objects.get().full_name == "Zwsp evil"

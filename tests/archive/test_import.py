@@ -1033,3 +1033,34 @@ def test_a_bad_registration_closing_moment_is_refused(tmp_path, value):
     with pytest.raises(CommandError, match="signup_until"):
         import_file(write(tmp_path, archive), "--slug", "tiessaistes-kopija")
     assert not Tournament.objects.filter(slug="tiessaistes-kopija").exists()
+
+
+class TestNames:
+    """A name, club or team of the archive is taken as every door takes it: cleaned, and
+    refused when a word mixes alphabets."""
+
+    @pytest.fixture
+    def archive(self) -> dict[str, Any]:
+        tournament = simulate_tournament(players=6, rounds=1, deals=DEALS, seed=4, slug="mazs")
+        return export(tournament.slug)
+
+    def test_hidden_letters_and_odd_spaces_are_cleaned(self, archive, tmp_path):
+        club = archive["clubs"][0]
+        club["name"] = club["name"].replace(" ", "\u200b\u00a0")
+        player, entry = archive["players"][0], archive["entries"][0]
+        player.update(name="Zw\u200bsp \u202eevil", licence="")
+        entry.update(name="Zwsp\u2003evil", team="Ogres\u2060 komanda")
+        clubs = Club.objects.count()
+
+        import_file(write(tmp_path, archive), "--slug", "cits")
+
+        entry = Registration.objects.get(tournament__slug="cits", player__full_name="Zwsp evil")
+        assert entry.team == "Ogres komanda"
+        assert Club.objects.count() == clubs  # the club's name, cleaned, is the register's
+
+    def test_a_word_of_two_alphabets_is_refused_naming_its_place(self, archive, tmp_path):
+        archive["players"][1]["name"] = "Vаldis Liepa"  # a Cyrillic а
+        counts = row_counts()
+        with pytest.raises(CommandError, match="player 2: name: the word “Vаldis” mixes Latin"):
+            import_file(write(tmp_path, archive), "--slug", "cits")
+        assert row_counts() == counts

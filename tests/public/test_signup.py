@@ -6,16 +6,24 @@ from __future__ import annotations
 import datetime
 
 import pytest
-from django.db import connection
+from django.db import connection, transaction
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 from django.utils import timezone
+from hypothesis import HealthCheck, given, settings
 
 from tests.factories import make_registrations, make_tournament
-from tests.hostile import HOSTILE_NAMES, LONG_TEXT, NUL_TEXT, assert_refused, database_state
+from tests.hostile import (
+    HOSTILE_NAMES,
+    LONG_TEXT,
+    NUL_TEXT,
+    assert_refused,
+    database_state,
+    hidden_variants,
+)
 from tests.hostile import hostile_client as client_for
 from tournaments import services
-from tournaments.models import SignUp
+from tournaments.models import Club, Player, SignUp
 
 pytestmark = pytest.mark.django_db
 
@@ -144,3 +152,52 @@ def test_the_page_reads_the_same_few_queries_whatever_the_lists_hold(tournament,
     for number in range(20):
         services.signup_create(tournament=tournament, full_name=f"Spēlētājs {number}a")
     assert queries() == few
+
+
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(name=hidden_variants("Jānis Bērziņš"), club=hidden_variants("Rīgas Zoles klubs"))
+def test_a_hidden_variant_of_a_registered_player_is_refused_as_the_same_player(name, club):
+    with transaction.atomic():
+        tournament = make_tournament(
+            slug="kauss", signup_until=timezone.now() + datetime.timedelta(days=2)
+        )
+        client = client_for()
+        client.post(url(tournament), form(full_name="Jānis Bērziņš", club="Rīgas Zoles klubs"))
+        before = database_state()
+        page = client.post(url(tournament), form(full_name=name, club=club))
+        assert_refused(page, before, f"{name!r} of {club!r}")
+        assert "already registered online" in page.content.decode()
+        transaction.set_rollback(True)
+
+
+@pytest.mark.parametrize(
+    ("field", "value", "message"),
+    [
+        ("club", "Rīgas Zοles klubs", "Club: the word “Zοles” mixes Latin and Greek letters"),
+        ("club", "Rīgа", "Club: the word “Rīgа” mixes Latin and Cyrillic letters"),
+        (
+            "full_name",
+            "Jānis Веrziņš",
+            "Name and surname: the word “Веrziņš” mixes Cyrillic and Latin letters",
+        ),
+    ],
+)
+def test_a_word_of_two_alphabets_is_refused_naming_the_field(tournament, field, value, message):
+    before = database_state()
+    page = client_for().post(url(tournament), form(**{field: value}))
+    assert_refused(page, before, f"{field}={value!r}")
+    assert message in page.content.decode()
+
+
+def test_a_name_in_cyrillic_is_taken(tournament, client):
+    client.post(url(tournament), form(full_name="Иван Петров", club="Даугавпилс"))
+    assert SignUp.objects.get().full_name == "Иван Петров"
+
+
+def test_a_name_is_stored_without_its_hidden_letters(tournament, client):
+    client.post(url(tournament), form(full_name="Zw\u200bsp \u202eevil", club="\u2066Ogre\u2069"))
+    signup = SignUp.objects.get()
+    assert (signup.full_name, signup.club) == ("Zwsp evil", "Ogre")
+    assert not Player.objects.exists() and not Club.objects.exists()

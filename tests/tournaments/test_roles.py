@@ -144,6 +144,14 @@ class TestPeoplePage:
         assert list(tournament.referees.values_list("username", flat=True)) == ["Jānis.Tiesnesis"]
         assert "Jānis.Tiesnesis" in client.get(self.url(tournament)).content.decode()
 
+    def test_a_username_pasted_with_a_hidden_letter_finds_the_account(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        referee = account("ilze")
+        client.force_login(organiser)
+        client.post(self.url(tournament), {"username": "\u202ail\u200bze\u2060", "role": "referee"})
+        assert list(tournament.referees.all()) == [referee]
+
     def test_unknown_accounts_and_organiser_roles_are_refused_with_a_message(
         self, client, tournament
     ):
@@ -523,6 +531,46 @@ class TestRefereeAccounts:
         assert response.status_code == 200
         assert message in response.content.decode()
         assert (User.objects.count(), AuditEntry.objects.count()) == (users, audited)
+
+    @pytest.mark.parametrize(
+        ("username", "message"),
+        [
+            ("organiser\u200b", "already taken"),  # a zero-width space
+            ("\u202eorganiser", "already taken"),  # a right-to-left override
+            ("ilzе", "Username: the word “ilzе” mixes Latin and Cyrillic letters"),  # Cyrillic е
+        ],
+    )
+    def test_a_hidden_or_look_alike_letter_makes_no_second_account(
+        self, client, tournament, username, message
+    ):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        users = User.objects.count()
+        response = client.post(self.url(tournament), {"account-username": username})
+        assert message in response.content.decode()
+        assert User.objects.count() == users
+
+    def test_the_persons_name_is_stored_cleaned(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        client.post(
+            self.url(tournament),
+            {"account-username": "zwsp", "account-full_name": "Zw\u200bsp \u202eevil"},
+        )
+        referee = User.objects.get(username="zwsp")
+        assert (referee.first_name, referee.last_name) == ("Zwsp", "evil")
+
+    def test_a_persons_name_of_two_alphabets_is_refused(self, client, tournament):
+        organiser = account("organiser")
+        tournament.organisers.add(organiser)
+        client.force_login(organiser)
+        response = client.post(
+            self.url(tournament), {"account-username": "ilze", "account-full_name": "Ilzе Kalniņa"}
+        )
+        assert "Name: the word “Ilzе” mixes Latin and Cyrillic letters" in response.content.decode()
+        assert not User.objects.filter(username="ilze").exists()
 
     def test_only_the_tournaments_organisers_create_accounts(self, client, tournament):
         client.force_login(account("stranger"))

@@ -23,6 +23,7 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+from tournaments.namesakes import club_key
 from tournaments.rule_set import round_rule_set
 from tournaments.selectors.seating import seating_history
 
@@ -236,6 +237,15 @@ def player_list(*, query: str = "") -> list[Player]:
 def club_list() -> list[Club]:
     clubs = Club.objects.annotate(player_count=Count("players"))
     return sorted(clubs, key=lambda club: display_name_key(club.name))
+
+
+def club_named(name: str) -> Club | None:
+    """The register's club whose name reads as `name` (`namesakes.club_key`: no case, no marks,
+    nothing invisible, a look-alike letter as the Latin one), the oldest one; None: no club."""
+    wanted = club_key(name)
+    return next(
+        (club for club in Club.objects.order_by("pk") if club_key(club.name) == wanted), None
+    )
 
 
 def tables_confirmed_short(*, round_: Round) -> list[int]:

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.page_cache import tournament_changed
+from engine.names import clean_name, same_name_key
 from tournaments.models import AuditEntry, FeeCategory, Registration, Tournament
 from tournaments.services.audit_and_locks import ServiceError, audit
 
@@ -59,7 +60,8 @@ def fee_categories_save(
     for category in removed:
         category.delete()
     kept = [row for row in rows if not row.delete]
-    names = [row.name.strip() for row in kept]
+    # Two names that read alike (case, marks, a hidden or look-alike letter) are one name.
+    names = [same_name_key(row.name) for row in kept]
     if len(set(names)) != len(names):
         raise ServiceError(_("Each fee category needs a name of its own."))
     # Names move to placeholders first: two categories may swap names in one save. (Random, so
@@ -73,7 +75,7 @@ def fee_categories_save(
         category = existing.get(row.pk) if row.pk is not None else None
         if category is None:
             category = FeeCategory(tournament=tournament)
-        category.name = row.name.strip()
+        category.name = clean_name(row.name)
         category.amount = row.amount.quantize(CENT)  # "15" is kept and logged as 15.00
         category.order = order
         category.save()

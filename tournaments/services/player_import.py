@@ -10,7 +10,8 @@ from django.db.models import Q
 from django.db.models.functions import Upper
 from django.utils.translation import gettext as _
 
-from engine.names import search_key
+from core.name_fields import name_problem
+from engine.names import clean_name
 from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
@@ -18,8 +19,8 @@ from tournaments.models import (
     Player,
     Tournament,
 )
-from tournaments.namesakes import licence_key, name_key
-from tournaments.player_csv import CsvPlayer, read_players
+from tournaments.namesakes import club_key, licence_key, name_key
+from tournaments.player_csv import COLUMN_WORDS, CsvPlayer, read_players
 from tournaments.services.audit_and_locks import ServiceError, audit
 from tournaments.services.tournaments import registrations_create
 
@@ -134,6 +135,8 @@ def _line_problem(
             # A NUL or other control character: binary data, not a list of players (and
             # PostgreSQL cannot store a NUL).
             return field_name, _("it has a control character (is the file a CSV of players?)")
+        if problem := name_problem(value, COLUMN_WORDS[field_name]):
+            return field_name, problem
     if not full_name:
         return "full_name", _("the name is empty")
     if len(full_name) > 120:
@@ -151,7 +154,7 @@ def _line_problem(
                 "licence": licence,
                 "line": seen_licences[key],
             }
-        if key in register and search_key(register[key][1]) != search_key(full_name):
+        if key in register and name_key(register[key][1], "") != name_key(full_name, ""):
             return "licence_number", _("licence %(licence)s already belongs to %(name)s") % {
                 "licence": register[key][0],
                 "name": register[key][1],
@@ -206,7 +209,7 @@ def _preview(players: Sequence[CsvPlayer], problems: list[LineProblem]) -> Impor
     rows: list[ImportRow] = []
     seen_licences: dict[str, int] = {}
     seen_names: dict[tuple[str, str], int] = {}
-    for row in players:
+    for row in map(_cleaned, players):
         problem = _line_problem(
             row, seen_licences=seen_licences, seen_names=seen_names, register=register
         )
@@ -245,6 +248,16 @@ def _preview(players: Sequence[CsvPlayer], problems: list[LineProblem]) -> Impor
         errors.append(_("the file has no players"))
         problems.append(LineProblem(0, None, errors[-1]))
     return ImportPreview(tuple(rows), tuple(errors), tuple(problems))
+
+
+def _cleaned(row: CsvPlayer) -> CsvPlayer:
+    """A line's fields as they are stored: nothing invisible, one space between words."""
+    return CsvPlayer(
+        line=row.line,
+        full_name=clean_name(row.full_name),
+        club=clean_name(row.club),
+        licence_number=clean_name(row.licence_number),
+    )
 
 
 def _name_key(full_name: str, club: str) -> tuple[str, str]:
@@ -341,12 +354,19 @@ def players_import(
             player.save(update_fields=["licence_number"])
             updated.append(player)
     new_rows = [row for row in preview.rows if not row.existing and row.line not in chosen]
-    clubs = {club.name: club for club in Club.objects.all()}
+    # A club is the register's when its name reads alike (`club_key`): the first such one.
+    clubs: dict[str, Club] = {}
+    for club in Club.objects.order_by("-pk"):
+        clubs[club_key(club.name)] = club
     for row in new_rows:
-        if row.club and row.club not in clubs:
-            clubs[row.club] = Club.objects.create(name=row.club)
+        if row.club and club_key(row.club) not in clubs:
+            clubs[club_key(row.club)] = Club.objects.create(name=row.club)
     players = Player.objects.bulk_create(
-        Player(full_name=row.full_name, club=clubs.get(row.club), licence_number=row.licence_number)
+        Player(
+            full_name=row.full_name,
+            club=clubs.get(club_key(row.club)) if row.club else None,
+            licence_number=row.licence_number,
+        )
         for row in new_rows
     )
     # Two lines may name one register player (one exactly, one as a likely duplicate): once.

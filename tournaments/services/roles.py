@@ -13,8 +13,10 @@ from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.utils.translation import gettext as _
 
+from engine.names import clean_name
 from tournaments.models import AuditEntry, Role, Table, Tournament
 from tournaments.permissions import ROLE_RELATIONS
+from tournaments.services.accounts import account_username
 from tournaments.services.audit_and_locks import ServiceError, audit, lock_round_and_table
 
 
@@ -74,14 +76,12 @@ def referee_account_create(
 ) -> NewAccount:
     """A new account, a table referee of the tournament, with a made-up password: what the
     organiser needed Django's admin for. The audit entry says the account was created."""
-    username = username.strip()
-    if not username:
-        raise ServiceError(_("the account needs a name"))
+    username = account_username(username)
     if User.objects.filter(username__iexact=username).exists():
         raise ServiceError(
             _("The username “%(username)s” is already taken.") % {"username": username}
         )
-    first_name, _space, last_name = full_name.strip().partition(" ")
+    first_name, _space, last_name = clean_name(full_name).partition(" ")
     password = secrets.token_urlsafe(9)
     user = User.objects.create_user(
         username=username, password=password, first_name=first_name, last_name=last_name.strip()

@@ -10,7 +10,6 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.page_cache import tournament_changed
-from engine.names import search_key
 from tournaments import selectors
 from tournaments.models import AuditEntry, Club, Player, SignUp, SignUpStatus, Tournament
 from tournaments.selectors.signups import (
@@ -127,14 +126,13 @@ def _locked(signup: SignUp, *allowed: str) -> SignUp:
 
 
 def _club_named(name: str, *, by: User | None, ip_address: str | None) -> Club | None:
-    """The register's club of that name (as a search reads it), added when there is none."""
+    """The register's club of that name (as it reads: `selectors.club_named`), added when there
+    is none."""
     if not name:
         return None
-    wanted = search_key(name)
-    for club in Club.objects.all():
-        if search_key(club.name) == wanted:
-            return club
-    return club_create(name=name, city="", by=by, ip_address=ip_address)
+    return selectors.club_named(name) or club_create(
+        name=name, city="", by=by, ip_address=ip_address
+    )
 
 
 @transaction.atomic

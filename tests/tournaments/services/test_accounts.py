@@ -1,11 +1,18 @@
 """Demo data loading and the player licence-number constraint."""
 
 import pytest
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
 from tournaments.models import Club, Player
-from tournaments.services import DEMO_CLUBS, DEMO_PLAYERS, demo_load
+from tournaments.services import (
+    DEMO_CLUBS,
+    DEMO_PLAYERS,
+    ServiceError,
+    demo_load,
+    organiser_account_create,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -51,3 +58,25 @@ def test_club_with_players_cannot_be_deleted():
 
     with pytest.raises(ProtectedError):
         club.delete()
+
+
+class TestOrganiserAccountName:
+    """The staff account's username: cleaned as names are, one alphabet a word, a valid
+    username."""
+
+    def test_a_hidden_letter_is_no_second_account(self):
+        organiser_account_create(username="organiser")
+        account = organiser_account_create(username="orga\u200bniser\u2060")
+        assert account.username == "organiser" and account.password is None
+        assert User.objects.count() == 1
+
+    def test_the_staff_imports_hidden_override_is_refused_as_no_username(self):
+        # Cleaned it is "Zwsp evil": a space is no letter of a username.
+        with pytest.raises(ServiceError, match="valid username"):
+            organiser_account_create(username="Zw\u200bsp \u202eevil")
+        assert not User.objects.exists()
+
+    def test_a_word_of_two_alphabets_is_refused_naming_the_field(self):
+        with pytest.raises(ServiceError, match="Username: the word “оrganiser” mixes"):
+            organiser_account_create(username="оrganiser")  # a Cyrillic о
+        assert not User.objects.exists()

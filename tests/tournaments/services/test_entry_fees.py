@@ -137,6 +137,14 @@ def test_a_category_of_another_tournament_or_a_name_twice_is_refused():
     assert not FeeCategory.objects.filter(tournament=tournament).exists()
 
 
+@pytest.mark.parametrize("twin", ["dāmām", "Dāmām\u200b", "Dāmаm", "Dāmām "])
+def test_two_categories_whose_names_read_alike_are_refused(twin):
+    tournament = make_tournament()
+    with pytest.raises(services.ServiceError, match="a name of its own"):
+        categories(tournament, ("Dāmām", "10"), (twin, "12"))
+    assert not FeeCategory.objects.filter(tournament=tournament).exists()
+
+
 @pytest.mark.parametrize(
     ("language", "shown"), [("lv", "1\u00a0234,50\u00a0€"), ("en", "1,234.50\u00a0€")]
 )

@@ -6,7 +6,7 @@ import pytest
 
 from tests.factories import make_club, make_player, make_tournament
 from tournaments import services
-from tournaments.models import AuditEntry, Player
+from tournaments.models import AuditEntry, Club, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -240,3 +240,83 @@ class TestLikelyDuplicates:
         tournament = make_tournament()
         services.players_import(raw=self.LINE.encode(), by=None, tournament=tournament)
         assert list(tournament.registrations.values_list("player", flat=True)) == [janis.pk]
+
+
+class TestLookAlikeNames:
+    """A name or club with invisible letters, odd spaces or a letter of another alphabet that
+    reads as a Latin one: cleaned, or refused, never a second player or club."""
+
+    @pytest.fixture
+    def janis(self):
+        return make_player(full_name="Jānis Bērziņš", club=make_club(name="Rīgas Zoles klubs"))
+
+    @pytest.mark.parametrize(
+        ("name", "club"),
+        [
+            ("Jā\u200bnis Bērziņš", "Rīgas Zoles klubs"),  # a zero-width space
+            ("Jānis Bēr\u00adziņš", "Rīgas Zoles klubs"),  # a soft hyphen
+            ("Jānis\u2060 Bērziņš", "Rīgas\u00a0Zoles klubs"),  # a word joiner, a no-break space
+            ("\u202eJānis Bērziņš\u202c", "Rīgas Zoles\u200d klubs"),  # an override, a joiner
+            ("Ja\u0304nis Be\u0304rzin\u0327s\u030c", "\ufeffRīgas Zoles klubs"),  # NFD, a BOM
+        ],
+    )
+    def test_an_invisible_variant_is_the_register_player_and_club(self, janis, name, club):
+        tournament = make_tournament()
+        result = services.players_import(
+            raw=f"{name};{club};\n".encode(), by=None, tournament=tournament
+        )
+        assert result.created == [] and result.players == [janis]
+        assert Player.objects.count() == 1 and Club.objects.count() == 1
+
+    def test_a_new_players_name_and_club_are_stored_cleaned(self):
+        services.players_import(
+            raw="Zw\u200bsp \u202eevil;Ogres\u2003 klubs\u2060;\n".encode(), by=None
+        )
+        player = Player.objects.get()
+        assert (player.full_name, player.club.name) == ("Zwsp evil", "Ogres klubs")
+
+    @pytest.mark.parametrize(
+        ("line", "error"),
+        [
+            (
+                "Jānis Bērziņš;Rīgа;",  # a Cyrillic а
+                "line 2: club: the word “Rīgа” mixes Latin and Cyrillic letters; type it "
+                "again in one alphabet",
+            ),
+            (
+                "Jānis Bērziņš;Rīgas Zοles klubs;",  # a Greek ο
+                "line 2: club: the word “Zοles” mixes Latin and Greek letters; type it again "
+                "in one alphabet",
+            ),
+            (
+                "Jānis Веrziņš;;",  # a Cyrillic В and е
+                "line 2: name: the word “Веrziņš” mixes Cyrillic and Latin letters; type it "
+                "again in one alphabet",
+            ),
+        ],
+    )
+    def test_a_word_of_two_alphabets_is_refused_naming_the_line_and_field(self, janis, line, error):
+        preview = preview_of(f"Anna Ozoliņa;;\n{line}\n")
+        assert preview.errors == (error,)
+        with pytest.raises(services.ImportRefusedError):
+            services.players_import(raw=f"{line}\n".encode(), by=None)
+        assert Player.objects.count() == 1 and Club.objects.count() == 1
+
+    def test_a_cyrillic_name_is_imported(self):
+        services.players_import(raw="Иван Петров;Даугавпилс;\n".encode(), by=None)
+        assert Player.objects.get().full_name == "Иван Петров"
+
+    def test_a_stored_name_with_hidden_or_look_alike_letters_is_a_likely_duplicate(self):
+        # Stored before names were cleaned: a zero-width space, a Cyrillic а in the club.
+        stored = make_player(full_name="Jā\u200bnis Bērziņš", club=make_club(name="Rīgа"))
+        (row,) = preview_of("Jānis Bērziņš;Rīga;\n").rows
+        assert [player.pk for player in row.duplicates] == [stored.pk]
+        services.players_import(raw="Anna;Rīga;\n".encode(), by=None)
+        assert Club.objects.count() == 1  # the stored club, its look-alike letter aside
+
+    def test_a_licence_with_a_hidden_letter_is_the_registers(self, janis):
+        janis.licence_number = "LV-1"
+        janis.save()
+        preview = preview_of("Jānis Bērziņš;Rīgas Zoles klubs;LV\u200b-1\n")
+        assert preview.errors == ()
+        assert [row.existing for row in preview.rows] == [True]

@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from tests.factories import make_club, make_organiser, make_player, make_tournament
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, Player, Registration, SignUp, SignUpStatus
+from tournaments.models import AuditEntry, Club, Player, Registration, SignUp, SignUpStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -131,6 +131,35 @@ class TestTheOrganiser:
         services.signup_accept(signup=signup, by=None)
         assert Player.objects.count() == 1
         assert tournament.registrations.get().player == player
+
+    @pytest.mark.parametrize(
+        ("name", "club"),
+        [
+            ("Jā\u200bnis Bērziņš", "Rīgas Zoles klubs"),  # a zero-width space
+            ("Jānis Bēr\u00adziņš", "Rīgas Zoles\u2060 klubs"),  # a soft hyphen, a word joiner
+            ("\u202eJānis Bērziņš", "Rīgas\u00a0Zoles klubs"),  # an override, a no-break space
+            ("Jānis Bērziņš", "Rīgas Zοles klubs"),  # a Greek ο
+            ("Jānis Веrziņš", "Rīgаs Zoles klubs"),  # a Cyrillic В, е and а
+        ],
+    )
+    def test_accepting_a_look_alike_of_a_register_player_makes_no_new_player_or_club(
+        self, name, club
+    ):
+        # Registered before names were cleaned and checked at the door: as it was stored.
+        player = make_player(full_name="Jānis Bērziņš", club=make_club(name="Rīgas Zoles klubs"))
+        tournament = open_tournament()
+        signup = SignUp.objects.create(
+            tournament=tournament, full_name=name, club=club, queued_at=timezone.now()
+        )
+        services.signup_accept(signup=signup, by=None)
+        assert Player.objects.count() == 1 and Club.objects.count() == 1
+        assert tournament.registrations.get().player == player
+
+    def test_a_new_player_whose_club_reads_as_a_register_club_joins_that_club(self):
+        club = make_club(name="Rīgа")  # a Cyrillic а, stored before names were checked
+        signup = register(open_tournament(), "Anna Ozoliņa", club="Rīga")
+        services.signup_accept(signup=signup, by=None)
+        assert Player.objects.get().club == club and Club.objects.count() == 1
 
     def test_a_move_goes_to_the_end_of_the_other_list(self):
         tournament = open_tournament(signup_places=1)
