@@ -375,7 +375,7 @@ class Checker(TableChecks):
         for index, item in enumerate(items, 1):
             where = f"fee category {index}"
             data = as_object(item, where)
-            name = text_field(data, "name", where, max_length=60)
+            name = name_field(data, "name", where, max_length=60)
             if not name.strip():
                 raise ArchiveError(f"{where}: the name is empty")
             if name in {category.name for category in categories}:
@@ -404,7 +404,7 @@ class Checker(TableChecks):
         for index, (registration_id, entry) in enumerate(self.registrations.items(), 1):
             where = f"entry {index}"
             data = items[index - 1]
-            category = required(data, "fee_category", where)
+            category = cleaned(required(data, "fee_category", where))
             if category is not None and category not in categories:
                 raise ArchiveError(f"{where}: fee_category {shown(category)} is no fee category")
             entry.fee_paid_at = moment_field(data, "fee_paid_at", where)
@@ -441,8 +441,8 @@ class Checker(TableChecks):
             if queued_at is None:
                 raise ArchiveError(f"{where}: queued_at is missing")
             signup = SignUp(
-                full_name=text_field(data, "name", where, max_length=120),
-                club=text_field(data, "club", where, max_length=120),
+                full_name=name_field(data, "name", where, max_length=120),
+                club=name_field(data, "club", where, max_length=120),
                 licence_number=text_field(data, "licence", where, max_length=20),
                 contact=text_field(data, "contact", where, max_length=120),
                 status=status,
