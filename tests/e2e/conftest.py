@@ -279,3 +279,31 @@ def enter_lielais(page, declarer: str, points: int = 75, tricks: int = 5) -> Non
     page.fill("input[name='deal-points']", str(points))
     page.fill("input[name='deal-tricks']", str(tricks))
     send_entry(page, f"button:has-text('{t('Save the deal')}')")
+
+
+# --- Safari's engine: WebKitGTK (tests/e2e/webkit.py) -------------------------------------
+
+
+@pytest.fixture(scope="session")
+def webkit_display() -> Iterator[str]:
+    """An X display for WebKit's MiniBrowser, one per test process."""
+    from .webkit import missing, virtual_display
+
+    message = missing()
+    if message:
+        if os.environ.get("CI"):
+            pytest.fail(message)  # CI installs them: never skip silently there
+        pytest.skip(message)
+    with virtual_display() as display:
+        yield display
+
+
+@pytest.fixture
+def webkit_phone(webkit_display) -> Iterator[object]:
+    """A phone in Safari's engine: a MiniBrowser of its own, as narrow as its window goes (its
+    toolbar keeps it 447 px wide)."""
+    from .webkit import WebKitPage, webkit_session
+
+    with webkit_session(webkit_display) as driver:
+        driver.set_window_rect(width=PHONE["width"], height=PHONE["height"])
+        yield WebKitPage(driver)
