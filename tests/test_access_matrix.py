@@ -97,6 +97,11 @@ def account(username: str, **fields: object) -> User:
 
 @pytest.fixture
 def world() -> World:
+    return make_world()
+
+
+def make_world() -> World:
+    """The matrix's tournaments and accounts (the browser's accessibility test builds them too)."""
     tournament = make_tournament(slug="kauss", deals_per_round=3)
     entries = make_registrations(tournament, 6)
     round_1 = services.round_create(tournament=tournament)
@@ -188,23 +193,28 @@ def swap_two(world: World) -> dict[str, object]:
 
 def confirm_round_1(world: World) -> None:
     """Every table of round 1 played and confirmed, so the round can be closed."""
-    writer = Writer(ip_address="10.0.0.1")
     for table in world.round_1.tables.all():
-        declarer = seat_keys(table)[0]  # at a table of three nobody sits out
-        for position in (1, 2, 3):
-            scoring_services.deal_record(
-                table=table,
-                entry=Play(Game.LIELAIS, declarer, tricks=5, points=75),
-                position=position,
-                client_key=f"close-{table.pk}-{position}",
-                writer=writer,
-            )
-        scoring_services.table_confirm(
+        play_and_confirm(table)
+
+
+def play_and_confirm(table: Table) -> None:
+    """The table's three deals played (a lielais each) and its sheet confirmed."""
+    writer = Writer(ip_address="10.0.0.1")
+    declarer = seat_keys(table)[0]  # at a table of three nobody sits out
+    for position in (1, 2, 3):
+        scoring_services.deal_record(
             table=table,
+            entry=Play(Game.LIELAIS, declarer, tricks=5, points=75),
+            position=position,
+            client_key=f"close-{table.pk}-{position}",
             writer=writer,
-            confirmer=table.seats.last().registration,
-            deals_seen=deals_on_sheet(table),
         )
+    scoring_services.table_confirm(
+        table=table,
+        writer=writer,
+        confirmer=table.seats.last().registration,
+        deals_seen=deals_on_sheet(table),
+    )
 
 
 def invite_to_the_final(world: World) -> None:

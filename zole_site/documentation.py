@@ -27,6 +27,10 @@ ORIGINAL_LANGUAGE = "en"
 _DOC_LINK = re.compile(r'href="(?P<file>[a-z_-]+\.md)(?P<anchor>#[^"]*)?"')
 
 
+# A heading (the toc extension gives each its id) or the start of a table.
+_HEADING_OR_TABLE = re.compile(r'<h[1-6] id="(?P<id>[^"]+)"|<table>')
+
+
 @dataclass(frozen=True)
 class DocPage:
     title: str
@@ -52,6 +56,23 @@ def doc_page(page: str, language: str | None = None) -> DocPage:
     return _render(path, path.stat().st_mtime_ns, language)
 
 
+def scrolling_tables(html: str) -> str:
+    """Each table in a box that scrolls sideways on a phone, its first column kept (site.css).
+    A keyboard reaches the box to scroll it (tabindex), and a screen reader names it by the
+    heading above the table."""
+    heading = ""
+
+    def box(match: re.Match[str]) -> str:
+        nonlocal heading
+        if match["id"]:
+            heading = match["id"]
+            return match[0]
+        name = f' aria-labelledby="{heading}"' if heading else ""
+        return f'<div class="table-scroll" tabindex="0" role="region"{name}><table>'
+
+    return _HEADING_OR_TABLE.sub(box, html).replace("</table>", "</table></div>")
+
+
 @lru_cache(maxsize=len(PAGES) * len(settings.LANGUAGES) * 2)
 def _render(path: Path, _version: int, language: str) -> DocPage:
     converter = markdown.Markdown(
@@ -66,11 +87,7 @@ def _render(path: Path, _version: int, language: str) -> DocPage:
             return match[0]
         return f'href="{url}{match["anchor"] or ""}"'
 
-    html = _DOC_LINK.sub(site_link, html)
-    # A wide table scrolls in its own box on a phone, its first column kept (site.css).
-    html = html.replace("<table>", '<div class="table-scroll"><table>').replace(
-        "</table>", "</table></div>"
-    )
+    html = scrolling_tables(_DOC_LINK.sub(site_link, html))
     tokens = converter.toc_tokens  # type: ignore[attr-defined]
     title = tokens[0]["name"] if tokens else path.stem
     return DocPage(title=title, body=mark_safe(html), language=language)

@@ -188,7 +188,7 @@ class TestSentOnce:
         assert state["next_position"] == 4 and len(state["sheet"]["deals"]) == 3
         assert state["mark"] == stored.last().pk
         html = answer["html"]
-        assert html["sheet"].startswith('<div class="table-scroll entry-sheet-wrap">')
+        assert html["sheet"].startswith('<div class="table-scroll entry-sheet-wrap"')
         assert html["sheet"].count('class="entry-row') == 3
         assert "Deal 4 of 24" in html["progress"]
         # The next entry is an ordinary deal: the phone fills its own forms in (entry.phone).
