@@ -6,11 +6,14 @@ published with: `tournaments.rule_set`), so anyone can re-score it with `python 
 and get the confirmed totals written beside it. Beside the sheet, the archive keeps what
 the sheet does not show but an organiser would miss after a restore: every version of every deal
 (corrections and removed entries, with who, when and why), who confirmed each table, the
-check-ins, the seating warnings and flags, the accounts' roles (organisers, chief referees, table
+check-ins (how and when) and who was marked absent, the seating warnings and flags, late
+arrivals and players out of the round, the calls to the chief referee, the fee categories and
+the fees paid, the online registrations, the accounts' roles (organisers, chief referees, table
 referees) and the tournament's audit log.
 
-Not in the archive, on purpose: the tables' private entry links (whoever holds the file could
-write with them; an import issues new ones), the devices' client keys, IP addresses (personal
+Not in the archive, on purpose: the secrets of the hall (the tables' private entry links, the
+players' own check-in links, the rounds' check-in codes: whoever holds the file could write or
+check in with them; an import issues new ones), the devices' client keys, IP addresses (personal
 data, and nothing to check a result with) and user accounts beyond their usernames.
 
 `tournament_archive` is a read (a selector): it writes nothing, and its number of queries does
