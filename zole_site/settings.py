@@ -333,8 +333,9 @@ RATE_LIMITS = {
     # Wrong self check-in codes and unknown check-in links from one address (a venue shares
     # one: a mistyped code is rare, a guess needs millions).
     "check-in": {"failures": env_int("CHECK_IN_FAILURES_ALLOWED", 30), "seconds": 10 * 60},
-    # Calls to the chief referee from one address: a venue's tables may share it.
-    "referee-call": {"failures": env_int("REFEREE_CALLS_ALLOWED", 60), "seconds": 10 * 60},
+    # Calls to the chief referee from one table (core.ratelimit.REFEREE_CALLS): it calls again
+    # a minute after its last call at the soonest, so a table that needs him stays far below.
+    "referee-call": {"failures": env_int("REFEREE_CALLS_ALLOWED", 20), "seconds": 10 * 60},
     # Unknown or revoked API tokens sent from one address (a guess is hopeless: 256 bits).
     "api-token-failures": {
         "failures": env_int("API_TOKEN_FAILURES_ALLOWED", 30),
