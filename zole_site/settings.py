@@ -92,6 +92,8 @@ MIDDLEWARE = [
     # Answers the API's preflight requests itself and marks its answers for the origins allowed,
     # before anything below can answer them (django-cors-headers asks to be this high).
     "corsheaders.middleware.CorsMiddleware",
+    # Under /api/ an error page of anything below is answered as JSON (CORS headers added after).
+    "core.security.ApiRefusalsAsJsonMiddleware",
     # Before the CSRF check, which would read (and spool) the body of an oversized upload.
     "core.security.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
