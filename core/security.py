@@ -5,9 +5,12 @@ refusals under /api/ in JSON, as a program reads them."""
 from __future__ import annotations
 
 import ipaddress
+import json
+import re
 from collections.abc import Callable
 
 from django.conf import settings
+from django.core.exceptions import RequestDataTooBig
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
@@ -111,6 +114,82 @@ def nul_in(request: HttpRequest) -> str | None:
             ):
                 return name
     return None
+
+
+# A body that may hold a lone surrogate: JSON's escape of one (\ud800-\udfff), or its three
+# bytes (json.loads reads bytes with "surrogatepass"). Most bodies hold neither: no parse.
+SURROGATE_HINT = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+class LoneSurrogateMiddleware:
+    """Refuses with 400 a JSON body that carries a lone UTF-16 surrogate (an escape such as
+    "\\ud800" without its pair), naming where, before any reader (the phone's sync, the API)
+    parses it.
+
+    JSON may escape one and Python reads it into a text, but no UTF-8 text can hold it: the
+    database refuses it (a 500), as it refuses a NUL. A form's fields never hold one (Django
+    decodes them with replacement characters)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        where = lone_surrogate_in(request)
+        if where is None:
+            return self.get_response(request)
+        name = where.encode("utf-8", "backslashreplace").decode() or _("the body")
+        message = _(
+            "“%(name)s” contains a lone surrogate (an escape such as \\ud800 without its pair), "
+            "which no text may hold. Nothing was saved."
+        ) % {"name": name}
+        return refused(
+            request, status=400, title=_("Not accepted"), message=message, field=where or None
+        )
+
+
+def lone_surrogate_in(request: HttpRequest) -> str | None:
+    """Where the request's JSON body holds a lone surrogate: the path of the text or key
+    ("players.0.full_name"; "" for the body itself), None when it holds none. A body that is no
+    JSON is its reader's to refuse."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.content_type in FORM_TYPES:
+        return None
+    try:
+        body = request.body
+    except RequestDataTooBig:  # refused by its reader
+        return None
+    if not SURROGATE_HINT.search(body):
+        return None
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    pending: list[tuple[str, object]] = [("", data)]
+    while pending:  # not recursive: the depth is the sender's to choose
+        path, value = pending.pop()
+        if isinstance(value, str) and _has_lone_surrogate(value):
+            return path
+        items = (
+            value.items()
+            if isinstance(value, dict)
+            else enumerate(value)
+            if isinstance(value, list)
+            else ()
+        )
+        for key, item in items:
+            inner = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and _has_lone_surrogate(key):
+                return inner
+            pending.append((inner, item))
+    return None
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # json.loads pairs a proper pair: what is left is alone
+        return True
+    return False
 
 
 API_PREFIX = "/api/"

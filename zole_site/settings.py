@@ -101,6 +101,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     # Before anything looks a text up (the session, a page): refused in the reader's language.
     "core.security.NulCharacterMiddleware",
+    # A JSON body's lone surrogate (the phone's sync, the API's import), refused the same way.
+    "core.security.LoneSurrogateMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
