@@ -587,7 +587,6 @@ def prize_note(prizes: PrizeList) -> str:
 def prize_document(*, tournament: Tournament) -> PrizeDocument:
     """The prize list as printed: the fund by fee category, the costs share and the prizes."""
     prizes = prize_list(tournament=tournament)
-    percent = f"{prizes.costs_percent.normalize():f}"
     return PrizeDocument(
         event=event_info(tournament),
         subtitle=prize_subtitle(prizes, tournament.rounds_planned),
@@ -597,7 +596,7 @@ def prize_document(*, tournament: Tournament) -> PrizeDocument:
             for row in prizes.fund.categories
         ),
         fund=prizes.fund.total_text,
-        costs=f"{percent} %: {prizes.costs_text}",
+        costs=f"{prizes.costs_percent_text}: {prizes.costs_text}",
         pool=prizes.pool_text,
         prizes=tuple(
             PrizeLine(place=row.place, name=row.name, club=row.club, amount=row.amount_text)
