@@ -237,6 +237,21 @@ CHECK_IN_FAILURES = FailureLimit(
     ),
 )
 
+# Wrong self check-in codes typed for one round, from whatever address: a guesser spread over
+# many addresses gets no more tries than this in the window. Then the round takes no code for
+# a while (the players' own links and the organiser's ticks still work).
+CHECK_IN_ROUND_FAILURES = FailureLimit(
+    scope="check-in-round",
+    refusal_title=_("Too many attempts"),
+    refusal_message=ngettext_lazy(
+        "Too many wrong check-in codes were typed for this round. Check in with your own link, "
+        "ask the organiser to check you in, or try the code again in %(minutes)d minute.",
+        "Too many wrong check-in codes were typed for this round. Check in with your own link, "
+        "ask the organiser to check you in, or try the code again in %(minutes)d minutes.",
+        "minutes",
+    ),
+)
+
 # Calls to the chief referee made by one table (its link or its signed-in door), counted per
 # table, not per address: a venue's phones share one. A press refused as too soon (the table's
 # call is a minute old at most) gives its try back.

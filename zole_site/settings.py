@@ -337,6 +337,12 @@ RATE_LIMITS = {
     # Wrong self check-in codes and unknown check-in links from one address (a venue shares
     # one: a mistyped code is rare, a guess needs millions).
     "check-in": {"failures": env_int("CHECK_IN_FAILURES_ALLOWED", 30), "seconds": 10 * 60},
+    # Wrong check-in codes for one round from all addresses together (a guesser with many): a
+    # hall's typos stay far below; a code has about eight million values.
+    "check-in-round": {
+        "failures": env_int("CHECK_IN_ROUND_FAILURES_ALLOWED", 100),
+        "seconds": 60 * 60,
+    },
     # Calls to the chief referee from one table (core.ratelimit.REFEREE_CALLS): it calls again
     # a minute after its last call at the soonest, so a table that needs him stays far below.
     "referee-call": {"failures": env_int("REFEREE_CALLS_ALLOWED", 20), "seconds": 10 * 60},
