@@ -30,6 +30,7 @@ from pydantic import BaseModel
 
 from core.page_cache import cached_public_page
 from core.ratelimit import RENDERS
+from core.security import api_refusal
 
 # The largest id or number a query or path may hold: what a database integer holds.
 NUMBER_MAX = 10**18 - 1
@@ -52,10 +53,7 @@ class ApiError(Exception):
 
 
 def error_response(status: int, detail: str, *, field: str | None = None) -> JsonResponse:
-    body: dict[str, Any] = {"detail": detail}
-    if field is not None:
-        body["field"] = field
-    return JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
+    return api_refusal(status, detail, field=field)
 
 
 def _json_response(data: Any) -> HttpResponse:
@@ -77,15 +75,6 @@ def _anonymous(request: HttpRequest) -> bool:
     return user is None or not user.is_authenticated
 
 
-def _refusal(response: HttpResponse) -> HttpResponse:
-    """The pages' 429 (an HTML page) as the API's JSON refusal, with its Retry-After."""
-    seconds = int(response.get("Retry-After", "60"))
-    minutes = -(-seconds // 60)
-    refusal = error_response(429, str(RENDERS.refusal_message % {"minutes": minutes}))
-    refusal["Retry-After"] = str(seconds)
-    return refusal
-
-
 def answer(
     request: HttpRequest,
     build: Callable[[], Any],
@@ -104,9 +93,9 @@ def answer(
     anonymous = _anonymous(request)
     if cached_under is None or not anonymous:
         if anonymous:
-            refused = RENDERS.begin(request)
+            refused = RENDERS.begin(request)  # JSON under /api/ (core.security.refused)
             if refused is not None:
-                return _refusal(refused)
+                return refused
         response = _json_response(build())
     else:
         response = cached_public_page(
@@ -115,8 +104,6 @@ def answer(
             params=frozenset(params),
             render=lambda: _json_response(build()),
         )
-        if response.status_code == 429:
-            return _refusal(response)
     if response.status_code != 200:
         return response
     # Every client asks again (no-cache), and the ETag makes that a 304 when nothing changed;

@@ -14,7 +14,7 @@ from ninja.security import HttpBearer
 from api import services
 from api.answers import error_response
 from api.models import ApiToken
-from core.ratelimit import API_TOKEN_FAILURES, API_TOKEN_REQUESTS, FailureLimit
+from core.ratelimit import API_TOKEN_FAILURES, API_TOKEN_REQUESTS, FailureLimit, client_address
 
 
 class TokenLimitError(Exception):
@@ -42,14 +42,15 @@ class BearerToken(HttpBearer):
         return token
 
     def authenticate(self, request: HttpRequest, token: str) -> ApiToken:
-        if API_TOKEN_FAILURES.refusal(request) is not None:
+        # Counted first, in one atomic step: parallel requests each take their own try.
+        if not API_TOKEN_FAILURES.spend(client_address(request)):
             raise TokenLimitError(API_TOKEN_FAILURES)
         found = services.token_for_secret(token.strip())
-        if found is None:
-            API_TOKEN_FAILURES.record_failure(request)
+        if found is None:  # the try stays counted
             raise TokenRefusedError(
                 _("This API token is unknown or revoked: make a new one on your page.")
             )
+        API_TOKEN_FAILURES.succeeded(request)
         if not API_TOKEN_REQUESTS.spend(f"token:{found.pk}"):
             raise TokenLimitError(API_TOKEN_REQUESTS)
         services.api_token_used(found)

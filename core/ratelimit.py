@@ -73,19 +73,20 @@ class FailureLimit:
             return None
         return self._refused(request) if count >= self.failures else None
 
-    def begin(self, request: HttpRequest) -> HttpResponse | None:
-        """Take one of the address's tries before the attempt is checked, or a 429 page (and no
-        try taken) once they are used up. Counted first, in one atomic step, so that parallel
-        requests each take their own try: checking the count and recording the failure after
-        the (slow) password check let every request in flight pass. The try stays a failure
-        unless `succeeded` gives it back."""
-        if self.spend(client_address(request)):
+    def begin(self, request: HttpRequest, key: str | None = None) -> HttpResponse | None:
+        """Take one of the tries of `key` (the request's address unless given: a table, a
+        round) before the attempt is checked, or a 429 page (and no try taken) once they are
+        used up. Counted first, in one atomic step, so that parallel requests each take their
+        own try: checking the count and recording the failure after the (slow) password check
+        let every request in flight pass. The try stays a failure unless `succeeded` gives it
+        back."""
+        if self.spend(client_address(request) if key is None else key):
             return None
         return self._refused(request)
 
-    def succeeded(self, request: HttpRequest) -> None:
+    def succeeded(self, request: HttpRequest, key: str | None = None) -> None:
         """The attempt `begin` counted was good: it gives its try back."""
-        self._give_back(client_address(request))
+        self._give_back(client_address(request) if key is None else key)
 
     def _give_back(self, address: str) -> None:
         try:
@@ -236,16 +237,32 @@ CHECK_IN_FAILURES = FailureLimit(
     ),
 )
 
-# Calls to the chief referee sent from one address, each counted (a table has one open call
-# anyway; this stops a script pressing every table's button).
+# Wrong self check-in codes typed for one round, from whatever address: a guesser spread over
+# many addresses gets no more tries than this in the window. Then the round takes no code for
+# a while (the players' own links and the organiser's ticks still work).
+CHECK_IN_ROUND_FAILURES = FailureLimit(
+    scope="check-in-round",
+    refusal_title=_("Too many attempts"),
+    refusal_message=ngettext_lazy(
+        "Too many wrong check-in codes were typed for this round. Check in with your own link, "
+        "ask the organiser to check you in, or try the code again in %(minutes)d minute.",
+        "Too many wrong check-in codes were typed for this round. Check in with your own link, "
+        "ask the organiser to check you in, or try the code again in %(minutes)d minutes.",
+        "minutes",
+    ),
+)
+
+# Calls to the chief referee made by one table (its link or its signed-in door), counted per
+# table, not per address: a venue's phones share one. A press refused as too soon (the table's
+# call is a minute old at most) gives its try back.
 REFEREE_CALLS = FailureLimit(
     scope="referee-call",
     refusal_title=_("Too many calls"),
     refusal_message=ngettext_lazy(
-        "Too many calls to the chief referee were sent from your address. Try again in "
-        "%(minutes)d minute, or go to him.",
-        "Too many calls to the chief referee were sent from your address. Try again in "
-        "%(minutes)d minutes, or go to him.",
+        "This table has called the chief referee too many times. Try again in %(minutes)d "
+        "minute, or go to him.",
+        "This table has called the chief referee too many times. Try again in %(minutes)d "
+        "minutes, or go to him.",
         "minutes",
     ),
 )

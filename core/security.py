@@ -1,15 +1,20 @@
 """Site-wide protections that Django leaves to the project: a Content-Security-Policy header,
-a hard limit on the size of a request body, and no NUL character in any text a request brings."""
+a hard limit on the size of a request body, no NUL character in any text a request brings, and
+refusals under /api/ in JSON, as a program reads them."""
 
 from __future__ import annotations
 
 import ipaddress
+import json
+import re
 from collections.abc import Callable
 
 from django.conf import settings
-from django.http import HttpRequest, HttpResponse
+from django.core.exceptions import RequestDataTooBig
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy
 
 CSP_HEADER = "Content-Security-Policy"
 
@@ -89,7 +94,9 @@ class NulCharacterMiddleware:
             message = _(
                 "“%(name)s” contains a NUL character, which no text may hold. Nothing was saved."
             ) % {"name": where.replace(NUL, "␀")}
-        return refused(request, status=400, title=_("Not accepted"), message=message)
+        return refused(
+            request, status=400, title=_("Not accepted"), message=message, field=where or None
+        )
 
 
 def nul_in(request: HttpRequest) -> str | None:
@@ -109,9 +116,147 @@ def nul_in(request: HttpRequest) -> str | None:
     return None
 
 
-def refused(request: HttpRequest, *, status: int, title: str, message: str) -> HttpResponse:
-    """A refused request as a page that says why (400, 413, 429)."""
+# A body that may hold a lone surrogate: JSON's escape of one (\ud800-\udfff), or its three
+# bytes (json.loads reads bytes with "surrogatepass"). Most bodies hold neither: no parse.
+SURROGATE_HINT = re.compile(rb"\\u[dD][89a-fA-F]|\xed[\xa0-\xbf]")
+FORM_TYPES = frozenset({"application/x-www-form-urlencoded", "multipart/form-data"})
+
+
+class LoneSurrogateMiddleware:
+    """Refuses with 400 a JSON body that carries a lone UTF-16 surrogate (an escape such as
+    "\\ud800" without its pair), naming where, before any reader (the phone's sync, the API)
+    parses it.
+
+    JSON may escape one and Python reads it into a text, but no UTF-8 text can hold it: the
+    database refuses it (a 500), as it refuses a NUL. A form's fields never hold one (Django
+    decodes them with replacement characters)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        where = lone_surrogate_in(request)
+        if where is None:
+            return self.get_response(request)
+        name = where.encode("utf-8", "backslashreplace").decode() or _("the body")
+        message = _(
+            "“%(name)s” contains a lone surrogate (an escape such as \\ud800 without its pair), "
+            "which no text may hold. Nothing was saved."
+        ) % {"name": name}
+        return refused(
+            request, status=400, title=_("Not accepted"), message=message, field=where or None
+        )
+
+
+def lone_surrogate_in(request: HttpRequest) -> str | None:
+    """Where the request's JSON body holds a lone surrogate: the path of the text or key
+    ("players.0.full_name"; "" for the body itself), None when it holds none. A body that is no
+    JSON is its reader's to refuse."""
+    if request.method in ("GET", "HEAD", "OPTIONS") or request.content_type in FORM_TYPES:
+        return None
+    try:
+        body = request.body
+    except RequestDataTooBig:  # refused by its reader
+        return None
+    if not SURROGATE_HINT.search(body):
+        return None
+    try:
+        data = json.loads(body)
+    except (ValueError, RecursionError):
+        return None
+    pending: list[tuple[str, object]] = [("", data)]
+    while pending:  # not recursive: the depth is the sender's to choose
+        path, value = pending.pop()
+        if isinstance(value, str) and _has_lone_surrogate(value):
+            return path
+        items = (
+            value.items()
+            if isinstance(value, dict)
+            else enumerate(value)
+            if isinstance(value, list)
+            else ()
+        )
+        for key, item in items:
+            inner = f"{path}.{key}" if path else str(key)
+            if isinstance(key, str) and _has_lone_surrogate(key):
+                return inner
+            pending.append((inner, item))
+    return None
+
+
+def _has_lone_surrogate(text: str) -> bool:
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:  # json.loads pairs a proper pair: what is left is alone
+        return True
+    return False
+
+
+API_PREFIX = "/api/"
+
+
+def is_api(request: HttpRequest) -> bool:
+    return request.path_info.startswith(API_PREFIX)
+
+
+def refused(
+    request: HttpRequest, *, status: int, title: str, message: str, field: str | None = None
+) -> HttpResponse:
+    """A refused request as a page that says why (400, 413, 429), or under /api/ as the API's
+    JSON error (`detail`, and `field` when the refusal is about one)."""
+    if is_api(request):
+        return api_refusal(status, message, field=field)
     return render(request, "refused.html", {"title": title, "message": message}, status=status)
+
+
+def api_refusal(status: int, detail: str, *, field: str | None = None) -> JsonResponse:
+    """The API's error body (api.answers.error_response is the same for the API's own)."""
+    body = {"detail": str(detail)}
+    if field is not None:
+        body["field"] = field
+    return JsonResponse(body, status=status, json_dumps_params={"ensure_ascii": False})
+
+
+# What a refusal made outside the API's own code (Django's error pages) says to a program.
+API_REFUSALS = {
+    400: gettext_lazy("The request is not valid: check its address, host and body."),
+    403: gettext_lazy("This request is not allowed."),
+    404: gettext_lazy("No such address in the API: its addresses are listed at /api/v1/docs/."),
+    405: gettext_lazy("This address does not take %(method)s: it takes %(allowed)s."),
+    500: gettext_lazy("Something went wrong on the server: it is logged. Try again later."),
+    503: gettext_lazy("The server is busy for a moment: try again."),
+}
+
+
+class ApiRefusalsAsJsonMiddleware:
+    """Under /api/, an error answered as a page (by Django: an unknown address, a host not
+    served, a CSRF refusal, a server error; by django-ninja: a method not taken) is answered as
+    the API's JSON error instead, its status and headers (Allow, Retry-After) kept: a program
+    never has to read HTML. The site's own refusals are JSON there already (`refused`)."""
+
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponse]) -> None:
+        self.get_response = get_response
+
+    def __call__(self, request: HttpRequest) -> HttpResponse:
+        response = self.get_response(request)
+        if (
+            response.status_code < 400
+            or not is_api(request)
+            or response.get("Content-Type", "").startswith("application/json")
+        ):
+            return response
+        message = API_REFUSALS.get(response.status_code)
+        if message is None:
+            detail = response.reason_phrase
+        elif response.status_code == 405:
+            detail = message % {"method": request.method, "allowed": response.get("Allow", "")}
+        else:
+            detail = str(message)
+        answer = api_refusal(response.status_code, detail)
+        for header, value in response.items():
+            if header.lower() not in ("content-type", "content-length"):
+                answer[header] = value
+        return answer
 
 
 def client_ip(request: HttpRequest) -> str | None:

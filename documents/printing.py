@@ -12,7 +12,7 @@ from documents import selectors
 from documents.prize_list import render_prize_list
 from documents.protocol import render_protocol
 from documents.score_sheets import render_score_sheets
-from documents.seating_list import render_seating_list
+from documents.seating_list import CheckInNotice, render_seating_list
 from tournaments.models import Round, Tournament
 
 
@@ -29,9 +29,9 @@ def round_sheets_pdf(*, round_: Round, entry_url: selectors.EntryUrl, blank: boo
         )
 
 
-def round_seating_pdf(*, round_: Round) -> bytes:
+def round_seating_pdf(*, round_: Round, check_in: CheckInNotice | None = None) -> bytes:
     with printed_in(round_.tournament):
-        return render_seating_list(selectors.round_seating_list(round_=round_))
+        return render_seating_list(selectors.round_seating_list(round_=round_, check_in=check_in))
 
 
 def standings_protocol_pdf(*, tournament: Tournament, after_round: int | None = None) -> bytes:

@@ -1,6 +1,7 @@
 """The seating list of a round, for the wall: by table, then every player alphabetically (Latvian
 order) with his table and seat. Large type; every page carries the tournament and the round, so
-each page can hang on its own."""
+each page can hang on its own. The organiser's print also tells the hall how to check in for
+the round being prepared (its code: never on the public copy)."""
 
 from __future__ import annotations
 
@@ -48,11 +49,21 @@ class SeatingPlayer:
 
 
 @dataclass(frozen=True)
+class CheckInNotice:
+    """How the hall checks in for the round being prepared: only on the organiser's print."""
+
+    round_number: int
+    code: str
+    address: str  # the check-in page
+
+
+@dataclass(frozen=True)
 class SeatingList:
     event: EventInfo
     round_number: int
     tables: tuple[SeatingTable, ...]
     players: tuple[SeatingPlayer, ...]  # in Latvian alphabetical order
+    check_in: CheckInNotice | None = None
 
 
 CONTENT_WIDTH = PORTRAIT[0] - 2 * MARGIN
@@ -96,6 +107,29 @@ def draw_card(pen: Pen, top: float, *, table: SeatingTable, x: float, height: fl
                 color=MUTED,
             )
         baseline -= SEAT_LINE
+
+
+CHECK_IN_HEIGHT = 48
+
+
+def draw_check_in(pen: Pen, top: float, *, notice: CheckInNotice) -> None:
+    """The round being prepared: its check-in page and code, in a box above the tables."""
+    height = CHECK_IN_HEIGHT - 10
+    pen.box(MARGIN, top - height, CONTENT_WIDTH, height, line=1.5, stroke=INK, fill=SHADE)
+    code_width = CONTENT_WIDTH * 0.3
+    title = _("Check-in for round %(number)s") % {"number": notice.round_number}
+    text_width = CONTENT_WIDTH - code_width - 16
+    pen.text(MARGIN + 8, top - 16, title, size=13, bold=True, width=text_width)
+    pen.text(MARGIN + 8, top - 31, notice.address, size=9, width=text_width, color=MUTED)
+    pen.text(
+        MARGIN + CONTENT_WIDTH - 8 - code_width,
+        top - 29,
+        notice.code,
+        size=24,
+        bold=True,
+        align="right",
+        width=code_width,
+    )
 
 
 def draw_section_title(pen: Pen, top: float, *, text: str, note: str) -> None:
@@ -194,6 +228,8 @@ def render_seating_list(document: SeatingList) -> bytes:
         return card_height(max(len(table.seats) for table in pair))
 
     pairs = [document.tables[index : index + 2] for index in range(0, len(document.tables), 2)]
+    if document.check_in is not None:
+        flow.add(CHECK_IN_HEIGHT, partial(draw_check_in, notice=document.check_in))
     flow.add(
         SECTION_TITLE,
         partial(

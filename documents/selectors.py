@@ -30,7 +30,13 @@ from documents.score_sheet_rows import (
     row_words,
     unscored_rows,
 )
-from documents.seating_list import SeatingList, SeatingPlayer, SeatingSeat, SeatingTable
+from documents.seating_list import (
+    CheckInNotice,
+    SeatingList,
+    SeatingPlayer,
+    SeatingSeat,
+    SeatingTable,
+)
 from documents.sheet_data import RoundSheets, ScoreSheet, SheetDeal, SheetPlayer
 from engine import SheetError, dealer_for, round_results, score_sheet
 from engine.rules import TABLE_SIZES
@@ -361,9 +367,9 @@ def _confirmation_status(
 # -- Seating list --------------------------------------------------------------------------------
 
 
-def round_seating_list(*, round_: Round) -> SeatingList:
+def round_seating_list(*, round_: Round, check_in: CheckInNotice | None = None) -> SeatingList:
     """The round's tables with their players in seat order, and every player alphabetically
-    (Latvian order) with his table and seat. Two queries."""
+    (Latvian order) with his table and seat (and the organiser's `check_in`). Two queries."""
     tables = round_.tables.order_by("number").values_list("id", "number", "first_dealer_position")
     seated: dict[int, list[tuple[int, str, str | None, str]]] = defaultdict(list)
     for table_id, position, name, club, licence in (
@@ -404,6 +410,7 @@ def round_seating_list(*, round_: Round) -> SeatingList:
         round_number=round_.number,
         tables=tuple(seating_tables),
         players=tuple(players),
+        check_in=check_in,
     )
 
 
@@ -587,7 +594,6 @@ def prize_note(prizes: PrizeList) -> str:
 def prize_document(*, tournament: Tournament) -> PrizeDocument:
     """The prize list as printed: the fund by fee category, the costs share and the prizes."""
     prizes = prize_list(tournament=tournament)
-    percent = f"{prizes.costs_percent.normalize():f}"
     return PrizeDocument(
         event=event_info(tournament),
         subtitle=prize_subtitle(prizes, tournament.rounds_planned),
@@ -597,7 +603,7 @@ def prize_document(*, tournament: Tournament) -> PrizeDocument:
             for row in prizes.fund.categories
         ),
         fund=prizes.fund.total_text,
-        costs=f"{percent} %: {prizes.costs_text}",
+        costs=f"{prizes.costs_percent_text}: {prizes.costs_text}",
         pool=prizes.pool_text,
         prizes=tuple(
             PrizeLine(place=row.place, name=row.name, club=row.club, amount=row.amount_text)

@@ -16,10 +16,12 @@ from django.views.decorators.http import require_safe
 
 from core.query import positive_number
 from documents import printing
+from documents.seating_list import CheckInNotice
 from documents.selectors import prize_note
 from scoring import selectors
 from tournaments import permissions
 from tournaments.models import Round, Tournament
+from tournaments.selectors import open_check_in_round
 from tournaments.views.access import cached_tournament_page, lazy_tournament, organiser_required
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
@@ -74,11 +76,11 @@ def round_seating(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         request,
         slug,
         params=frozenset(),
-        render=lambda tournament: _round_seating(tournament, number),
+        render=lambda tournament: _round_seating(request, tournament, number),
     )
 
 
-def _round_seating(tournament: Tournament, number: int) -> HttpResponse:
+def _round_seating(request: HttpRequest, tournament: Tournament, number: int) -> HttpResponse:
     slug = tournament.slug
     round_ = selectors.public_round(tournament=tournament, number=number)
     if round_ is None:  # not created yet, or a draft whose seating may still change
@@ -86,7 +88,24 @@ def _round_seating(tournament: Tournament, number: int) -> HttpResponse:
     if not round_.tables.exists():
         raise Http404(_("This round has no tables yet."))
     return pdf_response(
-        printing.round_seating_pdf(round_=round_), f"{slug}-round-{number}-seating.pdf"
+        printing.round_seating_pdf(round_=round_, check_in=_check_in_notice(request, tournament)),
+        f"{slug}-round-{number}-seating.pdf",
+    )
+
+
+def _check_in_notice(request: HttpRequest, tournament: Tournament) -> CheckInNotice | None:
+    """The round being prepared, its code and check-in page, for the organiser's print (the
+    list on the hall's wall) only: the public copy, anyone's, never carries the code. An
+    organiser is signed in, so his copy is never the cache's."""
+    if not permissions.is_organiser(request.user, tournament):
+        return None
+    prepared = open_check_in_round(tournament)
+    if prepared is None:
+        return None
+    return CheckInNotice(
+        round_number=prepared.number,
+        code=prepared.check_in_code,
+        address=request.build_absolute_uri(reverse("public:check_in", args=[tournament.slug])),
     )
 
 

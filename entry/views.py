@@ -698,21 +698,26 @@ CALL_REFEREE = "call_referee"
 
 
 def post_call_referee(page: SheetPage) -> HttpResponse:
-    refusal = REFEREE_CALLS.begin(page.request)  # every call counts against the address
+    table = page.frame.table
+    counted = f"table:{table.pk}"  # per table: the venue's phones share an address
+    refusal = REFEREE_CALLS.begin(page.request, key=counted)
     if refusal is not None:
         return refusal
     try:
         tournament_services.referee_call(
-            table=page.frame.table,
+            table=table,
             by=page.request.user,
             via_link=page.token is not None,
             ip_address=client_ip(page.request),
         )
     except TableGoneError:
+        REFEREE_CALLS.succeeded(page.request, key=counted)
         raise
     except tournament_services.CallTooSoonError as error:
+        REFEREE_CALLS.succeeded(page.request, key=counted)  # a refused press costs nothing
         messages.info(page.request, str(error))
     except ServiceError as error:
+        REFEREE_CALLS.succeeded(page.request, key=counted)
         return page.render(error=str(error), status=409)
     return redirect(f"{page.url}#referee-call")
 

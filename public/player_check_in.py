@@ -1,7 +1,8 @@
 """Self check-in, the players' pages: the tournament's check-in page (find yourself by name,
 type the round's code from the hall display) and a player's own page (his secret link checks
 him in with one tap). Never cached: each answer is the visitor's own. Wrong codes and unknown
-links count against the address (core.ratelimit.CHECK_IN_FAILURES)."""
+links count against the address (core.ratelimit.CHECK_IN_FAILURES); wrong codes count against
+the round too, whatever the address (CHECK_IN_ROUND_FAILURES)."""
 
 from __future__ import annotations
 
@@ -19,7 +20,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.page_cache import canonical_redirect
 from core.query import whole_number
-from core.ratelimit import CHECK_IN_FAILURES
+from core.ratelimit import CHECK_IN_FAILURES, CHECK_IN_ROUND_FAILURES
 from core.security import client_ip
 from engine.names import search_key
 from tournaments import selectors, services
@@ -76,6 +77,37 @@ def found(tournament: Tournament, round_: Round, query: str) -> list[Registratio
     return entries
 
 
+def _code_check_in(
+    request: HttpRequest, chosen: Registration, round_: Round | None, code: str
+) -> CheckIn | HttpResponse | tuple[str, int]:
+    """The player checks in by the code: his check-in, a 429 page (the round has taken its
+    wrong codes), or the refusal's message and status. The address's try (taken by the
+    caller) and the round's stay counted for a wrong code only."""
+    counted = f"round:{round_.pk}" if round_ is not None else None
+    if counted is not None:
+        refusal = CHECK_IN_ROUND_FAILURES.begin(request, key=counted)  # any address's guess
+        if refusal is not None:
+            CHECK_IN_FAILURES.succeeded(request)
+            return refusal
+    try:
+        checked_in = services.self_check_in(
+            registration=chosen,
+            method=CheckInMethod.CODE,
+            code=code,
+            ip_address=client_ip(request),
+        )
+    except services.WrongCodeError as refused:  # both tries stay counted
+        return str(refused), 400
+    except services.ServiceError as refused:
+        outcome: CheckIn | tuple[str, int] = (str(refused), 409)
+    else:
+        outcome = checked_in
+    CHECK_IN_FAILURES.succeeded(request)
+    if counted is not None:
+        CHECK_IN_ROUND_FAILURES.succeeded(request, key=counted)
+    return outcome
+
+
 @never_cache
 @require_http_methods(["GET", "HEAD", "POST"])
 def check_in(request: HttpRequest, slug: str) -> HttpResponse:
@@ -112,27 +144,18 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
             CHECK_IN_FAILURES.succeeded(request)
             error, status = _("Type the check-in code the hall display shows."), 400
         else:
-            try:
-                checked_in = services.self_check_in(
-                    registration=chosen,
-                    method=CheckInMethod.CODE,
-                    code=form.cleaned_data["code"],
-                    ip_address=client_ip(request),
-                )
-            except services.WrongCodeError as refused:  # the try stays counted
-                error, status = str(refused), 400
-            except services.ServiceError as refused:
-                CHECK_IN_FAILURES.succeeded(request)
-                error, status = str(refused), 409
-            else:
-                CHECK_IN_FAILURES.succeeded(request)
+            outcome = _code_check_in(request, chosen, round_, form.cleaned_data["code"])
+            if isinstance(outcome, HttpResponse):
+                return outcome
+            if isinstance(outcome, CheckIn):
                 messages.success(
                     request,
                     _("%(name)s is checked in for round %(number)d. Thank you!")
-                    % {"name": chosen.player.full_name, "number": checked_in.round.number},
+                    % {"name": chosen.player.full_name, "number": outcome.round.number},
                 )
                 url = reverse("public:check_in", args=[slug])
                 return redirect(f"{url}?{urlencode({'q': query})}" if query else url)
+            error, status = outcome
     return render(
         request,
         "public/check_in.html",

@@ -23,6 +23,8 @@ urlpatterns = [
     # The hall display (a projector at the venue) and the round clock it and the referees fetch.
     path("t/<slug:slug>/display/", public.display, name="display"),
     path("t/<slug:slug>/display/clock/", public.display_clock, name="display_clock"),
+    # The same with the check-in code, by the organiser's private link, for the hall's screen.
+    path("t/<slug:slug>/display/<str:token>/", public.private_display, name="private_display"),
     path(
         "t/<slug:slug>/rounds/<int:number>/clock/",
         public.round_clock_fragment,

@@ -4,7 +4,8 @@ standings, a player's history. Views stay thin: selectors read, tables format.""
 from __future__ import annotations
 
 from django.http import Http404, HttpRequest, HttpResponse
-from django.shortcuts import get_object_or_404, render
+from django.shortcuts import get_object_or_404, redirect, render
+from django.urls import reverse
 from django.utils.cache import patch_vary_headers
 from django.utils.translation import gettext as _
 from django.views.decorators.cache import never_cache
@@ -13,6 +14,8 @@ from django_tables2 import RequestConfig
 
 from core.lean_tables import EXPORT_FORMATS, export_response
 from core.query import paginate, positive_number
+from core.ratelimit import CHECK_IN_FAILURES
+from core.security import refused
 from core.svg_charts import cumulative_chart
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
@@ -204,7 +207,11 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _display(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def _display(
+    request: HttpRequest, tournament: Tournament, *, private_url: str | None = None
+) -> HttpResponse:
+    """The display's page, or its live part for htmx. `private_url`: shown by the private
+    link, whose page alone carries the check-in code (and refreshes from that address)."""
     hall = selectors.hall_display(tournament=tournament)
     context = {
         "tournament": tournament,
@@ -212,12 +219,45 @@ def _display(request: HttpRequest, tournament: Tournament) -> HttpResponse:
         # The clock as it stood when the page was rendered: the fallback without JavaScript.
         # With it, htmx fetches the clock at once and every 20 s (display_clock: never cached).
         "clock": round_clock(hall.round) if hall.round is not None else None,
-        # Self check-in: the code of the round being prepared, while it is not seated.
+        # Self check-in: the round being prepared, while it is not seated (its code: the hall's).
         "check_in_round": tournament_selectors.open_check_in_round(tournament),
+        "shows_check_in_code": private_url is not None,
+        "live_url": private_url or reverse("public:display", args=[tournament.slug]),
     }
     template = "public/_display_live.html" if request.htmx else "public/display.html"
     response = render(request, template, context)
     patch_vary_headers(response, ("HX-Request",))
+    return response
+
+
+@never_cache
+@require_safe
+def private_display(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+    """The hall display by the organiser's private link: the public display and the check-in
+    code of the round being prepared, for the screen in the hall (anyone could check every
+    player in with the code). Never cached; unknown links count against the address."""
+    link = tournament_selectors.display_link_by_token(slug=slug, token=token)
+    if link is None:
+        refusal = CHECK_IN_FAILURES.begin(request)  # as a guessed check-in link
+        if refusal is not None:
+            return refusal
+        raise Http404(_("This display link is not known: ask the organiser for the hall's link."))
+    if link.revoked_at is not None:
+        response = refused(
+            request,
+            status=410,
+            title=_("Link replaced"),
+            message=_(
+                "This hall display link was replaced or withdrawn: open the new one from the "
+                "organiser's round page."
+            ),
+        )
+        response["HX-Refresh"] = "true"  # a screen left open shows this page, not the old code
+        return response
+    if request.GET:  # the address is the link itself: no other form of it is kept
+        return redirect(request.path)
+    response = _display(request, link.tournament, private_url=request.path)
+    response["X-Robots-Tag"] = "noindex, nofollow"
     return response
 
 

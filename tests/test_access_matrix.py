@@ -324,6 +324,14 @@ def fee_category_form() -> dict[str, object]:
     }
 
 
+def make_display_link(world: World) -> None:
+    services.display_link_issue(tournament=world.tournament, by=None)
+
+
+def display_link(world: World) -> list[object]:
+    return [world.tournament.slug, world.tournament.display_links.get(revoked_at=None).token]
+
+
 def slug(world: World) -> list[object]:
     return [world.tournament.slug]
 
@@ -419,6 +427,11 @@ SPECS: dict[str, ViewSpec] = {
         post_as={"organiser": lambda w: {"user": w.spare_referee.pk, "role": "referee"}},
     ),
     "tournaments:audit": ViewSpec(ORGANISERS, slug),
+    # The hall display's private link shows the check-in code: its organisers' to give.
+    "tournaments:display_link_new": ViewSpec(ORGANISERS, slug, lambda w: {}, has_page=False),
+    "tournaments:display_link_revoke": ViewSpec(
+        ORGANISERS, slug, lambda w: {}, has_page=False, prepare=make_display_link
+    ),
     "tournaments:fees": ViewSpec(ORGANISERS, slug, lambda w: fee_category_form()),
     "tournaments:referee_call_answer": ViewSpec(
         SHEET_PRINTERS,
@@ -517,6 +530,8 @@ SPECS: dict[str, ViewSpec] = {
     ),
     "public:standings": ViewSpec(EVERYONE, slug),
     "public:display": ViewSpec(EVERYONE, slug),
+    # Whoever holds the private link (the screen in the hall), signed in or not.
+    "public:private_display": ViewSpec(EVERYONE, display_link, prepare=make_display_link),
     "public:display_clock": ViewSpec(EVERYONE, slug),
     "public:round_clock": ViewSpec(EVERYONE, round_1),
     "public:player": ViewSpec(

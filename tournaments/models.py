@@ -536,6 +536,30 @@ class TableToken(models.Model):
         return gettext("%(table)s · link") % {"table": self.table or self.round}
 
 
+class DisplayLink(models.Model):
+    """The private address of the tournament's hall display (/t/<slug>/display/<token>/): the
+    public display and the check-in code of the round being prepared, for the screen in the
+    hall. The organiser renews or revokes it; a tournament has one working link at most."""
+
+    tournament = models.ForeignKey(
+        Tournament,
+        on_delete=models.CASCADE,
+        related_name="display_links",
+        verbose_name=_("tournament"),
+    )
+    token = models.CharField(_("token"), max_length=64, unique=True, default=new_table_token)
+    created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    revoked_at = models.DateTimeField(_("revoked at"), null=True, blank=True)
+
+    class Meta:
+        ordering = ("-created_at", "-pk")
+        verbose_name = _("hall display link")
+        verbose_name_plural = _("hall display links")
+
+    def __str__(self) -> str:
+        return gettext("%(tournament)s · hall display link") % {"tournament": self.tournament}
+
+
 class Seat(models.Model):
     table = models.ForeignKey(
         Table, on_delete=models.CASCADE, related_name="seats", verbose_name=_("table")
@@ -589,6 +613,8 @@ class AuditEntry(models.Model):
         TABLE_UNLOCKED = "table.unlocked", _("table unlocked")
         TOKEN_ISSUED = "token.issued", _("table link issued")
         TOKEN_REVOKED = "token.revoked", _("table link revoked")
+        DISPLAY_LINK_ISSUED = "display_link.issued", _("hall display link issued")
+        DISPLAY_LINK_REVOKED = "display_link.revoked", _("hall display link revoked")
         ROUND_CLOSED = "round.closed", _("round closed")
         ROLE_GRANTED = "role.granted", _("role given")
         ROLE_REVOKED = "role.revoked", _("role taken away")

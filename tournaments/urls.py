@@ -5,6 +5,7 @@ from django.urls import path
 from tournaments.views import (
     audit,
     calls,
+    display_links,
     fee_pages,
     people,
     register,
@@ -48,6 +49,14 @@ urlpatterns = [
         "t/<slug:slug>/calls/<int:call_id>/answer/",
         calls.referee_call_answer,
         name="referee_call_answer",
+    ),
+    path(
+        "t/<slug:slug>/display-link/new/", display_links.display_link_new, name="display_link_new"
+    ),
+    path(
+        "t/<slug:slug>/display-link/revoke/",
+        display_links.display_link_revoke,
+        name="display_link_revoke",
     ),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
     path("t/<slug:slug>/fees/", fee_pages.fee_categories, name="fees"),

@@ -92,6 +92,8 @@ MIDDLEWARE = [
     # Answers the API's preflight requests itself and marks its answers for the origins allowed,
     # before anything below can answer them (django-cors-headers asks to be this high).
     "corsheaders.middleware.CorsMiddleware",
+    # Under /api/ an error page of anything below is answered as JSON (CORS headers added after).
+    "core.security.ApiRefusalsAsJsonMiddleware",
     # Before the CSRF check, which would read (and spool) the body of an oversized upload.
     "core.security.RequestSizeLimitMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
@@ -99,6 +101,8 @@ MIDDLEWARE = [
     "django.middleware.locale.LocaleMiddleware",
     # Before anything looks a text up (the session, a page): refused in the reader's language.
     "core.security.NulCharacterMiddleware",
+    # A JSON body's lone surrogate (the phone's sync, the API's import), refused the same way.
+    "core.security.LoneSurrogateMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",
     "django.contrib.auth.middleware.AuthenticationMiddleware",
@@ -333,8 +337,15 @@ RATE_LIMITS = {
     # Wrong self check-in codes and unknown check-in links from one address (a venue shares
     # one: a mistyped code is rare, a guess needs millions).
     "check-in": {"failures": env_int("CHECK_IN_FAILURES_ALLOWED", 30), "seconds": 10 * 60},
-    # Calls to the chief referee from one address: a venue's tables may share it.
-    "referee-call": {"failures": env_int("REFEREE_CALLS_ALLOWED", 60), "seconds": 10 * 60},
+    # Wrong check-in codes for one round from all addresses together (a guesser with many): a
+    # hall's typos stay far below; a code has about eight million values.
+    "check-in-round": {
+        "failures": env_int("CHECK_IN_ROUND_FAILURES_ALLOWED", 100),
+        "seconds": 60 * 60,
+    },
+    # Calls to the chief referee from one table (core.ratelimit.REFEREE_CALLS): it calls again
+    # a minute after its last call at the soonest, so a table that needs him stays far below.
+    "referee-call": {"failures": env_int("REFEREE_CALLS_ALLOWED", 20), "seconds": 10 * 60},
     # Unknown or revoked API tokens sent from one address (a guess is hopeless: 256 bits).
     "api-token-failures": {
         "failures": env_int("API_TOKEN_FAILURES_ALLOWED", 30),

@@ -12,7 +12,7 @@ from engine.prizes import parse_prize_shares, split_prize_fund
 from engine.standings import place_text
 from scoring.selectors.tournament_standings import tournament_standings
 from tournaments.models import Tournament
-from tournaments.selectors.fund import Fund, money_text, prize_fund
+from tournaments.selectors.fund import Fund, money_text, percent_text, prize_fund
 
 
 @dataclass(frozen=True)
@@ -44,6 +44,10 @@ class PrizeList:
         return self.fund.total_cents - self.costs_cents
 
     @property
+    def costs_percent_text(self) -> str:
+        return percent_text(self.costs_percent)
+
+    @property
     def costs_text(self) -> str:
         return money_text(self.costs_cents)
 
@@ -62,7 +66,7 @@ class PrizeList:
     @property
     def shares_text(self) -> str:
         return " · ".join(
-            f"{place}. {share.normalize():f} %" for place, share in enumerate(self.shares, 1)
+            f"{place}. {percent_text(share)}" for place, share in enumerate(self.shares, 1)
         )
 
 

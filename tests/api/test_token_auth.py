@@ -3,7 +3,10 @@ with what to do; each token has its own limit of requests (429 with Retry-After)
 
 from __future__ import annotations
 
+import threading
+
 import pytest
+from django.db import connection
 from django.test import Client
 
 from api import services
@@ -99,3 +102,61 @@ def test_too_many_wrong_tokens_from_one_address_are_refused_for_a_while(settings
     assert right.status_code == 429 and right["Retry-After"] == "600"
     assert "10 minutes" in right.json()["detail"]
     assert elsewhere.status_code == 200
+
+
+def test_a_wrong_token_sent_during_another_s_check_takes_no_extra_try(settings, monkeypatch):
+    """Each token takes its try before it is looked up: a second wrong token arriving while the
+    first is checked finds the address's tries used up."""
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "api-token-failures": {"failures": 2, "seconds": 600},
+    }
+    made_token()
+    client = Client()
+    assert client.get(URL, **bearer("zole_guess-0")).status_code == 401
+    looked_up, parallel = [], []
+    look_up = services.token_for_secret
+
+    def slow_look_up(secret: str):
+        looked_up.append(secret)
+        if len(looked_up) == 1:  # the other request of the address arrives meanwhile
+            parallel.append(Client().get(URL, **bearer("zole_guess-parallel")))
+        return look_up(secret)
+
+    monkeypatch.setattr(services, "token_for_secret", slow_look_up)
+
+    assert client.get(URL, **bearer("zole_guess-1")).status_code == 401  # the last try
+    assert parallel[0].status_code == 429
+    assert looked_up == ["zole_guess-1"]
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="concurrent requests: this run is on SQLite"
+)
+@pytest.mark.django_db(transaction=True)
+def test_wrong_tokens_sent_at_once_get_no_more_tries_than_allowed(settings):
+    """Twelve clients of one address send unknown tokens at the same moment: exactly the
+    allowed number are looked up (401), the others get 429."""
+    settings.RATE_LIMIT_STORE = "database"
+    allowed, clients = 4, 12
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "api-token-failures": {"failures": allowed, "seconds": 600},
+    }
+    start = threading.Barrier(clients)
+    answers: list[int] = []
+
+    def send(number: int) -> None:
+        try:
+            start.wait()
+            answers.append(Client().get(URL, **bearer(f"zole_guess-{number}")).status_code)
+        finally:
+            connection.close()
+
+    threads = [threading.Thread(target=send, args=(number,)) for number in range(clients)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+
+    assert sorted(answers) == [401] * allowed + [429] * (clients - allowed)

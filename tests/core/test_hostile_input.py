@@ -12,6 +12,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from api import services as api_services
 from tests import hostile
 from tests.factories import make_user
 from tests.hostile import (
@@ -127,3 +128,55 @@ class TestPublicQueries:
             assert database_state() == before
             if response.status_code == 200:
                 assert_escaped(response, "sign-in page")
+
+
+class TestLoneSurrogates:
+    """A lone UTF-16 surrogate (JSON's escape "\\ud800" without its pair, or its three bytes)
+    is no text a database can hold. A JSON body that carries one, the phone's sync or the API's
+    player import, is refused with 400 before anything reads it, naming where; a proper pair
+    (an emoji) is text like any other."""
+
+    @pytest.fixture
+    def staff_token(self) -> dict[str, str]:
+        secret = api_services.api_token_create(user=make_user(is_staff=True), name="Vietne").secret
+        return {"HTTP_AUTHORIZATION": f"Bearer {secret}"}
+
+    def post(self, client: Client, url: str, body: bytes, **headers: str) -> Any:
+        return client.post(url, body, content_type="application/json", **headers)
+
+    @pytest.mark.parametrize(
+        "name", [b"J\\ud800nis", b"J\\uDFFFnis", b"J\xed\xa0\x80nis", b"\\ud83c\\ud83c"]
+    )
+    def test_the_api_import_refuses_it_naming_the_field(self, world, staff_token, name):
+        url = f"/api/v1/tournaments/{world.tournament.slug}/players"
+        before = database_state()
+
+        answer = self.post(
+            hostile_client(), url, b'{"players": [{"full_name": "' + name + b'"}]}', **staff_token
+        )
+
+        assert answer.status_code == 400
+        assert answer.json()["field"] == "players.0.full_name"
+        assert "surrogate" in answer.json()["detail"]
+        assert database_state() == before
+
+    def test_the_phones_sync_refuses_it_on_both_doors(self, world):
+        token = world.token.token
+        body = b'{"entries": [{"key": "k\\udfff", "action": "deal", "fields": {}}]}'
+        before = database_state()
+
+        by_link = self.post(hostile_client(), f"/r/{token}/entries/", body)
+        by_api = self.post(hostile_client(), f"/api/v1/tables/{token}/entries", body)
+
+        assert by_link.status_code == 400 and "entries.0.key" in by_link.content.decode()
+        assert by_api.status_code == 400 and by_api.json()["field"] == "entries.0.key"
+        assert database_state() == before
+
+    def test_a_pair_is_text(self, world, staff_token):
+        url = f"/api/v1/tournaments/{world.tournament.slug}/players"
+        body = b'{"players": [{"full_name": "J\\u0101nis Joker", "club": "\\ud83c\\udccf"}]}'
+
+        answer = self.post(hostile_client(), url, body, **staff_token)
+
+        assert answer.status_code == 201
+        assert answer.json()["players"][0]["club"] == "\U0001f0cf"

@@ -80,3 +80,51 @@ def test_every_error_answer_carries_the_security_headers(case, monkeypatch, sett
     assert response["X-Frame-Options"] == "DENY"
     assert response["X-Content-Type-Options"] == "nosniff"
     assert response["Referrer-Policy"] == "same-origin"
+
+
+API = "/api/v1/tournaments"
+
+
+def api_server_error(client: Client, monkeypatch: pytest.MonkeyPatch) -> HttpResponse:
+    def broken() -> None:
+        raise RuntimeError("a bug")
+
+    monkeypatch.setattr("api.tournaments_api.selectors.public_tournament_list", broken)
+    return client.get(API)
+
+
+API_ERRORS: dict[str, tuple[int, Callable[..., HttpResponse], str | None]] = {
+    "a NUL in a query": (400, lambda c: c.get(API, {"season": "20\x0026"}), "season"),
+    "a NUL in the address": (400, lambda c: c.get(API + "%00"), None),
+    "a NUL in a cookie": (400, lambda c: c.get(API, HTTP_COOKIE="sessionid=ab\x00c"), "sessionid"),
+    "a body over the size limit": (
+        413,
+        lambda c: c.post(
+            "/api/v1/tournaments/kauss/players",
+            b"{" + b" " * settings.REQUEST_BODY_MAX_BYTES + b"}",
+            content_type="application/json",
+        ),
+        None,
+    ),
+    "a host not served": (400, lambda c: c.get(API, HTTP_HOST="not-this-site.example"), None),
+    "an address outside the versions": (404, lambda c: c.get("/api/v0/tournaments"), None),
+    "a method the address does not take": (405, lambda c: c.delete(API), None),
+    "a bug in an answer": (500, api_server_error, None),
+}
+
+
+@pytest.mark.parametrize("case", API_ERRORS, ids=list(API_ERRORS))
+def test_every_refusal_under_the_api_is_json_saying_why(case, monkeypatch, settings):
+    """A program reads the API: what it refuses, whoever refuses it (the site's own checks
+    before the API, Django, django-ninja), comes as JSON with a `detail`, never a page."""
+    status, make, field = API_ERRORS[case]
+    client = Client(raise_request_exception=False, HTTP_ACCEPT_LANGUAGE="en")
+
+    response = make(client, monkeypatch) if make is api_server_error else make(client)
+
+    assert response.status_code == status
+    assert response["Content-Type"] == "application/json"
+    body = response.json()
+    assert isinstance(body["detail"], str) and body["detail"].strip()
+    assert body.get("field") == field
+    assert response["X-Content-Type-Options"] == "nosniff"

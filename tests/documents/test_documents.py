@@ -679,6 +679,21 @@ class TestSeatingList:
                 line = f"{seat.registration.player.full_name} {table.number} {seat.position}"
                 assert line in alphabetical
 
+    def test_the_organisers_print_carries_the_next_rounds_check_in_code(self, client, played_round):
+        """The seating on the wall tells the hall how to check in for the round being prepared;
+        the public copy of the same list never carries the code."""
+        tournament = played_round.tournament
+        next_round = tournament_services.round_create(tournament=tournament)
+        public = "\n".join(pdf_text(client.get(self.url(played_round)).content))
+        organiser = make_organiser()
+        client.force_login(organiser)
+        printed = pdf_text(client.get(self.url(played_round)).content)
+
+        assert next_round.check_in_code in printed[0]
+        assert "Check-in for round 2" in printed[0]
+        assert f"/t/{tournament.slug}/check-in/" in printed[0]
+        assert next_round.check_in_code not in public and "Check-in for round" not in public
+
     def test_a_draft_round_is_not_found(self, client):
         tournament = make_named_tournament()
         round_ = tournament_services.round_create(tournament=tournament)

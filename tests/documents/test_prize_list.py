@@ -107,3 +107,24 @@ def test_without_percentages_the_page_says_no_prizes_are_set(client):
 
     assert "No prizes are set" in response.content.decode()
     assert "No prizes are set" in pdf_text(prize_list_pdf(tournament=tournament))
+
+
+def test_percentages_are_written_as_the_language_writes_them_on_the_page_and_the_pdf(client):
+    """Latvian writes 12,5 %, on the organisers' page and in the printed list alike."""
+    tournament = make_tournament(
+        slug="valmiera",
+        prize_costs_percent=Decimal("12.5"),
+        prize_shares="62.5 37.5",
+        language="lv",
+    )
+    make_registrations(tournament, 3)
+    client.force_login(make_organiser())
+
+    page = client.get(
+        reverse("documents:prizes", args=["valmiera"]), HTTP_ACCEPT_LANGUAGE="lv"
+    ).content.decode()
+    text = pdf_text(prize_list_pdf(tournament=tournament))
+
+    assert "12,5\u00a0%" in page and "62,5\u00a0%" in page and "37,5\u00a0%" in page
+    assert "12,5 %" in text
+    assert "12.5" not in page + text and "62.5" not in page

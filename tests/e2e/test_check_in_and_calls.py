@@ -1,8 +1,9 @@
 """The event day in Latvian on 360 px phones: a player finds himself on the check-in page and
-checks himself in by the code the hall display shows, another with his own link; the organiser
-sees both on the round page. In play, a table calls the chief referee from its sheet, the table
-sees that he is called, and the chief referee answers the call from his dashboard. No
-Content-Security-Policy violation on any page.
+checks himself in by the code the hall's screen shows (the display's private link; the public
+display never shows it), another with his own link; the organiser sees both on the round page.
+In play, a table calls the chief referee from its sheet, the table sees that he is called, and
+the chief referee answers the call from his dashboard. No Content-Security-Policy violation on
+any page.
 
 Screenshots go to $E2E_SCREENSHOTS (a directory) when set, else to the test's tmp_path."""
 
@@ -46,17 +47,24 @@ def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, o
     code = round_one.check_in_code
     round_url = "/organise/t/gulbenes-kauss/rounds/1/"
 
-    # The hall display shows the round's code in large type, on a phone too.
+    # The hall's screen, by the organiser's private link, shows the round's code in large
+    # type, on a phone too; the public display says where to check in, never the code.
+    private = services.display_link_issue(tournament=tournament, by=None).token
     display = open_page()
-    display.goto(f"{live_server.url}/t/gulbenes-kauss/display/")
+    display.goto(f"{live_server.url}/t/gulbenes-kauss/display/{private}/")
     assert display.locator(".display-check-in-code").inner_text() == code
     assert_fits_the_phone(display)
     display.screenshot(path=str(shots / "display-check-in-code-360-lv.png"))
     no_violations(display)
     hall = open_page(1366, 900)
-    hall.goto(f"{live_server.url}/t/gulbenes-kauss/display/")
+    hall.goto(f"{live_server.url}/t/gulbenes-kauss/display/{private}/")
     assert hall.locator(".display-check-in-code").is_visible()
     hall.screenshot(path=str(shots / "display-check-in-code-1366-lv.png"))
+    public = open_page(1366, 900)
+    public.goto(f"{live_server.url}/t/gulbenes-kauss/display/")
+    assert public.locator(".display-check-in").is_visible()
+    assert code not in public.content()
+    no_violations(public)
 
     # Jānis finds himself without his name's marks and types the code in lower case.
     player = open_page()
@@ -100,8 +108,9 @@ def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, o
     sign_in(organiser, live_server, "rita", round_url)
     section = organiser.locator("#self-check-in")
     assert section.locator(".check-in-code").inner_text() == code
-    listed = section.locator(".self-check-in-list li").all_inner_texts()
-    assert [re.split(r" · ", line)[0] for line in listed] == [NAMES[1], NAMES[0]]
+    listed = section.locator(".self-check-in-list tbody td:first-child").all_inner_texts()
+    assert listed == [NAMES[1], NAMES[0]]
+    assert organiser.locator(f"#hall-display a[href$='/display/{private}/']").count() == 1
     assert_fits_the_phone(organiser)
     section.scroll_into_view_if_needed()
     organiser.screenshot(path=str(shots / "organiser-self-check-in-360-lv.png"))

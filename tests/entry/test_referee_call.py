@@ -1,14 +1,19 @@
 """Calling the chief referee from the table's page: a plain form on the link's page and the
-signed-in door, the call shown to the players, one open call a table, a limit per address."""
+signed-in door, the call shown to the players, one open call a table, a limit per table (a
+press refused as too soon costs nothing)."""
 
 from __future__ import annotations
+
+import datetime
 
 import pytest
 from django.test import Client
 from django.urls import reverse
+from django.utils import timezone
 
 from tests.factories import make_organiser, make_published_round, make_user
 from tournaments.models import AuditEntry, RefereeCall, TableToken
+from tournaments.services.referee_calls import CALL_AGAIN_AFTER
 
 pytestmark = pytest.mark.django_db
 
@@ -56,15 +61,43 @@ def test_the_signed_in_door_calls_too(table, client):
     assert AuditEntry.objects.get(action=AuditEntry.Action.REFEREE_CALLED).user == organiser
 
 
-def test_calls_are_limited_per_address(table, settings):
+def a_minute_passes() -> None:
+    earlier = timezone.now() - CALL_AGAIN_AFTER - datetime.timedelta(seconds=1)
+    RefereeCall.objects.update(called_at=earlier, reminded_at=None)
+
+
+def test_calls_are_limited_per_table_link(table, settings):
     settings.RATE_LIMITS = {
         **settings.RATE_LIMITS,
         "referee-call": {"failures": 2, "seconds": 600},
     }
-    phone = Client(REMOTE_ADDR="10.3.3.3")
-    answers = [phone.post(link_url(table), CALL).status_code for _ in range(3)]
+    answers = []
+    for phone in ("10.3.3.3", "10.3.3.4", "10.3.3.5"):  # the table's phones, or a script
+        answers.append(Client(REMOTE_ADDR=phone).post(link_url(table), CALL).status_code)
+        a_minute_passes()
     assert answers == [302, 302, 429]
-    assert RefereeCall.objects.count() == 1
+    assert RefereeCall.objects.get().reminded_at is None  # the third press reminded nobody
+
+
+def test_presses_refused_as_too_soon_cost_nothing_and_other_tables_still_call(table, settings):
+    """A venue's phones share one address: one table pressing again and again stops neither
+    its own next call nor any other table's."""
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "referee-call": {"failures": 2, "seconds": 600},
+    }
+    venue = Client(REMOTE_ADDR="10.3.3.3")
+    table_two = table.round.tables.get(number=2)
+
+    first = [venue.post(link_url(table), CALL).status_code for _ in range(60)]
+    other = venue.post(link_url(table_two), CALL)
+    a_minute_passes()
+    reminder = venue.post(link_url(table), CALL)
+
+    assert set(first) == {302} and RefereeCall.objects.filter(table=table).count() == 1
+    assert other.status_code == 302 and RefereeCall.objects.filter(table=table_two).exists()
+    assert reminder.status_code == 302
+    assert RefereeCall.objects.get(table=table).reminded_at is not None
 
 
 def test_a_closed_round_offers_no_call_and_refuses_one(table, client):

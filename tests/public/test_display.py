@@ -259,3 +259,74 @@ class TestTheSeatingFillsTheScreen:
         grid = response.context["hall"].seating_grid
         html = response.content.decode()
         assert f'class="display-tables {grid.classes}"' in html
+
+
+class TestThePrivateLink:
+    """The hall display by the organiser's private link (/t/<slug>/display/<token>/): all the
+    public display shows and the round's check-in code, for the screen in the hall."""
+
+    @pytest.fixture
+    def hall(self):
+        tournament = make_tournament(slug="kauss")
+        make_registrations(tournament, 7)
+        round_ = tournament_services.round_create(tournament=tournament)
+        link = tournament_services.display_link_issue(tournament=tournament, by=None)
+        return tournament, round_, reverse("public:private_display", args=["kauss", link.token])
+
+    def test_it_shows_the_public_display_and_the_code(self, client: Client, hall):
+        tournament, round_, url = hall
+        public = client.get(display_url(tournament)).content.decode()
+
+        page = client.get(url).content.decode()
+        live = client.get(url, HTTP_HX_REQUEST="true").content.decode()
+
+        assert round_.check_in_code in page and round_.check_in_code in live
+        assert round_.check_in_code not in public
+        assert f'hx-get="{url}"' in page  # the live part refreshes from the private address
+        for shown in (tournament.name, "Check-in for round 1", "No round is published yet."):
+            assert shown in public and shown in page
+
+    def test_it_is_never_cached_nor_indexed(self, client: Client, hall):
+        _tournament, _round, url = hall
+
+        response = client.get(url)
+
+        assert "no-store" in response["Cache-Control"] and "private" in response["Cache-Control"]
+        assert response["X-Robots-Tag"] == "noindex, nofollow"
+
+    def test_once_seated_it_shows_no_code(self, client: Client, hall):
+        _tournament, round_, url = hall
+        tournament_services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+
+        assert round_.check_in_code not in client.get(url).content.decode()
+
+    def test_an_unknown_link_is_not_found_and_counted(self, settings, hall):
+        settings.RATE_LIMITS = {**settings.RATE_LIMITS, "check-in": {"failures": 2, "seconds": 600}}
+        guesser = Client(REMOTE_ADDR="10.6.6.6")
+        url = reverse("public:private_display", args=["kauss", "x" * 43])
+
+        assert [guesser.get(url).status_code for _ in range(3)] == [404, 404, 429]
+
+    def test_a_link_of_another_tournament_is_not_found(self, client: Client, hall):
+        _tournament, _round, url = hall
+        make_tournament(slug="cits")
+
+        assert client.get(url.replace("/kauss/", "/cits/")).status_code == 404
+
+    def test_a_renewed_or_revoked_link_is_gone_and_the_screen_reloads(self, client: Client, hall):
+        tournament, round_, url = hall
+        tournament_services.display_link_issue(tournament=tournament, by=None)
+
+        gone = client.get(url)
+        polled = client.get(url, HTTP_HX_REQUEST="true")
+
+        assert gone.status_code == 410 and round_.check_in_code not in gone.content.decode()
+        assert "organiser" in gone.content.decode()
+        assert polled.status_code == 410 and polled["HX-Refresh"] == "true"
+
+    def test_a_query_string_is_dropped(self, client: Client, hall):
+        _tournament, _round, url = hall
+
+        response = client.get(url + "?utm_source=x")
+
+        assert response.status_code == 302 and response.url == url

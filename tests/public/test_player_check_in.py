@@ -1,13 +1,18 @@
 """Self check-in, the players' pages: the tournament's check-in page (a name search, then the
-round's code) and a player's own link; the hall display shows the code while check-in is open."""
+round's code) and a player's own link; the code is read in the hall only (the private display),
+never on a public page, and wrong codes are limited per address and per round."""
 
 from __future__ import annotations
+
+import json
 
 import pytest
 from django.test import Client
 from django.urls import reverse
 
-from tests.factories import make_player, make_tournament
+from api.services import api_token_create
+from archive.export import tournament_archive
+from tests.factories import make_player, make_published_round, make_tournament, make_user
 from tournaments import services
 from tournaments.models import AuditEntry, CheckIn, CheckInMethod, Registration
 
@@ -45,18 +50,60 @@ def method_of(round_, entry) -> str:
     return CheckIn.objects.get(round=round_, registration=entry).method
 
 
-def test_the_hall_display_shows_the_code_while_check_in_is_open(
-    event, client, django_capture_on_commit_callbacks
-):
+def test_the_public_display_says_where_to_check_in_but_never_the_code(event, client):
+    """Anyone on the internet reads the public display: with the code he could check every
+    player in. It shows the check-in page; the code is the hall's (the private display)."""
     tournament, _entries, round_ = event
     display = reverse("public:display", args=[tournament.slug])
+
     page = client.get(display).content.decode()
-    assert round_.check_in_code in page and check_in_url(tournament) in page
+    live = client.get(display, HTTP_HX_REQUEST="true").content.decode()
 
-    with django_capture_on_commit_callbacks(execute=True):  # the cached display is renewed
-        services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+    assert check_in_url(tournament) in page and "Check-in for round 1" in page
+    assert round_.check_in_code not in page + live
 
-    assert round_.check_in_code not in client.get(display).content.decode()
+
+def test_no_public_page_export_api_answer_or_archive_carries_the_code(event, client):
+    tournament, entries, round_ = event
+    published = make_tournament(slug="valka")
+    make_published_round(published)
+    draft_after = services.round_create(tournament=published)  # round 2 open, round 1 public
+    organiser = make_user()
+    tournament.organisers.add(organiser)
+    published.organisers.add(organiser)
+    token = {"HTTP_AUTHORIZATION": f"Bearer {api_token_create(user=organiser, name='P').secret}"}
+    public = [reverse("public:tournament", args=[slug]) for slug in ("gulbene", "valka")] + [
+        reverse("public:display", args=["valka"]),
+        reverse("public:standings", args=["valka"]),
+        reverse("public:standings", args=["valka"]) + "?_export=csv",
+        reverse("public:round", args=["valka", 1]),
+        reverse("public:check_in", args=["gulbene"]) + "?q=berz",
+        reverse("public:my_check_in", args=["gulbene", entries[0].check_in_token]),
+        reverse("documents:round_seating_pdf", args=["valka", 1]),
+        reverse("documents:standings_pdf", args=["valka"]),
+        "/api/v1/tournaments",
+        "/api/v1/tournaments/valka",
+        "/api/v1/tournaments/valka/rounds/1",
+        "/api/v1/tournaments/valka/standings",
+    ]
+    organiser_api = [
+        "/api/v1/organise/tournaments",
+        "/api/v1/organise/tournaments/gulbene/rounds",
+        "/api/v1/organise/tournaments/gulbene/rounds/1",
+        "/api/v1/organise/tournaments/valka/rounds/2",
+    ]
+    codes = (round_.check_in_code.encode(), draft_after.check_in_code.encode())
+
+    answers = {url: client.get(url) for url in public}
+    answers |= {url: client.get(url, **token) for url in organiser_api}
+    archives = [json.dumps(tournament_archive(t)) for t in (tournament, published)]
+
+    assert {url: answer.status_code for url, answer in answers.items()} == dict.fromkeys(
+        answers, 200
+    )
+    for url, answer in answers.items():
+        assert not any(code in answer.content for code in codes), url
+    assert not any(code.decode() in archive for code in codes for archive in archives)
 
 
 def test_a_player_finds_himself_without_marks_and_checks_in_by_the_code(event, client):
@@ -109,6 +156,46 @@ def test_wrong_codes_are_limited_per_address(event, settings):
     assert guesser.post(check_in_url(tournament), right).status_code == 429
     assert method_of(round_, entries[0]) == CheckInMethod.ROUND
     assert neighbour.post(check_in_url(tournament), right).status_code == 302
+
+
+def test_wrong_codes_are_limited_per_round_whatever_the_address(event, settings):
+    """A guesser spread over many addresses: the round takes so many wrong codes in all, then
+    refuses codes (even the right one) for a while; the players' own links still work."""
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "check-in-round": {"failures": 3, "seconds": 3600},
+    }
+    tournament, entries, round_ = event
+    codes = [code for code in ("AAAAA", "CCCCC", "DDDDD", "EEEEE") if code != round_.check_in_code]
+    wrong = [
+        Client(REMOTE_ADDR=f"10.8.0.{number}").post(
+            check_in_url(tournament), {"registration": entries[0].pk, "code": code}
+        )
+        for number, code in enumerate(codes[:3], 1)
+    ]
+    right = {"registration": entries[1].pk, "code": round_.check_in_code}
+
+    refused = Client(REMOTE_ADDR="10.8.1.1").post(check_in_url(tournament), right)
+
+    assert [answer.status_code for answer in wrong] == [400, 400, 400]
+    assert refused.status_code == 429 and refused["Retry-After"] == "3600"
+    assert "own link" in refused.content.decode()
+    assert method_of(round_, entries[1]) == CheckInMethod.ROUND
+    assert Client(REMOTE_ADDR="10.8.1.1").post(my_url(entries[1])).status_code == 302
+
+
+def test_right_codes_take_nothing_from_the_rounds_wrong_codes(event, settings):
+    settings.RATE_LIMITS = {
+        **settings.RATE_LIMITS,
+        "check-in-round": {"failures": 1, "seconds": 3600},
+    }
+    tournament, entries, round_ = event
+    for entry in entries[:4]:  # the same phone, or the hall's shared address
+        right = {"registration": entry.pk, "code": round_.check_in_code}
+        assert Client().post(check_in_url(tournament), right).status_code == 302
+    wrong = "XXXXX" if round_.check_in_code != "XXXXX" else "YYYYY"
+    last = {"registration": entries[4].pk, "code": wrong}
+    assert Client().post(check_in_url(tournament), last).status_code == 400
 
 
 def test_the_private_link_checks_in_with_one_tap(event, client):

@@ -12,7 +12,7 @@ from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 
-from tests.factories import make_registrations, make_tournament
+from tests.factories import make_player, make_registrations, make_tournament
 from tests.hostile import (
     HOSTILE_NAMES,
     LONG_TEXT,
@@ -70,6 +70,19 @@ def test_a_second_registration_is_refused_saying_where_he_is(tournament, client)
     page = client.post(url(tournament), form(full_name="anna ozolina", club="OGRE"))
     assert_refused(page, before, "the same player twice")
     assert "number 1 on the list of registered players" in page.content.decode()
+
+
+def test_a_licence_of_another_player_is_refused_without_naming_him(tournament, client):
+    """The register's players are not public (a player without a public result has no page):
+    the form tells a visitor the licence is taken, never by whom."""
+    make_player(full_name="Kārlis Slepenais", licence_number="LV-777")
+    before = database_state()
+
+    page = client.post(url(tournament), form(licence_number="LV-777"))
+
+    assert_refused(page, before, "a licence of another player")
+    content = page.content.decode()
+    assert "LV-777" in content and "Slepenais" not in content and "Kārlis" not in content
 
 
 def test_a_closed_registration_shows_no_form_and_takes_nothing(client):

@@ -10,6 +10,7 @@ middle of another table's round: the phone, going through nginx, loses nothing."
 
 from __future__ import annotations
 
+import http.client
 import http.cookiejar
 import json
 import os
@@ -164,6 +165,8 @@ error_log {home}/error.log warn;
 events {{ worker_connections 256; }}
 http {{
     access_log off;
+    # Bodies in memory: run as root, nginx's workers (nobody) cannot write under pytest's tmp.
+    client_body_buffer_size 4m;
     client_body_temp_path {home}/body;
     proxy_temp_path {home}/proxy;
     fastcgi_temp_path {home}/fastcgi;
@@ -392,6 +395,73 @@ def test_two_servers_behind_nginx_share_the_database_and_the_cache(
     stored = re.search(r"KEYS (\S*)", counts).group(1).split(",")
     assert rows == places == 2 * DEALS  # every deal once, no place taken twice
     assert sorted(stored) == sorted(first.acknowledged + second.acknowledged)
+
+
+def send_body(base: str, path: str, size: int) -> tuple[int, dict[str, str], bytes]:
+    """POST `size` bytes of JSON-looking text; the answer (a connection the proxy closed while
+    the body was still going counts as status 0)."""
+    host, port = base.removeprefix("http://").split(":")
+    connection = http.client.HTTPConnection(host, int(port), timeout=60)
+    try:
+        connection.request(
+            "POST",
+            path,
+            body=b"[" + b" " * (size - 2) + b"]",
+            headers={"Content-Type": "application/json"},
+        )
+        response = connection.getresponse()
+        return response.status, dict(response.getheaders()), response.read()
+    except OSError:
+        return 0, {}, b""
+    finally:
+        connection.close()
+
+
+def test_nginx_refuses_a_body_over_the_sites_limit_itself(own_redis, tmp_path):
+    """What the site would refuse for its size (413 before reading it), nginx refuses itself:
+    a body the server does not read makes nginx's sending fail (502, "broken pipe") rather
+    than pass on its 413. A body at the limit goes through; under /api/ the refusal is JSON."""
+    nginx = need(nginx_bin(), "Debian's nginx")
+    env = {key: value for key, value in os.environ.items() if key not in SETTINGS_VARIABLES}
+    env.update(
+        DEBUG="0",
+        SECRET_KEY="deployment-test-only-" + uuid.uuid4().hex,
+        ALLOWED_HOSTS="127.0.0.1",
+        HTTPS="0",
+        TRUSTED_PROXIES="1",
+        DATABASE_URL=f"sqlite:///{tmp_path / 'db.sqlite3'}",
+        REDIS_URL=own_redis,
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
+    manage(env, "collectstatic", "--noinput", "--verbosity", "0")
+    limit = int(manage(env, "shell", "-c", SIZE_LIMIT).split()[-1])
+    server = Gunicorn(env, tmp_path / "server.log")
+    proxy = Nginx(nginx, tmp_path / "nginx", [server])
+    try:
+        at_the_limit = [send_body(proxy.base, path, limit) for path in ("/rules/", API_IMPORT)]
+        over = [
+            (path, size, send_body(proxy.base, path, size))
+            for size in (limit + 1, limit + 200_000, 3 * 1024 * 1024 - 1, 3 * 1024 * 1024 + 1)
+            for path in ("/rules/", API_IMPORT)
+            for _ in range(3)
+        ]
+    finally:
+        proxy.stop()
+        server.stop()
+
+    for status, headers, _body in at_the_limit:  # the site's own answer (no CSRF token, ...)
+        assert status not in (0, 413, 502) and "X-Frame-Options" in headers, status
+    answers = [(path, size, status) for path, size, (status, _headers, _body) in over]
+    assert {status for _path, _size, status in answers} == {413}, answers
+    for path, _size, (_status, headers, body) in over:
+        assert "X-Frame-Options" not in headers  # nginx's, never the site's
+        if path == API_IMPORT:
+            assert headers["Content-Type"] == "application/json"
+            assert "2560" in json.loads(body)["detail"]
+
+
+SIZE_LIMIT = "from django.conf import settings; print(settings.REQUEST_BODY_MAX_BYTES)"
+API_IMPORT = "/api/v1/tournaments/kauss/players"
 
 
 # --- The recipe's files -------------------------------------------------------------------------

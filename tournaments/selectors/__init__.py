@@ -11,7 +11,11 @@ from tournaments.selectors.audit import (
     audit_rows,
 )
 from tournaments.selectors.check_in import (
+    SELF_METHODS,
     check_in_matches,
+    confirmed_check_ins,
+    display_link,
+    display_link_by_token,
     last_check_in_id,
     latest_seat,
     open_check_in_round,
@@ -20,7 +24,6 @@ from tournaments.selectors.check_in import (
     registration_by_check_in_token,
     round_check_in,
     round_referee_calls,
-    self_check_ins,
     table_referee_call,
 )
 from tournaments.selectors.fund import (
@@ -82,6 +85,7 @@ from tournaments.selectors.signups import (
 __all__ = [
     "AUDIT_PAGE_SIZE",
     "ROLE_HOLDERS",
+    "SELF_METHODS",
     "AttendanceDifference",
     "CategoryFund",
     "Fund",
@@ -97,6 +101,9 @@ __all__ = [
     "club_list",
     "club_named",
     "coming_tournaments_for",
+    "confirmed_check_ins",
+    "display_link",
+    "display_link_by_token",
     "fee_categories",
     "fees_paid",
     "last_check_in_id",
@@ -128,7 +135,6 @@ __all__ = [
     "round_seating",
     "round_tables",
     "seating_history",
-    "self_check_ins",
     "signup_lists",
     "signup_open",
     "signups_to_decide",

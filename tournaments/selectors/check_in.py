@@ -1,4 +1,5 @@
-"""Reads of self check-in and of the tables' calls to the chief referee."""
+"""Reads of self check-in (the hall display's private link with it) and of the tables' calls
+to the chief referee."""
 
 from __future__ import annotations
 
@@ -13,6 +14,7 @@ from tournaments.models import (
     CheckIn,
     CheckInMethod,
     CheckOut,
+    DisplayLink,
     RefereeCall,
     Registration,
     Round,
@@ -35,12 +37,31 @@ def open_check_in_round(tournament: Tournament) -> Round | None:
     )
 
 
-def self_check_ins(*, round_: Round) -> list[CheckIn]:
-    """The round's check-ins the players made themselves, the latest first, with names."""
+def confirmed_check_ins(*, round_: Round) -> list[CheckIn]:
+    """The round's check-ins made by the players themselves (by the code, by their own links)
+    or by the organiser's tick, the latest first, with names: not those the round's
+    preparation made for everyone."""
     return list(
-        CheckIn.objects.filter(round=round_, method__in=SELF_METHODS)
+        CheckIn.objects.filter(round=round_)
+        .exclude(method=CheckInMethod.ROUND)
         .select_related("registration__player")
         .order_by("-checked_in_at", "-pk")
+    )
+
+
+def display_link(tournament: Tournament) -> DisplayLink | None:
+    """The tournament's working private link of the hall display, if it has one."""
+    return DisplayLink.objects.filter(tournament=tournament, revoked_at__isnull=True).first()
+
+
+def display_link_by_token(*, slug: str, token: str) -> DisplayLink | None:
+    """The private display link of the address, working or not (None: no such link)."""
+    if not token or len(token) > 64:
+        return None
+    return (
+        DisplayLink.objects.select_related("tournament")
+        .filter(tournament__slug=slug, token=token)
+        .first()
     )
 
 

@@ -23,6 +23,11 @@ def money_text(amount_cents: int) -> str:
     return f"{number_format(euros, decimal_pos=2, force_grouping=True)}\u00a0€"
 
 
+def percent_text(percent: Decimal) -> str:
+    """A percentage as the active language writes it: "12,5 %" in Latvian, "20 %"."""
+    return f"{number_format(percent.normalize())}\u00a0%"
+
+
 @dataclass(frozen=True)
 class CategoryFund:
     """One fee category's part of the fund."""

@@ -4,7 +4,8 @@ models directly).
 The parts: `audit_and_locks` (the refusal, the audit entry, the lock order), `accounts` (demo
 data, organiser accounts), `roles` (roles given and taken, referees of tables, referee accounts),
 `tournaments` (settings, entries, players, clubs), `rounds` (creation, check-in, seating,
-publication), `clock_and_links` (the round clock, entry links), `player_import` (CSV), `signups`
+publication), `clock_and_links` (the round clock, entry links, the hall display's private
+link), `player_import` (CSV), `signups`
 (registration online), `self_check_in` (players checking themselves in), `referee_calls` (a table
 calls the chief referee).
 Callers use this package's names; the parts import each other only downwards from
@@ -25,6 +26,8 @@ from tournaments.services.audit_and_locks import (
     table_gone_message,
 )
 from tournaments.services.clock_and_links import (
+    display_link_issue,
+    display_link_revoke,
     round_clock_reset,
     round_clock_start,
     round_time_call,
@@ -107,6 +110,8 @@ __all__ = [
     "club_create",
     "decode_upload",
     "demo_load",
+    "display_link_issue",
+    "display_link_revoke",
     "fee_categories_save",
     "fees_paid_set",
     "lock_round_and_table",

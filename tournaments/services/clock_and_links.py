@@ -1,4 +1,5 @@
-"""The round clock of a timed round (start, reset, call time) and the tables' entry links."""
+"""The round clock of a timed round (start, reset, call time), the tables' entry links and the
+hall display's private link."""
 
 import datetime
 
@@ -12,9 +13,11 @@ from core.page_cache import tournament_changed
 from tournaments import permissions, selectors
 from tournaments.models import (
     AuditEntry,
+    DisplayLink,
     Round,
     Table,
     TableToken,
+    Tournament,
 )
 from tournaments.round_clock import CLOCK_STATUSES, round_clock
 from tournaments.services.audit_and_locks import ServiceError, audit, lock_round_and_table
@@ -194,5 +197,50 @@ def table_token_revoke(*, table: Table, by: User | None, ip_address: str | None 
         tournament=table.round.tournament,
         table=table,
         ip_address=ip_address,
+    )
+    return revoked
+
+
+def _lock_tournament(tournament: Tournament) -> Tournament:
+    # Two organisers renewing at once: one after the other, one working link left.
+    return Tournament.objects.select_for_update().get(pk=tournament.pk)
+
+
+@transaction.atomic
+def display_link_issue(
+    *, tournament: Tournament, by: User | None, ip_address: str | None = None
+) -> DisplayLink:
+    """A new private link of the hall display (it shows the check-in code); the old one stops
+    working."""
+    tournament = _lock_tournament(tournament)
+    renewed = DisplayLink.objects.filter(tournament=tournament, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    link = DisplayLink.objects.create(tournament=tournament)
+    audit(
+        action=AuditEntry.Action.DISPLAY_LINK_ISSUED,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        replaced=bool(renewed),
+    )
+    return link
+
+
+@transaction.atomic
+def display_link_revoke(
+    *, tournament: Tournament, by: User | None, ip_address: str | None = None
+) -> int:
+    """The hall display's private link stops working (a leaked link); how many were working."""
+    tournament = _lock_tournament(tournament)
+    revoked = DisplayLink.objects.filter(tournament=tournament, revoked_at__isnull=True).update(
+        revoked_at=timezone.now()
+    )
+    audit(
+        action=AuditEntry.Action.DISPLAY_LINK_REVOKED,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        revoked=revoked,
     )
     return revoked

@@ -56,17 +56,21 @@ def signup_create(
 ) -> SignUp:
     """Register online: on the list while it has places, else on the waiting list. The same
     person twice (the same register player, licence, or name and club) is refused with where he
-    already is; so is a licence that belongs to a player of another name."""
+    already is; so is a licence that belongs to a player of another name (without his name)."""
     # The tournament's row: two registrations for the last place are decided one after the other.
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if not signup_open(tournament):
         raise SignUpRefusedError(_("Registration online is closed for this tournament."))
     match = register_match(full_name=full_name, club=club, licence_number=licence_number)
     if match.licence_taken_by is not None:
-        licence, name = match.licence_taken_by
+        # Never whose: the register is not public (a visitor would learn a name from it).
+        licence, _name = match.licence_taken_by
         raise SignUpRefusedError(
-            _("licence %(licence)s already belongs to %(name)s")
-            % {"licence": licence, "name": name},
+            _(
+                "licence %(licence)s belongs to another player: check the number, or ask the "
+                "organiser"
+            )
+            % {"licence": licence},
             field="licence_number",
         )
     if registered_entry(tournament=tournament, player=match.player) is not None:

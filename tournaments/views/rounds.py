@@ -77,6 +77,7 @@ def _round_page(
         for view in tables:
             for seat in view.seats:
                 seat.rank_label = ranks.get(seat.registration_id, "")
+    check_ins_made = selectors.confirmed_check_ins(round_=round_)
     attendance = selectors.attendance_difference(
         round_=round_,
         present=present,
@@ -107,9 +108,11 @@ def _round_page(
             and not selectors.tables_confirmed_short(round_=round_),
             # Self check-in and the tables' calls to the chief referee.
             "check_in_open": round_.status == RoundStatus.DRAFT and not tables,
-            "self_check_ins": selectors.self_check_ins(round_=round_)
-            if round_.status == RoundStatus.DRAFT
-            else [],
+            "check_ins_made": check_ins_made,
+            "self_check_in_count": sum(
+                check_in.method in selectors.SELF_METHODS for check_in in check_ins_made
+            ),
+            "display_link": selectors.display_link(round_.tournament),
             "referee_calls": selectors.round_referee_calls(round_=round_),
             "check_ins_shown": selectors.last_check_in_id(round_=round_),
         },

@@ -160,6 +160,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "rounds": selectors.round_list(tournament=tournament),
             "registration_count": tournament.registrations.count(),
+            "display_link": selectors.display_link(tournament),
             "rules_in_words": rule_set_words(
                 rule_set_options(tournament), table_size=4, place_points=False
             ),

@@ -58,7 +58,7 @@ def test_the_code_confirms_a_provisional_check_in_and_is_audited(event):
     assert entry.ip_address == "10.0.0.9" and entry.user is None
     assert entry.detail["player"] == entries[0].player.full_name
     assert entry.detail["method"] == "code"
-    assert [c.registration for c in selectors.self_check_ins(round_=round_)] == [entries[0]]
+    assert [c.registration for c in selectors.confirmed_check_ins(round_=round_)] == [entries[0]]
 
 
 def test_a_wrong_code_is_refused_and_changes_nothing(event):

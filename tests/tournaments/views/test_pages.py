@@ -253,8 +253,9 @@ def test_round_page_uses_a_fixed_number_of_queries(
     url = reverse("tournaments:round", args=[seated_round.tournament.slug, 1])
     organiser_client.get(url)
     # The round, its tables and seats, check-in with the fees, the calls to the chief referee,
-    # the players out of the round: a fixed number, whatever the size.
-    with django_assert_max_num_queries(13):
+    # the players out of the round, the hall display's private link: a fixed number, whatever
+    # the size.
+    with django_assert_max_num_queries(14):
         organiser_client.get(url)
 
 
