@@ -12,9 +12,10 @@ the fees paid, the online registrations, the accounts' roles (organisers, chief 
 referees) and the tournament's audit log.
 
 Not in the archive, on purpose: the secrets of the hall (the tables' private entry links, the
-players' own check-in links, the hall display's private link, the rounds' check-in codes: whoever holds the file could write or
-check in with them; an import issues new ones), the devices' client keys, IP addresses (personal
-data, and nothing to check a result with) and user accounts beyond their usernames.
+players' own check-in links, the hall display's private link, the rounds' check-in codes:
+whoever holds the file could write or check in with them; an import issues new ones), the
+devices' client keys, IP addresses (personal data, and nothing to check a result with) and user
+accounts beyond their usernames.
 
 `tournament_archive` is a read (a selector): it writes nothing, and its number of queries does
 not grow with the tournament. `tournament_import` is its inverse (a service): it checks the whole
