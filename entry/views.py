@@ -25,7 +25,6 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils import timezone
 from django.utils.functional import Promise, lazy
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
@@ -794,11 +793,8 @@ def post_late(page: SheetPage) -> HttpResponse:
     if not form.is_valid():
         return page.render({"late_form": form})
     time = form.cleaned_data["arrived_at"]
-    arrived_at = (
-        None
-        if time is None
-        else timezone.make_aware(datetime.datetime.combine(timezone.localdate(), time))
-    )
+    started = late_players.round_started_at(frame.round)
+    arrived_at = None if time is None else late_players.typed_arrival(time, started=started)
     try:
         arrival = late_players.late_arrival_record(
             table=frame.table,

@@ -33,6 +33,20 @@ def round_started_at(round_: Round) -> datetime.datetime | None:
     return round_.clock_started_at or round_.published_at
 
 
+def typed_arrival(time: datetime.time, *, started: datetime.datetime | None) -> datetime.datetime:
+    """The moment a referee means by the clock time he types: today's, or, when today's is
+    still to come and the round started before midnight, the evening before's (a round never
+    lasts a day). A time still to come otherwise stays so: the service refuses it."""
+    now = timezone.localtime()
+    today = timezone.make_aware(datetime.datetime.combine(now.date(), time))
+    if today <= now or started is None:
+        return today
+    evening_before = timezone.make_aware(
+        datetime.datetime.combine(now.date() - datetime.timedelta(days=1), time)
+    )
+    return evening_before if evening_before >= started else today
+
+
 def has_late_rules(tournament: Tournament) -> bool:
     return tournament.late_wait_minutes is not None or tournament.late_out_deal is not None
 

@@ -12,6 +12,7 @@ from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, LatePlayer
 from scoring.services import Writer
+from tests.clock import fix_the_clock
 from tests.factories import make_published_round, play_round_with, seat_keys
 from tournaments.models import AuditEntry, Round, TableToken, Tournament
 
@@ -167,6 +168,23 @@ class TestHostileForms:
         )
         assert "still to come" in response.content.decode()
         assert not LatePlayer.objects.exists()
+
+    def test_an_arrival_typed_after_midnight_is_the_evening_before(self, client, monkeypatch):
+        """The round started at 23:50 and it is 00:05 now: "23:56" is six minutes after the
+        start, not a time still to come today."""
+        clock = fix_the_clock(monkeypatch)
+        clock.now = datetime.datetime(2026, 12, 5, 22, 5, tzinfo=datetime.UTC)  # 00:05 in Rīga
+        table, _start = table_with_rules(6, late_wait_minutes=3)
+        start = datetime.datetime(2026, 12, 5, 21, 50, tzinfo=datetime.UTC)  # 23:50 in Rīga
+        Round.objects.filter(pk=table.round_id).update(published_at=start, clock_started_at=start)
+        a = seat_keys(table)[0]
+        response = client.post(
+            url_of(table), {"action": "late", "late-player": a, "late-arrived_at": "23:56"}
+        )
+        assert response.status_code == 302
+        late = LatePlayer.objects.get()
+        assert late.arrived_at == start + datetime.timedelta(minutes=6)
+        assert late.minutes_late == 6
 
     @pytest.mark.parametrize("player", ["", "0", "abc", "-1"])
     def test_a_bad_out_of_the_round_is_refused_and_the_table_keeps_its_seats(self, client, player):
