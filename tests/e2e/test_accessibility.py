@@ -33,6 +33,7 @@ from tests.test_access_matrix import (
     World,
     invite_to_the_final,
     late_rules,
+    make_display_link,
     make_world,
     open_signup,
     play_and_confirm,
@@ -130,7 +131,7 @@ def in_the_middle_of_the_day(world: World) -> None:
     """Round 1 in play: table 1 confirmed, table 2 one deal in and calling the chief referee, its
     clock running, a player late; round 2 prepared, its check-in open with two players in;
     registration open online with a sign-up waiting; two fee categories, two players paid; a
-    player invited to the final."""
+    player invited to the final; the hall display's private link issued."""
     tournament = world.tournament
     Tournament.objects.filter(pk=tournament.pk).update(round_time_limit=50)
     services.round_clock_start(round_=world.round_1, by=world.users["organiser"])
@@ -160,6 +161,7 @@ def in_the_middle_of_the_day(world: World) -> None:
     if not Season.objects.exists():  # the migrations' season, gone once a test flushed it
         make_season(tournament.starts_on.year)
     invite_to_the_final(world)
+    make_display_link(world)
 
 
 def session_cookie(world: World, role: str, base_url: str) -> list[dict[str, str]]:
