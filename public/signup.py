@@ -71,6 +71,8 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "form": form if is_open else None,
+            # Late sign-ups: the round a player accepted now plays from.
+            "joins_round": selectors.round_to_join(tournament=tournament) if is_open else None,
             "lists": selectors.signup_lists(tournament=tournament),
         },
         status=status,

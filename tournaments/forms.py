@@ -107,6 +107,7 @@ class TournamentForm(forms.ModelForm):
             # Registration online.
             "signup_until",
             "signup_places",
+            "signup_late_until_round",
         )
         # Choices whose labels are sentences are radios: a closed list on a phone clips its
         # chosen label to the box's width, a radio's label wraps and every choice is read.
@@ -187,6 +188,12 @@ class TournamentForm(forms.ModelForm):
             "signup_places": _(
                 "Players registered beyond this number go to the waiting list. Leave empty for "
                 "no limit."
+            ),
+            "signup_late_until_round": _(
+                "Leave empty to close signing up online when round 1 is published. A round "
+                "number: players may still sign up until that round is published; accepted, "
+                "they play from the next round. You can register a late player yourself at any "
+                "time."
             ),
         }
 
@@ -296,6 +303,16 @@ class TournamentForm(forms.ModelForm):
                 "everyone deals equally often."
             ) % {"deals": deals, "size": size}
         return None
+
+    def clean_signup_late_until_round(self) -> int | None:
+        number = self.cleaned_data["signup_late_until_round"]
+        rounds = self.cleaned_data.get("rounds_planned") or self.instance.rounds_planned
+        if number is not None and not 1 <= number <= rounds:
+            raise forms.ValidationError(
+                _("late sign-ups end by a round from 1 to %(rounds)s (the rounds planned)"),
+                params={"rounds": rounds},
+            )
+        return number
 
     def clean_rounds_planned(self) -> int:
         rounds = self.cleaned_data["rounds_planned"]

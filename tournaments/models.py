@@ -271,6 +271,11 @@ class Tournament(models.Model):
     # (empty: closed); beyond the places, they go to the waiting list (empty: no limit).
     signup_until = models.DateTimeField(_("registration online open until"), null=True, blank=True)
     signup_places = models.PositiveSmallIntegerField(_("places"), null=True, blank=True)
+    # Empty: signing up online closes when round 1 is published. A round number: players may
+    # still sign up until that round is published, and an accepted one plays from the next.
+    signup_late_until_round = models.PositiveSmallIntegerField(
+        _("late sign-ups online until round"), null=True, blank=True
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:

@@ -15,7 +15,7 @@ from tests.factories import make_registrations, make_tournament
 from tests.hostile import HOSTILE_NAMES, LONG_TEXT, NUL_TEXT, assert_refused, database_state
 from tests.hostile import hostile_client as client_for
 from tournaments import services
-from tournaments.models import SignUp
+from tournaments.models import Round, RoundStatus, SignUp
 
 pytestmark = pytest.mark.django_db
 
@@ -69,6 +69,31 @@ def test_a_closed_registration_shows_no_form_and_takes_nothing(client):
     assert 'name="full_name"' not in client.get(url(closed)).content.decode()
     before = database_state()
     assert_refused(client.post(url(closed), form()), before, "closed")
+
+
+def test_a_finished_tournament_takes_no_one(client):
+    finished = make_tournament(
+        rounds_planned=2,
+        signup_until=timezone.now() + datetime.timedelta(days=2),
+        signup_late_until_round=2,
+    )
+    for number in (1, 2):
+        Round.objects.create(tournament=finished, number=number, status=RoundStatus.CLOSED)
+    assert 'name="full_name"' not in client.get(url(finished)).content.decode()
+    page = client.get(reverse("public:tournament", args=[finished.slug]))
+    assert url(finished) not in page.content.decode()
+    before = database_state()
+    assert_refused(client.post(url(finished), form()), before, "finished")
+
+
+def test_a_late_signup_is_told_the_round_he_plays_from(client):
+    started = make_tournament(
+        signup_until=timezone.now() + datetime.timedelta(days=2), signup_late_until_round=3
+    )
+    Round.objects.create(tournament=started, number=1, status=RoundStatus.IN_PLAY)
+    content = client.get(url(started)).content.decode()
+    assert 'name="full_name"' in content
+    assert "The tournament has started: a player accepted now plays from round 2." in content
 
 
 def test_the_honeypot_is_hidden_by_a_class_and_refuses_a_bot(tournament, client):

@@ -143,6 +143,12 @@ def signup_accept(*, signup: SignUp, by: User | None, ip_address: str | None = N
     register as typed) is registered in the tournament as the organiser registers players."""
     signup = _locked(signup, SignUpStatus.LISTED, SignUpStatus.WAITING)
     tournament = signup.tournament
+    first_round = selectors.round_to_join(tournament=tournament)
+    if first_round is None:
+        raise ServiceError(
+            _("%(name)s cannot be accepted: the tournament has no round left to play.")
+            % {"name": signup.full_name}
+        )
     player = signup.player
     if player is None:  # he may have been added to the register since he registered
         match = register_match(
@@ -167,7 +173,7 @@ def signup_accept(*, signup: SignUp, by: User | None, ip_address: str | None = N
         (entry,) = registrations_create(
             tournament=tournament,
             players=[player],
-            first_round=selectors.next_round_number(tournament=tournament),
+            first_round=first_round,
             by=by,
             ip_address=ip_address,
         )

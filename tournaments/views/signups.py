@@ -66,6 +66,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "lists": lists,
             "is_open": selectors.signup_open(tournament),
+            "joins_round": selectors.round_to_join(tournament=tournament),
             "listed": [s for s in every if s.status == SignUpStatus.LISTED],
             "waiting": [s for s in every if s.status == SignUpStatus.WAITING],
             "done": [s for s in every if s.status in (SignUpStatus.ACCEPTED, SignUpStatus.REFUSED)],

@@ -12,7 +12,15 @@ from django.utils import timezone
 
 from tests.factories import make_club, make_organiser, make_player, make_tournament
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, Player, Registration, SignUp, SignUpStatus
+from tournaments.models import (
+    AuditEntry,
+    Player,
+    Registration,
+    Round,
+    RoundStatus,
+    SignUp,
+    SignUpStatus,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -164,6 +172,67 @@ class TestTheOrganiser:
             with pytest.raises(services.ServiceError, match="nothing was changed"):
                 write(signup=signup, by=None)
         assert not Registration.objects.exists()
+
+
+def rounds_played(tournament, count: int, *, status: str = RoundStatus.CLOSED) -> None:
+    """Rounds 1..count of the tournament, the last of them `status`, the others closed."""
+    for number in range(1, count + 1):
+        Round.objects.create(
+            tournament=tournament,
+            number=number,
+            status=status if number == count else RoundStatus.CLOSED,
+        )
+
+
+class TestOnceTheTournamentHasStarted:
+    def test_signing_up_closes_when_round_one_is_published(self):
+        tournament = open_tournament()
+        rounds_played(tournament, 1, status=RoundStatus.PUBLISHED)
+        assert not selectors.signup_open(tournament)
+        with pytest.raises(services.SignUpRefusedError, match="closed"):
+            register(tournament, "Anna Ozoliņa")
+        assert not SignUp.objects.exists()
+
+    def test_a_finished_tournament_takes_no_one_even_with_late_signups(self):
+        tournament = open_tournament(rounds_planned=3, signup_late_until_round=3)
+        rounds_played(tournament, 3)
+        assert not selectors.signup_open(tournament)
+        with pytest.raises(services.SignUpRefusedError, match="closed"):
+            register(tournament, "Anna Ozoliņa")
+        assert not SignUp.objects.exists()
+
+    def test_late_signups_stay_open_until_the_round_the_organiser_names_is_published(self):
+        tournament = open_tournament(rounds_planned=5, signup_late_until_round=3)
+        rounds_played(tournament, 1, status=RoundStatus.IN_PLAY)
+        anna = register(tournament, "Anna Ozoliņa")
+        services.signup_accept(signup=anna, by=None)
+        anna.refresh_from_db()
+        assert anna.registration.first_round == 2  # as a late registration: the next round
+        Round.objects.filter(tournament=tournament).update(status=RoundStatus.CLOSED)
+        Round.objects.create(tournament=tournament, number=2, status=RoundStatus.CLOSED)
+        Round.objects.create(tournament=tournament, number=3, status=RoundStatus.DRAFT)
+        assert selectors.signup_open(tournament)  # round 3 is prepared, not yet published
+        Round.objects.filter(tournament=tournament, number=3).update(status=RoundStatus.PUBLISHED)
+        assert not selectors.signup_open(tournament)
+        with pytest.raises(services.SignUpRefusedError, match="closed"):
+            register(tournament, "Jānis Bērziņš")
+
+    def test_a_signup_left_waiting_is_not_accepted_into_a_finished_tournament(self):
+        tournament = open_tournament(rounds_planned=2)
+        anna = register(tournament, "Anna Ozoliņa")
+        rounds_played(tournament, 2)
+        with pytest.raises(services.ServiceError, match="no round left"):
+            services.signup_accept(signup=anna, by=None)
+        anna.refresh_from_db()
+        assert anna.status == SignUpStatus.LISTED
+        assert not Registration.objects.exists()
+
+    def test_the_organiser_still_accepts_a_signup_left_after_round_one_from_the_next_round(self):
+        tournament = open_tournament(rounds_planned=4)
+        anna = register(tournament, "Anna Ozoliņa")
+        rounds_played(tournament, 1)
+        services.signup_accept(signup=anna, by=None)
+        assert tournament.registrations.get().first_round == 2
 
 
 def test_a_withdrawn_player_frees_his_place():

@@ -121,9 +121,27 @@ def test_the_settings_open_registration_online(tournament, staff):
     assert 'type="datetime-local"' in form and 'value="2026-12-01T18:00"' in form
 
 
+def test_the_settings_allow_late_signups_until_a_round(tournament, staff):
+    from tests.test_access_matrix import tournament_form
+
+    data = tournament_form(name="Kauss", slug="kauss", signup_late_until_round="3")
+    response = staff.post(reverse("tournaments:edit", args=[tournament.slug]), data)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.signup_late_until_round == 3
+    entry = AuditEntry.objects.filter(action=AuditEntry.Action.SETTINGS_CHANGED).last()
+    assert entry.detail["after"]["signup_late_until_round"] == 3
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("signup_until", "tomorrow"), ("signup_until", "2026-13-45T99:99"), ("signup_places", "-1")],
+    [
+        ("signup_until", "tomorrow"),
+        ("signup_until", "2026-13-45T99:99"),
+        ("signup_places", "-1"),
+        ("signup_late_until_round", "0"),
+        ("signup_late_until_round", "6"),  # the tournament has 5 rounds
+    ],
 )
 def test_the_settings_refuse_bad_registration_values(tournament, staff, field, value):
     from tests.test_access_matrix import tournament_form
