@@ -25,7 +25,10 @@ T = TypeVar("T")
 
 PRESET_CHOICES = (
     ("classic", _("classic: tables of 3, 24 deals, seated swiss (the seeds' rules)")),
-    ("lzf", _("LZF: tables of 4 seated by rank, 28 deals (federation classic)")),
+    (
+        "lzf",
+        _("LZF: tables of 4 seated by rank, 28 deals (27 at a table of 3; federation classic)"),
+    ),
     ("lzf-rondo", _("LZF rondo: as LZF with mazā zole, rondo galdiņš and pules (elite)")),
 )
 
