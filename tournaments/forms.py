@@ -17,7 +17,7 @@ from engine.names import search_key, search_spellings
 from engine.presets import PRESETS
 from engine.prizes import parse_prize_shares
 from engine.rules import deals_per_round_fits
-from tournaments.models import Club, Player, Registration, SeatingMode, Tournament
+from tournaments.models import Club, FeeCategory, Player, Registration, SeatingMode, Tournament
 from tournaments.namesakes import namesake_marks
 from tournaments.rule_set import preset_options
 
@@ -569,6 +569,40 @@ FeeCategoryFormSet = forms.formset_factory(
 )
 
 
+class IdChoiceField(forms.ModelChoiceField):
+    """A choice of one row by id, where an id too large for any database key is an unknown
+    choice like any other (the query would fail on it: SQLite overflows)."""
+
+    def to_python(self, value):
+        digits = str(value).strip().lstrip("+-")
+        if digits.isdigit() and len(digits) > ID_MAX_DIGITS:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)
+
+
+class FeeCategorySetForm(forms.Form):
+    """The entries page's ticks: these players pay the fee of this category."""
+
+    registrations = RegistrationChoiceField(
+        queryset=Registration.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    category = IdChoiceField(
+        queryset=FeeCategory.objects.none(), label=_("Fee of the ticked players")
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["registrations"].queryset = tournament.registrations.all()
+        categories = list(tournament.fee_categories.all())
+        self.fields["category"].queryset = tournament.fee_categories.all()
+        self.fields["category"].empty_label = None
+        # The first category is everyone's already: the one players are given is another.
+        if len(categories) > 1:
+            self.fields["category"].initial = categories[1].pk
+
+
 class FeesPaidForm(forms.Form):
     """The check-in's fee ticks: exactly the players ticked have paid."""
 
@@ -608,3 +642,13 @@ SIGNUP_ACTIONS = (
 class SignUpActionForm(forms.Form):
     signup = forms.IntegerField(min_value=1, max_value=10**ID_MAX_DIGITS - 1)
     action = forms.ChoiceField(choices=SIGNUP_ACTIONS)
+
+
+class SignUpsAcceptForm(forms.Form):
+    """Accept the first `count` registrations of the online list in one step."""
+
+    count = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_ROUND_NUMBER,
+        label=_("How many, from the top of the list"),
+    )

@@ -613,6 +613,7 @@ class AuditEntry(models.Model):
         # Entry fees and prizes.
         FEES_PAID = "fees.paid", _("entry fees ticked paid or unpaid")
         FEE_CATEGORIES = "fees.categories", _("fee categories changed")
+        FEE_CATEGORY_SET = "fees.category_set", _("fee category given to players")
         # Late and absent players
         LATE_ARRIVAL = "player.late", _("late arrival recorded")
         OUT_OF_ROUND = "player.out_of_round", _("player out of the round")

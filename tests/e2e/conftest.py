@@ -279,3 +279,40 @@ def enter_lielais(page, declarer: str, points: int = 75, tricks: int = 5) -> Non
     page.fill("input[name='deal-points']", str(points))
     page.fill("input[name='deal-tricks']", str(tricks))
     send_entry(page, f"button:has-text('{t('Save the deal')}')")
+
+
+class Organiser:
+    """The organiser's hands on a page: every address typed, click, fill, choice, tick and
+    upload goes through here and is counted; what the test only reads or waits for goes to the
+    page itself."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.actions: list[str] = []
+
+    def _count(self, action: str, selector: str) -> None:
+        self.actions.append(f"{action} {selector}")
+
+    def visit(self, url: str) -> None:
+        self._count("visit", url)
+        self.page.goto(url)
+
+    def click(self, selector: str) -> None:
+        self._count("click", selector)
+        self.page.click(selector)
+
+    def fill(self, selector: str, value: str) -> None:
+        self._count("fill", selector)
+        self.page.fill(selector, value)
+
+    def select(self, selector: str, value: str) -> None:
+        self._count("select", selector)
+        self.page.select_option(selector, value)
+
+    def check(self, selector: str) -> None:
+        self._count("tick", selector)
+        self.page.check(selector)
+
+    def upload(self, selector: str, path: str) -> None:
+        self._count("upload", selector)
+        self.page.set_input_files(selector, path)

@@ -53,6 +53,23 @@ class SignUpLists:
     def full(self) -> bool:
         return self.places is not None and len(self.registered) >= self.places
 
+    @property
+    def listed_online(self) -> int:
+        """The registrations on the list the organiser has not accepted yet."""
+        return sum(
+            1
+            for line in self.registered
+            if line.signup is not None and line.signup.status == SignUpStatus.LISTED
+        )
+
+    @property
+    def acceptable(self) -> int:
+        """How many of those the places still take (all of them without a limit)."""
+        listed = self.listed_online
+        if self.places is None:
+            return listed
+        return max(0, min(listed, self.places - (len(self.registered) - listed)))
+
     def place_of(self, signup: SignUp) -> tuple[str, int] | None:
         """("listed" or "waiting", his number), or None when he is on no list."""
         for status, players in (

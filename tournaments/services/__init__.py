@@ -31,7 +31,13 @@ from tournaments.services.clock_and_links import (
     table_token_issue,
     table_token_revoke,
 )
-from tournaments.services.entry_fees import CategoryRow, fee_categories_save, fees_paid_set
+from tournaments.services.entry_fees import (
+    CategoryRow,
+    fee_categories_save,
+    fee_category_set,
+    fees_paid_by_present,
+    fees_paid_set,
+)
 from tournaments.services.player_import import (
     IMPORT_MAX_BYTES,
     ImportPreview,
@@ -75,6 +81,7 @@ from tournaments.services.signups import (
     signup_create,
     signup_move,
     signup_refuse,
+    signups_accept,
 )
 from tournaments.services.tournaments import (
     club_create,
@@ -108,6 +115,8 @@ __all__ = [
     "decode_upload",
     "demo_load",
     "fee_categories_save",
+    "fee_category_set",
+    "fees_paid_by_present",
     "fees_paid_set",
     "lock_round_and_table",
     "organiser_account_create",
@@ -135,6 +144,7 @@ __all__ = [
     "signup_create",
     "signup_move",
     "signup_refuse",
+    "signups_accept",
     "table_gone_message",
     "table_referees_set",
     "table_token_issue",

@@ -8,11 +8,20 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
+from django.utils.translation import ngettext
 
 from core.page_cache import tournament_changed
 from engine.names import search_key
 from tournaments import selectors
-from tournaments.models import AuditEntry, Club, Player, SignUp, SignUpStatus, Tournament
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    Player,
+    Registration,
+    SignUp,
+    SignUpStatus,
+    Tournament,
+)
 from tournaments.selectors.signups import (
     register_match,
     registered_entry,
@@ -137,62 +146,166 @@ def _club_named(name: str, *, by: User | None, ip_address: str | None) -> Club |
     return club_create(name=name, city="", by=by, ip_address=ip_address)
 
 
+def _register_player(signup: SignUp, *, by: User | None, ip_address: str | None) -> Player:
+    """The register's player a registration names: the one found when he registered, the one
+    added to the register since, or a new one as he typed himself."""
+    if signup.player is not None:
+        return signup.player
+    match = register_match(
+        full_name=signup.full_name, club=signup.club, licence_number=signup.licence_number
+    )
+    if match.player is not None:
+        return match.player
+    return player_save(
+        player=Player(),
+        values={
+            "full_name": signup.full_name,
+            "club": _club_named(signup.club, by=by, ip_address=ip_address),
+            # A licence another player holds stays out of the register (it is unique).
+            "licence_number": "" if match.licence_taken_by else signup.licence_number,
+            "is_active": True,
+        },
+        by=by,
+        ip_address=ip_address,
+    )
+
+
+def _first_round_to_join(tournament: Tournament, name: str | None = None) -> int:
+    """The round an accepted player plays from; refused when no round is left to play."""
+    first_round = selectors.round_to_join(tournament=tournament)
+    if first_round is None:
+        if name is None:
+            raise ServiceError(
+                _("Nobody can be accepted: the tournament has no round left to play.")
+            )
+        raise ServiceError(
+            _("%(name)s cannot be accepted: the tournament has no round left to play.")
+            % {"name": name}
+        )
+    return first_round
+
+
+def _accepted(
+    tournament: Tournament,
+    signups: list[SignUp],
+    *,
+    first_round: int,
+    by: User | None,
+    ip_address: str | None,
+) -> None:
+    """Register the registrations' players (those not registered yet, in one step) and mark the
+    registrations accepted."""
+    players = [_register_player(signup, by=by, ip_address=ip_address) for signup in signups]
+    registrations_create(
+        tournament=tournament,
+        players=list({player.pk: player for player in players}.values()),
+        first_round=first_round,
+        by=by,
+        ip_address=ip_address,
+    )
+    entries = {
+        entry.player_id: entry
+        for entry in Registration.objects.filter(tournament=tournament, player__in=players)
+    }
+    for signup, player in zip(signups, players, strict=True):
+        signup.player = player
+        signup.registration = entries[player.pk]
+        signup.status = SignUpStatus.ACCEPTED
+        signup.save(update_fields=["player", "registration", "status"])
+
+
 @transaction.atomic
 def signup_accept(*, signup: SignUp, by: User | None, ip_address: str | None = None) -> SignUp:
     """Accept a registration from either list: its player (the register's, or added to the
-    register as typed) is registered in the tournament as the organiser registers players."""
+    register as typed) is registered in the tournament as the organiser registers players,
+    from the next round not yet published."""
     signup = _locked(signup, SignUpStatus.LISTED, SignUpStatus.WAITING)
     tournament = signup.tournament
-    first_round = selectors.round_to_join(tournament=tournament)
-    if first_round is None:
-        raise ServiceError(
-            _("%(name)s cannot be accepted: the tournament has no round left to play.")
-            % {"name": signup.full_name}
-        )
-    player = signup.player
-    if player is None:  # he may have been added to the register since he registered
-        match = register_match(
-            full_name=signup.full_name, club=signup.club, licence_number=signup.licence_number
-        )
-        player = match.player
-        if player is None:
-            player = player_save(
-                player=Player(),
-                values={
-                    "full_name": signup.full_name,
-                    "club": _club_named(signup.club, by=by, ip_address=ip_address),
-                    # A licence another player holds stays out of the register (it is unique).
-                    "licence_number": "" if match.licence_taken_by else signup.licence_number,
-                    "is_active": True,
-                },
-                by=by,
-                ip_address=ip_address,
-            )
-    entry = registered_entry(tournament=tournament, player=player)
-    if entry is None:
-        (entry,) = registrations_create(
-            tournament=tournament,
-            players=[player],
-            first_round=first_round,
-            by=by,
-            ip_address=ip_address,
-        )
-    signup.player = player
-    signup.registration = entry
+    first_round = _first_round_to_join(tournament, signup.full_name)
     was = signup.status
-    signup.status = SignUpStatus.ACCEPTED
-    signup.save(update_fields=["player", "registration", "status"])
+    _accepted(tournament, [signup], first_round=first_round, by=by, ip_address=ip_address)
     audit(
         action=AuditEntry.Action.SIGNUP_ACCEPTED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
-        player=player.full_name,
+        player=signup.player.full_name,
         before=was,
         after=signup.status,
     )
     tournament_changed(tournament.pk)
     return signup
+
+
+@transaction.atomic
+def signups_accept(
+    *, tournament: Tournament, count: int, by: User | None, ip_address: str | None = None
+) -> list[SignUp]:
+    """Accept the first `count` registrations of the list of registered players, in its order,
+    in one step (one audit entry). Refused, with nothing written, when the list holds fewer or
+    when they would fill more than the places."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    first_round = _first_round_to_join(tournament)
+    listed = list(
+        SignUp.objects.filter(tournament=tournament, status=SignUpStatus.LISTED).order_by(
+            "queued_at", "pk"
+        )
+    )
+    if not listed:
+        raise ServiceError(_("Nobody is on the list to accept."))
+    if not 1 <= count <= len(listed):
+        raise ServiceError(
+            ngettext(
+                "%(listed)d player is on the list: accept 1 to %(listed)d.",
+                "%(listed)d players are on the list: accept 1 to %(listed)d.",
+                len(listed),
+            )
+            % {"listed": len(listed)}
+        )
+    places = tournament.signup_places
+    if places is not None:
+        registered = Registration.objects.filter(
+            tournament=tournament, withdrawn_after_round__isnull=True
+        ).count()
+        if registered + count > places:
+            raise ServiceError(_places_full(places, registered))
+    chosen = listed[:count]
+    _accepted(tournament, chosen, first_round=first_round, by=by, ip_address=ip_address)
+    audit(
+        action=AuditEntry.Action.SIGNUP_ACCEPTED,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        players=[signup.player.full_name for signup in chosen],
+        before=SignUpStatus.LISTED,
+        after=SignUpStatus.ACCEPTED,
+    )
+    tournament_changed(tournament.pk)
+    return chosen
+
+
+def _places_full(places: int, registered: int) -> str:
+    """Why no more (or only so many more) registrations can be accepted, in words."""
+    counted = {
+        "places": ngettext("%(count)d place", "%(count)d places", places) % {"count": places},
+        "registered": ngettext(
+            "%(count)d player registered", "%(count)d players registered", registered
+        )
+        % {"count": registered},
+    }
+    free = places - registered
+    if free <= 0:
+        return (
+            _(
+                "%(places)s and %(registered)s: no more can be accepted. Raise the places in the "
+                "settings first."
+            )
+            % counted
+        )
+    return _(
+        "%(places)s and %(registered)s: at most %(free)d more can be accepted. Accept fewer, "
+        "or raise the places in the settings."
+    ) % {**counted, "free": free}
 
 
 @transaction.atomic

@@ -267,3 +267,81 @@ def test_players_registering_at_once_take_no_more_places_than_there_are():
         thread.join()
     statuses = sorted(SignUp.objects.values_list("status", flat=True))
     assert statuses == ["listed"] * 2 + ["waiting"] * 4
+
+
+class TestAcceptingTogether:
+    def test_the_first_n_on_the_list_are_accepted_in_its_order_in_one_step(self):
+        organiser = make_organiser()
+        tournament = open_tournament()
+        names = ["Anna", "Berta", "Cilda", "Dace", "Elza"]
+        signups = [register(tournament, name) for name in names]
+        services.signup_move(signup=signups[0], to="waiting", by=None)  # off the list
+
+        accepted = services.signups_accept(tournament=tournament, count=3, by=organiser)
+
+        assert [signup.full_name for signup in accepted] == ["Berta", "Cilda", "Dace"]
+        statuses = dict(SignUp.objects.values_list("full_name", "status"))
+        assert statuses == {
+            "Anna": SignUpStatus.WAITING,
+            "Berta": SignUpStatus.ACCEPTED,
+            "Cilda": SignUpStatus.ACCEPTED,
+            "Dace": SignUpStatus.ACCEPTED,
+            "Elza": SignUpStatus.LISTED,
+        }
+        entries = tournament.registrations.order_by("player__full_name")
+        assert [entry.player.full_name for entry in entries] == ["Berta", "Cilda", "Dace"]
+        assert all(entry.first_round == 1 for entry in entries)
+        # One entry in the audit log for the acceptance, one for the registrations.
+        (entry,) = AuditEntry.objects.filter(action=AuditEntry.Action.SIGNUP_ACCEPTED)
+        assert entry.user == organiser
+        assert entry.detail["players"] == ["Berta", "Cilda", "Dace"]
+        (registered,) = AuditEntry.objects.filter(action=AuditEntry.Action.ENTRIES_REGISTERED)
+        assert registered.detail["players"] == ["Berta", "Cilda", "Dace"]
+
+    def test_accepting_beyond_the_places_is_refused_and_nothing_is_written(self):
+        tournament = open_tournament(signup_places=3)
+        for name in ("Anna", "Berta", "Cilda"):
+            register(tournament, name)
+        Registration.objects.create(tournament=tournament, player=make_player())  # by hand
+        before = set(AuditEntry.objects.values_list("pk", flat=True))
+
+        with pytest.raises(services.ServiceError) as refused:
+            services.signups_accept(tournament=tournament, count=3, by=None)
+
+        assert str(refused.value) == (
+            "3 places and 1 player registered: at most 2 more can be accepted. Accept fewer, "
+            "or raise the places in the settings."
+        )
+        assert tournament.registrations.count() == 1
+        assert set(SignUp.objects.values_list("status", flat=True)) == {SignUpStatus.LISTED}
+        assert set(AuditEntry.objects.values_list("pk", flat=True)) == before
+        assert len(services.signups_accept(tournament=tournament, count=2, by=None)) == 2
+
+    @pytest.mark.parametrize("count", [0, -1, 4])
+    def test_a_count_the_list_does_not_hold_is_refused(self, count):
+        tournament = open_tournament()
+        for name in ("Anna", "Berta", "Cilda"):
+            register(tournament, name)
+        with pytest.raises(services.ServiceError, match="3 players are on the list"):
+            services.signups_accept(tournament=tournament, count=count, by=None)
+        assert not Registration.objects.exists()
+
+    def test_a_tournament_with_no_round_left_accepts_no_one_together(self):
+        tournament = open_tournament(rounds_planned=1)
+        register(tournament, "Anna")
+        rounds_played(tournament, 1)
+        with pytest.raises(services.ServiceError, match="no round left"):
+            services.signups_accept(tournament=tournament, count=1, by=None)
+        assert not Registration.objects.exists()
+
+    def test_a_player_new_to_the_register_is_added_once(self):
+        make_player(full_name="Berta Bērziņa")
+        tournament = open_tournament()
+        register(tournament, "Anna Ozoliņa", club="Ogre")
+        register(tournament, "berta berzina")
+        services.signups_accept(tournament=tournament, count=2, by=None)
+        assert sorted(Player.objects.values_list("full_name", flat=True)) == [
+            "Anna Ozoliņa",
+            "Berta Bērziņa",
+        ]
+        assert tournament.registrations.count() == 2

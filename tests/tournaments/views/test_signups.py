@@ -43,9 +43,10 @@ def page(tournament) -> str:
     return reverse("tournaments:signups", args=[tournament.slug])
 
 
-def test_the_entries_page_links_the_online_registrations(tournament, staff):
+@pytest.mark.parametrize("where", ["tournaments:registrations", "tournaments:detail"])
+def test_the_tournament_and_entries_pages_link_the_online_registrations(tournament, staff, where):
     services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
-    content = staff.get(reverse("tournaments:registrations", args=[tournament.slug])).content
+    content = staff.get(reverse(where, args=[tournament.slug])).content
     assert page(tournament) in content.decode()
     assert "1 registration to accept or refuse" in content.decode()
 
@@ -157,3 +158,55 @@ def test_the_organisers_message_is_in_his_language(tournament, staff):
     staff.cookies["django_language"] = "lv"
     response = staff.post(page(tournament), {"signup": signup.pk, "action": "accept"}, follow=True)
     assert "Anna Ozoliņa pieņemts un reģistrēts." in response.content.decode()
+
+
+def accept_first(tournament) -> str:
+    return reverse("tournaments:signups_accept", args=[tournament.slug])
+
+
+def test_the_first_n_are_accepted_at_once_and_the_entries_page_follows(staff, organiser):
+    tournament = make_tournament(signup_until=timezone.now() + datetime.timedelta(days=2))
+    for name in ("Anna Ozoliņa", "Berta Kalniņa", "Cilda Liepa"):
+        services.signup_create(tournament=tournament, full_name=name)
+    online = staff.get(page(tournament)).content.decode()
+    assert f'action="{accept_first(tournament)}"' in online
+    assert 'name="count" value="3"' in online  # the whole list, no places to keep
+
+    response = staff.post(accept_first(tournament), {"count": "2"}, follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse(
+        "tournaments:registrations", args=[tournament.slug]
+    )
+    assert "2 players accepted and registered." in response.content.decode()
+    assert sorted(tournament.registrations.values_list("player__full_name", flat=True)) == [
+        "Anna Ozoliņa",
+        "Berta Kalniņa",
+    ]
+    assert AuditEntry.objects.get(action="signup.accepted").user == organiser
+
+
+def test_the_bulk_form_offers_what_the_places_allow_and_refuses_more(tournament, staff):
+    tournament.signup_places = 2
+    tournament.save()
+    for name in ("Anna Ozoliņa", "Berta Kalniņa", "Cilda Liepa"):
+        signup = services.signup_create(tournament=tournament, full_name=name)
+    services.signup_move(signup=signup, to="listed", by=None)  # 3 on the list, 2 places
+    assert 'name="count" value="2"' in staff.get(page(tournament)).content.decode()
+    before = database_state()
+
+    response = staff.post(accept_first(tournament), {"count": "3"}, follow=True)
+
+    assert response.redirect_chain[-1][0] == page(tournament)
+    assert (
+        "2 places and 0 players registered: at most 2 more can be accepted."
+        in response.content.decode()
+    )
+    assert database_state() == before
+
+
+@pytest.mark.parametrize("count", ["", "abc", "0", "-3", "1.5", "9" * 30, "<b>"])
+def test_a_hostile_count_is_refused_and_accepts_nobody(tournament, staff, count):
+    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    before = database_state()
+    response = staff.post(accept_first(tournament), {"count": count}, follow=True)
+    assert_refused(response, before, count)
