@@ -185,12 +185,12 @@ class TournamentForm(forms.ModelForm):
                 "round: his table of 4 plays on as a table of 3 (4 at Nereta)."
             ),
             "signup_until": _(
-                "Players register themselves on the tournament's public page until then "
-                "(local time). Leave empty to keep registration online closed."
+                "Players sign up on the tournament's public page until then (local time). Leave "
+                "empty to keep signing up online closed."
             ),
             "signup_places": _(
-                "Players registered beyond this number go to the waiting list. Leave empty for "
-                "no limit."
+                "The list of players holds this many; players signing up beyond it go to the "
+                "waiting list. Leave empty for no limit."
             ),
             "signup_late_until_round": _(
                 "Leave empty to close signing up online when round 1 is published. A round "

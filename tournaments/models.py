@@ -269,7 +269,7 @@ class Tournament(models.Model):
     mix_plan = models.JSONField(default=dict, blank=True, editable=False)
     # Registration online: players register themselves on the public page until this moment
     # (empty: closed); beyond the places, they go to the waiting list (empty: no limit).
-    signup_until = models.DateTimeField(_("registration online open until"), null=True, blank=True)
+    signup_until = models.DateTimeField(_("signing up online open until"), null=True, blank=True)
     signup_places = models.PositiveSmallIntegerField(_("places"), null=True, blank=True)
     # Empty: signing up online closes when round 1 is published. A round number: players may
     # still sign up until that round is published, and an accepted one plays from the next.
@@ -618,10 +618,10 @@ class AuditEntry(models.Model):
         LATE_ARRIVAL = "player.late", _("late arrival recorded")
         OUT_OF_ROUND = "player.out_of_round", _("player out of the round")
         # Registration online.
-        SIGNUP_CREATED = "signup.created", _("registered online")
-        SIGNUP_ACCEPTED = "signup.accepted", _("online registration accepted")
-        SIGNUP_MOVED = "signup.moved", _("online registration moved")
-        SIGNUP_REFUSED = "signup.refused", _("online registration refused")
+        SIGNUP_CREATED = "signup.created", _("signed up online")
+        SIGNUP_ACCEPTED = "signup.accepted", _("online sign-up accepted")
+        SIGNUP_MOVED = "signup.moved", _("online sign-up moved")
+        SIGNUP_REFUSED = "signup.refused", _("online sign-up refused")
 
     tournament = models.ForeignKey(
         Tournament,
@@ -740,8 +740,8 @@ class SignUp(models.Model):
 
     class Meta:
         ordering = ("queued_at", "pk")
-        verbose_name = _("online registration")
-        verbose_name_plural = _("online registrations")
+        verbose_name = _("online sign-up")
+        verbose_name_plural = _("online sign-ups")
 
     def __str__(self) -> str:
         return f"{self.full_name} @ {self.tournament}"

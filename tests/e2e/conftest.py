@@ -208,12 +208,12 @@ def no_violations(page) -> None:
 
 
 def register(page, full_name: str, club: str = "", licence: str = "", contact: str = "") -> None:
-    """A player registers on the tournament's public registration page."""
+    """A player signs up on the tournament's public sign-up page."""
     page.fill("#id_full_name", full_name)
     page.fill("#id_club", club)
     page.fill("#id_licence_number", licence)
     page.fill("#id_contact", contact)
-    page.click(f"form.signup-form button:has-text('{t('Register')}')")
+    page.click(f"form.signup-form button:has-text('{t('Sign up')}')")
     page.wait_for_load_state()
 
 

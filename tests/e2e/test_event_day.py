@@ -84,21 +84,21 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     # 2. Players register on their phones; the three already registered hold places 1-3.
     phone = open_page()
     phone.goto(f"{live_server.url}/t/gulbene/")
-    phone.click(f"a:has-text('{t('Register for this tournament')}')")
+    phone.click(f"a:has-text('{t('Sign up for this tournament')}')")
     phone.wait_for_url(f"{live_server.url}/t/gulbene/register/")
     for number, (name, club) in enumerate(
         [("Anna Ozoliņa", "Ogres Zole"), ("Jānis Bērziņš", "Rīgas Zoles klubs")], start=4
     ):
         register(phone, name, club)
         placed = t(
-            "You are registered: number %(number)d on the list of registered players.",
+            "You are signed up: number %(number)d on the list of players.",
             number=number,
         )
         assert phone.get_by_text(placed).is_visible()
     register(phone, "Jānis Bērziņš", "Rīgas Zoles klubs")  # twice: refused, told where he is
-    refusal = t("%(name)s is already registered online: %(where)s.") % {
+    refusal = t("%(name)s has signed up already: %(where)s.") % {
         "name": "Jānis Bērziņš",
-        "where": t("number %(number)d on the list of registered players", number=5),
+        "where": t("number %(number)d on the list of players", number=5),
     }
     assert phone.locator(".errorlist").get_by_text(refusal).is_visible()
     register(phone, "Pēteris Vītols", "Ogres Zole")
@@ -118,12 +118,12 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     assert SignUp.objects.filter(full_name="Jānis Bērziņš").count() == 1
 
     desk.goto(f"{base}/entries/")
-    desk.click(f"a:has-text('{t('Registration online')}')")
+    desk.click(f"a:has-text('{t('Online sign-up')}')")
     desk.wait_for_url(f"{base}/entries/online/")
     for name in ("Anna Ozoliņa", "Jānis Bērziņš", "Pēteris Vītols"):
         row = desk.locator("table.signups tr", has_text=name)
         row.locator(f"button:has-text('{t('Accept')}')").click()
-        accepted = t("%(name)s is accepted and registered.") % {"name": name}
+        accepted = t("%(name)s: sign-up accepted, registered in the tournament.") % {"name": name}
         expect(desk.get_by_text(accepted)).to_be_visible()
     assert_fits_the_phone(desk)
     desk.screenshot(path=str(SHOTS / "accepted-360.png"), full_page=True)

@@ -43,14 +43,14 @@ class SignUpRefusedError(ServiceError):
 
 
 def _where(tournament: Tournament, signup: SignUp) -> str:
-    """Where he already is, in words: "number 3 on the list of registered players"."""
+    """Where the player is already, in words: "number 3 on the list of players"."""
     place = signup_lists(tournament=tournament).place_of(signup)
     if signup.status == SignUpStatus.ACCEPTED or place is None:
-        return _("the organiser has accepted the registration: you are on the list of players")
+        return _("the organiser has accepted the sign-up: you are on the list of players")
     status, number = place
     if status == SignUpStatus.WAITING:
         return _("number %(number)d on the waiting list") % {"number": number}
-    return _("number %(number)d on the list of registered players") % {"number": number}
+    return _("number %(number)d on the list of players") % {"number": number}
 
 
 @transaction.atomic
@@ -70,7 +70,7 @@ def signup_create(
     # The tournament's row: two registrations for the last place are decided one after the other.
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if not signup_open(tournament):
-        raise SignUpRefusedError(_("Registration online is closed for this tournament."))
+        raise SignUpRefusedError(_("Signing up online is closed for this tournament."))
     match = register_match(full_name=full_name, club=club, licence_number=licence_number)
     if match.licence_taken_by is not None:
         licence, name = match.licence_taken_by
@@ -93,7 +93,7 @@ def signup_create(
     )
     if earlier is not None:
         raise SignUpRefusedError(
-            _("%(name)s is already registered online: %(where)s.")
+            _("%(name)s has signed up already: %(where)s.")
             % {"name": earlier.full_name, "where": _where(tournament, earlier)}
         )
     full = signup_lists(tournament=tournament).full

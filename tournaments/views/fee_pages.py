@@ -25,11 +25,7 @@ def fees_form(tournament: Tournament, data: object = None) -> FeesPaidForm | Non
     fees = selectors.registration_fees(tournament=tournament)
     if not any(fees.values()):
         return None
-    labels = {
-        pk: f"{category.name} {selectors.money_text(selectors.cents(category.amount))}"
-        for pk, category in fees.items()
-        if category is not None
-    }
+    labels = {pk: selectors.fee_text(category) for pk, category in fees.items() if category}
     initial = {"paid": selectors.fees_paid(tournament=tournament)}
     return FeesPaidForm(data, tournament=tournament, fee_labels=labels, initial=initial)
 

@@ -17,10 +17,10 @@ from tournaments.views.access import organiser_required
 
 # Lazy: translated when shown, in the language of that request.
 DONE = {
-    "accept": gettext_lazy("%(name)s is accepted and registered."),
-    "listed": gettext_lazy("%(name)s is moved to the list of registered players."),
-    "waiting": gettext_lazy("%(name)s is moved to the waiting list."),
-    "refuse": gettext_lazy("%(name)s is refused."),
+    "accept": gettext_lazy("%(name)s: sign-up accepted, registered in the tournament."),
+    "listed": gettext_lazy("%(name)s: moved to the list of players."),
+    "waiting": gettext_lazy("%(name)s: moved to the waiting list."),
+    "refuse": gettext_lazy("%(name)s: sign-up refused."),
 }
 
 
@@ -41,7 +41,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         form = SignUpActionForm(request.POST)
         if not form.is_valid():
-            messages.error(request, _("Choose a registration and what to do with it."))
+            messages.error(request, _("Choose a sign-up and what to do with it."))
             return redirect("tournaments:signups", slug=slug)
         signup = get_object_or_404(SignUp, pk=form.cleaned_data["signup"], tournament=tournament)
         action = form.cleaned_data["action"]

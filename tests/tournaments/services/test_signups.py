@@ -90,7 +90,7 @@ class TestRegistering:
         make_player(full_name="Jānis Bērziņš", licence_number="LV-7")
         tournament = open_tournament()
         register(tournament, "Jānis Bērziņš", licence_number="LV-7")
-        with pytest.raises(services.SignUpRefusedError, match="already registered"):
+        with pytest.raises(services.SignUpRefusedError, match="has signed up already"):
             register(tournament, "Janis Berzins", club="Cits klubs", licence_number="lv-7")
 
     def test_a_player_the_organiser_registered_is_told_so(self):

@@ -48,7 +48,7 @@ def test_the_tournament_and_entries_pages_link_the_online_registrations(tourname
     services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     content = staff.get(reverse(where, args=[tournament.slug])).content
     assert page(tournament) in content.decode()
-    assert "1 registration to accept or refuse" in content.decode()
+    assert "1 sign-up to accept or refuse" in content.decode()
 
 
 def test_the_organiser_sees_the_contact_and_accepts(tournament, staff, organiser):
@@ -57,7 +57,8 @@ def test_the_organiser_sees_the_contact_and_accepts(tournament, staff, organiser
     )
     assert "anna@example.lv" in staff.get(page(tournament)).content.decode()
     response = staff.post(page(tournament), {"signup": signup.pk, "action": "accept"}, follow=True)
-    assert "Anna Ozoliņa is accepted and registered." in response.content.decode()
+    accepted = "Anna Ozoliņa: sign-up accepted, registered in the tournament."
+    assert accepted in response.content.decode()
     assert tournament.registrations.get().player.full_name == "Anna Ozoliņa"
     entry = AuditEntry.objects.get(action="signup.accepted")
     assert entry.user == organiser
@@ -68,7 +69,7 @@ def test_a_refusal_shows_the_first_waiting_without_moving_him(tournament, staff)
     janis = services.signup_create(tournament=tournament, full_name="Jānis Bērziņš")
     response = staff.post(page(tournament), {"signup": anna.pk, "action": "refuse"}, follow=True)
     content = response.content.decode()
-    assert "Free places: 1. Jānis Bērziņš is first on the waiting list" in content
+    assert "Free places: 1. First on the waiting list: Jānis Bērziņš." in content
     janis.refresh_from_db()
     assert janis.status == SignUpStatus.WAITING
     staff.post(page(tournament), {"signup": janis.pk, "action": "listed"})
@@ -157,7 +158,10 @@ def test_the_organisers_message_is_in_his_language(tournament, staff):
     signup = services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     staff.cookies["django_language"] = "lv"
     response = staff.post(page(tournament), {"signup": signup.pk, "action": "accept"}, follow=True)
-    assert "Anna Ozoliņa pieņemts un reģistrēts." in response.content.decode()
+    assert (
+        "Anna Ozoliņa: pieteikums pieņemts, reģistrācija turnīrā izveidota."
+        in response.content.decode()
+    )
 
 
 def accept_first(tournament) -> str:
