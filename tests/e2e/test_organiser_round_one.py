@@ -288,6 +288,11 @@ def test_from_nothing_to_round_one_of_16_signed_up_online_paying_two_fees_in_30_
         16,
     ) % {"count": 16}
     expect(page.locator(".messages")).to_contain_text(paid)
+    # Each fee tick keeps its size beside a label of two lines ("Ņikita Ļebedevs · Standarta …").
+    widths = page.locator("#id_paid input[type=checkbox]").evaluate_all(
+        "boxes => boxes.map(box => Math.round(box.getBoundingClientRect().width))"
+    )
+    assert len(set(widths)) == 1 and widths[0] >= 20, widths
     assert_fits_the_phone(page)
     page.screenshot(path=str(shots / "check-in-all-paid-lv-360.png"), full_page=True)
     rita.click(f"button:has-text('{t('Generate')}')")

@@ -16,7 +16,14 @@ from playwright.sync_api import expect
 from tests.factories import make_club, make_player, make_tournament, make_user
 from tournaments.models import Player, SignUp, SignUpStatus
 
-from .conftest import assert_fits_the_phone, no_violations, register, sign_in, t
+from .conftest import (
+    assert_does_not_scroll_sideways,
+    assert_fits_the_phone,
+    no_violations,
+    register,
+    sign_in,
+    t,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,6 +55,8 @@ def test_players_register_on_their_phones_and_the_organiser_accepts(live_server,
 
     phone = open_page()
     phone.goto(f"{live_server.url}/t/ogres-kauss/")
+    # Before round 1 the rounds' table, "Apstiprinātie galdi" and all, fits the phone.
+    assert_does_not_scroll_sideways(phone, ".table-scroll:has(table.rounds-table)")
     phone.click(f"a:has-text('{t('Sign up for this tournament')}')")
     phone.wait_for_url(register_url)
     assert_fits_the_phone(phone)
@@ -101,6 +110,10 @@ def test_players_register_on_their_phones_and_the_organiser_accepts(live_server,
     desktop.click(f"a:has-text('{t('Online sign-up')}')")
     desktop.wait_for_url(f"{live_server.url}/organise/t/ogres-kauss/entries/online/")
     assert desktop.get_by_text("anna@example.lv").is_visible()  # the organiser sees contacts
+    # Every column, the moment of signing up the last, is on a desktop screen without scrolling.
+    for scroller in desktop.locator(".table-scroll:has(table.signups)").all():
+        held, box = scroller.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert held <= box + 1, f"the online list holds {held}px in {box}px"
     desktop.screenshot(path=shots / "signup-organiser-1366.png", full_page=True)
     for name in ("Janis Berzins", "Anna Ozoliņa"):
         row = desktop.locator("table.signups tr", has_text=name)
