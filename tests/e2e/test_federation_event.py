@@ -2,9 +2,10 @@
 
 An organiser creates an `lzf` tournament of 26 players with a round time limit: the preset fills
 tables of 4 seated by rank, 28 deals (27 at a table of 3) and the federation's pules; round 1
-seats 5 tables of 4 and 2 of 3, the clock runs, time is called, one table is confirmed short after the deal under way, the
-round closes, and round 2 is seated by rank (table 1 = the best four). At an `lzf-rondo` table a
-galdiņš with two players tied for the most card points asks the referee who drew the card.
+seats 5 tables of 4 and 2 of 3, the clock runs, time is called, one table is confirmed short
+after the deal under way, the round closes, and round 2 is seated by rank (table 1 = the best
+four). At an `lzf-rondo` table a galdiņš with two players tied for the most card points asks the
+referee who drew the card.
 
 Screenshots go to $E2E_SCREENSHOTS (a directory) when set, else to the test's tmp_path."""
 
