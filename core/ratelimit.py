@@ -316,12 +316,12 @@ API_TOKEN_FAILURES = FailureLimit(
 # page, accepted or not: a club's secretary registers his members, a bot floods.
 SIGNUPS = FailureLimit(
     scope="signup",
-    refusal_title=_("Too many registrations"),
+    refusal_title=_("Too many sign-ups"),
     refusal_message=ngettext_lazy(
-        "Too many registrations were sent from your address. Try again in %(minutes)d minute, "
-        "or ask the organiser to register you.",
-        "Too many registrations were sent from your address. Try again in %(minutes)d minutes, "
-        "or ask the organiser to register you.",
+        "Too many sign-ups were sent from your address. Try again in %(minutes)d minute, or "
+        "ask the organiser to register you.",
+        "Too many sign-ups were sent from your address. Try again in %(minutes)d minutes, or "
+        "ask the organiser to register you.",
         "minutes",
     ),
 )

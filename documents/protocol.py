@@ -102,9 +102,18 @@ def subtitle(protocol: Protocol) -> str:
     }
 
 
-def columns_for(protocol: Protocol) -> tuple[list[Column], list[Column]]:
-    """The fixed columns and one column per round, sharing what width is left. Many rounds
-    narrow the names and clubs, so that each round keeps room for "−12 (4⅓)"."""
+ROUNDS_CAPTION_SIZE = 6.5
+
+
+def rounds_caption() -> str:
+    return _("Rounds: game points (place points)")
+
+
+def columns_for(protocol: Protocol, pen: Pen) -> tuple[list[Column], list[Column]]:
+    """The fixed columns and one column per round, across the whole width of the page. Many
+    rounds narrow the names and clubs, so that each round keeps room for "−12 (4⅓)"; few rounds
+    leave width to the names and clubs (not all of it: a row must stay easy to follow across),
+    and the rest to the rounds, whose caption is always printed whole."""
     licences = protocol.event.variant.licences
     many_rounds = len(protocol.round_numbers) > 6
     player, club = (130, 95) if many_rounds else (160, 120)
@@ -121,12 +130,18 @@ def columns_for(protocol: Protocol) -> tuple[list[Column], list[Column]]:
     ]
     left = CONTENT_WIDTH - sum(column.width for column in fixed)
     count = max(len(protocol.round_numbers), 1)
-    width = min(left / count, 80)
-    # With few rounds, the names and clubs take some of the width the rounds do not need (not
-    # all: a row must stay easy to follow across).
+    caption = pen.text_width(rounds_caption(), ROUNDS_CAPTION_SIZE, bold=True) + 6
+    width = min(max(min(left / count, 80), caption / count), left / count)
     spare = left - width * count
     fixed[1] = Column(fixed[1].title, fixed[1].width + min(spare * 0.6, 90), bold=True)
     fixed[2] = Column(fixed[2].title, fixed[2].width + min(spare * 0.4, 70))
+    # What the names and clubs do not take widens the rounds (the clubs, before any round): the
+    # table meets the right margin.
+    rest = CONTENT_WIDTH - sum(column.width for column in fixed) - width * count
+    if protocol.round_numbers:
+        width += rest / count
+    else:
+        fixed[2] = Column(fixed[2].title, fixed[2].width + rest + width)
     rounds = [Column(str(number), width, "center") for number in protocol.round_numbers]
     return fixed, rounds
 
@@ -156,8 +171,8 @@ def draw_table_header(pen: Pen, top: float, *, fixed: list[Column], rounds: list
     pen.text(
         rounds_left + 2,
         top - 9,
-        _("Rounds: game points (place points)"),
-        size=6.5,
+        rounds_caption(),
+        size=ROUNDS_CAPTION_SIZE,
         bold=True,
         align="center",
         width=edges[-1] - rounds_left - 4,
@@ -323,7 +338,7 @@ def render_protocol(protocol: Protocol) -> bytes:
     signature_gap = 8
     signature_height = 34 + (-(-len(labels) // per_row) - 1) * REFEREE_ROW
 
-    fixed, rounds = columns_for(protocol)
+    fixed, rounds = columns_for(protocol, pen)
     header = partial(draw_table_header, fixed=fixed, rounds=rounds)
     flow.add(HEADER_HEIGHT, header, keep_with=ROW_HEIGHT * 3)
     flow.repeat = (HEADER_HEIGHT, header)

@@ -2,7 +2,8 @@
 
 A preset fills every option of a tournament's rule set; each option stays editable afterwards.
 `classic` is the seeds' rules (the defaults of `engine.rules.Rules`); `lzf` and `lzf-rondo` are
-the Latvian federation's classic and elite formats: tables of 4 seated by rank, 28 deals."""
+the Latvian federation's classic and elite formats: tables of 4 seated by rank, 28 deals (27 at
+the tables of 3 the field needs, so that everyone at every table deals equally often)."""
 
 from __future__ import annotations
 
@@ -18,6 +19,9 @@ class Preset:
     table_size: int  # 3: tables of 3 (4 where needed); 4: tables of 4 (3 where needed)
     deals_per_round: int
     later_rounds_seating: str  # an `engine.seating` mode
+    # The deals at a table of that size (None: the deals per round); a multiple of the size.
+    deals_at_three: int | None = None
+    deals_at_four: int | None = None
     place_points_three: str = "6,4,2"
     place_points_four: str = "6,4,2,0"
     first_round_seating: str = "random"
@@ -38,6 +42,8 @@ PRESETS: dict[str, Preset] = {
             rules=Rules(personal_pule_payment="N", four_table_pass_pules=2),
             table_size=4,
             deals_per_round=28,
+            deals_at_three=27,
+            deals_at_four=28,
             later_rounds_seating="ranked",
             place_points_four="6,4,2,0; 1-4=2",
         ),
@@ -53,6 +59,8 @@ PRESETS: dict[str, Preset] = {
             ),
             table_size=4,
             deals_per_round=28,
+            deals_at_three=27,
+            deals_at_four=28,
             later_rounds_seating="ranked",
             place_points_four="6,4,2,0; 1-4=2",
         ),

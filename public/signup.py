@@ -18,16 +18,14 @@ from tournaments.models import SignUpStatus, Tournament
 
 def _placed(place: tuple[str, int] | None) -> str:
     if place is None:
-        return _("You are registered.")
+        return _("You are signed up.")
     status, number = place
     if status == SignUpStatus.WAITING:
         return _(
             "Every place is taken: you are number %(number)d on the waiting list. The "
             "organiser moves you to the list when a place frees."
         ) % {"number": number}
-    return _("You are registered: number %(number)d on the list of registered players.") % {
-        "number": number
-    }
+    return _("You are signed up: number %(number)d on the list of players.") % {"number": number}
 
 
 # Not cached (core.page_cache): it carries a form with its CSRF token, and a player must see
@@ -45,7 +43,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
         if refusal is not None:
             return refusal
         if not is_open:
-            messages.error(request, _("Registration online is closed for this tournament."))
+            messages.error(request, _("Signing up online is closed for this tournament."))
             status = 400
         elif form.is_valid():
             data = form.cleaned_data
@@ -71,7 +69,10 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "form": form if is_open else None,
+            # Late sign-ups: the round a player accepted now plays from.
+            "joins_round": selectors.round_to_join(tournament=tournament) if is_open else None,
             "lists": selectors.signup_lists(tournament=tournament),
+            "fees": selectors.fee_texts(tournament=tournament),
         },
         status=status,
     )

@@ -57,6 +57,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "registration_count": selectors.registration_count(tournament=tournament),
                 # Cached pages expire within PUBLIC_PAGE_CACHE_SECONDS of the closing time.
                 "signup_open": signup_open(tournament),
+                "fees": tournament_selectors.fee_texts(tournament=tournament),
                 # Self check-in: the round being prepared, while it is not seated.
                 "check_in_round": tournament_selectors.open_check_in_round(tournament),
                 # The rules of the next rounds (each round keeps its own: its sheets say them).

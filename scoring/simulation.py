@@ -290,10 +290,13 @@ def simulated_options(
     if preset not in PRESETS:
         raise ServiceError(f'unknown preset "{preset}" (one of {", ".join(PRESETS)})')
     given = {"deals_per_round": deals, "all_pass": all_pass, "small_zole": small_zole}
-    return {
+    options = {
         **preset_options(preset),
         **{name: value for name, value in given.items() if value is not None},
     }
+    if deals is not None:  # the deals given are played at every table, whatever its size
+        options |= {"deals_at_three": None, "deals_at_four": None}
+    return options
 
 
 def _check_size(players: int, rounds: int, options: dict[str, object]) -> None:

@@ -15,6 +15,7 @@ import datetime
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from decimal import Decimal
 from functools import partial
 
 import pytest
@@ -264,9 +265,11 @@ def time_round_1(world: World) -> None:
 
 
 def open_signup(world: World) -> None:
-    """Registration online open, with one player registered."""
+    """Registration online open (round 1 is under way: late sign-ups are allowed), with one
+    player registered."""
     world.tournament.signup_until = timezone.now() + datetime.timedelta(days=1)
-    world.tournament.save(update_fields=["signup_until"])
+    world.tournament.signup_late_until_round = world.tournament.rounds_planned
+    world.tournament.save(update_fields=["signup_until", "signup_late_until_round"])
     services.signup_create(tournament=world.tournament, full_name="Tiešsaistes Spēlētājs")
 
 
@@ -276,6 +279,30 @@ def signup_form(_world: World) -> dict[str, object]:
 
 def refuse_signup(world: World) -> dict[str, object]:
     return {"signup": SignUp.objects.get(tournament=world.tournament).pk, "action": "refuse"}
+
+
+def with_fee_categories(world: World) -> None:
+    """The tournament has a standard fee and a reduced one."""
+    services.fee_categories_save(
+        tournament=world.tournament,
+        rows=[
+            services.CategoryRow(None, "Standarta", Decimal(15)),
+            services.CategoryRow(None, "Dāmām", Decimal(10)),
+        ],
+        by=None,
+    )
+
+
+def reduced_fee_for_two(world: World) -> dict[str, object]:
+    return {
+        "registrations": list(world.tournament.registrations.values_list("pk", flat=True)[:2]),
+        "category": world.tournament.fee_categories.get(name="Dāmām").pk,
+    }
+
+
+def unseat_round_2_with_fees(world: World) -> None:
+    unseat_round_2(world)
+    with_fee_categories(world)
 
 
 def unseat_round_2(world: World) -> None:
@@ -394,6 +421,19 @@ SPECS: dict[str, ViewSpec] = {
     ),
     "tournaments:meetings": ViewSpec(ORGANISERS, slug),
     "tournaments:signups": ViewSpec(ORGANISERS, slug, refuse_signup, prepare=open_signup),
+    "tournaments:signups_accept": ViewSpec(
+        ORGANISERS, slug, lambda w: {"count": 1}, has_page=False, prepare=open_signup
+    ),
+    "tournaments:fee_category_set": ViewSpec(
+        ORGANISERS, slug, reduced_fee_for_two, has_page=False, prepare=with_fee_categories
+    ),
+    "tournaments:fees_paid_present": ViewSpec(
+        ORGANISERS,
+        round_2,
+        lambda w: {},
+        has_page=False,
+        prepare=unseat_round_2_with_fees,
+    ),
     "tournaments:round_create": ViewSpec(
         ORGANISERS, slug, lambda w: {}, has_page=False, prepare=drop_round_2
     ),

@@ -96,6 +96,7 @@ class TestNamesAreHarmless:
         tournament = world.tournament
         tournament.signup_until = timezone.now() + datetime.timedelta(days=1)
         tournament.signup_places = 3
+        tournament.signup_late_until_round = tournament.rounds_planned  # round 1 is published
         tournament.save()
         for number, name in enumerate(HOSTILE_NAMES):
             services.signup_create(

@@ -69,6 +69,31 @@ class TestCatalogues:
                 broken.append(entry)
         assert described(broken) == []
 
+    # Participles and words that agree with a man only, said of a named player or to the reader:
+    # "Inese Ēķe pārcelts", "Jūs esat reģistrēts" (Latvian), "Инесе переведён" (Russian).
+    MASCULINE_ONLY = {
+        "lv": re.compile(
+            r"%\(name\)s (ir |jau ir |jau )?(pārcelts|pieņemts|noraidīts|reģistrēts|reģistrējies|"
+            r"ielūgts|izslēgts|atzīmēts|pirmais)|[Jj]ūs esat (reģistrēts|atzīmēts|pieteicies)"
+        ),
+        "ru": re.compile(
+            r"%\(name\)s (уже )?(зарегистрирован|принят|переведён|приглашён|исключён|опоздал|"
+            r"пришёл|отмечен)\b|%\(name\)s — первый"
+        ),
+    }
+
+    @pytest.mark.parametrize("language", TRANSLATED)
+    def test_a_player_is_addressed_in_forms_that_fit_anyone(self, language):
+        masculine = [
+            entry
+            for entry in catalogue(language).translated_entries()
+            if any(
+                self.MASCULINE_ONLY[language].search(text)
+                for text in [entry.msgstr, *entry.msgstr_plural.values()]
+            )
+        ]
+        assert described(masculine) == []
+
     def test_the_catalogues_hold_every_marked_string(self, tmp_path):
         """makemessages run on a copy of the code finds nothing the catalogues lack: a string
         marked but never added to them would show in English."""

@@ -18,7 +18,7 @@ from engine.names import same_name_key, search_key, search_spellings
 from engine.presets import PRESETS
 from engine.prizes import parse_prize_shares
 from engine.rules import deals_per_round_fits
-from tournaments.models import Club, Player, Registration, SeatingMode, Tournament
+from tournaments.models import Club, FeeCategory, Player, Registration, SeatingMode, Tournament
 from tournaments.namesakes import namesake_marks
 from tournaments.rule_set import preset_options
 from tournaments.selectors import club_named
@@ -27,7 +27,10 @@ T = TypeVar("T")
 
 PRESET_CHOICES = (
     ("classic", _("classic: tables of 3, 24 deals, seated swiss (the seeds' rules)")),
-    ("lzf", _("LZF: tables of 4 seated by rank, 28 deals (federation classic)")),
+    (
+        "lzf",
+        _("LZF: tables of 4 seated by rank, 28 deals (27 at a table of 3; federation classic)"),
+    ),
     ("lzf-rondo", _("LZF rondo: as LZF with mazā zole, rondo galdiņš and pules (elite)")),
 )
 
@@ -109,6 +112,7 @@ class TournamentForm(forms.ModelForm):
             # Registration online.
             "signup_until",
             "signup_places",
+            "signup_late_until_round",
         )
         # Choices whose labels are sentences are radios: a closed list on a phone clips its
         # chosen label to the box's width, a radio's label wraps and every choice is read.
@@ -183,12 +187,18 @@ class TournamentForm(forms.ModelForm):
                 "round: his table of 4 plays on as a table of 3 (4 at Nereta)."
             ),
             "signup_until": _(
-                "Players register themselves on the tournament's public page until then "
-                "(local time). Leave empty to keep registration online closed."
+                "Players sign up on the tournament's public page until then (local time). Leave "
+                "empty to keep signing up online closed."
             ),
             "signup_places": _(
-                "Players registered beyond this number go to the waiting list. Leave empty for "
-                "no limit."
+                "The list of players holds this many; players signing up beyond it go to the "
+                "waiting list. Leave empty for no limit."
+            ),
+            "signup_late_until_round": _(
+                "Leave empty to close signing up online when round 1 is published. A round "
+                "number: players may still sign up until that round is published; accepted, "
+                "they play from the next round. You can register a late player yourself at any "
+                "time."
             ),
         }
 
@@ -298,6 +308,16 @@ class TournamentForm(forms.ModelForm):
                 "everyone deals equally often."
             ) % {"deals": deals, "size": size}
         return None
+
+    def clean_signup_late_until_round(self) -> int | None:
+        number = self.cleaned_data["signup_late_until_round"]
+        rounds = self.cleaned_data.get("rounds_planned") or self.instance.rounds_planned
+        if number is not None and not 1 <= number <= rounds:
+            raise forms.ValidationError(
+                _("late sign-ups end by a round from 1 to %(rounds)s (the rounds planned)"),
+                params={"rounds": rounds},
+            )
+        return number
 
     def clean_rounds_planned(self) -> int:
         rounds = self.cleaned_data["rounds_planned"]
@@ -580,6 +600,40 @@ FeeCategoryFormSet = forms.formset_factory(
 )
 
 
+class IdChoiceField(forms.ModelChoiceField):
+    """A choice of one row by id, where an id too large for any database key is an unknown
+    choice like any other (the query would fail on it: SQLite overflows)."""
+
+    def to_python(self, value):
+        digits = str(value).strip().lstrip("+-")
+        if digits.isdigit() and len(digits) > ID_MAX_DIGITS:
+            raise forms.ValidationError(
+                self.error_messages["invalid_choice"], code="invalid_choice"
+            )
+        return super().to_python(value)
+
+
+class FeeCategorySetForm(forms.Form):
+    """The entries page's ticks: these players pay the fee of this category."""
+
+    registrations = RegistrationChoiceField(
+        queryset=Registration.objects.none(), widget=forms.CheckboxSelectMultiple
+    )
+    category = IdChoiceField(
+        queryset=FeeCategory.objects.none(), label=_("Fee of the ticked players")
+    )
+
+    def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
+        super().__init__(*args, **kwargs)
+        self.fields["registrations"].queryset = tournament.registrations.all()
+        categories = list(tournament.fee_categories.all())
+        self.fields["category"].queryset = tournament.fee_categories.all()
+        self.fields["category"].empty_label = None
+        # The first category is everyone's already: the one players are given is another.
+        if len(categories) > 1:
+            self.fields["category"].initial = categories[1].pk
+
+
 class FeesPaidForm(forms.Form):
     """The check-in's fee ticks: exactly the players ticked have paid."""
 
@@ -619,3 +673,13 @@ SIGNUP_ACTIONS = (
 class SignUpActionForm(forms.Form):
     signup = forms.IntegerField(min_value=1, max_value=10**ID_MAX_DIGITS - 1)
     action = forms.ChoiceField(choices=SIGNUP_ACTIONS)
+
+
+class SignUpsAcceptForm(forms.Form):
+    """Accept the first `count` registrations of the online list in one step."""
+
+    count = forms.IntegerField(
+        min_value=1,
+        max_value=MAX_ROUND_NUMBER,
+        label=_("How many, from the top of the list"),
+    )

@@ -269,8 +269,13 @@ class Tournament(models.Model):
     mix_plan = models.JSONField(default=dict, blank=True, editable=False)
     # Registration online: players register themselves on the public page until this moment
     # (empty: closed); beyond the places, they go to the waiting list (empty: no limit).
-    signup_until = models.DateTimeField(_("registration online open until"), null=True, blank=True)
+    signup_until = models.DateTimeField(_("signing up online open until"), null=True, blank=True)
     signup_places = models.PositiveSmallIntegerField(_("places"), null=True, blank=True)
+    # Empty: signing up online closes when round 1 is published. A round number: players may
+    # still sign up until that round is published, and an accepted one plays from the next.
+    signup_late_until_round = models.PositiveSmallIntegerField(
+        _("late sign-ups online until round"), null=True, blank=True
+    )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
 
     class Meta:
@@ -634,14 +639,15 @@ class AuditEntry(models.Model):
         # Entry fees and prizes.
         FEES_PAID = "fees.paid", _("entry fees ticked paid or unpaid")
         FEE_CATEGORIES = "fees.categories", _("fee categories changed")
+        FEE_CATEGORY_SET = "fees.category_set", _("fee category given to players")
         # Late and absent players
         LATE_ARRIVAL = "player.late", _("late arrival recorded")
         OUT_OF_ROUND = "player.out_of_round", _("player out of the round")
         # Registration online.
-        SIGNUP_CREATED = "signup.created", _("registered online")
-        SIGNUP_ACCEPTED = "signup.accepted", _("online registration accepted")
-        SIGNUP_MOVED = "signup.moved", _("online registration moved")
-        SIGNUP_REFUSED = "signup.refused", _("online registration refused")
+        SIGNUP_CREATED = "signup.created", _("signed up online")
+        SIGNUP_ACCEPTED = "signup.accepted", _("online sign-up accepted")
+        SIGNUP_MOVED = "signup.moved", _("online sign-up moved")
+        SIGNUP_REFUSED = "signup.refused", _("online sign-up refused")
 
     tournament = models.ForeignKey(
         Tournament,
@@ -760,8 +766,8 @@ class SignUp(models.Model):
 
     class Meta:
         ordering = ("queued_at", "pk")
-        verbose_name = _("online registration")
-        verbose_name_plural = _("online registrations")
+        verbose_name = _("online sign-up")
+        verbose_name_plural = _("online sign-ups")
 
     def __str__(self) -> str:
         return f"{self.full_name} @ {self.tournament}"

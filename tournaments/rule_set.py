@@ -156,9 +156,8 @@ def preset_options(name: str) -> dict[str, Any]:
         # options the contract's JSON (`engine.json_contract.rules_to_json`) writes.
         **{option: getattr(preset.rules, option) for option in RULE_OPTIONS},
         "deals_per_round": preset.deals_per_round,
-        # Every table plays the preset's deals per round, whatever its size.
-        "deals_at_three": None,
-        "deals_at_four": None,
+        "deals_at_three": preset.deals_at_three,
+        "deals_at_four": preset.deals_at_four,
         "table_size": preset.table_size,
         "place_points_three": preset.place_points_three,
         "place_points_four": preset.place_points_four,

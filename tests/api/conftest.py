@@ -44,7 +44,14 @@ def proof_tournament(name: str) -> Tournament:
     closed; round 2 with shared places at every table but the last, which was confirmed short
     when time was called, closed; round 3 in play, one table with deals but not confirmed."""
     tournament = make_tournament(
-        slug=f"proof-{name}", **{**PROOF_TOURNAMENTS[name], "deals_per_round": DEALS}
+        slug=f"proof-{name}",
+        # The proof's deals at every table, whatever its size.
+        **{
+            **PROOF_TOURNAMENTS[name],
+            "deals_per_round": DEALS,
+            "deals_at_three": None,
+            "deals_at_four": None,
+        },
     )
     make_registrations(tournament, PLAYERS, clubs=3)
     first = publish_next_round(tournament, seed=11)

@@ -72,7 +72,13 @@ TOURNAMENTS = {
         players=8,
         rounds=2,
         time_called=True,
-        **{**preset_options("lzf"), "deals_per_round": 4, "slug": "fours-lzf"},
+        **{
+            **preset_options("lzf"),
+            "deals_per_round": 4,
+            "deals_at_three": None,
+            "deals_at_four": None,
+            "slug": "fours-lzf",
+        },
     ),
     "mixed": lambda: play_tournament(
         players=7, rounds=2, slug="mixed", deals_per_round=4, deals_at_three=3

@@ -1017,12 +1017,14 @@ def test_the_registration_online_settings_come_back(tmp_path):
         slug="tiessaistes-kauss",
         signup_until=datetime.datetime(2026, 12, 1, 18, 0, tzinfo=datetime.UTC),
         signup_places=24,
+        signup_late_until_round=3,
     )
     archive = export(tournament.slug)
     assert archive["tournament"]["signup_until"] == "2026-12-01T18:00:00+00:00"
     slug = import_file(write(tmp_path, archive), "--slug", "tiessaistes-kopija")
     copy_ = Tournament.objects.get(slug=slug)
     assert (copy_.signup_until, copy_.signup_places) == (tournament.signup_until, 24)
+    assert copy_.signup_late_until_round == 3
 
 
 @pytest.mark.parametrize("value", ["tomorrow", "2026-13-45T99:00", 5, True])

@@ -15,6 +15,7 @@ import pytest
 import zxingcpp
 from django.db import connection
 from django.urls import reverse
+from django.utils import translation
 from pypdf import PdfReader
 from reportlab.pdfbase import pdfmetrics
 from reportlab.pdfgen.canvas import Canvas
@@ -846,6 +847,32 @@ class TestStandingsProtocol:
         assert "referee" not in text.replace("Chief referee", "")
         assert "Control totals" not in text
         assert "page 1" in text and "page 1 of" not in text
+
+
+@pytest.mark.parametrize(
+    ("language", "rounds"), [("lv", 1), ("lv", 2), ("ru", 1), ("ru", 3), ("en", 1)]
+)
+def test_the_protocols_round_columns_carry_their_caption_whole_across_the_page(language, rounds):
+    """With few rounds the caption over them ("Kārtas: spēles punkti (vietas punkti)") is
+    printed whole, and the columns fill the page's width (nothing left empty on the right)."""
+    tournament = played_tournament(
+        players=8, rounds=rounds, language=language, slug=f"uzraksts-{language}-{rounds}"
+    )
+    content = standings_protocol_pdf(tournament=tournament)
+
+    with translation.override(language):
+        caption = translation.gettext("Rounds: game points (place points)")
+    assert caption in pdf_text(content)[0].replace("\n", " ")
+    page = pypdfium2.PdfDocument(content)[0]
+    text = page.get_textpage()
+    words = text.get_text_range()
+    start = words.index(caption)
+    caption_right = max(text.get_charbox(start + index)[2] for index in range(len(caption)))
+    right_margin = page.get_width() - MARGIN
+    assert caption_right <= right_margin
+    # The rightmost printed character of the table (a round's cell) is near the right margin.
+    table_right = max(text.get_charbox(index)[2] for index in range(text.count_chars()))
+    assert table_right >= right_margin - 60, (table_right, right_margin)
 
 
 class TestLookingAtThePages:

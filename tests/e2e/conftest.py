@@ -208,12 +208,12 @@ def no_violations(page) -> None:
 
 
 def register(page, full_name: str, club: str = "", licence: str = "", contact: str = "") -> None:
-    """A player registers on the tournament's public registration page."""
+    """A player signs up on the tournament's public sign-up page."""
     page.fill("#id_full_name", full_name)
     page.fill("#id_club", club)
     page.fill("#id_licence_number", licence)
     page.fill("#id_contact", contact)
-    page.click(f"form.signup-form button:has-text('{t('Register')}')")
+    page.click(f"form.signup-form button:has-text('{t('Sign up')}')")
     page.wait_for_load_state()
 
 
@@ -307,3 +307,40 @@ def webkit_phone(webkit_display) -> Iterator[object]:
     with webkit_session(webkit_display) as driver:
         driver.set_window_rect(width=PHONE["width"], height=PHONE["height"])
         yield WebKitPage(driver)
+
+
+class Organiser:
+    """The organiser's hands on a page: every address typed, click, fill, choice, tick and
+    upload goes through here and is counted; what the test only reads or waits for goes to the
+    page itself."""
+
+    def __init__(self, page) -> None:
+        self.page = page
+        self.actions: list[str] = []
+
+    def _count(self, action: str, selector: str) -> None:
+        self.actions.append(f"{action} {selector}")
+
+    def visit(self, url: str) -> None:
+        self._count("visit", url)
+        self.page.goto(url)
+
+    def click(self, selector: str) -> None:
+        self._count("click", selector)
+        self.page.click(selector)
+
+    def fill(self, selector: str, value: str) -> None:
+        self._count("fill", selector)
+        self.page.fill(selector, value)
+
+    def select(self, selector: str, value: str) -> None:
+        self._count("select", selector)
+        self.page.select_option(selector, value)
+
+    def check(self, selector: str) -> None:
+        self._count("tick", selector)
+        self.page.check(selector)
+
+    def upload(self, selector: str, path: str) -> None:
+        self._count("upload", selector)
+        self.page.set_input_files(selector, path)

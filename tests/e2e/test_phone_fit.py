@@ -104,6 +104,18 @@ def in_view(page, selector: str) -> bool:
     )
 
 
+# Whether an input shows its placeholder whole: the same text typed in is measured in the box.
+PLACEHOLDER_AND_ROOM = """
+(input) => {
+  const typed = input.value;
+  input.value = input.placeholder;
+  const sizes = [input.scrollWidth, input.clientWidth];
+  input.value = typed;
+  return sizes;
+}
+"""
+
+
 def test_a_table_of_four_with_many_deals_on_the_phone_then_public(live_server, open_page, shots):
     table = table_of_four_with_deals(DEALS - 4)
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token
@@ -156,6 +168,9 @@ def test_a_table_of_four_with_many_deals_on_the_phone_then_public(live_server, o
     assert in_view(page, ".entry-locked")
     assert_fits_the_phone(page)
     page.goto(f"{live_server.url}/t/garais-galds/rounds/1/")
+    # The player search says in full what it searches for.
+    shown, room = page.locator("form.search input[name=q]").evaluate(PLACEHOLDER_AND_ROOM)
+    assert shown <= room, f"the search's placeholder needs {shown}px, has {room}px"
     page.click(f"a:has-text('{t('The score sheet, deal by deal')}')")
     page.wait_for_url(f"{live_server.url}/t/garais-galds/rounds/1/tables/1/")
     page.screenshot(path=str(shots / "public-sheet-360-lv.png"), full_page=True)

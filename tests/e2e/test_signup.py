@@ -16,7 +16,14 @@ from playwright.sync_api import expect
 from tests.factories import make_club, make_player, make_tournament, make_user
 from tournaments.models import Player, SignUp, SignUpStatus
 
-from .conftest import assert_fits_the_phone, no_violations, register, sign_in, t
+from .conftest import (
+    assert_does_not_scroll_sideways,
+    assert_fits_the_phone,
+    no_violations,
+    register,
+    sign_in,
+    t,
+)
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -48,24 +55,26 @@ def test_players_register_on_their_phones_and_the_organiser_accepts(live_server,
 
     phone = open_page()
     phone.goto(f"{live_server.url}/t/ogres-kauss/")
-    phone.click(f"a:has-text('{t('Register for this tournament')}')")
+    # Before round 1 the rounds' table, "Apstiprinātie galdi" and all, fits the phone.
+    assert_does_not_scroll_sideways(phone, ".table-scroll:has(table.rounds-table)")
+    phone.click(f"a:has-text('{t('Sign up for this tournament')}')")
     phone.wait_for_url(register_url)
     assert_fits_the_phone(phone)
     phone.screenshot(path=shots / "signup-form-360.png", full_page=True)
 
     # Jānis types his name without its marks: the register finds him, no second player is made.
     register(phone, "Janis Berzins", "rigas zoles klubs", contact="+371 2911 1111")
-    placed = t("You are registered: number %(number)d on the list of registered players.", number=1)
+    placed = t("You are signed up: number %(number)d on the list of players.", number=1)
     assert phone.get_by_text(placed).is_visible()
     register(phone, "Anna Ozoliņa", "Ogres Zole", contact="anna@example.lv")
     assert phone.get_by_text(
-        t("You are registered: number %(number)d on the list of registered players.", number=2)
+        t("You are signed up: number %(number)d on the list of players.", number=2)
     ).is_visible()
 
     # Jānis again, with his licence: refused, told where he is.
     register(phone, "Jānis Bērziņš", "Rīgas Zoles klubs", licence="lv-101")
-    where = t("number %(number)d on the list of registered players", number=1)
-    refusal = t("%(name)s is already registered online: %(where)s.") % {
+    where = t("number %(number)d on the list of players", number=1)
+    refusal = t("%(name)s has signed up already: %(where)s.") % {
         "name": "Janis Berzins",
         "where": where,
     }
@@ -98,15 +107,19 @@ def test_players_register_on_their_phones_and_the_organiser_accepts(live_server,
 
     desktop = open_page(1366, 900)
     sign_in(desktop, live_server, "rita", "/organise/t/ogres-kauss/entries/")
-    desktop.click(f"a:has-text('{t('Registration online')}')")
+    desktop.click(f"a:has-text('{t('Online sign-up')}')")
     desktop.wait_for_url(f"{live_server.url}/organise/t/ogres-kauss/entries/online/")
     assert desktop.get_by_text("anna@example.lv").is_visible()  # the organiser sees contacts
+    # Every column, the moment of signing up the last, is on a desktop screen without scrolling.
+    for scroller in desktop.locator(".table-scroll:has(table.signups)").all():
+        held, box = scroller.evaluate("box => [box.scrollWidth, box.clientWidth]")
+        assert held <= box + 1, f"the online list holds {held}px in {box}px"
     desktop.screenshot(path=shots / "signup-organiser-1366.png", full_page=True)
     for name in ("Janis Berzins", "Anna Ozoliņa"):
         row = desktop.locator("table.signups tr", has_text=name)
         row.locator(f"button:has-text('{t('Accept')}')").click()
         desktop.wait_for_load_state()
-        accepted = t("%(name)s is accepted and registered.") % {"name": name}
+        accepted = t("%(name)s: sign-up accepted, registered in the tournament.") % {"name": name}
         expect(desktop.get_by_text(accepted)).to_be_visible()
     no_violations(desktop)
     desktop.screenshot(path=shots / "signup-accepted-1366.png", full_page=True)

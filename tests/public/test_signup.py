@@ -4,6 +4,8 @@ after it, both lists (names and clubs, never the contact), the honeypot and the 
 from __future__ import annotations
 
 import datetime
+import re
+from decimal import Decimal
 
 import pytest
 from django.db import connection, transaction
@@ -23,7 +25,7 @@ from tests.hostile import (
 )
 from tests.hostile import hostile_client as client_for
 from tournaments import services
-from tournaments.models import Club, Player, SignUp
+from tournaments.models import Club, Player, Round, RoundStatus, SignUp
 
 pytestmark = pytest.mark.django_db
 
@@ -56,7 +58,7 @@ def test_the_tournament_page_links_the_form_while_it_is_open(tournament, client)
 def test_he_sees_his_place_on_the_list_then_on_the_waiting_list(tournament, client):
     page = client.post(url(tournament), form(contact="+371 2000 0000"), follow=True)
     content = page.content.decode()
-    assert "number 1 on the list of registered players" in content
+    assert "number 1 on the list of players" in content
     page = client.post(url(tournament), form(full_name="Jānis Bērziņš"), follow=True)
     content = page.content.decode()
     assert "number 1 on the waiting list" in content
@@ -69,7 +71,7 @@ def test_a_second_registration_is_refused_saying_where_he_is(tournament, client)
     before = database_state()
     page = client.post(url(tournament), form(full_name="anna ozolina", club="OGRE"))
     assert_refused(page, before, "the same player twice")
-    assert "number 1 on the list of registered players" in page.content.decode()
+    assert "number 1 on the list of players" in page.content.decode()
 
 
 def test_a_licence_of_another_player_is_refused_without_naming_him(tournament, client):
@@ -90,6 +92,47 @@ def test_a_closed_registration_shows_no_form_and_takes_nothing(client):
     assert 'name="full_name"' not in client.get(url(closed)).content.decode()
     before = database_state()
     assert_refused(client.post(url(closed), form()), before, "closed")
+
+
+@pytest.mark.parametrize("where", ["public:tournament", "public:signup"])
+def test_the_player_sees_what_he_pays_before_he_signs_up(tournament, client, where):
+    services.fee_categories_save(
+        tournament=tournament,
+        rows=[
+            services.CategoryRow(None, "Standarta", Decimal("15")),
+            services.CategoryRow(None, "Dāmām", Decimal("10.50")),
+        ],
+        by=None,
+    )
+    client.cookies["django_language"] = "lv"
+    content = client.get(reverse(where, args=[tournament.slug])).content.decode()
+    assert "Dalības maksa" in content
+    assert "Standarta 15,00\u00a0€" in content and "Dāmām 10,50\u00a0€" in content
+
+
+def test_a_finished_tournament_takes_no_one(client):
+    finished = make_tournament(
+        rounds_planned=2,
+        signup_until=timezone.now() + datetime.timedelta(days=2),
+        signup_late_until_round=2,
+    )
+    for number in (1, 2):
+        Round.objects.create(tournament=finished, number=number, status=RoundStatus.CLOSED)
+    assert 'name="full_name"' not in client.get(url(finished)).content.decode()
+    page = client.get(reverse("public:tournament", args=[finished.slug]))
+    assert url(finished) not in page.content.decode()
+    before = database_state()
+    assert_refused(client.post(url(finished), form()), before, "finished")
+
+
+def test_a_late_signup_is_told_the_round_he_plays_from(client):
+    started = make_tournament(
+        signup_until=timezone.now() + datetime.timedelta(days=2), signup_late_until_round=3
+    )
+    Round.objects.create(tournament=started, number=1, status=RoundStatus.IN_PLAY)
+    content = client.get(url(started)).content.decode()
+    assert 'name="full_name"' in content
+    assert "The tournament has started: a player accepted now plays from round 2." in content
 
 
 def test_the_honeypot_is_hidden_by_a_class_and_refuses_a_bot(tournament, client):
@@ -149,8 +192,26 @@ def test_floods_from_one_address_are_stopped(tournament, client, settings):
 def test_the_page_speaks_every_language(tournament, client, language):
     client.cookies["django_language"] = language
     page = client.get(url(tournament))
-    heading = {"lv": "Reģistrācija", "ru": "Регистрация", "en": "Registration"}[language]
+    heading = {"lv": "Pieteikties", "ru": "Записаться", "en": "Sign up"}[language]
     assert f"<h1>{heading}</h1>" in page.content.decode()
+
+
+@pytest.mark.parametrize("language", ["lv", "ru", "en"])
+def test_signing_up_and_checking_in_are_two_words_on_one_page(client, language):
+    """Round 1 is under way, late sign-ups are open and round 2's check-in too: the public page
+    offers both, and no reader takes one for the other."""
+    tournament = make_tournament(
+        signup_until=timezone.now() + datetime.timedelta(days=2), signup_late_until_round=3
+    )
+    make_registrations(tournament, 3)
+    Round.objects.create(tournament=tournament, number=1, status=RoundStatus.CLOSED)
+    services.round_create(tournament=tournament)
+    client.cookies["django_language"] = language
+    content = client.get(reverse("public:tournament", args=[tournament.slug])).content.decode()
+    sign_up = re.search(r'class="actions signup-link"><a[^>]*>([^<]+)</a>', content).group(1)
+    check_in = re.search(r'class="actions check-in-link-public"><a[^>]*>([^<]+)</a>', content)
+    # The verb comes first in every language: "Pieteikties turnīram", "Atzīmēties 2. kārtai".
+    assert sign_up.split()[0] != check_in.group(1).split()[0], (sign_up, check_in.group(1))
 
 
 def test_the_page_reads_the_same_few_queries_whatever_the_lists_hold(tournament, client):
@@ -181,7 +242,7 @@ def test_a_hidden_variant_of_a_registered_player_is_refused_as_the_same_player(n
         before = database_state()
         page = client.post(url(tournament), form(full_name=name, club=club))
         assert_refused(page, before, f"{name!r} of {club!r}")
-        assert "already registered online" in page.content.decode()
+        assert "has signed up already" in page.content.decode()
         transaction.set_rollback(True)
 
 

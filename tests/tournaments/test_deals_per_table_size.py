@@ -190,11 +190,11 @@ class TestEverythingReadsTheTablesCount:
         ) == [(3, 6, True), (4, 8, True)]
 
 
-def test_a_preset_filled_in_plays_its_deals_at_every_table(client):
+def test_a_preset_filled_in_sets_the_deals_at_each_table_size(client):
     client.force_login(make_organiser())
-    tournament = make_tournament(table_size=4, deals_per_round=28, deals_at_three=27)
+    tournament = make_tournament(table_size=4, deals_per_round=28, deals_at_three=24)
     url = reverse("tournaments:edit", args=[tournament.slug])
     data = settings_form(tournament, preset="lzf", fill_preset="1")
     form = client.post(url, data).context["form"]
-    assert form["deals_at_three"].value() in ("", None)
+    assert (form["deals_at_three"].value(), form["deals_at_four"].value()) == ("27", "28")
     assert form.is_valid(), form.errors

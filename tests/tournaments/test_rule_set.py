@@ -15,6 +15,7 @@ from tournaments.rule_set import (
     RULE_SET_FIELDS,
     preset_options,
     round_rule_set,
+    rule_set_from_options,
     rule_set_options,
     tournament_rule_set,
 )
@@ -218,14 +219,20 @@ class TestPresets:
             "personal_pule_payment": "N",
             "four_table_pass_pules": 2,
             "deals_per_round": 28,
-            "deals_at_three": None,
-            "deals_at_four": None,
+            "deals_at_three": 27,
+            "deals_at_four": 28,
             "table_size": 4,
             "place_points_three": "6,4,2",
             "place_points_four": "6,4,2,0; 1-4=2",
             "first_round_seating": "random",
             "later_rounds_seating": "ranked",
         }
+
+    @pytest.mark.parametrize("name", list(PRESETS))
+    def test_every_preset_lets_everyone_deal_equally_often_at_every_table_size(self, name):
+        rule_set = rule_set_from_options(preset_options(name))
+        for size in (3, 4):
+            assert rule_set.deals_at(size) % size == 0, (name, size, rule_set.deals_at(size))
 
     def test_classic_is_the_tournament_defaults(self):
         defaults = Tournament()

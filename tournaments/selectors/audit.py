@@ -173,6 +173,10 @@ FACT_LABELS: dict[str, Promise] = {
     "city": _("City"),
     "created": _("Created"),
     "status": _("List"),
+    "category": _("Fee category"),
+    "paid": _("Paid"),
+    "unpaid": _("Not paid"),
+    "paid_count": _("Fees paid in all"),
 }
 
 # Keys whose value is a moment (ISO text in the log): shown in local time, the reader's way.
@@ -182,6 +186,8 @@ MOMENT_KEYS = frozenset({"started_at", "ends_at", "time_called_at"})
 ACTION_FACT_LABELS: dict[tuple[str, str], Promise] = {
     (AuditEntry.Action.QUALIFIERS_REGISTERED.value, "players"): _("Players registered"),
     (AuditEntry.Action.ENTRIES_REGISTERED.value, "players"): _("Players registered"),
+    (AuditEntry.Action.SIGNUP_ACCEPTED.value, "players"): _("Players accepted"),
+    (AuditEntry.Action.FEE_CATEGORY_SET.value, "players"): _("Players"),
 }
 
 # How a writer reached the sheet ("via"), in words.

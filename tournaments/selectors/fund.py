@@ -67,6 +67,16 @@ def fee_categories(*, tournament: Tournament) -> list[FeeCategory]:
     return list(tournament.fee_categories.all())
 
 
+def fee_text(category: FeeCategory) -> str:
+    """A fee category as people read it: "Dāmām 10,00 €"."""
+    return f"{category.name} {money_text(cents(category.amount))}"
+
+
+def fee_texts(*, tournament: Tournament) -> list[str]:
+    """What a player pays, category by category."""
+    return [fee_text(category) for category in fee_categories(tournament=tournament)]
+
+
 def registration_fees(
     *, tournament: Tournament, categories: list[FeeCategory] | None = None
 ) -> dict[int, FeeCategory | None]:

@@ -66,6 +66,13 @@ def next_round_number(*, tournament: Tournament) -> int:
     return (started["last"] or 0) + 1
 
 
+def round_to_join(*, tournament: Tournament) -> int | None:
+    """The round a player entered now would play first; None when every planned round is
+    published already (the tournament has no round left to join)."""
+    number = next_round_number(tournament=tournament)
+    return number if number <= tournament.rounds_planned else None
+
+
 def registration_list(*, tournament: Tournament) -> list[Registration]:
     return sorted(
         tournament.registrations.select_related("player__club"),

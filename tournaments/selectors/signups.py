@@ -10,15 +10,21 @@ from django.utils import timezone
 
 from tournaments.models import Player, Registration, SignUp, SignUpStatus, Tournament
 from tournaments.namesakes import licence_key, name_key
+from tournaments.selectors.rounds import round_to_join
 
 # Where a registration still stands on a list (a refused one is on none).
 ON_A_LIST = (SignUpStatus.LISTED, SignUpStatus.WAITING, SignUpStatus.ACCEPTED)
 
 
 def signup_open(tournament: Tournament, *, now: datetime.datetime | None = None) -> bool:
-    """Registration online is open until its moment; no moment: closed."""
+    """Signing up online is open until its moment (no moment: closed) and until round 1 is
+    published, or the round the organiser allows late sign-ups until; a tournament with no
+    round left to join takes no one."""
     until = tournament.signup_until
-    return until is not None and (now or timezone.now()) < until
+    if until is None or (now or timezone.now()) >= until:
+        return False
+    joins = round_to_join(tournament=tournament)
+    return joins is not None and joins <= (tournament.signup_late_until_round or 1)
 
 
 @dataclass(frozen=True)
@@ -46,6 +52,23 @@ class SignUpLists:
     @property
     def full(self) -> bool:
         return self.places is not None and len(self.registered) >= self.places
+
+    @property
+    def listed_online(self) -> int:
+        """The registrations on the list the organiser has not accepted yet."""
+        return sum(
+            1
+            for line in self.registered
+            if line.signup is not None and line.signup.status == SignUpStatus.LISTED
+        )
+
+    @property
+    def acceptable(self) -> int:
+        """How many of those the places still take (all of them without a limit)."""
+        listed = self.listed_online
+        if self.places is None:
+            return listed
+        return max(0, min(listed, self.places - (len(self.registered) - listed)))
 
     def place_of(self, signup: SignUp) -> tuple[str, int] | None:
         """("listed" or "waiting", his number), or None when he is on no list."""

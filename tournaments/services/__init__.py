@@ -34,7 +34,13 @@ from tournaments.services.clock_and_links import (
     table_token_issue,
     table_token_revoke,
 )
-from tournaments.services.entry_fees import CategoryRow, fee_categories_save, fees_paid_set
+from tournaments.services.entry_fees import (
+    CategoryRow,
+    fee_categories_save,
+    fee_category_set,
+    fees_paid_by_present,
+    fees_paid_set,
+)
 from tournaments.services.player_import import (
     IMPORT_MAX_BYTES,
     ImportPreview,
@@ -78,6 +84,7 @@ from tournaments.services.signups import (
     signup_create,
     signup_move,
     signup_refuse,
+    signups_accept,
 )
 from tournaments.services.tournaments import (
     club_create,
@@ -113,6 +120,8 @@ __all__ = [
     "display_link_issue",
     "display_link_revoke",
     "fee_categories_save",
+    "fee_category_set",
+    "fees_paid_by_present",
     "fees_paid_set",
     "lock_round_and_table",
     "organiser_account_create",
@@ -140,6 +149,7 @@ __all__ = [
     "signup_create",
     "signup_move",
     "signup_refuse",
+    "signups_accept",
     "table_gone_message",
     "table_referees_set",
     "table_token_issue",

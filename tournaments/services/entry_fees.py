@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from core.page_cache import tournament_changed
 from engine.names import clean_name, same_name_key
-from tournaments.models import AuditEntry, FeeCategory, Registration, Tournament
+from tournaments.models import AuditEntry, FeeCategory, Registration, Round, Tournament
 from tournaments.services.audit_and_locks import ServiceError, audit
 
 CENT = Decimal("0.01")
@@ -124,3 +124,69 @@ def fees_paid_set(
         )
         tournament_changed(tournament.pk)
     return len(chosen)
+
+
+@transaction.atomic
+def fee_category_set(
+    *,
+    tournament: Tournament,
+    registrations: Iterable[Registration],
+    category: FeeCategory,
+    by: User | None,
+    ip_address: str | None = None,
+) -> int:
+    """Give these registrations the fee category, in one step; returns how many. Refused, with
+    nothing written, for another tournament's category or player, or for nobody."""
+    tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
+    if category.tournament_id != tournament.pk:
+        raise ServiceError(_("This fee category is not one of this tournament's."))
+    chosen = {entry.pk: entry for entry in registrations}
+    if not chosen:
+        raise ServiceError(_("Tick the players who pay this fee."))
+    if any(entry.tournament_id != tournament.pk for entry in chosen.values()):
+        raise ServiceError(_("A player ticked is not registered in this tournament."))
+    entries = Registration.objects.filter(tournament=tournament, pk__in=chosen)
+    names = sorted(entries.values_list("player__full_name", flat=True))
+    entries.update(fee_category=category)
+    audit(
+        action=AuditEntry.Action.FEE_CATEGORY_SET,
+        by=by,
+        tournament=tournament,
+        ip_address=ip_address,
+        category=category.name,
+        players=names,
+    )
+    tournament_changed(tournament.pk)
+    return len(names)
+
+
+@transaction.atomic
+def fees_paid_by_present(*, round_: Round, by: User | None, ip_address: str | None = None) -> int:
+    """Every player checked in for the round has paid his fee: the fees not yet ticked are
+    ticked paid (when and to whom), in one step; returns how many were ticked now."""
+    tournament = Tournament.objects.select_for_update().get(pk=round_.tournament_id)
+    if not tournament.fee_categories.exists():
+        raise ServiceError(_("The tournament has no fee categories: there is no fee to tick paid."))
+    unpaid = Registration.objects.filter(
+        tournament=tournament, check_ins__round=round_, fee_paid_at__isnull=True
+    )
+    names = sorted(unpaid.values_list("player__full_name", flat=True))
+    user = by if by is not None and by.is_authenticated else None
+    Registration.objects.filter(pk__in=list(unpaid.values_list("pk", flat=True))).update(
+        fee_paid_at=timezone.now(), fee_paid_to=user
+    )
+    if names:
+        audit(
+            action=AuditEntry.Action.FEES_PAID,
+            by=by,
+            tournament=tournament,
+            ip_address=ip_address,
+            round=round_.number,
+            paid=names,
+            unpaid=[],
+            paid_count=Registration.objects.filter(
+                tournament=tournament, fee_paid_at__isnull=False
+            ).count(),
+        )
+        tournament_changed(tournament.pk)
+    return len(names)

@@ -7,11 +7,11 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import require_http_methods
+from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
 from tournaments import selectors, services
-from tournaments.forms import FeeCategoryFormSet, FeesPaidForm
+from tournaments.forms import FeeCategoryFormSet, FeeCategorySetForm, FeesPaidForm
 from tournaments.models import Round, Tournament
 from tournaments.views.access import organiser_required
 
@@ -25,17 +25,14 @@ def fees_form(tournament: Tournament, data: object = None) -> FeesPaidForm | Non
     fees = selectors.registration_fees(tournament=tournament)
     if not any(fees.values()):
         return None
-    labels = {
-        pk: f"{category.name} {selectors.money_text(selectors.cents(category.amount))}"
-        for pk, category in fees.items()
-        if category is not None
-    }
+    labels = {pk: selectors.fee_text(category) for pk, category in fees.items() if category}
     initial = {"paid": selectors.fees_paid(tournament=tournament)}
     return FeesPaidForm(data, tournament=tournament, fee_labels=labels, initial=initial)
 
 
-def save_fees_on_screen(request: HttpRequest, round_: Round) -> None:
-    """Save the fee ticks sent with the check-in (any of its buttons), when they were on screen."""
+def save_fees_on_screen(request: HttpRequest, round_: Round, *, announce: bool = True) -> None:
+    """Save the fee ticks sent with the check-in (any of its buttons), when they were on screen;
+    `announce`: say how many have paid."""
     if FEES_ON_SCREEN not in request.POST:
         return
     form = fees_form(round_.tournament, request.POST)
@@ -50,10 +47,44 @@ def save_fees_on_screen(request: HttpRequest, round_: Round) -> None:
         by=request.user,
         ip_address=client_ip(request),
     )
-    messages.success(
-        request,
-        ngettext("%(count)d fee paid.", "%(count)d fees paid.", count) % {"count": count},
-    )
+    if announce:
+        messages.success(
+            request,
+            ngettext("%(count)d fee paid.", "%(count)d fees paid.", count) % {"count": count},
+        )
+
+
+@organiser_required
+@require_POST
+def fee_category_set(request: HttpRequest, slug: str) -> HttpResponse:
+    """The entries page's ticks: the players ticked pay the fee of the category chosen."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = FeeCategorySetForm(request.POST, tournament=tournament)
+    if not form.is_valid():
+        messages.error(request, _("Tick the players and choose their fee category."))
+        return redirect("tournaments:registrations", slug=slug)
+    category = form.cleaned_data["category"]
+    try:
+        count = services.fee_category_set(
+            tournament=tournament,
+            registrations=form.cleaned_data["registrations"],
+            category=category,
+            by=request.user,
+            ip_address=client_ip(request),
+        )
+    except services.ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(
+            request,
+            ngettext(
+                "%(category)s: the fee of %(count)d player.",
+                "%(category)s: the fee of %(count)d players.",
+                count,
+            )
+            % {"category": category.name, "count": count},
+        )
+    return redirect("tournaments:registrations", slug=slug)
 
 
 @organiser_required

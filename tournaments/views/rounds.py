@@ -188,25 +188,63 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
     save_fees_on_screen(request, round_)
     form = CheckInForm(request.POST, round_=round_)
     if form.is_valid():
-        try:
-            count = services.check_in_set(
-                round_=round_,
-                entries=form.cleaned_data["entries"],
-                by=request.user,
-                ip_address=client_ip(request),
-                shown_until=check_ins_shown(request),
-            )
-        except services.ServiceError as error:
-            messages.error(request, str(error))
-        else:
-            messages.success(
-                request,
-                ngettext("%(count)d player checked in.", "%(count)d players checked in.", count)
-                % {"count": count},
-            )
+        _save_check_in(request, round_, form)
     else:
         messages.error(request, _("Choose the players who are present."))
     return redirect("tournaments:round", slug=slug, number=number)
+
+
+def _save_check_in(request: HttpRequest, round_: Round, form: CheckInForm) -> bool:
+    """The check-in as ticked on screen, saved; False (and why, in a message) when refused."""
+    try:
+        count = services.check_in_set(
+            round_=round_,
+            entries=form.cleaned_data["entries"],
+            by=request.user,
+            ip_address=client_ip(request),
+            shown_until=check_ins_shown(request),
+        )
+    except services.ServiceError as error:
+        messages.error(request, str(error))
+        return False
+    messages.success(
+        request,
+        ngettext("%(count)d player checked in.", "%(count)d players checked in.", count)
+        % {"count": count},
+    )
+    return True
+
+
+@organiser_required
+@require_POST
+def round_fees_paid_present(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Everyone present has paid: the check-in on screen is saved (the fee ticks with it), then
+    every player checked in is ticked paid."""
+    round_ = round_or_404(slug, number)
+    back = redirect(f"{reverse('tournaments:round', args=[slug, number])}#fees-paid")
+    attendance = _attendance_on_screen(request, round_)
+    if attendance is not None and not attendance.is_valid():
+        messages.error(request, _("Choose the players who are present."))
+        return back
+    save_fees_on_screen(request, round_, announce=False)
+    if attendance is not None and not _save_check_in(request, round_, attendance):
+        return back
+    try:
+        services.fees_paid_by_present(round_=round_, by=request.user, ip_address=client_ip(request))
+    except services.ServiceError as error:
+        messages.error(request, str(error))
+        return back
+    count = len(selectors.fees_paid(tournament=round_.tournament))
+    messages.success(
+        request,
+        ngettext(
+            "Everyone present has paid: %(count)d fee paid in all.",
+            "Everyone present has paid: %(count)d fees paid in all.",
+            count,
+        )
+        % {"count": count},
+    )
+    return back
 
 
 def check_ins_shown(request: HttpRequest) -> int | None:

@@ -6,21 +6,21 @@ from django.contrib import messages
 from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
-from django.views.decorators.http import require_http_methods
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
 from tournaments import selectors, services
-from tournaments.forms import SignUpActionForm
+from tournaments.forms import SignUpActionForm, SignUpsAcceptForm
 from tournaments.models import SignUp, SignUpStatus, Tournament
 from tournaments.views.access import organiser_required
 
 # Lazy: translated when shown, in the language of that request.
 DONE = {
-    "accept": gettext_lazy("%(name)s is accepted and registered."),
-    "listed": gettext_lazy("%(name)s is moved to the list of registered players."),
-    "waiting": gettext_lazy("%(name)s is moved to the waiting list."),
-    "refuse": gettext_lazy("%(name)s is refused."),
+    "accept": gettext_lazy("%(name)s: sign-up accepted, registered in the tournament."),
+    "listed": gettext_lazy("%(name)s: moved to the list of players."),
+    "waiting": gettext_lazy("%(name)s: moved to the waiting list."),
+    "refuse": gettext_lazy("%(name)s: sign-up refused."),
 }
 
 
@@ -41,7 +41,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST":
         form = SignUpActionForm(request.POST)
         if not form.is_valid():
-            messages.error(request, _("Choose a registration and what to do with it."))
+            messages.error(request, _("Choose a sign-up and what to do with it."))
             return redirect("tournaments:signups", slug=slug)
         signup = get_object_or_404(SignUp, pk=form.cleaned_data["signup"], tournament=tournament)
         action = form.cleaned_data["action"]
@@ -66,10 +66,48 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "lists": lists,
             "is_open": selectors.signup_open(tournament),
+            "joins_round": selectors.round_to_join(tournament=tournament),
             "listed": [s for s in every if s.status == SignUpStatus.LISTED],
             "waiting": [s for s in every if s.status == SignUpStatus.WAITING],
             "done": [s for s in every if s.status in (SignUpStatus.ACCEPTED, SignUpStatus.REFUSED)],
             # A place is free and someone waits: the organiser moves him (never done silently).
             "first_waiting": lists.waiting[0] if lists.waiting and lists.free_places else None,
+            # Accepting several at once: as many as the places take (the whole list when they
+            # take none: accepting then says why it cannot).
+            "accept_form": SignUpsAcceptForm(
+                initial={"count": lists.acceptable or lists.listed_online}
+            ),
         },
     )
+
+
+@organiser_required
+@require_POST
+def signups_accept(request: HttpRequest, slug: str) -> HttpResponse:
+    """Accept the first N of the online list in one step; then the entries page, where the
+    players now are."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = SignUpsAcceptForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give how many to accept: a whole number from 1."))
+        return redirect("tournaments:signups", slug=slug)
+    try:
+        accepted = services.signups_accept(
+            tournament=tournament,
+            count=form.cleaned_data["count"],
+            by=request.user,
+            ip_address=client_ip(request),
+        )
+    except services.ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("tournaments:signups", slug=slug)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d player accepted and registered.",
+            "%(count)d players accepted and registered.",
+            len(accepted),
+        )
+        % {"count": len(accepted)},
+    )
+    return redirect("tournaments:registrations", slug=slug)

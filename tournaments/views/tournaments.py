@@ -16,6 +16,7 @@ from core.security import client_ip
 from engine.presets import PRESETS
 from tournaments import permissions, selectors, services
 from tournaments.forms import (
+    FeeCategorySetForm,
     PlayerImportForm,
     RegisterPlayersForm,
     RegistrationForm,
@@ -161,6 +162,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": selectors.round_list(tournament=tournament),
             "registration_count": tournament.registrations.count(),
             "display_link": selectors.display_link(tournament),
+            "signups_waiting": selectors.signups_to_decide(tournament=tournament),
             "rules_in_words": rule_set_words(
                 rule_set_options(tournament), table_size=4, place_points=False
             ),
@@ -194,8 +196,10 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
         return redirect("tournaments:registrations", slug=slug)
     listed = selectors.registration_list(tournament=tournament)
     marks = namesake_marks(registration.player for registration in listed)
+    fees = selectors.registration_fees(tournament=tournament)
     for registration in listed:
         registration.player.namesake_mark = marks.get(registration.player_id, "")
+        registration.fee = fees.get(registration.pk)
     return render(
         request,
         "tournaments/registrations.html",
@@ -205,6 +209,8 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form,
             "last_import": last_import,
             "import_form": PlayerImportForm(),
+            # The fee of several players at once: the ticks of the list and a category.
+            "fee_form": FeeCategorySetForm(tournament=tournament) if any(fees.values()) else None,
             "check_in_round": selectors.open_check_in_round(tournament),
             # Registration online: the link to its page, while it is open or has registrations.
             "signups_waiting": selectors.signups_to_decide(tournament=tournament),

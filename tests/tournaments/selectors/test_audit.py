@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 import itertools
+from decimal import Decimal
 
 import pytest
 from django.contrib.auth.models import User
@@ -18,6 +19,7 @@ from scoring import services as scoring_services
 from scoring.services import Writer
 from tests.factories import (
     deals_on_sheet,
+    make_organiser,
     make_player,
     make_published_round,
     make_tournament,
@@ -187,6 +189,37 @@ class TestReading:
         assert check_in["Players present"] == "2"
         [change] = by_action["entry.changed"].changes
         assert change.after == "team: Ogre"
+
+    def test_bulk_acceptance_fee_categories_and_fees_read_in_words(self, organiser_client):
+        """What the organiser does for many players at once is named, player by player."""
+        tournament = make_tournament(
+            slug="bulk", signup_until=timezone.now() + datetime.timedelta(days=1)
+        )
+        organiser_client.force_login(make_organiser())
+        for name in ("Anna Ozoliņa", "Berta Kalniņa"):
+            services.signup_create(tournament=tournament, full_name=name)
+        services.signups_accept(tournament=tournament, count=2, by=None)
+        _standard, ladies = services.fee_categories_save(
+            tournament=tournament,
+            rows=[
+                services.CategoryRow(None, "Standarta", Decimal(15)),
+                services.CategoryRow(None, "Dāmām", Decimal(10)),
+            ],
+            by=None,
+        )
+        entries = list(tournament.registrations.all())
+        services.fee_category_set(
+            tournament=tournament, registrations=entries, category=ladies, by=None
+        )
+        round_ = services.round_create(tournament=tournament)
+        services.fees_paid_by_present(round_=round_, by=None)
+
+        rows = organiser_client.get(audit_url(tournament)).context["rows"]
+        by_action = {row.entry.action: dict(row.facts) for row in rows}
+        both = "Anna Ozoliņa, Berta Kalniņa"
+        assert by_action["signup.accepted"]["Players accepted"] == both
+        assert by_action["fees.category_set"] == {"Fee category": "Dāmām", "Players": both}
+        assert by_action["fees.paid"]["Paid"] == both
 
     def test_the_page_shows_words_not_json(self, organiser_client, played):
         html = organiser_client.get(audit_url(played.tournament)).content.decode()

@@ -176,3 +176,70 @@ def test_without_fee_categories_there_is_no_fund():
     fund = selectors.prize_fund(tournament=tournament)
 
     assert (fund.total_cents, fund.categories) == (0, ())
+
+
+class TestSeveralPlayersAtOnce:
+    def test_a_fee_category_is_given_to_several_players_in_one_step(self):
+        tournament = make_tournament()
+        anna, berta, cilda = make_registrations(tournament, 3)
+        standard, ladies = categories(tournament, ("Standarta", "15"), ("Dāmām", "10"))
+        organiser = make_organiser()
+
+        count = services.fee_category_set(
+            tournament=tournament, registrations=[anna, cilda], category=ladies, by=organiser
+        )
+
+        assert count == 2
+        fees = selectors.registration_fees(tournament=tournament)
+        assert (fees[anna.pk], fees[berta.pk], fees[cilda.pk]) == (ladies, standard, ladies)
+        (entry,) = AuditEntry.objects.filter(action=AuditEntry.Action.FEE_CATEGORY_SET)
+        assert entry.user == organiser
+        assert entry.detail["category"] == "Dāmām"
+        assert entry.detail["players"] == sorted([anna.player.full_name, cilda.player.full_name])
+
+    def test_another_tournaments_player_or_category_or_nobody_is_refused(self):
+        tournament, other = make_tournament(), make_tournament()
+        (anna,) = make_registrations(tournament, 1)
+        (stranger,) = make_registrations(other, 1)
+        (ladies,) = categories(tournament, ("Dāmām", "10"))
+        (theirs,) = categories(other, ("Dāmām", "10"))
+        for registrations, category in (([anna], theirs), ([anna, stranger], ladies), ([], ladies)):
+            with pytest.raises(services.ServiceError):
+                services.fee_category_set(
+                    tournament=tournament,
+                    registrations=registrations,
+                    category=category,
+                    by=None,
+                )
+        assert {anna.fee_category_id, stranger.fee_category_id} == {None}
+        assert not AuditEntry.objects.filter(action=AuditEntry.Action.FEE_CATEGORY_SET).exists()
+
+    def test_everyone_present_is_ticked_paid_in_one_step(self):
+        tournament = make_tournament()
+        anna, berta, cilda, dace = make_registrations(tournament, 4)
+        categories(tournament, ("Standarta", "15"))
+        round_ = services.round_create(tournament=tournament)  # everyone checked in
+        services.check_in_set(round_=round_, entries=[anna, berta, cilda], by=None)
+        services.fees_paid_set(tournament=tournament, paid=[anna], by=None)
+        anna.refresh_from_db()
+        paid_earlier = anna.fee_paid_at
+        organiser = make_organiser()
+
+        count = services.fees_paid_by_present(round_=round_, by=organiser)
+
+        assert count == 2  # Berta and Cilda; Anna had paid, Dace is absent
+        assert set(selectors.fees_paid(tournament=tournament)) == {anna.pk, berta.pk, cilda.pk}
+        anna.refresh_from_db()
+        assert anna.fee_paid_at == paid_earlier
+        entry = AuditEntry.objects.filter(action=AuditEntry.Action.FEES_PAID).latest("pk")
+        assert entry.user == organiser
+        assert entry.detail["paid"] == sorted([berta.player.full_name, cilda.player.full_name])
+        assert dace.pk not in selectors.fees_paid(tournament=tournament)
+
+    def test_everyone_present_paid_needs_a_fee_category(self):
+        tournament = make_tournament()
+        make_registrations(tournament, 3)
+        round_ = services.round_create(tournament=tournament)
+        with pytest.raises(services.ServiceError, match="fee categor"):
+            services.fees_paid_by_present(round_=round_, by=None)
+        assert not selectors.fees_paid(tournament=tournament)

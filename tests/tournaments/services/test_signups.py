@@ -12,7 +12,16 @@ from django.utils import timezone
 
 from tests.factories import make_club, make_organiser, make_player, make_tournament
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, Club, Player, Registration, SignUp, SignUpStatus
+from tournaments.models import (
+    AuditEntry,
+    Club,
+    Player,
+    Registration,
+    Round,
+    RoundStatus,
+    SignUp,
+    SignUpStatus,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -83,7 +92,7 @@ class TestRegistering:
         make_player(full_name="Jānis Bērziņš", licence_number="LV-7")
         tournament = open_tournament()
         register(tournament, "Jānis Bērziņš", licence_number="LV-7")
-        with pytest.raises(services.SignUpRefusedError, match="already registered"):
+        with pytest.raises(services.SignUpRefusedError, match="has signed up already"):
             register(tournament, "Janis Berzins", club="Cits klubs", licence_number="lv-7")
 
     def test_a_player_the_organiser_registered_is_told_so(self):
@@ -196,6 +205,67 @@ class TestTheOrganiser:
         assert not Registration.objects.exists()
 
 
+def rounds_played(tournament, count: int, *, status: str = RoundStatus.CLOSED) -> None:
+    """Rounds 1..count of the tournament, the last of them `status`, the others closed."""
+    for number in range(1, count + 1):
+        Round.objects.create(
+            tournament=tournament,
+            number=number,
+            status=status if number == count else RoundStatus.CLOSED,
+        )
+
+
+class TestOnceTheTournamentHasStarted:
+    def test_signing_up_closes_when_round_one_is_published(self):
+        tournament = open_tournament()
+        rounds_played(tournament, 1, status=RoundStatus.PUBLISHED)
+        assert not selectors.signup_open(tournament)
+        with pytest.raises(services.SignUpRefusedError, match="closed"):
+            register(tournament, "Anna Ozoliņa")
+        assert not SignUp.objects.exists()
+
+    def test_a_finished_tournament_takes_no_one_even_with_late_signups(self):
+        tournament = open_tournament(rounds_planned=3, signup_late_until_round=3)
+        rounds_played(tournament, 3)
+        assert not selectors.signup_open(tournament)
+        with pytest.raises(services.SignUpRefusedError, match="closed"):
+            register(tournament, "Anna Ozoliņa")
+        assert not SignUp.objects.exists()
+
+    def test_late_signups_stay_open_until_the_round_the_organiser_names_is_published(self):
+        tournament = open_tournament(rounds_planned=5, signup_late_until_round=3)
+        rounds_played(tournament, 1, status=RoundStatus.IN_PLAY)
+        anna = register(tournament, "Anna Ozoliņa")
+        services.signup_accept(signup=anna, by=None)
+        anna.refresh_from_db()
+        assert anna.registration.first_round == 2  # as a late registration: the next round
+        Round.objects.filter(tournament=tournament).update(status=RoundStatus.CLOSED)
+        Round.objects.create(tournament=tournament, number=2, status=RoundStatus.CLOSED)
+        Round.objects.create(tournament=tournament, number=3, status=RoundStatus.DRAFT)
+        assert selectors.signup_open(tournament)  # round 3 is prepared, not yet published
+        Round.objects.filter(tournament=tournament, number=3).update(status=RoundStatus.PUBLISHED)
+        assert not selectors.signup_open(tournament)
+        with pytest.raises(services.SignUpRefusedError, match="closed"):
+            register(tournament, "Jānis Bērziņš")
+
+    def test_a_signup_left_waiting_is_not_accepted_into_a_finished_tournament(self):
+        tournament = open_tournament(rounds_planned=2)
+        anna = register(tournament, "Anna Ozoliņa")
+        rounds_played(tournament, 2)
+        with pytest.raises(services.ServiceError, match="no round left"):
+            services.signup_accept(signup=anna, by=None)
+        anna.refresh_from_db()
+        assert anna.status == SignUpStatus.LISTED
+        assert not Registration.objects.exists()
+
+    def test_the_organiser_still_accepts_a_signup_left_after_round_one_from_the_next_round(self):
+        tournament = open_tournament(rounds_planned=4)
+        anna = register(tournament, "Anna Ozoliņa")
+        rounds_played(tournament, 1)
+        services.signup_accept(signup=anna, by=None)
+        assert tournament.registrations.get().first_round == 2
+
+
 def test_a_withdrawn_player_frees_his_place():
     tournament = open_tournament(signup_places=1)
     entry = Registration.objects.create(tournament=tournament, player=make_player())
@@ -228,3 +298,81 @@ def test_players_registering_at_once_take_no_more_places_than_there_are():
         thread.join()
     statuses = sorted(SignUp.objects.values_list("status", flat=True))
     assert statuses == ["listed"] * 2 + ["waiting"] * 4
+
+
+class TestAcceptingTogether:
+    def test_the_first_n_on_the_list_are_accepted_in_its_order_in_one_step(self):
+        organiser = make_organiser()
+        tournament = open_tournament()
+        names = ["Anna", "Berta", "Cilda", "Dace", "Elza"]
+        signups = [register(tournament, name) for name in names]
+        services.signup_move(signup=signups[0], to="waiting", by=None)  # off the list
+
+        accepted = services.signups_accept(tournament=tournament, count=3, by=organiser)
+
+        assert [signup.full_name for signup in accepted] == ["Berta", "Cilda", "Dace"]
+        statuses = dict(SignUp.objects.values_list("full_name", "status"))
+        assert statuses == {
+            "Anna": SignUpStatus.WAITING,
+            "Berta": SignUpStatus.ACCEPTED,
+            "Cilda": SignUpStatus.ACCEPTED,
+            "Dace": SignUpStatus.ACCEPTED,
+            "Elza": SignUpStatus.LISTED,
+        }
+        entries = tournament.registrations.order_by("player__full_name")
+        assert [entry.player.full_name for entry in entries] == ["Berta", "Cilda", "Dace"]
+        assert all(entry.first_round == 1 for entry in entries)
+        # One entry in the audit log for the acceptance, one for the registrations.
+        (entry,) = AuditEntry.objects.filter(action=AuditEntry.Action.SIGNUP_ACCEPTED)
+        assert entry.user == organiser
+        assert entry.detail["players"] == ["Berta", "Cilda", "Dace"]
+        (registered,) = AuditEntry.objects.filter(action=AuditEntry.Action.ENTRIES_REGISTERED)
+        assert registered.detail["players"] == ["Berta", "Cilda", "Dace"]
+
+    def test_accepting_beyond_the_places_is_refused_and_nothing_is_written(self):
+        tournament = open_tournament(signup_places=3)
+        for name in ("Anna", "Berta", "Cilda"):
+            register(tournament, name)
+        Registration.objects.create(tournament=tournament, player=make_player())  # by hand
+        before = set(AuditEntry.objects.values_list("pk", flat=True))
+
+        with pytest.raises(services.ServiceError) as refused:
+            services.signups_accept(tournament=tournament, count=3, by=None)
+
+        assert str(refused.value) == (
+            "3 places and 1 player registered: at most 2 more can be accepted. Accept fewer, "
+            "or raise the places in the settings."
+        )
+        assert tournament.registrations.count() == 1
+        assert set(SignUp.objects.values_list("status", flat=True)) == {SignUpStatus.LISTED}
+        assert set(AuditEntry.objects.values_list("pk", flat=True)) == before
+        assert len(services.signups_accept(tournament=tournament, count=2, by=None)) == 2
+
+    @pytest.mark.parametrize("count", [0, -1, 4])
+    def test_a_count_the_list_does_not_hold_is_refused(self, count):
+        tournament = open_tournament()
+        for name in ("Anna", "Berta", "Cilda"):
+            register(tournament, name)
+        with pytest.raises(services.ServiceError, match="3 players are on the list"):
+            services.signups_accept(tournament=tournament, count=count, by=None)
+        assert not Registration.objects.exists()
+
+    def test_a_tournament_with_no_round_left_accepts_no_one_together(self):
+        tournament = open_tournament(rounds_planned=1)
+        register(tournament, "Anna")
+        rounds_played(tournament, 1)
+        with pytest.raises(services.ServiceError, match="no round left"):
+            services.signups_accept(tournament=tournament, count=1, by=None)
+        assert not Registration.objects.exists()
+
+    def test_a_player_new_to_the_register_is_added_once(self):
+        make_player(full_name="Berta Bērziņa")
+        tournament = open_tournament()
+        register(tournament, "Anna Ozoliņa", club="Ogre")
+        register(tournament, "berta berzina")
+        services.signups_accept(tournament=tournament, count=2, by=None)
+        assert sorted(Player.objects.values_list("full_name", flat=True)) == [
+            "Anna Ozoliņa",
+            "Berta Bērziņa",
+        ]
+        assert tournament.registrations.count() == 2

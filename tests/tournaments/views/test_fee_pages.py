@@ -9,6 +9,7 @@ import pytest
 from django.urls import reverse
 
 from tests.factories import make_organiser, make_registrations, make_tournament
+from tests.hostile import assert_refused, database_state
 from tournaments import services
 from tournaments.models import AuditEntry, FeeCategory, Registration
 from tournaments.services import CategoryRow
@@ -246,3 +247,98 @@ def test_another_tournaments_fee_category_cannot_be_given(organiser_client, tour
 
     entry.refresh_from_db()
     assert entry.fee_category is None
+
+
+def test_the_entries_page_gives_the_ticked_players_a_fee_and_lists_each_ones_fee(
+    organiser_client, tournament
+):
+    _standard, ladies = FeeCategory.objects.filter(tournament=tournament)
+    anna, berta, *_rest = tournament.registrations.order_by("pk")
+    entries_url = reverse("tournaments:registrations", args=["gulbene"])
+    page = organiser_client.get(entries_url).content.decode()
+    assert f'<option value="{ladies.pk}" selected>' in page  # the reduced fee comes first
+
+    response = organiser_client.post(
+        reverse("tournaments:fee_category_set", args=["gulbene"]),
+        {"registrations": [anna.pk, berta.pk], "category": ladies.pk},
+        follow=True,
+    )
+
+    assert response.redirect_chain[-1][0] == entries_url
+    content = response.content.decode()
+    assert "Dāmām: the fee of 2 players." in content
+    rows = content[content.index("<tbody>") : content.index("</tbody>")]
+    assert rows.count("<td>Dāmām</td>") == 2 and rows.count("<td>Standarta</td>") == 4
+    assert set(Registration.objects.filter(fee_category=ladies)) == {anna, berta}
+    assert AuditEntry.objects.filter(action=AuditEntry.Action.FEE_CATEGORY_SET).count() == 1
+
+
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"category": "LADIES"},
+        {"registrations": "REGISTRATION"},
+        {"registrations": "REGISTRATION", "category": "THEIRS"},
+        {"registrations": "STRANGER", "category": "LADIES"},
+        {"registrations": "REGISTRATION", "category": "99999999999999999999999"},
+        {"registrations": ["x", "-1"], "category": "LADIES"},
+    ],
+    ids=str,
+)
+def test_a_hostile_fee_category_for_several_is_refused(organiser_client, tournament, body):
+    other = make_tournament()
+    (stranger,) = make_registrations(other, 1)
+    (theirs,) = services.fee_categories_save(
+        tournament=other, rows=[CategoryRow(None, "Citiem", Decimal(5))], by=None
+    )
+    values = {
+        "LADIES": FeeCategory.objects.get(tournament=tournament, name="Dāmām").pk,
+        "THEIRS": theirs.pk,
+        "REGISTRATION": tournament.registrations.first().pk,
+        "STRANGER": stranger.pk,
+    }
+    data = {key: values.get(value, value) for key, value in body.items() if isinstance(value, str)}
+    data |= {key: value for key, value in body.items() if isinstance(value, list)}
+    before = database_state()
+    response = organiser_client.post(
+        reverse("tournaments:fee_category_set", args=["gulbene"]), data, follow=True
+    )
+    assert_refused(response, before, str(body))
+
+
+def test_everyone_present_has_paid_in_one_click_with_the_check_in_on_screen(
+    organiser_client, tournament
+):
+    entries = list(tournament.registrations.order_by("pk"))
+    round_page = organiser_client.get(reverse("tournaments:round", args=["gulbene", 1]))
+    all_paid = reverse("tournaments:fees_paid_present", args=["gulbene", 1])
+    assert f'formaction="{all_paid}"' in round_page.content.decode()
+
+    response = organiser_client.post(
+        all_paid,
+        {
+            "attendance": "1",
+            "entries": [entry.pk for entry in entries[:5]],  # the sixth did not come
+            "fees_on_screen": "1",
+            "paid": [],
+        },
+        follow=True,
+    )
+
+    assert "Everyone present has paid: 5 fees paid in all." in response.content.decode()
+    paid = set(Registration.objects.filter(fee_paid_at__isnull=False))
+    assert paid == set(entries[:5])
+    assert set(tournament.rounds.get().check_ins.values_list("registration", flat=True)) == {
+        entry.pk for entry in entries[:5]
+    }
+
+
+def test_everyone_present_has_paid_refuses_a_hostile_check_in(organiser_client, tournament):
+    before = database_state()
+    response = organiser_client.post(
+        reverse("tournaments:fees_paid_present", args=["gulbene", 1]),
+        {"attendance": "1", "entries": ["99999999999999999999999"], "fees_on_screen": "1"},
+        follow=True,
+    )
+    assert_refused(response, before, "a hostile check-in")

@@ -43,11 +43,12 @@ def page(tournament) -> str:
     return reverse("tournaments:signups", args=[tournament.slug])
 
 
-def test_the_entries_page_links_the_online_registrations(tournament, staff):
+@pytest.mark.parametrize("where", ["tournaments:registrations", "tournaments:detail"])
+def test_the_tournament_and_entries_pages_link_the_online_registrations(tournament, staff, where):
     services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
-    content = staff.get(reverse("tournaments:registrations", args=[tournament.slug])).content
+    content = staff.get(reverse(where, args=[tournament.slug])).content
     assert page(tournament) in content.decode()
-    assert "1 registration to accept or refuse" in content.decode()
+    assert "1 sign-up to accept or refuse" in content.decode()
 
 
 def test_the_organiser_sees_the_contact_and_accepts(tournament, staff, organiser):
@@ -56,7 +57,8 @@ def test_the_organiser_sees_the_contact_and_accepts(tournament, staff, organiser
     )
     assert "anna@example.lv" in staff.get(page(tournament)).content.decode()
     response = staff.post(page(tournament), {"signup": signup.pk, "action": "accept"}, follow=True)
-    assert "Anna Ozoliņa is accepted and registered." in response.content.decode()
+    accepted = "Anna Ozoliņa: sign-up accepted, registered in the tournament."
+    assert accepted in response.content.decode()
     assert tournament.registrations.get().player.full_name == "Anna Ozoliņa"
     entry = AuditEntry.objects.get(action="signup.accepted")
     assert entry.user == organiser
@@ -67,7 +69,7 @@ def test_a_refusal_shows_the_first_waiting_without_moving_him(tournament, staff)
     janis = services.signup_create(tournament=tournament, full_name="Jānis Bērziņš")
     response = staff.post(page(tournament), {"signup": anna.pk, "action": "refuse"}, follow=True)
     content = response.content.decode()
-    assert "Free places: 1. Jānis Bērziņš is first on the waiting list" in content
+    assert "Free places: 1. First on the waiting list: Jānis Bērziņš." in content
     janis.refresh_from_db()
     assert janis.status == SignUpStatus.WAITING
     staff.post(page(tournament), {"signup": janis.pk, "action": "listed"})
@@ -121,9 +123,27 @@ def test_the_settings_open_registration_online(tournament, staff):
     assert 'type="datetime-local"' in form and 'value="2026-12-01T18:00"' in form
 
 
+def test_the_settings_allow_late_signups_until_a_round(tournament, staff):
+    from tests.test_access_matrix import tournament_form
+
+    data = tournament_form(name="Kauss", slug="kauss", signup_late_until_round="3")
+    response = staff.post(reverse("tournaments:edit", args=[tournament.slug]), data)
+    assert response.status_code == 302
+    tournament.refresh_from_db()
+    assert tournament.signup_late_until_round == 3
+    entry = AuditEntry.objects.filter(action=AuditEntry.Action.SETTINGS_CHANGED).last()
+    assert entry.detail["after"]["signup_late_until_round"] == 3
+
+
 @pytest.mark.parametrize(
     ("field", "value"),
-    [("signup_until", "tomorrow"), ("signup_until", "2026-13-45T99:99"), ("signup_places", "-1")],
+    [
+        ("signup_until", "tomorrow"),
+        ("signup_until", "2026-13-45T99:99"),
+        ("signup_places", "-1"),
+        ("signup_late_until_round", "0"),
+        ("signup_late_until_round", "6"),  # the tournament has 5 rounds
+    ],
 )
 def test_the_settings_refuse_bad_registration_values(tournament, staff, field, value):
     from tests.test_access_matrix import tournament_form
@@ -138,4 +158,59 @@ def test_the_organisers_message_is_in_his_language(tournament, staff):
     signup = services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     staff.cookies["django_language"] = "lv"
     response = staff.post(page(tournament), {"signup": signup.pk, "action": "accept"}, follow=True)
-    assert "Anna Ozoliņa pieņemts un reģistrēts." in response.content.decode()
+    assert (
+        "Anna Ozoliņa: pieteikums pieņemts, reģistrācija turnīrā izveidota."
+        in response.content.decode()
+    )
+
+
+def accept_first(tournament) -> str:
+    return reverse("tournaments:signups_accept", args=[tournament.slug])
+
+
+def test_the_first_n_are_accepted_at_once_and_the_entries_page_follows(staff, organiser):
+    tournament = make_tournament(signup_until=timezone.now() + datetime.timedelta(days=2))
+    for name in ("Anna Ozoliņa", "Berta Kalniņa", "Cilda Liepa"):
+        services.signup_create(tournament=tournament, full_name=name)
+    online = staff.get(page(tournament)).content.decode()
+    assert f'action="{accept_first(tournament)}"' in online
+    assert 'name="count" value="3"' in online  # the whole list, no places to keep
+
+    response = staff.post(accept_first(tournament), {"count": "2"}, follow=True)
+
+    assert response.redirect_chain[-1][0] == reverse(
+        "tournaments:registrations", args=[tournament.slug]
+    )
+    assert "2 players accepted and registered." in response.content.decode()
+    assert sorted(tournament.registrations.values_list("player__full_name", flat=True)) == [
+        "Anna Ozoliņa",
+        "Berta Kalniņa",
+    ]
+    assert AuditEntry.objects.get(action="signup.accepted").user == organiser
+
+
+def test_the_bulk_form_offers_what_the_places_allow_and_refuses_more(tournament, staff):
+    tournament.signup_places = 2
+    tournament.save()
+    for name in ("Anna Ozoliņa", "Berta Kalniņa", "Cilda Liepa"):
+        signup = services.signup_create(tournament=tournament, full_name=name)
+    services.signup_move(signup=signup, to="listed", by=None)  # 3 on the list, 2 places
+    assert 'name="count" value="2"' in staff.get(page(tournament)).content.decode()
+    before = database_state()
+
+    response = staff.post(accept_first(tournament), {"count": "3"}, follow=True)
+
+    assert response.redirect_chain[-1][0] == page(tournament)
+    assert (
+        "2 places and 0 players registered: at most 2 more can be accepted."
+        in response.content.decode()
+    )
+    assert database_state() == before
+
+
+@pytest.mark.parametrize("count", ["", "abc", "0", "-3", "1.5", "9" * 30, "<b>"])
+def test_a_hostile_count_is_refused_and_accepts_nobody(tournament, staff, count):
+    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    before = database_state()
+    response = staff.post(accept_first(tournament), {"count": count}, follow=True)
+    assert_refused(response, before, count)
