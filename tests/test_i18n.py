@@ -356,6 +356,29 @@ class TestOneDateFormatPerLanguage:
 
 
 class TestDistinctWords:
+    # Checking in at the hall is not registering (the organiser's) nor signing up (online).
+    REGISTERING = {
+        "lv": re.compile(r"reģistr|pieteik", re.I),
+        "ru": re.compile(r"регистр|запис", re.I),
+    }
+
+    @pytest.mark.parametrize("language", TRANSLATED)
+    def test_checking_in_is_never_called_registering_or_signing_up(self, language):
+        """The hall display's private link came with "reģistrēšanās kods" beside a check-in
+        page called "Atzīmēšanās" by a page that also says "Pieteikties"."""
+        about_check_in = re.compile(r"check(ed|s)? (themselves |himself |you |them )?in|check-in")
+        mixed = [
+            entry
+            for entry in catalogue(language).translated_entries()
+            if about_check_in.search(entry.msgid)
+            and not re.search(r"regist|sign", entry.msgid, re.I)
+            and any(
+                self.REGISTERING[language].search(text)
+                for text in [entry.msgstr, *entry.msgstr_plural.values()]
+            )
+        ]
+        assert described(mixed) == []
+
     def test_latvian_names_the_season_ranking_and_the_standings_apart(self):
         """ "Kopvērtējums" named both the season ranking and a tournament's standings."""
         with translation.override("lv"):
