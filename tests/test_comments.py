@@ -32,7 +32,7 @@ SOURCE_DIRS = (
     ".ci",
 )
 SOURCE_FILES = ("pyproject.toml", "Makefile", "manage.py", "gunicorn.conf.py")
-DOCUMENTATION = ("README.md", "docs")
+DOCUMENTATION = ("README.md", "CONTRIBUTING.md", "docs")
 TEXT_SUFFIXES = {".py", ".js", ".css", ".html", ".toml", ".md", ".txt", ".json", ""}
 NOT_OURS = {"__pycache__", "node_modules"}
 

@@ -15,7 +15,8 @@ The tables' and columns' names come from the models (`Model._meta`), and rows be
 through `Model.from_db` (the documented way to make an instance of a row), with the conversions
 the ORM would have made: JSON decoded by its field, a datetime made aware (SQLite stores them
 naive, in UTC, as Django's own converter reads them). Fields not read stay deferred: reading one
-later is a query of its own, as with `QuerySet.only`. Nothing else in the project writes SQL.
+later is a query of its own, as with `QuerySet.only`. Elsewhere only the rating store writes SQL
+(its bulk insert and PostgreSQL advisory locks).
 """
 
 from __future__ import annotations
