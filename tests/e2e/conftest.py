@@ -325,6 +325,14 @@ class Organiser:
         self._count("visit", url)
         self.page.goto(url)
 
+    def sign_in(self, site: str, username: str, password: str) -> None:
+        """The organiser types the address of his pages and signs in: four actions."""
+        self.visit(f"{site}/organise/")
+        self.fill("#id_username", username)
+        self.fill("#id_password", password)
+        self.click("form.stacked button[type=submit]")
+        self.page.wait_for_url(f"{site}/organise/")
+
     def click(self, selector: str) -> None:
         self._count("click", selector)
         self.page.click(selector)

@@ -137,11 +137,7 @@ def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
     page = open_page(360, 740)
     rita = Organiser(page)
 
-    page.goto(f"{live_server.url}/organise/")  # the address typed: where counting starts
-    rita.fill("#id_username", "rita")
-    rita.fill("#id_password", "zole-pass-123")
-    rita.click("form.stacked button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/organise/")
+    rita.sign_in(live_server.url, "rita", "zole-pass-123")
 
     # The tournament: the lzf preset fills the format, 7 rounds of 55 minutes.
     rita.click(f"a:has-text('{t('New tournament')}')")
@@ -226,11 +222,7 @@ def test_from_nothing_to_round_one_of_16_signed_up_online_paying_two_fees_in_30_
     rita = Organiser(page)
     base = f"{live_server.url}/organise/t/pavasara-kauss"
 
-    rita.visit(f"{live_server.url}/organise/")
-    rita.fill("#id_username", "rita")
-    rita.fill("#id_password", "zole-pass-123")
-    rita.click("form.stacked button[type=submit]")
-    page.wait_for_url(f"{live_server.url}/organise/")
+    rita.sign_in(live_server.url, "rita", "zole-pass-123")
 
     # The tournament: the lzf preset, open for signing up online for a week.
     rita.click(f"a:has-text('{t('New tournament')}')")
