@@ -531,7 +531,19 @@ function start() {
       if (formsFromPhone) restoreServerForms(shown);
       return;
     }
+    // The same entry's forms are on the screen already: left as they are, so a retry or a
+    // read of the queue never takes the referee's focus or the button under his thumb.
+    const last = view.rows[view.rows.length - 1];
+    const drawing = JSON.stringify([
+      view.confirm ? "confirm" : view.complete ? "complete" : atLimit(view) ? "time_up" : "",
+      view.scored ? view.scored.nextDealer : null,
+      view.rows.length,
+      view.played,
+      last ? [last.position, last.version] : null,
+    ]);
+    if (formsFromPhone && shown.dataset.drawing === drawing) return;
     formsFromPhone = true;
+    shown.dataset.drawing = drawing;
     if (view.confirm) {
       shown.innerHTML =
         `<p class="message warning entry-confirm-waits" role="status">${W.confirm_waits}</p>` +
@@ -546,7 +558,6 @@ function start() {
     else return; // the phone's sheet does not score: the forms stay as they are
     const template = phone.forms[name];
     if (!template) return;
-    const last = view.rows[view.rows.length - 1];
     const values = {
       url: esc(link),
       csrf: esc(csrfToken()),
@@ -1021,6 +1032,7 @@ function start() {
     const shown = section();
     if (!made || !shown) return false;
     formsFromPhone = true;
+    delete shown.dataset.drawing; // the next entry's forms are drawn again on the way back
     shown.innerHTML = `<h2>${made.heading}</h2>`;
     shown.appendChild(made.form);
     const back = document.createElement("p");

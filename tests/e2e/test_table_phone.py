@@ -180,6 +180,37 @@ def test_the_count_of_waiting_entries_is_beside_the_save_button(live_server, ope
     no_violations(page)
 
 
+def test_a_retry_while_offline_leaves_the_next_entrys_form_in_place(live_server, open_page):
+    """Each retry with no connection reads the phone's queue again; the form the referee is
+    about to fill in (his focus, the button under his thumb) is the same element after it."""
+    table, link = a_table()
+    seats = seat_keys(table)
+    page = open_page()
+    open_offline(page, live_server.url + link)
+    lielais(page, seats[1])
+    expect(page.locator(STATUS)).to_have_attribute("data-waiting", "1")
+    button = page.locator(SAVE).element_handle()
+    page.locator("input[name='deal-points']").focus()
+
+    # Coming back into view, the page reads the queue again and tries to send (and fails, and
+    # reads the queue once more): done when the state goes from "sending" back to "waiting".
+    page.evaluate(
+        """() => new Promise((done) => {
+            const forms = document.getElementById("entry-form");
+            let sent = false;
+            new MutationObserver(() => {
+                sent = sent || forms.dataset.queue === "sending";
+                if (sent && forms.dataset.queue === "waiting") done();
+            }).observe(forms, { attributes: true, attributeFilter: ["data-queue"] });
+            document.dispatchEvent(new Event("visibilitychange"));
+        })"""
+    )
+    assert button.evaluate("(node) => node.isConnected")
+    assert page.evaluate("document.activeElement.name") == "deal-points"
+    lielais(page, seats[2])
+    expect(page.locator("tr.on-phone")).to_have_count(2)
+
+
 def test_an_entry_the_scoring_refuses_is_shown_with_the_engines_message_and_not_kept(
     live_server, open_page
 ):
