@@ -78,5 +78,5 @@ backup: install
 	$(BIN)/python manage.py backup_database
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis staticfiles
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +
