@@ -24,11 +24,13 @@ $(STAMP): pyproject.toml | $(BIN)/python
 messages: install
 	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=node_modules
 
-# ruff, and import-linter's contracts (pyproject.toml: the layers, no import circle).
+# ruff, import-linter's contracts (pyproject.toml: the layers, no import circle), and mypy
+# ([tool.mypy]: the packages it checks and how strictly).
 lint: install
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
 
 # The suite runs on whatever DATABASE_URL names; SQLite when it is unset. One process per core
 # (pytest-xdist; at most 4: each has its own test database, live server and browser), and the
@@ -76,5 +78,5 @@ backup: install
 	$(BIN)/python manage.py backup_database
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis staticfiles
+	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

@@ -334,7 +334,7 @@ class Flow:
         self,
         pen: Pen,
         *,
-        heading: Callable[[Pen], None],
+        heading: Callable[[Pen], object],  # what it returns (the height drawn) is not read
         footer: Callable[[Pen, int, int], None],
     ) -> None:
         """Every page: the heading, its blocks, and the footer with page x of y (in reading

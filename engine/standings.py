@@ -362,7 +362,8 @@ class Standing:
     rounds: tuple[RoundResult, ...] = field(default=())
 
     def metric(self, metric: Metric) -> Fraction | int:
-        return getattr(self, metric.value)
+        value: Fraction | int = getattr(self, metric.value)
+        return value
 
 
 def validate_order(order: Sequence[str]) -> tuple[Metric, ...]:
@@ -497,7 +498,8 @@ class TeamStanding:
     wins: int
 
     def metric(self, metric: Metric) -> Fraction | int:
-        return getattr(self, metric.value)
+        value: Fraction | int = getattr(self, metric.value)
+        return value
 
 
 def team_standings(

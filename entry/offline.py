@@ -72,7 +72,7 @@ def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
         if refusal is not None:
             return refusal
         raise Http404
-    if linked.table is None or linked.link.revoked_at is not None:
+    if linked.table is None or linked.link is None or linked.link.revoked_at is not None:
         raise Http404
     table = linked.table
     name = _("Round %(round_number)s · table %(table_number)s") % {

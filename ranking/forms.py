@@ -141,7 +141,8 @@ class SeasonForm(forms.ModelForm):
         return [self[name] for name in self.Meta.fields]
 
     def clean(self) -> dict[str, object]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         names = [points_field_name(level) for level in LEVELS]
         if any(name in self.errors for name in names):
             return cleaned

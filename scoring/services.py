@@ -9,7 +9,7 @@ import datetime
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -60,14 +60,14 @@ class LockedError(ServiceError):
 class Writer:
     """Who writes: a signed-in user, or a table's link (token), and from where."""
 
-    user: AbstractBaseUser | AnonymousUser | None = None
+    user: User | AnonymousUser | None = None
     token: TableToken | None = None
     ip_address: str | None = None
 
     @property
-    def account(self) -> AbstractBaseUser | None:
+    def account(self) -> User | None:
         user = self.user
-        return user if user is not None and user.is_authenticated else None
+        return user if isinstance(user, User) and user.is_authenticated else None
 
     @property
     def via(self) -> str:

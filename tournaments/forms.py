@@ -326,7 +326,8 @@ class TournamentForm(forms.ModelForm):
         return rounds
 
     def clean(self) -> dict:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         three, four = cleaned.get("place_points_three"), cleaned.get("place_points_four")
         if three and four:
             try:
@@ -398,7 +399,8 @@ class PlayerImportForm(forms.Form):
         return self.cleaned_data.get("text", "").encode()
 
     def clean(self) -> dict:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if not cleaned.get("file") and not cleaned.get("text", "").strip():
             raise forms.ValidationError(_("choose a CSV file or paste the lines"))
         return cleaned
@@ -583,7 +585,8 @@ class FeeCategoryForm(forms.Form):
     remove = forms.BooleanField(label=_("Remove"), required=False)
 
     def clean(self) -> dict:
-        data = super().clean()
+        super().clean()
+        data = self.cleaned_data
         name = (data.get("name") or "").strip()
         filled = data.get("category") or name or data.get("amount") is not None
         if not self.errors and not data.get("remove") and filled:

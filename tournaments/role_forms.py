@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
+from typing import Any
 
 from django import forms
 from django.contrib.auth.models import User
@@ -45,7 +46,7 @@ class RoleAddForm(forms.Form):
     username = forms.CharField(max_length=150, label=_("Username"))
     role = forms.ChoiceField(label=_("Role"))
 
-    def __init__(self, *args: object, roles: Sequence[str], **kwargs: object) -> None:
+    def __init__(self, *args: Any, roles: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["role"].choices = role_choices(roles)
 
@@ -90,7 +91,7 @@ class RoleRemoveForm(forms.Form):
     user = forms.ModelChoiceField(queryset=User.objects.all(), widget=forms.HiddenInput)
     role = forms.ChoiceField(widget=forms.HiddenInput)
 
-    def __init__(self, *args: object, roles: Sequence[str], **kwargs: object) -> None:
+    def __init__(self, *args: Any, roles: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["role"].choices = role_choices(roles)
 
@@ -100,10 +101,10 @@ class TableRefereesForm(forms.Form):
 
     def __init__(
         self,
-        *args: object,
+        *args: Any,
         assignments: Sequence[tuple[Table, list[int]]],
         referees: Sequence[User],
-        **kwargs: object,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.tables = {table.pk: table for table, _assigned in assignments}
@@ -147,7 +148,8 @@ class AuditFilterForm(forms.Form):
     until = MomentField(required=False, widget=DATETIME_INPUT, label=_("Until"))
 
     def clean(self) -> dict[str, object]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         since, until = cleaned.get("since"), cleaned.get("until")
         if since and until and until < since:
             self.add_error("until", _("The end of the time range is before its start."))
