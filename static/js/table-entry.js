@@ -13,7 +13,13 @@
 // json_script "table-state". Without this script, IndexedDB or fetch, the forms post as plain
 // forms.
 
-const ACTIONS = { deal: "deal", penalty: "penalty", correct: "fix", remove: "remove", confirm: "confirm" };
+const ACTIONS = {
+  deal: "deal",
+  penalty: "penalty",
+  correct: "fix",
+  remove: "remove",
+  confirm: "confirm",
+};
 const PLAYER_PARAMS = ["player", "first", "second"];
 
 function readJson(id) {
@@ -132,7 +138,12 @@ function start() {
         const index = rows.findIndex((row) => row.position === position);
         if (index >= 0) {
           deals[index] = record.entry;
-          rows[index] = { position, version: rows[index].version + 1, record, reason: record.reason };
+          rows[index] = {
+            position,
+            version: rows[index].version + 1,
+            record,
+            reason: record.reason,
+          };
           changedFrom = Math.min(changedFrom, index);
         }
       } else if (record.action === "remove") {
@@ -240,11 +251,12 @@ function start() {
     }
     const parts = [`<span class="game">${game}</span>`];
     const declarer = playerByKey(isPenalty(deal) ? deal.player : deal.declarer || "");
-    const points = deal.game === "galdins" ? null : deal.points ?? null;
-    const tricks = deal.game === "galdins" ? null : deal.tricks ?? null;
+    const points = deal.game === "galdins" ? null : (deal.points ?? null);
+    const tricks = deal.game === "galdins" ? null : (deal.tricks ?? null);
     if (declarer || points !== null || tricks !== null) {
       const play = [];
-      if (declarer) play.push(`<span class="declarer">${nameHtml(declarer, declarer.short)}</span>`);
+      if (declarer)
+        play.push(`<span class="declarer">${nameHtml(declarer, declarer.short)}</span>`);
       if (points !== null) {
         play.push(`<span class="figures">${esc(points)}/${esc(tricks)}</span>`);
       } else if (tricks !== null) {
@@ -271,7 +283,9 @@ function start() {
       parts.push(`<span class="entry-pule-event">${W.events[event]}</span>`);
     }
     if (version > 1) {
-      parts.push(`<span class="corrected" title="${esc(reason)}">${fmt(W.corrected, { version })}</span>`);
+      parts.push(
+        `<span class="corrected" title="${esc(reason)}">${fmt(W.corrected, { version })}</span>`,
+      );
     }
     if (mark) parts.push(mark);
     return `<td class="entry-game">${parts.join(" ")}</td>`;
@@ -341,7 +355,9 @@ function start() {
       }),
     ];
     for (const player of base.players) {
-      parts.push(scoredDeal ? playerCell(player, scoredDeal, deal) : '<td class="entry-cell"></td>');
+      parts.push(
+        scoredDeal ? playerCell(player, scoredDeal, deal) : '<td class="entry-cell"></td>',
+      );
     }
     if (shape.pules) {
       const common = scoredDeal ? scoredDeal.commonPules : 0;
@@ -359,7 +375,9 @@ function start() {
     const conflict = record.conflict ? " conflict" : "";
     let game;
     if (record.entry) {
-      game = gameCell(record.entry, null, { mark: onPhoneMark(record.conflict ? W.conflict : W.refused) });
+      game = gameCell(record.entry, null, {
+        mark: onPhoneMark(record.conflict ? W.conflict : W.refused),
+      });
     } else {
       const what = record.action === "confirm" ? W.confirmation : W.removal;
       game = `<td class="entry-game"><span class="game">${what}</span> ${onPhoneMark(W.refused)}</td>`;
@@ -542,7 +560,8 @@ function start() {
     let name;
     if (view.complete) name = "complete";
     else if (atLimit(view)) name = "time_up";
-    else if (view.scored) name = String(base.players.findIndex((p) => p.key === view.scored.nextDealer));
+    else if (view.scored)
+      name = String(base.players.findIndex((p) => p.key === view.scored.nextDealer));
     else return; // the phone's sheet does not score: the forms stay as they are
     const template = phone.forms[name];
     if (!template) return;
@@ -744,7 +763,10 @@ function start() {
       const entry = { game, tricks, points };
       let tied = null;
       try {
-        tied = scoring.galdinsDrawNeeded({ tricks, points }, scoring.rulesFromJson(base.sheet.rules || {}));
+        tied = scoring.galdinsDrawNeeded(
+          { tricks, points },
+          scoring.rulesFromJson(base.sheet.rules || {}),
+        );
       } catch (error) {
         tied = null; // figures the engine refuses, with its own message
       }
@@ -971,7 +993,9 @@ function start() {
       if (input) input.value = value === null || value === undefined ? "" : String(value);
     };
     const check = (name, value) => {
-      const input = form.querySelector(`input[name="fix-${name}"][value="${CSS.escape(String(value))}"]`);
+      const input = form.querySelector(
+        `input[name="fix-${name}"][value="${CSS.escape(String(value))}"]`,
+      );
       if (input) input.checked = true;
     };
     form.querySelector("input[name='action']").value = "correct";
