@@ -1,5 +1,5 @@
 // The phone's queue of table entries, kept in IndexedDB, and the one way they are sent to the
-// server: used by the entry page (static/js/table-entry.js) and by the table links' service
+// server: used by the entry page (static/js/table/page.js) and by the table links' service
 // worker (templates/entry/table-worker.js, on Background Sync), so that both send alike.
 //
 // Database "zole-table", version 1: store "entries" (keyPath "key", index "link"): one entry
