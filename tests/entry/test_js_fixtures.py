@@ -17,8 +17,9 @@ import pytest
 from django.core.serializers.json import DjangoJSONEncoder
 from django.utils import translation
 
-from engine import Galdins, PenaltyPule, Play
-from engine.json_contract import entry_to_json, score_json
+from core.engine_text import error_text
+from engine import Galdins, PenaltyPule, Play, SheetError
+from engine.json_contract import entry_from_json, entry_to_json, score_json
 from engine.rules import Game
 from entry.phone import _words
 from entry.state import table_state
@@ -83,6 +84,29 @@ def renamed(value, aliases):
     return value
 
 
+def refused_sheets(sheet_json, keys, names):
+    """Sheets the engine refuses, each with the server's words for it (in English): a deal, a
+    penalty pule after a deal, a player named in the message."""
+    _a, b, _c, d = keys
+    tries = [
+        [*sheet_json["deals"], {"game": "lielais", "declarer": b, "tricks": 9, "points": 75}],
+        [*sheet_json["deals"], {"penalty": "personal_pule", "player": "nobody"}],
+        [*sheet_json["deals"][:3], {"game": "zole", "declarer": d, "tricks": 5, "points": 80}],
+    ]
+    refused = []
+    with translation.override("en"):
+        for deals in tries:
+            bad = {**sheet_json, "deals": deals}
+            try:
+                score_json(bad)
+            except SheetError as error:
+                entries = [entry_from_json(deal) for deal in deals]
+                said = error_text(error, names=names, entries=entries)
+                refused.append({"sheet": bad, "text": said})
+    assert len(refused) == len(tries), "each sheet is refused"
+    return refused
+
+
 def fields_of(entry_json, sits_out):
     """The fields the server's deal form posts for a deal (entry.forms.DealForm, prefix "deal")."""
     fields = {"deal-game": entry_json["game"], "deal-sits_out": sits_out}
@@ -134,6 +158,7 @@ def written_fixture():
             records[-1]["reason"] = why
     sheet = table_sheet(table_id=table.pk)
     after = table_state(sheet, link=LINK, sync=f"{LINK}sync/")
+    refused = refused_sheets(after["sheet"], keys, {p.key: p.name for p in sheet.players})
     with translation.override("en"):
         rows = [row_html(row, editable=False, page_url=LINK, pules=True) for row in sheet.rows]
         words = _words()
@@ -155,6 +180,7 @@ def written_fixture():
         "scored": score_json(after["sheet"]),
         "rows": rows,
         "words": words,
+        "refused": refused,
     }
     fixture = json.loads(json.dumps(renamed(fixture, aliases), cls=DjangoJSONEncoder))
     fixture["forms"] = [
