@@ -12,6 +12,7 @@ import itertools
 import json
 import os
 from pathlib import Path
+from uuid import uuid4
 
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
@@ -21,6 +22,7 @@ from core.engine_text import error_text
 from engine import Galdins, PenaltyPule, Play, SheetError
 from engine.json_contract import entry_from_json, entry_to_json, score_json
 from engine.rules import Game
+from entry.forms import DealForm
 from entry.phone import _words
 from entry.state import table_state
 from scoring import services
@@ -107,6 +109,15 @@ def refused_sheets(sheet_json, keys, names):
     return refused
 
 
+def deals_and_dealers(entries, keys, sheet):
+    """The sheet's deals (engine JSON, the first one corrected) with who dealt each."""
+    return [
+        [entry_to_json(entry), next(cell.player.key for cell in row.cells if cell.is_dealer)]
+        for entry, row in zip([correction(keys[1]), *entries[1:]], sheet.rows, strict=True)
+        if not isinstance(entry, PenaltyPule)
+    ]
+
+
 def fields_of(entry_json, sits_out):
     """The fields the server's deal form posts for a deal (entry.forms.DealForm, prefix "deal")."""
     fields = {"deal-game": entry_json["game"], "deal-sits_out": sits_out}
@@ -162,13 +173,21 @@ def written_fixture():
     with translation.override("en"):
         rows = [row_html(row, editable=False, page_url=LINK, pules=True) for row in sheet.rows]
         words = _words()
+    for deal, sits_out in deals_and_dealers(entries, keys, sheet):
+        posted = {
+            **fields_of(deal, sits_out),
+            "deal-position": "1",
+            "deal-client_key": str(uuid4()),
+        }
+        dealer = next(player for player in sheet.players if player.key == sits_out)
+        form = DealForm(
+            posted, prefix="deal", players=sheet.players, sitting_out=dealer, rules=sheet.rules
+        )
+        assert form.is_valid(), form.errors  # the fields are what the server's form takes
+        assert entry_to_json(form.cleaned_data["entry"]) == deal
     # The deals as the server's deal form posts them: numbers as text, made after the keys are
     # renamed (a key is a number too).
-    deals = [
-        [entry_to_json(entry), next(cell.player.key for cell in row.cells if cell.is_dealer)]
-        for entry, row in zip([correction(keys[1]), *entries[1:]], sheet.rows, strict=True)
-        if not isinstance(entry, PenaltyPule)
-    ]
+    deals = deals_and_dealers(entries, keys, sheet)
     before.update(heard=HEARD_BEFORE, mark=1)
     after.update(heard=HEARD_AFTER, mark=2)
     aliases = {key: f"player-{seat}" for seat, key in enumerate(keys, start=1)}
