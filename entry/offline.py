@@ -30,6 +30,7 @@ TABLE_PAGE_MODULES = (
     "js/table/refusal-text.js",
     "js/table/sheet-row.js",
     "js/table/sheet-state.js",
+    "js/table/status-text.js",
     "js/table/sync-answer.js",
     "js/table/text.js",
 )

@@ -28,6 +28,7 @@ import {
   sheetWithQueue,
   waitingRecords,
 } from "./sheet-state.js";
+import { hallTime, progressText, queueStatusHtml } from "./status-text.js";
 import { answerMerged, isFresher, queueWithoutStored, withPending } from "./sync-answer.js";
 import { escapeHtml, formatText, newClientKey } from "./text.js";
 
@@ -216,13 +217,7 @@ function start() {
       return;
     }
     if (view.confirm) return;
-    const total = phone.deals_per_round;
-    let text;
-    if (view.complete) text = formatText(W.progress_complete, { total });
-    else if (atLimit(view)) {
-      text = formatText(W.progress_time_up, { number: view.played, total });
-    } else text = formatText(W.progress_next, { number: view.played + 1, total });
-    progress.innerHTML = text;
+    progress.innerHTML = progressText(view, phone.deals_per_round, atLimit(view), W);
   }
 
   // --- Late and absent players ----------------------------------------------------------------
@@ -317,32 +312,15 @@ function start() {
     formsDirty = false;
   }
 
-  // A time as the hall reads it: in the tournament's time zone, whatever the phone's own.
-  function hallTime(time) {
-    const options = { hour: "2-digit", minute: "2-digit", timeZone: phone.time_zone };
-    try {
-      return new Intl.DateTimeFormat(phone.language, options).format(time);
-    } catch {
-      return time.toLocaleTimeString(phone.language, { hour: "2-digit", minute: "2-digit" });
-    }
-  }
-
   // Beside each Save button, one state: no connection, entries waiting, being sent, or every
   // entry on the server; what was refused; and when the server last answered.
   function renderStatus() {
     const shown = section();
     if (!shown) return;
     const { waiting, refused } = Queue.counts(queue);
-    const parts = [];
-    if (offline) parts.push(W.offline);
-    if (waiting) parts.push(formatText(W.waiting, { count: waiting }));
-    else if (!refused && !offline) parts.push(W.all_sent);
-    if (refused) parts.push(formatText(W.refused_count, { count: refused }));
-    if (sending && waiting && !offline) parts.push(W.sending);
-    const time = heard ? new Date(heard) : null;
-    const known = time && !Number.isNaN(time.getTime());
-    const when = known ? formatText(W.heard, { time: escapeHtml(hallTime(time)) }) : W.never_heard;
-    const html = `${parts.join(" · ")}<br>${when}`;
+    const html = queueStatusHtml({ waiting, refused, offline, sending, heard }, W, (time) =>
+      hallTime(time, phone.language, phone.time_zone),
+    );
     shown.querySelectorAll("form").forEach((form) => {
       const button = form.querySelector(".entry-submit");
       const action = form.querySelector("input[name='action']");
