@@ -238,7 +238,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "zole_site.static_files.HashedStaticFiles"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG

@@ -187,7 +187,7 @@ class TestProductionSettings:
         # Django's own Redis backend when REDIS_URL is set (no connection is made to read it).
         assert values["cache"] == "RedisCache"
         assert values["RATE_LIMIT_STORE"] == "cache"  # the rate limits count in Redis too
-        assert values["staticfiles"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        assert values["staticfiles"] == "zole_site.static_files.HashedStaticFiles"
         # A file-based SQLite database: WAL, a 20 s busy timeout, writers queue at BEGIN.
         assert values["pragmas"] == {"journal_mode": "wal", "busy_timeout": 20_000}
         assert values["transaction_mode"] == "IMMEDIATE"

@@ -1,8 +1,8 @@
 // The table's entry page takes every entry on the phone first: a deal, a penalty pule, a
 // correction, a removal, a confirmation is scored at once here (static/js/sheet-scoring.js, the
 // twin of the engine's sheet scoring) on top of the server's last sheet and the entries still
-// waiting, written to the phone's storage (static/js/table-queue.js, IndexedDB) and shown on the
-// sheet, marked "on this phone", with its running scores, totals and pules; the form is made
+// waiting (sheet-state.js), written to the phone's storage (static/js/table-queue.js, IndexedDB)
+// and shown on the sheet (sheet-row.js), marked "on this phone", with its running scores, totals and pules; the form is made
 // ready for the next entry at once. The queue is sent to the server in the background, in order,
 // and whatever the server answers replaces the sheet, with what still waits laid on top again.
 // A refusal is kept on the phone, marked with the server's words, until the referee removes it.
@@ -12,50 +12,42 @@
 // from one deal to the next: entry/phone.py); the table as the server last had it comes from
 // json_script "table-state". Without this script, IndexedDB or fetch, the forms post as plain
 // forms.
+//
+// This module is the page's part: the DOM, the events, the sending. What it decides is in the
+// pure modules beside it, unit-tested on node (tests/js/).
 
-const ACTIONS = { deal: "deal", penalty: "penalty", correct: "fix", remove: "remove", confirm: "confirm" };
-const PLAYER_PARAMS = ["player", "first", "second"];
+import { dealFromFields } from "./deal-form.js";
+import { fillPlaceholders, playerPlaceholders } from "./form-placeholders.js";
+import { refusalText } from "./refusal-text.js";
+import { footHtml, refusedRowHtml, rowHtml } from "./sheet-row.js";
+import {
+  atTimeLimit,
+  dealCount,
+  isPenalty,
+  playerByKey,
+  sheetWithQueue,
+  waitingRecords,
+} from "./sheet-state.js";
+import { hallTime, progressText, queueStatusHtml } from "./status-text.js";
+import { answerMerged, isFresher, queueWithoutStored, withPending } from "./sync-answer.js";
+import { escapeHtml, formatText, newClientKey } from "./text.js";
+
+const ACTIONS = {
+  deal: "deal",
+  penalty: "penalty",
+  correct: "fix",
+  remove: "remove",
+  confirm: "confirm",
+};
 
 function readJson(id) {
   const node = document.getElementById(id);
   if (!node) return null;
   try {
     return JSON.parse(node.textContent);
-  } catch (error) {
+  } catch {
     return null;
   }
-}
-
-// As Django's escape.
-function esc(value) {
-  return String(value).replace(
-    /[&<>"']/g,
-    (c) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#x27;" })[c],
-  );
-}
-
-// Python's "%(name)s" / "%(name)d" formatting.
-function fmt(template, params) {
-  return template.replace(/%\(([a-z_]+)\)[sd]|%%/g, (found, name) =>
-    name === undefined ? "%" : String(params[name]),
-  );
-}
-
-function newKey() {
-  const crypto = window.crypto;
-  if (crypto && crypto.randomUUID) {
-    return crypto.randomUUID(); // only in a secure context (https, localhost)
-  }
-  const bytes = new Uint8Array(16);
-  if (crypto && crypto.getRandomValues) {
-    crypto.getRandomValues(bytes);
-  } else {
-    for (let i = 0; i < 16; i++) bytes[i] = Math.floor(Math.random() * 256);
-  }
-  bytes[6] = (bytes[6] & 0x0f) | 0x40;
-  bytes[8] = (bytes[8] & 0x3f) | 0x80;
-  const hex = Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
-  return `${hex.slice(0, 8)}-${hex.slice(8, 12)}-${hex.slice(12, 16)}-${hex.slice(16, 20)}-${hex.slice(20)}`;
 }
 
 function start() {
@@ -98,282 +90,29 @@ function start() {
 
   // --- The sheet as the phone has it ------------------------------------------------------
 
-  function playerByKey(key) {
-    return base.players.find((player) => player.key === String(key)) || null;
-  }
-
-  function isPenalty(deal) {
-    return Object.prototype.hasOwnProperty.call(deal, "penalty");
-  }
-
-  function dealCount(deals) {
-    return deals.filter((deal) => !isPenalty(deal)).length;
-  }
-
-  // The server's sheet with the waiting entries on top: the deals (engine JSON), one row
-  // description per deal (position, version, the phone's entry that made it, if any), what
-  // the engine makes of them, and a waiting confirmation.
+  // The server's sheet with the waiting entries on top, scored.
   function effective() {
-    const deals = base.sheet.deals.slice();
-    const rows = base.entries.map((entry) => ({
-      position: entry.position,
-      version: entry.version,
-      record: null,
-    }));
-    let confirm = null;
-    let changedFrom = rows.length; // the first server row whose figures the phone changes
-    for (const record of queue) {
-      if (record.status === "refused") continue;
-      const position = record.position;
-      if (record.action === "deal" || record.action === "penalty") {
-        deals.push(record.entry);
-        rows.push({ position: rows.length + 1, version: 1, record });
-      } else if (record.action === "correct") {
-        const index = rows.findIndex((row) => row.position === position);
-        if (index >= 0) {
-          deals[index] = record.entry;
-          rows[index] = { position, version: rows[index].version + 1, record, reason: record.reason };
-          changedFrom = Math.min(changedFrom, index);
-        }
-      } else if (record.action === "remove") {
-        if (rows.length && rows[rows.length - 1].position === position) {
-          rows.pop();
-          deals.pop();
-          changedFrom = Math.min(changedFrom, rows.length);
-        }
-      } else if (record.action === "confirm") {
-        confirm = record;
-      }
-    }
-    const played = dealCount(deals);
-    const complete = played >= phone.deals_per_round;
-    let scored = null;
-    let error = null;
-    if (scoring) {
-      try {
-        scored = scoring.scoreSheet(
-          scoring.sheetFromJson({ ...base.sheet, deals, closed: complete }),
-        );
-      } catch (thrown) {
-        error = thrown;
-      }
-    }
-    return { deals, rows, confirm, played, complete, scored, error, changedFrom };
+    return sheetWithQueue(base, queue, scoring, phone.deals_per_round);
   }
 
-  // Time is up and the table has the deal under way: the server takes no other deal.
   function atLimit(view) {
-    const limit = base.deal_limit;
-    return limit != null && limit < phone.deals_per_round && view.played >= limit;
+    return atTimeLimit(base, view, phone.deals_per_round);
   }
 
-  function waitingRecords() {
-    return queue.filter((record) => record.status !== "refused");
-  }
-
-  // --- The engine's refusals, as the server words them (core.engine_text.error_text) --------
-
-  function translated(template, params) {
-    const text = phone.messages[template] || template;
-    try {
-      return fmt(text, params);
-    } catch (error) {
-      return fmt(template, params);
-    }
-  }
-
-  function playerName(value) {
-    if (typeof value !== "string") return value;
-    const player = playerByKey(value);
-    if (player) return player.name;
-    try {
-      const typed = JSON.parse(value);
-      const named = typeof typed === "string" ? playerByKey(typed) : null;
-      return named ? named.name : value;
-    } catch (error) {
-      return value;
-    }
-  }
-
-  function errorText(error, deals) {
-    const params = { ...error.params };
-    for (const name of PLAYER_PARAMS) {
-      if (name in params) params[name] = playerName(params[name]);
-    }
-    const message = translated(error.template, params);
-    if (error.deal === null || error.deal === undefined) return message;
-    if (!(error.deal >= 1 && error.deal <= deals.length)) {
-      return translated("deal %(deal)s: %(message)s", { deal: error.deal, message });
-    }
-    const before = dealCount(deals.slice(0, error.deal - 1));
-    if (!isPenalty(deals[error.deal - 1])) {
-      return translated("deal %(deal)s: %(message)s", { deal: before + 1, message });
-    }
-    if (before === 0) {
-      return translated("penalty pule before the first deal: %(message)s", { message });
-    }
-    return translated("penalty pule after deal %(deal)s: %(message)s", { deal: before, message });
+  // What a row of the sheet is written with: the players and the page's words.
+  function tableAndWords() {
+    return { players: base.players, words: W };
   }
 
   // --- Rows ----------------------------------------------------------------------------------
-
-  function times(count) {
-    return count > 1 ? `×${count}` : "";
-  }
-
-  function nameHtml(player, full) {
-    return (
-      `<span class="entry-name-full">${esc(full)}</span><abbr class="entry-name-short" ` +
-      `title="${esc(player.name)}">${esc(player.initials)}</abbr>`
-    );
-  }
-
-  // What a deal (engine JSON) shows in its game cell, with the engine's pule marks when scored.
-  function gameCell(deal, scoredDeal, { version = 1, reason = "", mark = "" } = {}) {
-    const kind = isPenalty(deal) ? "penalty" : deal.game;
-    let game = W.games[kind] || W.entry;
-    const common = scoredDeal ? scoredDeal.commonPules : 0;
-    if (common) {
-      game +=
-        `<span class="entry-pule-mark common entry-pules-inline" title="${W.common_open}">` +
-        ` ○${times(common)}</span>`;
-    }
-    const parts = [`<span class="game">${game}</span>`];
-    const declarer = playerByKey(isPenalty(deal) ? deal.player : deal.declarer || "");
-    const points = deal.game === "galdins" ? null : deal.points ?? null;
-    const tricks = deal.game === "galdins" ? null : deal.tricks ?? null;
-    if (declarer || points !== null || tricks !== null) {
-      const play = [];
-      if (declarer) play.push(`<span class="declarer">${nameHtml(declarer, declarer.short)}</span>`);
-      if (points !== null) {
-        play.push(`<span class="figures">${esc(points)}/${esc(tricks)}</span>`);
-      } else if (tricks !== null) {
-        play.push(`<span class="figures">${W.tricks[tricks] || esc(tricks)}</span>`);
-      }
-      parts.push(`<span class="entry-play">${play.join(" ")}</span>`);
-    }
-    if (deal.game === "galdins") {
-      const figures = Object.keys(deal.tricks || {})
-        .map(playerByKey)
-        .filter(Boolean)
-        .sort((a, b) => base.players.indexOf(a) - base.players.indexOf(b))
-        .map((p) => `${nameHtml(p, p.short)} ${esc(deal.tricks[p.key])}/${esc(deal.points[p.key])}`)
-        .join(", ");
-      parts.push(`<span class="figures">${figures}</span>`);
-    }
-    const event = scoredDeal ? scoredDeal.puleEvent : null;
-    if (event === "personal_collected") {
-      const owner = playerByKey(scoredDeal.puleOwner);
-      parts.push(
-        `<span class="entry-pule-event">${fmt(W.collected_pule_of, { name: owner ? esc(owner.short) : "" })}</span>`,
-      );
-    } else if (event && W.events[event]) {
-      parts.push(`<span class="entry-pule-event">${W.events[event]}</span>`);
-    }
-    if (version > 1) {
-      parts.push(`<span class="corrected" title="${esc(reason)}">${fmt(W.corrected, { version })}</span>`);
-    }
-    if (mark) parts.push(mark);
-    return `<td class="entry-game">${parts.join(" ")}</td>`;
-  }
-
-  function playerCell(player, scoredDeal, deal) {
-    const size = base.players.length;
-    const isDealer = scoredDeal.dealer === player.key;
-    const sitsOut = isDealer && size === 4;
-    const isDeclarer = (isPenalty(deal) ? deal.player : deal.declarer) === player.key;
-    let classes = "entry-cell";
-    classes += isDealer ? " is-dealer" : "";
-    classes += sitsOut ? " sits-out" : "";
-    classes += isDeclarer ? " is-declarer" : "";
-    const parts = [];
-    if (isDealer) {
-      const title = sitsOut ? W.deals_sits_out : W.deals;
-      parts.push(`<abbr class="entry-dealer-mark" title="${title}">${W.dealer_mark}</abbr>`);
-    }
-    parts.push(`<span class="total">${scoredDeal.totals[player.key]}</span>`);
-    const score = scoredDeal.scores[player.key];
-    if (score) {
-      const [sign, plus] = score > 0 ? ["score-positive", "+"] : ["score-negative", ""];
-      parts.push(`<small class="delta ${sign}">${plus}${score}</small>`);
-    }
-    const personal = scoredDeal.personalPules[player.key];
-    if (personal) {
-      parts.push(
-        `<span class="entry-pule-mark personal" title="${W.personal_open}">` +
-          `${W.personal_mark}${times(personal)}</span>`,
-      );
-    }
-    return `<td class="${classes}">${parts.join(" ")}</td>`;
-  }
 
   function sheetShape() {
     const table = document.querySelector(".entry-sheet");
     return {
       table,
-      pules: Boolean(table && table.querySelector("thead .entry-pules")),
-      action: Boolean(table && table.querySelector("thead .entry-action")),
+      pules: Boolean(table?.querySelector("thead .entry-pules")),
+      action: Boolean(table?.querySelector("thead .entry-action")),
     };
-  }
-
-  function onPhoneMark(extra) {
-    return (
-      `<span class="on-phone-mark" title="${W.on_phone_title}">${W.on_phone}` +
-      `${extra ? ` · ${extra}` : ""}</span>`
-    );
-  }
-
-  // One row the phone scored: `record` is the phone's entry (null: a server row whose running
-  // figures the phone's entries change).
-  function rowHtml(deal, scoredDeal, row, shape) {
-    const classes = ["entry-row"];
-    if (isPenalty(deal)) classes.push("entry-penalty");
-    if (row.version > 1) classes.push("entry-corrected");
-    if (row.record) classes.push("on-phone");
-    const number = scoredDeal && scoredDeal.number ? String(scoredDeal.number) : "–";
-    const parts = [
-      `<tr class="${classes.join(" ")}" data-position="${row.position}" data-phone-row>`,
-      `<th scope="row" class="entry-no">${number}</th>`,
-      gameCell(deal, scoredDeal, {
-        version: row.version,
-        reason: row.reason || "",
-        mark: row.record ? onPhoneMark("") : "",
-      }),
-    ];
-    for (const player of base.players) {
-      parts.push(scoredDeal ? playerCell(player, scoredDeal, deal) : '<td class="entry-cell"></td>');
-    }
-    if (shape.pules) {
-      const common = scoredDeal ? scoredDeal.commonPules : 0;
-      const mark = common
-        ? `<span class="entry-pule-mark common" title="${W.common_open}">○${times(common)}</span>`
-        : "";
-      parts.push(`<td class="entry-pules">${mark}</td>`);
-    }
-    if (shape.action) parts.push('<td class="entry-action"></td>');
-    parts.push("</tr>");
-    return parts.join("");
-  }
-
-  function refusedHtml(record, shape) {
-    const conflict = record.conflict ? " conflict" : "";
-    let game;
-    if (record.entry) {
-      game = gameCell(record.entry, null, { mark: onPhoneMark(record.conflict ? W.conflict : W.refused) });
-    } else {
-      const what = record.action === "confirm" ? W.confirmation : W.removal;
-      game = `<td class="entry-game"><span class="game">${what}</span> ${onPhoneMark(W.refused)}</td>`;
-    }
-    const span = base.players.length + (shape.pules ? 1 : 0) + (shape.action ? 1 : 0);
-    return (
-      `<tr class="entry-row on-phone refused${conflict}" data-position="${record.position || ""}" ` +
-      "data-phone-refused>" +
-      `<th scope="row" class="entry-no">${record.number ? esc(record.number) : "–"}</th>` +
-      game +
-      `<td class="entry-refusal-cell" colspan="${span}"><p class="entry-refusal">${esc(record.message || "")}</p>` +
-      `<button type="button" class="secondary entry-queue-remove" data-queue-remove="${esc(record.key)}">` +
-      `${W.remove}</button></td></tr>`
-    );
   }
 
   function rowsFrom(html) {
@@ -391,7 +130,9 @@ function start() {
     const shape = sheetShape();
     if (!shape.table) return;
     const body = shape.table.tBodies[0];
-    body.querySelectorAll("tr[data-phone-refused]").forEach((row) => row.remove());
+    body.querySelectorAll("tr[data-phone-refused]").forEach((row) => {
+      row.remove();
+    });
     // Server rows from the first one the phone changes (a correction, a removal) on are
     // shown as the phone scores them.
     const serverRows = Array.from(body.querySelectorAll("tr:not([data-phone-row])"));
@@ -405,7 +146,8 @@ function start() {
     const scored = view.scored ? view.scored.deals : null;
     const wanted = [];
     for (let at = view.changedFrom; at < view.rows.length; at++) {
-      wanted.push(rowHtml(view.deals[at], scored ? scored[at] : null, view.rows[at], shape));
+      const scoredDeal = scored ? scored[at] : null;
+      wanted.push(rowHtml(view.deals[at], scoredDeal, view.rows[at], shape, tableAndWords()));
     }
     const shown = new Map();
     body.querySelectorAll("tr[data-phone-row]").forEach((row) => {
@@ -415,12 +157,14 @@ function start() {
     });
     const rows = wanted.map((markup) => {
       const kept = shown.get(markup);
-      if (kept && kept.length) return kept.shift();
+      if (kept?.length) return kept.shift();
       const [row] = rowsFrom(markup);
       rowMarkup.set(row, markup);
       return row;
     });
-    shown.forEach((left) => left.forEach((row) => row.remove()));
+    for (const left of shown.values()) {
+      for (const row of left) row.remove();
+    }
     let before = serverRows[serverRows.length - 1] || null;
     for (const row of rows) {
       const inPlace =
@@ -434,7 +178,7 @@ function start() {
     }
     for (const record of queue) {
       if (record.status !== "refused") continue;
-      const [row] = rowsFrom(refusedHtml(record, shape));
+      const [row] = rowsFrom(refusedRowHtml(record, shape, tableAndWords()));
       const server = record.conflict ? document.getElementById(`entry-${record.position}`) : null;
       if (server && server.parentNode === body) server.after(row);
       else body.appendChild(row);
@@ -449,46 +193,31 @@ function start() {
 
   function renderFoot(view, shape) {
     const table = shape.table;
-    table.querySelectorAll("tfoot[data-phone-row]").forEach((foot) => foot.remove());
+    table.querySelectorAll("tfoot[data-phone-row]").forEach((foot) => {
+      foot.remove();
+    });
     const server = table.querySelector("tfoot");
     if (server) server.hidden = false;
-    if (!waitingRecords().length) return;
+    if (!waitingRecords(queue).length) return;
     if (server) server.hidden = true;
     if (!view.complete || !view.scored) return;
-    const extra =
-      (shape.pules ? '<td class="entry-pules"></td>' : "") +
-      (shape.action ? '<td class="entry-action"></td>' : "");
-    const cells = (values, sign) =>
-      base.players
-        .map((p) => `<td>${sign && values[p.key] > 0 ? "+" : ""}${values[p.key]}</td>`)
-        .join("");
     const foot = document.createElement("tfoot");
     foot.setAttribute("data-phone-row", "");
-    foot.innerHTML =
-      `<tr class="entry-settlement on-phone"><th scope="row" colspan="2">${W.settlement}</th>` +
-      `${cells(view.scored.settlement, true)}${extra}</tr>` +
-      `<tr class="entry-totals on-phone"><th scope="row" colspan="2">${W.total}</th>` +
-      `${cells(view.scored.totals, false)}${extra}</tr>`;
+    foot.innerHTML = footHtml(view.scored, shape, tableAndWords());
     table.appendChild(foot);
   }
 
   function renderProgress(view) {
     const progress = document.querySelector(".entry-progress");
     if (!progress) return;
-    if (!waitingRecords().length) {
+    if (!waitingRecords(queue).length) {
       if (serverProgress !== null && progress.innerHTML !== serverProgress) {
         progress.innerHTML = serverProgress; // nothing waits: the server's words again
       }
       return;
     }
     if (view.confirm) return;
-    const total = phone.deals_per_round;
-    let text;
-    if (view.complete) text = fmt(W.progress_complete, { total });
-    else if (atLimit(view)) {
-      text = fmt(W.progress_time_up, { number: view.played, total });
-    } else text = fmt(W.progress_next, { number: view.played + 1, total });
-    progress.innerHTML = text;
+    progress.innerHTML = progressText(view, phone.deals_per_round, atLimit(view), W);
   }
 
   // --- Late and absent players ----------------------------------------------------------------
@@ -527,7 +256,7 @@ function start() {
     if (!shown) return;
     // Nothing waits: the server's forms, when it sent them (it leaves out an ordinary next
     // deal's, which the phone fills in from its own below, entry.phone.phone_draws_forms).
-    if (!waitingRecords().length && serverForms) {
+    if (!waitingRecords(queue).length && serverForms) {
       if (formsFromPhone) restoreServerForms(shown);
       return;
     }
@@ -542,33 +271,26 @@ function start() {
     let name;
     if (view.complete) name = "complete";
     else if (atLimit(view)) name = "time_up";
-    else if (view.scored) name = String(base.players.findIndex((p) => p.key === view.scored.nextDealer));
+    else if (view.scored)
+      name = String(base.players.findIndex((p) => p.key === view.scored.nextDealer));
     else return; // the phone's sheet does not score: the forms stay as they are
     const template = phone.forms[name];
     if (!template) return;
     const last = view.rows[view.rows.length - 1];
     const values = {
-      url: esc(link),
-      csrf: esc(csrfToken()),
+      url: escapeHtml(link),
+      csrf: escapeHtml(csrfToken()),
       position: view.rows.length + 1,
       number: view.played + 1,
       deals: view.played,
       last_position: last ? last.position : "",
       last_version: last ? last.version : "",
-      deal_key: newKey(),
-      penalty_key: newKey(),
-      remove_key: newKey(),
+      deal_key: newClientKey(),
+      penalty_key: newClientKey(),
+      remove_key: newClientKey(),
+      ...playerPlaceholders(base.players),
     };
-    base.players.forEach((player, index) => {
-      values[`key${index}`] = esc(player.key);
-      values[`name${index}`] = esc(player.name);
-      values[`short${index}`] = esc(player.short);
-      values[`initials${index}`] = esc(player.initials);
-    });
-    let html = template.replace(/\x1e([a-z_0-9]+)\x1e/g, (found, placeholder) =>
-      placeholder in values ? String(values[placeholder]) : "",
-    );
-    shown.innerHTML = html;
+    shown.innerHTML = fillPlaceholders(template, values);
     if (!last) {
       const remove = shown.querySelector(".entry-remove-form");
       if (remove) remove.closest("details").remove();
@@ -585,19 +307,9 @@ function start() {
     section()
       .querySelectorAll("input[name$='-client_key']")
       .forEach((input) => {
-        input.value = newKey();
+        input.value = newClientKey();
       });
     formsDirty = false;
-  }
-
-  // A time as the hall reads it: in the tournament's time zone, whatever the phone's own.
-  function hallTime(time) {
-    const options = { hour: "2-digit", minute: "2-digit", timeZone: phone.time_zone };
-    try {
-      return new Intl.DateTimeFormat(phone.language, options).format(time);
-    } catch (error) {
-      return time.toLocaleTimeString(phone.language, { hour: "2-digit", minute: "2-digit" });
-    }
   }
 
   // Beside each Save button, one state: no connection, entries waiting, being sent, or every
@@ -606,16 +318,9 @@ function start() {
     const shown = section();
     if (!shown) return;
     const { waiting, refused } = Queue.counts(queue);
-    const parts = [];
-    if (offline) parts.push(W.offline);
-    if (waiting) parts.push(fmt(W.waiting, { count: waiting }));
-    else if (!refused && !offline) parts.push(W.all_sent);
-    if (refused) parts.push(fmt(W.refused_count, { count: refused }));
-    if (sending && waiting && !offline) parts.push(W.sending);
-    const time = heard ? new Date(heard) : null;
-    const known = time && !Number.isNaN(time.getTime());
-    const when = known ? fmt(W.heard, { time: esc(hallTime(time)) }) : W.never_heard;
-    const html = `${parts.join(" · ")}<br>${when}`;
+    const html = queueStatusHtml({ waiting, refused, offline, sending, heard }, W, (time) =>
+      hallTime(time, phone.language, phone.time_zone),
+    );
     shown.querySelectorAll("form").forEach((form) => {
       const button = form.querySelector(".entry-submit");
       const action = form.querySelector("input[name='action']");
@@ -672,13 +377,6 @@ function start() {
     return fields;
   }
 
-  function chosen(form, name) {
-    const field = form.querySelector(`input[name="${name}"]:checked`);
-    if (field) return field.value;
-    const input = form.querySelector(`input[name="${name}"]:not([type=radio])`);
-    return input ? input.value.trim() : "";
-  }
-
   function refuse(form, html) {
     clearRefusal(form);
     const box = document.createElement("div");
@@ -694,7 +392,9 @@ function start() {
   }
 
   function clearRefusal(form) {
-    form.querySelectorAll("[data-phone-refusal]").forEach((box) => box.remove());
+    form.querySelectorAll("[data-phone-refusal]").forEach((box) => {
+      box.remove();
+    });
   }
 
   // The draw of a rondo galdiņš tie: the two players' buttons, when the server's form lacks them.
@@ -708,11 +408,11 @@ function start() {
       `<legend>${W.draw_label}</legend><div>` +
       tied
         .map((key, index) => {
-          const player = playerByKey(key);
+          const player = playerByKey(base.players, key);
           const id = `id_${name}_${index}`;
           return (
-            `<div><label for="${id}"><input type="radio" name="${esc(name)}" value="${esc(key)}" ` +
-            `autocomplete="off" id="${id}"> ${esc(player ? player.name : key)}</label></div>`
+            `<div><label for="${id}"><input type="radio" name="${escapeHtml(name)}" value="${escapeHtml(key)}" ` +
+            `autocomplete="off" id="${id}"> ${escapeHtml(player ? player.name : key)}</label></div>`
           );
         })
         .join("") +
@@ -720,61 +420,11 @@ function start() {
     holder.appendChild(fieldset);
   }
 
-  // A deal (or its correction) from its form, checked as entry.forms.DealForm checks it.
-  function dealFrom(form, prefix) {
-    const value = (name) => chosen(form, `${prefix}-${name}`);
-    const number = (name) => {
-      const text = value(name);
-      return text === "" ? null : parseInt(text, 10);
-    };
-    const game = value("game");
-    if (!game) return { error: W.required };
-    if (game === "pass") return { entry: { game } };
-    const sitsOut = value("sits_out");
-    const playing = base.players.filter((p) => base.players.length !== 4 || p.key !== sitsOut);
-    if (game === "galdins") {
-      const tricks = {};
-      const points = {};
-      for (const player of playing) {
-        tricks[player.key] = number(`tricks_${player.key}`);
-        if (tricks[player.key] === null) return { error: W.enter_his_tricks };
-        points[player.key] = number(`points_${player.key}`);
-        if (points[player.key] === null) return { error: W.enter_his_points };
-      }
-      const entry = { game, tricks, points };
-      let tied = null;
-      try {
-        tied = scoring.galdinsDrawNeeded({ tricks, points }, scoring.rulesFromJson(base.sheet.rules || {}));
-      } catch (error) {
-        tied = null; // figures the engine refuses, with its own message
-      }
-      if (tied) {
-        const drawn = value("draw_loser");
-        if (!tied.includes(drawn)) {
-          offerDraw(form, prefix, tied);
-          const [first, second] = tied.map((key) => esc(playerName(key)));
-          return { error: fmt(W.draw, { first, second }) };
-        }
-        entry.draw_loser = drawn;
-      }
-      return { entry };
-    }
-    const declarer = value("declarer");
-    if (!declarer) return { error: W.choose_declarer };
-    const tricks = number("tricks");
-    if (tricks === null) return { error: W.enter_tricks };
-    const points = number("points");
-    if (game !== "maza_zole" && points === null) return { error: W.enter_points };
-    const entry = { game, declarer, tricks };
-    if (points !== null) entry.points = points;
-    return { entry };
-  }
-
   function timeUpMessage(view) {
     const marked = document.querySelector("[data-time-up-at]");
     const time = marked ? marked.getAttribute("data-time-up-at") : phone.time_up_at;
-    return fmt(phone.time_up, {
-      time: esc(time),
+    return formatText(phone.time_up, {
+      time: escapeHtml(time),
       limit: base.deal_limit,
       next: view.played + 1,
     });
@@ -786,7 +436,7 @@ function start() {
     const view = effective();
     const position = parseInt(fields[`${prefix}-position`], 10) || null;
     const record = {
-      key: fields[`${prefix}-client_key`] || newKey(),
+      key: fields[`${prefix}-client_key`] || newClientKey(),
       link,
       sync: base.sync,
       seq: Math.max(Date.now(), seq + 1),
@@ -808,7 +458,13 @@ function start() {
       if (action === "deal" && atLimit(view)) {
         return refuse(form, timeUpMessage(view));
       }
-      const made = dealFrom(form, prefix);
+      const made = dealFromFields(fields, prefix, {
+        players: base.players,
+        rules: base.sheet.rules,
+        scoring,
+        words: W,
+      });
+      if (made.tied) offerDraw(form, prefix, made.tied);
       if (made.error) return refuse(form, made.error);
       record.entry = made.entry;
     } else if (action === "penalty" || action === "correct") {
@@ -825,7 +481,7 @@ function start() {
       record.reason = fields["fix-reason"] || "";
     } else if (action === "remove") {
       const last = view.rows[view.rows.length - 1];
-      if (last && last.record && !sending && last.record.action !== "correct") {
+      if (last?.record && !sending && last.record.action !== "correct") {
         // Still only on this phone: it simply leaves the phone.
         return dropRecord(last.record.key);
       }
@@ -837,7 +493,7 @@ function start() {
         scored = scoring.scoreSheet(scoring.sheetFromJson({ ...base.sheet, deals, closed }));
       } catch (error) {
         if (!(error instanceof scoring.SheetError)) throw error;
-        return refuse(form, esc(errorText(error, deals)));
+        return refuse(form, escapeHtml(refusalText(error, deals, base.players, phone.messages)));
       }
       record.scores = scored.deals[index].scores;
       record.number = scored.deals[index].number;
@@ -900,15 +556,6 @@ function start() {
     persist(Queue.remove(key), key);
   }
 
-  function withPending(stored) {
-    if (!pending.size) return stored;
-    const kept = stored.filter((record) => !pending.has(record.key));
-    pending.forEach((record) => {
-      if (record) kept.push(record);
-    });
-    return kept.sort((a, b) => a.seq - b.seq);
-  }
-
   // Written to IndexedDB, then sent. A phone whose storage fails (private mode, full) still
   // sends what it took while the page is open.
   function persist(written, key) {
@@ -946,14 +593,11 @@ function start() {
     const template = phone.forms[String(dealer)];
     if (!template) return null;
     const holder = document.createElement("div");
-    holder.innerHTML = template.replace(/\x1e([a-z_0-9]+)\x1e/g, (found, placeholder) => {
-      const index_ = /^(key|name|short|initials)(\d)$/.exec(placeholder);
-      if (index_) {
-        const player = base.players[Number(index_[2])];
-        const field = index_[1] === "key" ? "key" : index_[1];
-        return player ? esc(player[field]) : "";
-      }
-      return placeholder === "url" ? esc(link) : placeholder === "csrf" ? esc(csrfToken()) : "";
+    // Only the players, the page and the token: the rest is the row's, set below.
+    holder.innerHTML = fillPlaceholders(template, {
+      ...playerPlaceholders(base.players),
+      url: escapeHtml(link),
+      csrf: escapeHtml(csrfToken()),
     });
     const form = holder.querySelector(penalty ? "form.entry-penalty-form" : "form.entry-deal-form");
     if (!form) return null;
@@ -961,7 +605,7 @@ function start() {
     form.querySelectorAll("[name], [id], label[for]").forEach((node) => {
       for (const attribute of ["name", "id", "for"]) {
         const value = node.getAttribute(attribute);
-        if (value && value.includes(from)) {
+        if (value?.includes(from)) {
           node.setAttribute(attribute, value.replace(from, "fix-"));
         }
       }
@@ -971,12 +615,14 @@ function start() {
       if (input) input.value = value === null || value === undefined ? "" : String(value);
     };
     const check = (name, value) => {
-      const input = form.querySelector(`input[name="fix-${name}"][value="${CSS.escape(String(value))}"]`);
+      const input = form.querySelector(
+        `input[name="fix-${name}"][value="${CSS.escape(String(value))}"]`,
+      );
       if (input) input.checked = true;
     };
     form.querySelector("input[name='action']").value = "correct";
     set("position", position);
-    set("client_key", newKey());
+    set("client_key", newClientKey());
     const version = document.createElement("input");
     version.type = "hidden";
     version.name = "fix-base_version";
@@ -1011,8 +657,8 @@ function start() {
     button.before(reason);
     button.innerHTML = W.save_correction;
     const heading = penalty
-      ? fmt(W.correct_penalty, { position })
-      : fmt(W.correct_deal, { number: scoredDeal.number });
+      ? formatText(W.correct_penalty, { position })
+      : formatText(W.correct_deal, { number: scoredDeal.number });
     return { form, heading };
   }
 
@@ -1024,7 +670,7 @@ function start() {
     shown.innerHTML = `<h2>${made.heading}</h2>`;
     shown.appendChild(made.form);
     const back = document.createElement("p");
-    back.innerHTML = `<a class="button secondary" href="${esc(link)}" data-phone-back>${W.back}</a>`;
+    back.innerHTML = `<a class="button secondary" href="${escapeHtml(link)}" data-phone-back>${W.back}</a>`;
     shown.appendChild(back);
     formsDirty = true; // the server's answer does not replace it meanwhile
     renderStatus();
@@ -1038,7 +684,7 @@ function start() {
     if (!link.startsWith("/r/") || !("serviceWorker" in navigator)) return;
     navigator.serviceWorker.getRegistration(link).then(
       (registration) => {
-        if (registration && registration.sync) {
+        if (registration?.sync) {
           registration.sync.register(Queue.SYNC_TAG).catch(() => null);
         }
       },
@@ -1080,7 +726,7 @@ function start() {
     let outcome;
     try {
       outcome = await Queue.sendOnce(link, hello());
-    } catch (error) {
+    } catch {
       outcome = { retry: true };
     }
     sending = false;
@@ -1090,7 +736,7 @@ function start() {
       attempt = 0;
       await applyAnswer(outcome.answer);
       told = Queue.counts(queue);
-    } else if (!outcome.idle || waitingRecords().length) {
+    } else if (!outcome.idle || waitingRecords(queue).length) {
       // Idle with entries waiting here: the worker sent them meanwhile (Background Sync), and
       // the sheet it got has them.
       await refresh();
@@ -1135,23 +781,19 @@ function start() {
   }
 
   async function applyAnswer(answer) {
-    let stored = queue;
+    let stored;
     try {
-      stored = withPending(await Queue.list(link));
-    } catch (error) {
-      stored = queue.filter(
-        (record) => !answer.results.some((r) => r.key === record.key && r.status === "stored"),
-      );
+      stored = withPending(await Queue.list(link), pending);
+    } catch {
+      stored = queueWithoutStored(queue, answer);
     }
     // The worker may have sent and shown a later batch while this answer was on its way: an
     // answer older than the sheet shown is not shown.
-    const current = Boolean(answer.state) && !fresher(base, answer.state);
-    if (current) {
-      base = answer.state;
-      heard = base.heard || heard;
-    }
+    const merged = answerMerged(base, heard, answer);
+    base = merged.base;
+    heard = merged.heard;
     queue = stored;
-    showServer(current ? answer.html : null);
+    showServer(merged.current ? answer.html : null);
     if (!base.accepts_entries) window.clearTimeout(timer);
   }
 
@@ -1179,9 +821,9 @@ function start() {
     let fresh = null;
     try {
       const { entries, state } = await Queue.snapshot(link);
-      queue = withPending(entries);
-      if (state && state.html && fresher(state, { heard, mark: base.mark })) fresh = state;
-    } catch (error) {
+      queue = withPending(entries, pending);
+      if (state?.html && isFresher(state, { heard, mark: base.mark })) fresh = state;
+    } catch {
       // The storage is gone: the phone keeps what it has in memory.
     }
     if (fresh) {
@@ -1191,27 +833,12 @@ function start() {
     showServer(fresh ? fresh.html : null);
   }
 
-  function newer(one, other) {
-    const a = Date.parse(one || "");
-    const b = Date.parse(other || "");
-    return !Number.isNaN(a) && (Number.isNaN(b) || a > b);
-  }
-
-  // A table state written after `other`: the server's clock counts whole seconds, so within
-  // one second the later write (the higher mark: the newest result id) tells.
-  function fresher(state, other) {
-    return (
-      newer(state.heard, other.heard) ||
-      (state.heard === other.heard && (state.mark || 0) > (other.mark || 0))
-    );
-  }
-
   // --- Events --------------------------------------------------------------------------------
 
   document.addEventListener("submit", (event) => {
     const form = event.target;
     const shown = section();
-    if (!shown || !shown.contains(form) || !base.accepts_entries) return;
+    if (!shown?.contains(form) || !base.accepts_entries) return;
     const action = form.querySelector("input[name='action']");
     if (!action || !(action.value in ACTIONS)) return;
     if (storeBroken) return; // no storage on this phone: the plain post
@@ -1223,7 +850,7 @@ function start() {
 
   document.addEventListener("input", (event) => {
     const shown = section();
-    if (shown && shown.contains(event.target)) formsDirty = true;
+    if (shown?.contains(event.target)) formsDirty = true;
   });
 
   document.addEventListener("click", (event) => {
@@ -1272,12 +899,12 @@ function start() {
     ([entries, stored]) => {
       queue = entries;
       seq = entries.reduce((most, record) => Math.max(most, record.seq), 0);
-      if (stored && stored.html && fresher(stored, base)) {
+      if (stored?.html && isFresher(stored, base)) {
         // The page came from the phone's copy, older than the server's last answer.
         base = stored;
         heard = stored.heard;
         replaceHtml(stored.html);
-      } else if (!stored || !fresher(stored, base)) {
+      } else if (!stored || !isFresher(stored, base)) {
         Queue.saveState(base, null).catch(() => null);
       }
     },
