@@ -1,4 +1,5 @@
-"""Organiser forms. Each checks its input with the rule that lives in the engine."""
+"""The organiser's forms: a tournament and its options, players and clubs, registrations, rounds,
+fees and sign-ups. Each checks its input with the rule that lives in the engine."""
 
 from __future__ import annotations
 
@@ -18,6 +19,12 @@ from engine.names import same_name_key, search_key, search_spellings
 from engine.presets import PRESETS
 from engine.prizes import parse_prize_shares
 from engine.rules import deals_per_round_fits
+from tournaments.bounds import (
+    MAX_DEALS_PER_ROUND,
+    MAX_PLACE_POINTS,
+    MAX_ROUND_MINUTES,
+    MAX_ROUND_NUMBER,
+)
 from tournaments.models import Club, FeeCategory, Player, Registration, SeatingMode, Tournament
 from tournaments.namesakes import namesake_marks
 from tournaments.rule_set import preset_options
@@ -35,14 +42,6 @@ PRESET_CHOICES = (
 )
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")
-# Bounds that keep a typed number inside what is stored and printed: a round's deals (each a
-# line of the printed sheet: 28 fit one A4 page, more go on over a second), a place's points
-# (summed as twelfths in a 32-bit column), a round number (a small integer column on every
-# database), a round's time.
-MAX_DEALS_PER_ROUND = 60
-MAX_ROUND_MINUTES = 600
-MAX_PLACE_POINTS = 1000
-MAX_ROUND_NUMBER = 32767
 # No database key has more digits than this (2**63 - 1 has 19): a longer "id" is no row's.
 ID_MAX_DIGITS = 18
 

@@ -9,7 +9,7 @@ from tournaments.models import Player
 class PlayerTable(tables.Table):
     # Rows come sorted in Python (selectors.player_list): by their keys in the reader's order.
     full_name = tables.LinkColumn(
-        "tournaments:player_edit",
+        "organise:player_edit",
         args=[tables.A("pk")],
         verbose_name=_("Player"),
         order_by=("name_key",),
@@ -23,4 +23,4 @@ class PlayerTable(tables.Table):
         fields = ("full_name", "club", "licence_number", "is_active")
         attrs = {"class": "list"}
         empty_text = _("No players yet.")
-        template_name = "tournaments/_table.html"  # pagination words in our catalogue
+        template_name = "organise/_table.html"  # pagination words in our catalogue

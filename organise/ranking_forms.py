@@ -10,8 +10,8 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.errors import SheetError
 from engine.ranking import DEFAULT_POINTS_TABLE, MAX_PLACES, PointsTable
+from organise.forms import DATE_INPUT, ID_MAX_DIGITS
 from ranking.models import Season
-from tournaments.forms import DATE_INPUT, ID_MAX_DIGITS
 from tournaments.models import Level, Player
 
 # The levels a season's table gives points for, the most valuable first.

@@ -1,5 +1,5 @@
 """Forms of the roles pages (a tournament's people, its table referees) and of the audit log's
-filter. Apart from tournaments/forms.py only so the two could be written at the same time."""
+filter."""
 
 from __future__ import annotations
 

@@ -1,22 +1,25 @@
-"""Organiser pages, under /organise/."""
+"""The organiser's pages: under /organise/, and the ranking's under /ranking/ (a final's
+qualification list, the seasons' rules)."""
 
-from django.urls import path
+from django.urls import include, path
 
-from tournaments.views import (
+from organise.views import (
     audit,
     calls,
     display_links,
+    entry_links,
     fee_pages,
     people,
     register,
     rounds,
+    seasons,
     signups,
     tournaments,
 )
 
-app_name = "tournaments"
+app_name = "organise"
 
-urlpatterns = [
+tournament_pages = [
     path("", tournaments.dashboard, name="dashboard"),
     path("new/", tournaments.tournament_create, name="create"),
     path("clubs/", register.club_list, name="clubs"),
@@ -54,6 +57,7 @@ urlpatterns = [
     path("t/<slug:slug>/rounds/<int:number>/publish/", rounds.round_publish, name="publish"),
     path("t/<slug:slug>/rounds/<int:number>/referees/", people.round_referees, name="referees"),
     path("t/<slug:slug>/rounds/<int:number>/clock/", rounds.round_clock_action, name="clock"),
+    path("t/<slug:slug>/rounds/<int:number>/close/", entry_links.round_close, name="round_close"),
     path("t/<slug:slug>/people/", people.tournament_roles, name="roles"),
     path("t/<slug:slug>/people/remove/", people.tournament_role_remove, name="role_remove"),
     path(
@@ -71,4 +75,24 @@ urlpatterns = [
     ),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
     path("t/<slug:slug>/fees/", fee_pages.fee_categories, name="fees"),
+    path("tables/<int:table_id>/link/new/", entry_links.table_link_new, name="table_link_new"),
+    path(
+        "tables/<int:table_id>/link/revoke/",
+        entry_links.table_link_revoke,
+        name="table_link_revoke",
+    ),
+]
+
+ranking_pages = [
+    path("seasons/", seasons.season_list, name="seasons"),
+    path("seasons/new/", seasons.season_create, name="season_create"),
+    path("seasons/<int:season_id>/", seasons.season_edit, name="season_edit"),
+    path("qualification/<slug:slug>/", seasons.qualification, name="qualification"),
+    path("qualification/<slug:slug>/invite/", seasons.invitation_add, name="invite"),
+    path("qualification/<slug:slug>/withdraw/", seasons.invitation_withdraw, name="withdraw"),
+]
+
+urlpatterns = [
+    path("organise/", include(tournament_pages)),
+    path("ranking/", include(ranking_pages)),
 ]

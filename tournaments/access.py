@@ -1,5 +1,6 @@
-"""Who reaches the organiser pages: the decorators every organiser view wears (the rules
-themselves are tournaments.permissions)."""
+"""Who reaches a tournament's pages: the decorators the views of every audience wear (the
+organiser's pages, the printed documents, the public pages from the cache); the rules themselves
+are tournaments.permissions."""
 
 from __future__ import annotations
 

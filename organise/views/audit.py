@@ -7,12 +7,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from tournaments import selectors
-from tournaments.models import Tournament
-from tournaments.role_forms import (
+from organise.role_forms import (
     AuditFilterForm,
 )
-from tournaments.views.access import organiser_required
+from tournaments import selectors
+from tournaments.access import organiser_required
+from tournaments.models import Tournament
 
 
 @organiser_required
@@ -29,7 +29,7 @@ def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
     query.pop("page", None)
     return render(
         request,
-        "tournaments/audit_log.html",
+        "organise/audit_log.html",
         {
             "tournament": tournament,
             "form": form,

@@ -16,8 +16,8 @@ from django.views.decorators.http import require_POST
 
 from core.security import client_ip
 from tournaments import permissions, services
+from tournaments.access import lazy_tournament
 from tournaments.models import RefereeCall
-from tournaments.views.access import lazy_tournament
 
 
 def call_answerer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -51,6 +51,6 @@ def referee_call_answer(request: HttpRequest, slug: str, call_id: int) -> HttpRe
         _("The call of table %(number)d is answered.") % {"number": call.table.number},
     )
     if request.POST.get("back") == "round":
-        url = reverse("tournaments:round", args=[slug, call.table.round.number])
+        url = reverse("organise:round", args=[slug, call.table.round.number])
         return redirect(f"{url}#referee-calls")
-    return redirect(f"{reverse('tournaments:dashboard')}#referee-calls")
+    return redirect(f"{reverse('organise:dashboard')}#referee-calls")

@@ -13,17 +13,17 @@ from django.views.decorators.http import require_POST
 from core.query import whole_number
 from core.security import client_ip
 from tournaments import services
+from tournaments.access import organiser_required
 from tournaments.models import Tournament
-from tournaments.views.access import organiser_required
 
 
 def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
     """To the round page the form was on (`back`: its number), else the tournament page."""
     number = whole_number(request.POST.get("back"))
     if number is not None and tournament.rounds.filter(number=number).exists():
-        url = reverse("tournaments:round", args=[tournament.slug, number])
+        url = reverse("organise:round", args=[tournament.slug, number])
     else:
-        url = reverse("tournaments:detail", args=[tournament.slug])
+        url = reverse("organise:detail", args=[tournament.slug])
     return redirect(f"{url}#hall-display")
 
 

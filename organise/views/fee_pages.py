@@ -10,10 +10,10 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
+from organise.forms import FeeCategoryFormSet, FeeCategorySetForm, FeesPaidForm
 from tournaments import selectors, services
-from tournaments.forms import FeeCategoryFormSet, FeeCategorySetForm, FeesPaidForm
+from tournaments.access import organiser_required
 from tournaments.models import Round, Tournament
-from tournaments.views.access import organiser_required
 
 # The marker the check-in form carries when its fee ticks are on screen: no tick at all then
 # means nobody has paid.
@@ -62,7 +62,7 @@ def fee_category_set(request: HttpRequest, slug: str) -> HttpResponse:
     form = FeeCategorySetForm(request.POST, tournament=tournament)
     if not form.is_valid():
         messages.error(request, _("Tick the players and choose their fee category."))
-        return redirect("tournaments:registrations", slug=slug)
+        return redirect("organise:registrations", slug=slug)
     category = form.cleaned_data["category"]
     try:
         count = services.fee_category_set(
@@ -84,7 +84,7 @@ def fee_category_set(request: HttpRequest, slug: str) -> HttpResponse:
             )
             % {"category": category.name, "count": count},
         )
-    return redirect("tournaments:registrations", slug=slug)
+    return redirect("organise:registrations", slug=slug)
 
 
 @organiser_required
@@ -116,12 +116,12 @@ def fee_categories(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, str(error))
         else:
             messages.success(request, _("Fee categories saved."))
-            return redirect("tournaments:fees", slug=slug)
+            return redirect("organise:fees", slug=slug)
     elif request.method == "POST":
         messages.error(request, _("Check the fee categories: something is missing or wrong."))
     return render(
         request,
-        "tournaments/fees.html",
+        "organise/fees.html",
         {
             "tournament": tournament,
             "formset": formset,

@@ -13,15 +13,15 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
-from tournaments import permissions, selectors, services
-from tournaments.models import Role, Tournament
-from tournaments.role_forms import (
+from organise.role_forms import (
     RefereeAccountForm,
     RoleAddForm,
     RoleRemoveForm,
     TableRefereesForm,
 )
-from tournaments.views.access import organiser_required, role_manager_required, round_or_404
+from tournaments import permissions, selectors, services
+from tournaments.access import organiser_required, role_manager_required, round_or_404
+from tournaments.models import Role, Tournament
 
 # What the roles page says after giving or taking a role: one sentence per role, so that each
 # language can put the role's name in the form its sentence needs.
@@ -81,7 +81,7 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
                 messages.success(request, _role_message(role, "granted", user))
             else:
                 messages.info(request, _role_message(role, "already", user))
-            return redirect("tournaments:roles", slug=slug)
+            return redirect("organise:roles", slug=slug)
     return _roles_page(request, tournament, manageable, form=form)
 
 
@@ -96,7 +96,7 @@ def _roles_page(
 ) -> HttpResponse:
     return render(
         request,
-        "tournaments/roles.html",
+        "organise/roles.html",
         {
             "tournament": tournament,
             "form": form or RoleAddForm(roles=manageable, initial={"role": Role.REFEREE}),
@@ -155,7 +155,7 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
     form = RoleRemoveForm(request.POST, roles=Role.values)
     if not form.is_valid():
         messages.error(request, _("Choose whose role to take away."))
-        return redirect("tournaments:roles", slug=slug)
+        return redirect("organise:roles", slug=slug)
     user, role = form.cleaned_data["user"], form.cleaned_data["role"]
     if not permissions.can_manage_role(request.user, tournament, role):
         raise PermissionDenied(ROLE_REMOVAL_REFUSALS[role])
@@ -167,10 +167,8 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
     else:
         messages.info(request, _role_message(role, "absent", user))
     if not permissions.manageable_roles(request.user, tournament):  # a chief referee stepped down
-        return redirect(
-            "tournaments:dashboard" if permissions.has_any_role(request.user) else "home"
-        )
-    return redirect("tournaments:roles", slug=slug)
+        return redirect("organise:dashboard" if permissions.has_any_role(request.user) else "home")
+    return redirect("organise:roles", slug=slug)
 
 
 @organiser_required
@@ -200,9 +198,9 @@ def round_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse
                 )
                 % {"count": changed},
             )
-            return redirect("tournaments:referees", slug=slug, number=number)
+            return redirect("organise:referees", slug=slug, number=number)
     return render(
         request,
-        "tournaments/round_referees.html",
+        "organise/round_referees.html",
         {"tournament": round_.tournament, "round": round_, "form": form, "referees": referees},
     )

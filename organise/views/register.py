@@ -12,17 +12,17 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from core.query import paginate
 from core.security import client_ip
-from tournaments import selectors, services
-from tournaments.forms import (
+from organise.forms import (
     ID_MAX_DIGITS,
     ClubForm,
     PlayerForm,
     PlayerImportForm,
 )
+from organise.player_table import PlayerTable
+from tournaments import selectors, services
+from tournaments.access import organiser_required
 from tournaments.models import Player
 from tournaments.namesakes import namesake_mark
-from tournaments.player_table import PlayerTable
-from tournaments.views.access import organiser_required
 
 LAST_IMPORT = "last_player_import"  # the session's pks of the players of the last import
 
@@ -42,7 +42,7 @@ def player_list(request: HttpRequest) -> HttpResponse:
     )
     return render(
         request,
-        "tournaments/player_list.html",
+        "organise/player_list.html",
         {"table": table, "query": query, "last_import": last_import},
     )
 
@@ -60,8 +60,8 @@ def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpRespo
             ip_address=client_ip(request),
         )
         messages.success(request, _("Player saved."))
-        return redirect("tournaments:players")
-    return render(request, "tournaments/player_form.html", {"form": form, "player": player})
+        return redirect("organise:players")
+    return render(request, "organise/player_form.html", {"form": form, "player": player})
 
 
 MATCH_FIELD = "match-"  # "match-<line>": a likely duplicate's pk, or "new"
@@ -152,8 +152,8 @@ def player_import(request: HttpRequest) -> HttpResponse:
                         % {"count": len(result.updated)},
                     )
                 if tournament is not None:
-                    return redirect("tournaments:registrations", slug=tournament.slug)
-                return redirect("tournaments:players")
+                    return redirect("organise:registrations", slug=tournament.slug)
+                return redirect("organise:players")
         preview = services.players_import_preview(raw)
         # The confirm step re-sends the same lines (and tournament) and they are checked again.
         form = PlayerImportForm(
@@ -161,7 +161,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
         )
     return render(
         request,
-        "tournaments/player_import.html",
+        "organise/player_import.html",
         {
             "form": form,
             "preview": preview,
@@ -183,7 +183,7 @@ def club_list(request: HttpRequest) -> HttpResponse:
             ip_address=client_ip(request),
         )
         messages.success(request, _("Club %(name)s added.") % {"name": club.name})
-        return redirect("tournaments:clubs")
+        return redirect("organise:clubs")
     return render(
-        request, "tournaments/club_list.html", {"clubs": selectors.club_list(), "form": form}
+        request, "organise/club_list.html", {"clubs": selectors.club_list(), "form": form}
     )

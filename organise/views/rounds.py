@@ -18,16 +18,16 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.query import whole_number
 from core.security import client_ip
-from tournaments import permissions, selectors, services
-from tournaments.forms import (
+from organise.forms import (
     CheckInForm,
     GenerateSeatingForm,
     SwapForm,
 )
+from organise.views.fee_pages import FEES_ON_SCREEN, fees_form, save_fees_on_screen
+from tournaments import permissions, selectors, services
+from tournaments.access import organiser_required, round_or_404
 from tournaments.models import Round, RoundStatus, SeatingMode, Tournament
 from tournaments.round_clock import round_clock
-from tournaments.views.access import organiser_required, round_or_404
-from tournaments.views.fee_pages import FEES_ON_SCREEN, fees_form, save_fees_on_screen
 
 
 @organiser_required
@@ -40,8 +40,8 @@ def round_create(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except services.ServiceError as error:
         messages.error(request, str(error))
-        return redirect("tournaments:detail", slug=slug)
-    return redirect("tournaments:round", slug=slug, number=new_round.number)
+        return redirect("organise:detail", slug=slug)
+    return redirect("organise:round", slug=slug, number=new_round.number)
 
 
 @organiser_required
@@ -85,7 +85,7 @@ def _round_page(
     )
     return render(
         request,
-        "tournaments/round_detail.html",
+        "organise/round_detail.html",
         {
             "tournament": round_.tournament,
             "round": round_,
@@ -176,9 +176,9 @@ def round_clock_action(request: HttpRequest, round_: Round) -> HttpResponse:
             messages.success(request, str(done) % {"number": round_.number})
     tournament = round_.tournament
     if permissions.is_organiser(request.user, tournament):
-        url = reverse("tournaments:round", args=[tournament.slug, round_.number])
+        url = reverse("organise:round", args=[tournament.slug, round_.number])
         return redirect(f"{url}#round-clock")
-    return redirect(f"{reverse('tournaments:dashboard')}#round-{round_.pk}")
+    return redirect(f"{reverse('organise:dashboard')}#round-{round_.pk}")
 
 
 @organiser_required
@@ -191,7 +191,7 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
         _save_check_in(request, round_, form)
     else:
         messages.error(request, _("Choose the players who are present."))
-    return redirect("tournaments:round", slug=slug, number=number)
+    return redirect("organise:round", slug=slug, number=number)
 
 
 def _save_check_in(request: HttpRequest, round_: Round, form: CheckInForm) -> bool:
@@ -221,7 +221,7 @@ def round_fees_paid_present(request: HttpRequest, slug: str, number: int) -> Htt
     """Everyone present has paid: the check-in on screen is saved (the fee ticks with it), then
     every player checked in is ticked paid."""
     round_ = round_or_404(slug, number)
-    back = redirect(f"{reverse('tournaments:round', args=[slug, number])}#fees-paid")
+    back = redirect(f"{reverse('organise:round', args=[slug, number])}#fees-paid")
     attendance = _attendance_on_screen(request, round_)
     if attendance is not None and not attendance.is_valid():
         messages.error(request, _("Choose the players who are present."))
@@ -289,7 +289,7 @@ def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse
         messages.error(request, str(error))
         return _round_page(request, round_, check_in_form=attendance, generate_form=form)
     messages.success(request, _("Seating generated with seed %(seed)s.") % {"seed": round_.seed})
-    return redirect("tournaments:round", slug=slug, number=number)
+    return redirect("organise:round", slug=slug, number=number)
 
 
 @organiser_required
@@ -299,7 +299,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     form = SwapForm(request.POST, round_=round_)
     if not form.is_valid():
         messages.error(request, _("Choose two seated players to swap."))
-        return redirect("tournaments:round", slug=slug, number=number)
+        return redirect("organise:round", slug=slug, number=number)
     try:
         warnings = services.round_swap_players(
             round_=round_,
@@ -314,7 +314,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.success(request, _("Players swapped."))
         for warning in warnings:
             messages.warning(request, warning)
-    return redirect("tournaments:round", slug=slug, number=number)
+    return redirect("organise:round", slug=slug, number=number)
 
 
 @organiser_required
@@ -343,4 +343,4 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             return _round_page(request, round_, check_in_form=attendance)
     else:
         messages.success(request, _("Round %(number)d published.") % {"number": number})
-    return redirect("tournaments:round", slug=slug, number=number)
+    return redirect("organise:round", slug=slug, number=number)

@@ -10,10 +10,10 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
+from organise.forms import SignUpActionForm, SignUpsAcceptForm
 from tournaments import selectors, services
-from tournaments.forms import SignUpActionForm, SignUpsAcceptForm
+from tournaments.access import organiser_required
 from tournaments.models import SignUp, SignUpStatus, Tournament
-from tournaments.views.access import organiser_required
 
 # Lazy: translated when shown, in the language of that request.
 DONE = {
@@ -42,7 +42,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
         form = SignUpActionForm(request.POST)
         if not form.is_valid():
             messages.error(request, _("Choose a sign-up and what to do with it."))
-            return redirect("tournaments:signups", slug=slug)
+            return redirect("organise:signups", slug=slug)
         signup = get_object_or_404(SignUp, pk=form.cleaned_data["signup"], tournament=tournament)
         action = form.cleaned_data["action"]
         try:
@@ -51,7 +51,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
             messages.error(request, str(error))
         else:
             messages.success(request, str(DONE[action]) % {"name": signup.full_name})
-        return redirect("tournaments:signups", slug=slug)
+        return redirect("organise:signups", slug=slug)
     lists = selectors.signup_lists(tournament=tournament)
     every = selectors.organiser_signups(tournament=tournament)
     numbers = {
@@ -61,7 +61,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
         signup.number = numbers.get(signup.pk)
     return render(
         request,
-        "tournaments/signups.html",
+        "organise/signups.html",
         {
             "tournament": tournament,
             "lists": lists,
@@ -90,7 +90,7 @@ def signups_accept(request: HttpRequest, slug: str) -> HttpResponse:
     form = SignUpsAcceptForm(request.POST)
     if not form.is_valid():
         messages.error(request, _("Give how many to accept: a whole number from 1."))
-        return redirect("tournaments:signups", slug=slug)
+        return redirect("organise:signups", slug=slug)
     try:
         accepted = services.signups_accept(
             tournament=tournament,
@@ -100,7 +100,7 @@ def signups_accept(request: HttpRequest, slug: str) -> HttpResponse:
         )
     except services.ServiceError as error:
         messages.error(request, str(error))
-        return redirect("tournaments:signups", slug=slug)
+        return redirect("organise:signups", slug=slug)
     messages.success(
         request,
         ngettext(
@@ -110,4 +110,4 @@ def signups_accept(request: HttpRequest, slug: str) -> HttpResponse:
         )
         % {"count": len(accepted)},
     )
-    return redirect("tournaments:registrations", slug=slug)
+    return redirect("organise:registrations", slug=slug)

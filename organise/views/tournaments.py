@@ -14,8 +14,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from core.security import client_ip
 from engine.presets import PRESETS
-from tournaments import permissions, selectors, services
-from tournaments.forms import (
+from organise.forms import (
     FeeCategorySetForm,
     PlayerImportForm,
     RegisterPlayersForm,
@@ -23,12 +22,13 @@ from tournaments.forms import (
     TournamentForm,
     WithdrawForm,
 )
+from organise.views.register import LAST_IMPORT
+from tournaments import permissions, selectors, services
+from tournaments.access import organiser_required, role_required
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.namesakes import namesake_marks
 from tournaments.round_clock import RoundClock, round_clock
 from tournaments.rule_set import preset_options, rule_set_options, rule_set_words
-from tournaments.views.access import organiser_required, role_required
-from tournaments.views.register import LAST_IMPORT
 
 
 @dataclass(frozen=True)
@@ -68,7 +68,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     tables = selectors.refereed_tables(user=request.user)
     return render(
         request,
-        "tournaments/dashboard.html",
+        "organise/dashboard.html",
         {
             "is_staff": is_staff,
             "tournaments": selectors.tournament_list()
@@ -126,10 +126,10 @@ def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> Htt
                 )
                 if warning := form.deals_warning():
                     messages.warning(request, warning)
-                return redirect("tournaments:detail", slug=saved.slug)
+                return redirect("organise:detail", slug=saved.slug)
     return render(
         request,
-        "tournaments/tournament_form.html",
+        "organise/tournament_form.html",
         {
             "form": form,
             "tournament": tournament,
@@ -156,7 +156,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(
         request,
-        "tournaments/tournament_detail.html",
+        "organise/tournament_detail.html",
         {
             "tournament": tournament,
             "rounds": selectors.round_list(tournament=tournament),
@@ -193,7 +193,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
             ngettext("%(count)d player registered.", "%(count)d players registered.", len(created))
             % {"count": len(created)},
         )
-        return redirect("tournaments:registrations", slug=slug)
+        return redirect("organise:registrations", slug=slug)
     listed = selectors.registration_list(tournament=tournament)
     marks = namesake_marks(registration.player for registration in listed)
     fees = selectors.registration_fees(tournament=tournament)
@@ -202,7 +202,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
         registration.fee = fees.get(registration.pk)
     return render(
         request,
-        "tournaments/registrations.html",
+        "organise/registrations.html",
         {
             "tournament": tournament,
             "registrations": listed,
@@ -243,7 +243,7 @@ def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> 
             messages.success(
                 request, _("%(name)s withdrawn.") % {"name": registration.player.full_name}
             )
-            return redirect("tournaments:registrations", slug=slug)
+            return redirect("organise:registrations", slug=slug)
     elif request.method == "POST" and form.is_valid():
         services.registration_update(
             registration=registration,
@@ -252,10 +252,10 @@ def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> 
             ip_address=client_ip(request),
         )
         messages.success(request, _("Registration saved."))
-        return redirect("tournaments:registrations", slug=slug)
+        return redirect("organise:registrations", slug=slug)
     return render(
         request,
-        "tournaments/registration_form.html",
+        "organise/registration_form.html",
         {
             "registration": registration,
             "tournament": registration.tournament,
@@ -271,6 +271,6 @@ def meetings(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(
         request,
-        "tournaments/meetings.html",
+        "organise/meetings.html",
         {"tournament": tournament, **selectors.meeting_matrix(tournament=tournament)},
     )

@@ -8,9 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from organise.forms import ClubForm, FeeCategoryForm, PlayerForm, RegistrationForm
 from tests.factories import make_club, make_registrations, make_tournament
 from tests.hostile import hidden_variants
-from tournaments.forms import ClubForm, FeeCategoryForm, PlayerForm, RegistrationForm
 from tournaments.models import Club
 
 pytestmark = pytest.mark.django_db

@@ -43,11 +43,11 @@ def test_fees_are_ticked_paid_with_the_check_in_and_shown_with_each_players_fee(
     organiser_client, tournament
 ):
     entries = list(tournament.registrations.order_by("pk"))
-    page = organiser_client.get(reverse("tournaments:round", args=["gulbene", 1]))
+    page = organiser_client.get(reverse("organise:round", args=["gulbene", 1]))
     assert "Standarta 15.00\u00a0€" in page.content.decode()
 
     response = organiser_client.post(
-        reverse("tournaments:check_in", args=["gulbene", 1]),
+        reverse("organise:check_in", args=["gulbene", 1]),
         {
             "attendance": "1",
             "entries": [entry.pk for entry in entries],
@@ -66,7 +66,7 @@ def test_fees_left_out_of_a_check_in_request_stay_as_they_are(organiser_client, 
     services.fees_paid_set(tournament=tournament, paid=entries[:3], by=None)
 
     organiser_client.post(
-        reverse("tournaments:check_in", args=["gulbene", 1]),
+        reverse("organise:check_in", args=["gulbene", 1]),
         {"attendance": "1", "entries": [entries[0].pk]},
     )
 
@@ -76,7 +76,7 @@ def test_fees_left_out_of_a_check_in_request_stay_as_they_are(organiser_client, 
 @pytest.mark.parametrize("paid", [["999999999999999999999999"], ["x"], ["-1"], ["1e3"]], ids=str)
 def test_a_hostile_paid_tick_is_refused_and_changes_nothing(organiser_client, tournament, paid):
     response = organiser_client.post(
-        reverse("tournaments:check_in", args=["gulbene", 1]),
+        reverse("organise:check_in", args=["gulbene", 1]),
         {"fees_on_screen": "1", "paid": paid},
         follow=True,
     )
@@ -88,7 +88,7 @@ def test_a_hostile_paid_tick_is_refused_and_changes_nothing(organiser_client, to
 
 def test_the_fees_page_adds_renames_and_removes_categories(organiser_client, tournament):
     standard, ladies = FeeCategory.objects.filter(tournament=tournament)
-    url = reverse("tournaments:fees", args=["gulbene"])
+    url = reverse("organise:fees", args=["gulbene"])
     assert organiser_client.get(url).status_code == 200
 
     response = organiser_client.post(
@@ -132,7 +132,7 @@ def test_a_bad_category_row_is_refused_and_changes_nothing(
 ):
     before = list(FeeCategory.objects.values_list("name", "amount"))
     response = organiser_client.post(
-        reverse("tournaments:fees", args=["gulbene"]),
+        reverse("organise:fees", args=["gulbene"]),
         {"fees-TOTAL_FORMS": "1", "fees-INITIAL_FORMS": "0", **row},
     )
 
@@ -156,7 +156,7 @@ def test_a_bad_category_row_is_refused_and_changes_nothing(
 def test_the_settings_refuse_a_split_that_does_not_add_up(
     organiser_client, tournament, costs, shares, error
 ):
-    page = organiser_client.get(reverse("tournaments:edit", args=["gulbene"]))
+    page = organiser_client.get(reverse("organise:edit", args=["gulbene"]))
     data = {
         key: value
         for key, value in page.context["form"].initial.items()
@@ -164,7 +164,7 @@ def test_the_settings_refuse_a_split_that_does_not_add_up(
     }
     data.update(prize_costs_percent=costs, prize_shares=shares)
 
-    response = organiser_client.post(reverse("tournaments:edit", args=["gulbene"]), data)
+    response = organiser_client.post(reverse("organise:edit", args=["gulbene"]), data)
 
     assert response.status_code == 200
     assert error in response.content.decode()
@@ -184,8 +184,8 @@ def test_a_category_named_with_markup_is_shown_escaped_on_every_fee_page(
     services.fees_paid_set(tournament=tournament, paid=[entry], by=None)
 
     for url in (
-        reverse("tournaments:fees", args=["gulbene"]),
-        reverse("tournaments:round", args=["gulbene", 1]),
+        reverse("organise:fees", args=["gulbene"]),
+        reverse("organise:round", args=["gulbene", 1]),
         reverse("documents:prizes", args=["gulbene"]),
     ):
         body = organiser_client.get(url).content.decode()
@@ -206,7 +206,7 @@ def test_the_fee_pages_speak_latvian_russian_and_english(tournament, language, h
     client.force_login(make_organiser())
 
     prizes = client.get(reverse("documents:prizes", args=["gulbene"])).content.decode()
-    fees = client.get(reverse("tournaments:fees", args=["gulbene"])).content.decode()
+    fees = client.get(reverse("organise:fees", args=["gulbene"])).content.decode()
 
     assert f"<h1>{heading}</h1>" in prizes
     assert f'<html lang="{language}">' in fees
@@ -219,7 +219,7 @@ def test_a_hostile_fee_category_on_a_registration_is_refused(
     entry = tournament.registrations.first()
 
     response = organiser_client.post(
-        reverse("tournaments:registration_edit", args=["gulbene", entry.pk]),
+        reverse("organise:registration_edit", args=["gulbene", entry.pk]),
         {
             "registration-team": "",
             "registration-first_round": 1,
@@ -241,7 +241,7 @@ def test_another_tournaments_fee_category_cannot_be_given(organiser_client, tour
     entry = tournament.registrations.first()
 
     organiser_client.post(
-        reverse("tournaments:registration_edit", args=["gulbene", entry.pk]),
+        reverse("organise:registration_edit", args=["gulbene", entry.pk]),
         {"registration-first_round": 1, "registration-fee_category": foreign.pk},
     )
 
@@ -254,12 +254,12 @@ def test_the_entries_page_gives_the_ticked_players_a_fee_and_lists_each_ones_fee
 ):
     _standard, ladies = FeeCategory.objects.filter(tournament=tournament)
     anna, berta, *_rest = tournament.registrations.order_by("pk")
-    entries_url = reverse("tournaments:registrations", args=["gulbene"])
+    entries_url = reverse("organise:registrations", args=["gulbene"])
     page = organiser_client.get(entries_url).content.decode()
     assert f'<option value="{ladies.pk}" selected>' in page  # the reduced fee comes first
 
     response = organiser_client.post(
-        reverse("tournaments:fee_category_set", args=["gulbene"]),
+        reverse("organise:fee_category_set", args=["gulbene"]),
         {"registrations": [anna.pk, berta.pk], "category": ladies.pk},
         follow=True,
     )
@@ -302,7 +302,7 @@ def test_a_hostile_fee_category_for_several_is_refused(organiser_client, tournam
     data |= {key: value for key, value in body.items() if isinstance(value, list)}
     before = database_state()
     response = organiser_client.post(
-        reverse("tournaments:fee_category_set", args=["gulbene"]), data, follow=True
+        reverse("organise:fee_category_set", args=["gulbene"]), data, follow=True
     )
     assert_refused(response, before, str(body))
 
@@ -311,8 +311,8 @@ def test_everyone_present_has_paid_in_one_click_with_the_check_in_on_screen(
     organiser_client, tournament
 ):
     entries = list(tournament.registrations.order_by("pk"))
-    round_page = organiser_client.get(reverse("tournaments:round", args=["gulbene", 1]))
-    all_paid = reverse("tournaments:fees_paid_present", args=["gulbene", 1])
+    round_page = organiser_client.get(reverse("organise:round", args=["gulbene", 1]))
+    all_paid = reverse("organise:fees_paid_present", args=["gulbene", 1])
     assert f'formaction="{all_paid}"' in round_page.content.decode()
 
     response = organiser_client.post(
@@ -337,7 +337,7 @@ def test_everyone_present_has_paid_in_one_click_with_the_check_in_on_screen(
 def test_everyone_present_has_paid_refuses_a_hostile_check_in(organiser_client, tournament):
     before = database_state()
     response = organiser_client.post(
-        reverse("tournaments:fees_paid_present", args=["gulbene", 1]),
+        reverse("organise:fees_paid_present", args=["gulbene", 1]),
         {"attendance": "1", "entries": ["99999999999999999999999"], "fees_on_screen": "1"},
         follow=True,
     )

@@ -43,16 +43,16 @@ class TestNamesAreHarmless:
         organiser = make_organiser()
         client = hostile_client()
         client.force_login(organiser)
-        response = client.post(reverse("tournaments:clubs"), {"name": name, "city": name[:120]})
+        response = client.post(reverse("organise:clubs"), {"name": name, "city": name[:120]})
         assert response.status_code == 302
         club = Club.objects.get(name=clean_name(name))
         response = client.post(
-            reverse("tournaments:player_create"),
+            reverse("organise:player_create"),
             {"full_name": name, "club": club.pk, "licence_number": "", "is_active": "on"},
         )
         assert response.status_code == 302
         assert Player.objects.get(full_name=clean_name(name)).club == club
-        for url in (reverse("tournaments:clubs"), reverse("tournaments:players")):
+        for url in (reverse("organise:clubs"), reverse("organise:players")):
             assert_escaped(client.get(url), url)
 
 
@@ -107,11 +107,7 @@ class TestOrganiserForms:
     @pytest.mark.parametrize("editing", [False, True], ids=["create", "edit"])
     def test_tournament_settings(self, staff, editing):
         tournament = make_tournament(slug="esosais") if editing else None
-        url = (
-            reverse("tournaments:edit", args=["esosais"])
-            if editing
-            else reverse("tournaments:create")
-        )
+        url = reverse("organise:edit", args=["esosais"]) if editing else reverse("organise:create")
         for name, value in BAD_TOURNAMENT_FIELDS:
             before = database_state()
             response = staff.post(url, {**TOURNAMENT_FORM, name: value})
@@ -128,19 +124,19 @@ class TestOrganiserForms:
         """The refused form's values never reach the page's links and headings: with no name
         and no address, the page linked to a tournament without a slug (NoReverseMatch)."""
         make_tournament(slug="esosais", name="Esošais kauss")
-        url = reverse("tournaments:edit", args=["esosais"])
+        url = reverse("organise:edit", args=["esosais"])
         before = database_state()
         response = staff.post(url, {**TOURNAMENT_FORM, "name": name, "slug": slug})
         assert_refused(response, before, f"name {name!r}, slug {slug!r}")
         content = response.content.decode()
-        assert reverse("tournaments:detail", args=["esosais"]) in content
+        assert reverse("organise:detail", args=["esosais"]) in content
         assert "Esošais kauss" in content
 
     def test_a_taken_slug_is_refused(self, staff):
         make_tournament(slug="cesu-kauss")
         before = database_state()
         assert_refused(
-            staff.post(reverse("tournaments:create"), TOURNAMENT_FORM), before, "taken slug"
+            staff.post(reverse("organise:create"), TOURNAMENT_FORM), before, "taken slug"
         )
 
     def test_player(self, staff):
@@ -153,8 +149,8 @@ class TestOrganiserForms:
             *[("licence_number", value) for value in ("LV-2", "x" * 21, NUL_TEXT)],
         ]
         for url in (
-            reverse("tournaments:player_create"),
-            reverse("tournaments:player_edit", args=[existing.pk]),
+            reverse("organise:player_create"),
+            reverse("organise:player_edit", args=[existing.pk]),
         ):
             for name, value in cases:
                 before = database_state()
@@ -172,7 +168,7 @@ class TestOrganiserForms:
             {"name": "Jauns", "city": LONG_TEXT},
         ):
             before = database_state()
-            assert_refused(staff.post(reverse("tournaments:clubs"), data), before, str(data)[:60])
+            assert_refused(staff.post(reverse("organise:clubs"), data), before, str(data)[:60])
 
     @pytest.mark.parametrize(
         "content",
@@ -193,7 +189,7 @@ class TestOrganiserForms:
         ],
     )
     def test_player_import_upload(self, staff, content):
-        url = reverse("tournaments:player_import")
+        url = reverse("organise:player_import")
         for step in ({}, {"confirm": "1"}):
             before = database_state()
             upload = io.BytesIO(content)
@@ -206,14 +202,14 @@ class TestOrganiserForms:
                     assert not any(
                         character < " " for name, licence in stored for character in name + licence
                     )
-                    assert_escaped(staff.get(reverse("tournaments:players")), "players")
+                    assert_escaped(staff.get(reverse("organise:players")), "players")
                 else:
                     assert error_shown(response)
             else:
                 assert database_state() == before  # a preview writes nothing
 
     def test_player_import_pasted_text(self, staff):
-        url = reverse("tournaments:player_import")
+        url = reverse("organise:player_import")
         for text in ("", "   ", NUL_TEXT, "a;b;c;d;e\n", f"{SCRIPT},{IMG},<b>1</b>\n"):
             before = database_state()
             response = staff.post(url, {"text": text})
@@ -235,7 +231,7 @@ class TestOrganiserForms:
     def test_registrations_create_unknown_players(self, staff):
         tournament = make_tournament()
         make_player()  # someone to register: the form is shown
-        url = reverse("tournaments:registrations", args=[tournament.slug])
+        url = reverse("organise:registrations", args=[tournament.slug])
         for value in (*BAD_NUMBERS, "999999", SCRIPT, ["1", "abc"]):
             before = database_state()
             response = staff.post(url, {"players": value})
@@ -244,7 +240,7 @@ class TestOrganiserForms:
     def test_entry_and_withdrawal(self, staff):
         tournament = make_tournament()
         entry = Registration.objects.create(tournament=tournament, player=make_player())
-        url = reverse("tournaments:registration_edit", args=[tournament.slug, entry.pk])
+        url = reverse("organise:registration_edit", args=[tournament.slug, entry.pk])
         valid = {
             "registration-team": "",
             "registration-fixed_table": "",
@@ -270,9 +266,9 @@ class TestOrganiserForms:
         other = Registration.objects.create(tournament=make_tournament(), player=make_player())
         round_ = tournament_services.round_create(tournament=tournament)
         slug = tournament.slug
-        check_in = reverse("tournaments:check_in", args=[slug, 1])
-        generate = reverse("tournaments:generate", args=[slug, 1])
-        swap = reverse("tournaments:swap", args=[slug, 1])
+        check_in = reverse("organise:check_in", args=[slug, 1])
+        generate = reverse("organise:generate", args=[slug, 1])
+        swap = reverse("organise:swap", args=[slug, 1])
         for url, data in [
             *[(check_in, {"entries": value}) for value in ("abc", str(HUGE), "-1", "999999")],
             (check_in, {"entries": str(other.pk)}),  # another tournament's player
@@ -306,7 +302,7 @@ class TestOrganiserForms:
 
     def test_roles_and_the_audit_filter(self, staff):
         tournament = make_tournament()
-        people = reverse("tournaments:roles", args=[tournament.slug])
+        people = reverse("organise:roles", args=[tournament.slug])
         for username in ("", LONG_TEXT, NUL_TEXT, SCRIPT, "nav-tada", "'; DROP TABLE auth_user"):
             before = database_state()
             response = staff.post(people, {"username": username, "role": "referee"})
@@ -314,7 +310,7 @@ class TestOrganiserForms:
         before = database_state()
         response = staff.post(people, {"username": "x", "role": "emperor"})
         assert_refused(response, before, "unknown role")
-        audit = reverse("tournaments:audit", args=[tournament.slug])
+        audit = reverse("organise:audit", args=[tournament.slug])
         for query in (
             "table=abc&round=-1",
             f"table={HUGE}&round={HUGE}",
@@ -340,8 +336,8 @@ class TestOrganiserForms:
         staff = world.staff()
         slug = world.tournament.slug
         world.tournament.referees.add(make_user())  # someone to assign: the form is shown
-        referees = reverse("tournaments:referees", args=[slug, 2])
-        remove = reverse("tournaments:role_remove", args=[slug])
+        referees = reverse("organise:referees", args=[slug, 2])
+        remove = reverse("organise:role_remove", args=[slug])
         field = f"table_{world.table.pk}"
         for url, data in (
             *[
@@ -361,5 +357,5 @@ class TestPublicQueries:
     @pytest.mark.parametrize("page", ["abc", str(HUGE), "-1"])
     def test_a_bad_page_of_the_player_list(self, staff, page):
         make_player()
-        response = staff.get(reverse("tournaments:players"), {"page": page})
+        response = staff.get(reverse("organise:players"), {"page": page})
         assert response.status_code < 500

@@ -40,10 +40,10 @@ def staff(organiser):
 
 
 def page(tournament) -> str:
-    return reverse("tournaments:signups", args=[tournament.slug])
+    return reverse("organise:signups", args=[tournament.slug])
 
 
-@pytest.mark.parametrize("where", ["tournaments:registrations", "tournaments:detail"])
+@pytest.mark.parametrize("where", ["organise:registrations", "organise:detail"])
 def test_the_tournament_and_entries_pages_link_the_online_registrations(tournament, staff, where):
     services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     content = staff.get(reverse(where, args=[tournament.slug])).content
@@ -112,14 +112,14 @@ def test_the_settings_open_registration_online(tournament, staff):
     data = tournament_form(
         name="Kauss", slug="kauss", signup_until="2026-12-01T18:00", signup_places="24"
     )
-    response = staff.post(reverse("tournaments:edit", args=[tournament.slug]), data)
+    response = staff.post(reverse("organise:edit", args=[tournament.slug]), data)
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.signup_places == 24
     assert timezone.localtime(tournament.signup_until).strftime("%Y-%m-%d %H:%M") == (
         "2026-12-01 18:00"
     )
-    form = staff.get(reverse("tournaments:edit", args=[tournament.slug])).content.decode()
+    form = staff.get(reverse("organise:edit", args=[tournament.slug])).content.decode()
     assert 'type="datetime-local"' in form and 'value="2026-12-01T18:00"' in form
 
 
@@ -127,7 +127,7 @@ def test_the_settings_allow_late_signups_until_a_round(tournament, staff):
     from tests.test_access_matrix import tournament_form
 
     data = tournament_form(name="Kauss", slug="kauss", signup_late_until_round="3")
-    response = staff.post(reverse("tournaments:edit", args=[tournament.slug]), data)
+    response = staff.post(reverse("organise:edit", args=[tournament.slug]), data)
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.signup_late_until_round == 3
@@ -150,7 +150,7 @@ def test_the_settings_refuse_bad_registration_values(tournament, staff, field, v
 
     before = database_state()
     data = tournament_form(name="Kauss", slug="kauss", **{field: value})
-    response = staff.post(reverse("tournaments:edit", args=[tournament.slug]), data)
+    response = staff.post(reverse("organise:edit", args=[tournament.slug]), data)
     assert_refused(response, before, f"{field}={value}")
 
 
@@ -165,7 +165,7 @@ def test_the_organisers_message_is_in_his_language(tournament, staff):
 
 
 def accept_first(tournament) -> str:
-    return reverse("tournaments:signups_accept", args=[tournament.slug])
+    return reverse("organise:signups_accept", args=[tournament.slug])
 
 
 def test_the_first_n_are_accepted_at_once_and_the_entries_page_follows(staff, organiser):
@@ -179,7 +179,7 @@ def test_the_first_n_are_accepted_at_once_and_the_entries_page_follows(staff, or
     response = staff.post(accept_first(tournament), {"count": "2"}, follow=True)
 
     assert response.redirect_chain[-1][0] == reverse(
-        "tournaments:registrations", args=[tournament.slug]
+        "organise:registrations", args=[tournament.slug]
     )
     assert "2 players accepted and registered." in response.content.decode()
     assert sorted(tournament.registrations.values_list("player__full_name", flat=True)) == [

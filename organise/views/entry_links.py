@@ -12,19 +12,19 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
-from entry.views import table_role_required
 from scoring import services
 from scoring.services import Writer
+from scoring.sheet.door import table_role_required
 from scoring.sheet.reader import DoorTable
 from tournaments import permissions
 from tournaments import services as tournament_services
+from tournaments.access import organiser_required
 from tournaments.models import Round, Table
 from tournaments.services import ServiceError
-from tournaments.views.access import organiser_required
 
 
 def _round_page(table: Table) -> str:
-    url = reverse("tournaments:round", args=[table.round.tournament.slug, table.round.number])
+    url = reverse("organise:round", args=[table.round.tournament.slug, table.round.number])
     return f"{url}#entry-links"
 
 
@@ -59,7 +59,7 @@ def table_link_revoke(request: HttpRequest, door: DoorTable) -> HttpResponse:
     old form resent does not cut a referee off mid-round."""
     table = door.table
     if request.method != "POST" or not request.POST.get("confirmed"):
-        return render(request, "entry/link_revoke.html", {"table": table})
+        return render(request, "organise/link_revoke.html", {"table": table})
     revoked = tournament_services.table_token_revoke(
         table=table, by=request.user, ip_address=client_ip(request)
     )
@@ -88,4 +88,4 @@ def round_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
         messages.error(request, str(error))
     else:
         messages.success(request, _("Round %(number)d closed.") % {"number": number})
-    return redirect("tournaments:round", slug=slug, number=number)
+    return redirect("organise:round", slug=slug, number=number)

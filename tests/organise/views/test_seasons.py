@@ -55,12 +55,12 @@ def ranking_changes() -> list[AuditEntry]:
 
 
 def test_staff_create_a_season_with_its_points_table(client, staff, season):
-    page = client.get(reverse("ranking:season_create"))
+    page = client.get(reverse("organise:season_create"))
     assert page.status_code == 200
     assert page.context["form"]["points_national"].value().startswith("100, 85, 75")
 
-    response = client.post(reverse("ranking:season_create"), season_form())
-    assert response.status_code == 302 and response.url == reverse("ranking:seasons")
+    response = client.post(reverse("organise:season_create"), season_form())
+    assert response.status_code == 302 and response.url == reverse("organise:seasons")
     created = Season.objects.get(name="2027")
     assert created.best_k == 5 and created.qualifiers == 18
     assert created.starts_on == datetime.date(2027, 1, 1)
@@ -70,8 +70,8 @@ def test_staff_create_a_season_with_its_points_table(client, staff, season):
     assert entry.user == staff and entry.tournament is None
     assert entry.detail["season"] == "2027" and entry.detail["after"]["best_k"] == 5
 
-    listing = client.get(reverse("ranking:seasons")).content.decode()
-    assert "2027" in listing and reverse("ranking:season_edit", args=[created.pk]) in listing
+    listing = client.get(reverse("organise:seasons")).content.decode()
+    assert "2027" in listing and reverse("organise:season_edit", args=[created.pk]) in listing
 
 
 def test_an_edited_points_table_changes_the_ranking_at_once(
@@ -95,7 +95,7 @@ def test_an_edited_points_table_changes_the_ranking_at_once(
         **{f"points_{level}": ", ".join(map(str, doubled[level])) for level in doubled},
     )
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(reverse("ranking:season_edit", args=[season.pk]), data)
+        response = client.post(reverse("organise:season_edit", args=[season.pk]), data)
     assert response.status_code == 302
     season.refresh_from_db()
     assert season.points_table == doubled
@@ -120,7 +120,7 @@ def test_saving_a_season_unchanged_writes_nothing(client, staff, season):
             for level, points in season.points_table.items()
         },
     )
-    response = client.post(reverse("ranking:season_edit", args=[season.pk]), data, follow=True)
+    response = client.post(reverse("organise:season_edit", args=[season.pk]), data, follow=True)
     assert "Nothing changed." in response.content.decode()
     assert not ranking_changes()
 
@@ -149,7 +149,7 @@ def test_a_bad_points_table_is_refused_naming_level_and_place(
 ):
     before = Season.objects.values().get(pk=season.pk)
     response = client.post(
-        reverse("ranking:season_edit", args=[season.pk]), season_form(**{field: text})
+        reverse("organise:season_edit", args=[season.pk]), season_form(**{field: text})
     )
     assert response.status_code == 200
     assert message in " ".join(response.context["form"].errors[field])
@@ -160,14 +160,14 @@ def test_a_bad_points_table_is_refused_naming_level_and_place(
 
 def test_a_level_left_empty_earns_nothing_but_one_level_is_needed(client, staff, season):
     response = client.post(
-        reverse("ranking:season_create"), season_form(points_club="", points_district="")
+        reverse("organise:season_create"), season_form(points_club="", points_district="")
     )
     assert response.status_code == 302
     assert Season.objects.get(name="2027").points_table == {
         "national": [int(value) for value in NATIONAL.split(", ")]
     }
     response = client.post(
-        reverse("ranking:season_create"),
+        reverse("organise:season_create"),
         season_form(name="2028", points_national="", points_club=" ", points_district=""),
     )
     assert response.status_code == 200
@@ -185,7 +185,7 @@ def test_a_level_left_empty_earns_nothing_but_one_level_is_needed(client, staff,
     ],
 )
 def test_bad_season_fields_are_refused(client, staff, season, changes, field):
-    response = client.post(reverse("ranking:season_create"), season_form(**changes))
+    response = client.post(reverse("organise:season_create"), season_form(**changes))
     assert response.status_code == 200
     assert field in response.context["form"].errors
     assert Season.objects.count() == 1
@@ -193,9 +193,9 @@ def test_bad_season_fields_are_refused(client, staff, season, changes, field):
 
 def test_only_federation_staff_reach_the_season_pages(client, season):
     urls = [
-        reverse("ranking:seasons"),
-        reverse("ranking:season_create"),
-        reverse("ranking:season_edit", args=[season.pk]),
+        reverse("organise:seasons"),
+        reverse("organise:season_create"),
+        reverse("organise:season_edit", args=[season.pk]),
     ]
     for url in urls:
         response = client.get(url)
@@ -211,7 +211,7 @@ def test_only_federation_staff_reach_the_season_pages(client, season):
 
 
 def test_an_unknown_season_is_a_404(client, staff, season):
-    assert client.get(reverse("ranking:season_edit", args=[424242])).status_code == 404
+    assert client.get(reverse("organise:season_edit", args=[424242])).status_code == 404
 
 
 # --- Invitations to a final ---------------------------------------------------------------------
@@ -232,15 +232,15 @@ def final(season):
 
 
 def qualification_url(final, season) -> str:
-    return reverse("ranking:qualification", args=[final.slug]) + f"?season={season.pk}"
+    return reverse("organise:qualification", args=[final.slug]) + f"?season={season.pk}"
 
 
 def invite_url(final, season) -> str:
-    return reverse("ranking:invite", args=[final.slug]) + f"?season={season.pk}"
+    return reverse("organise:invite", args=[final.slug]) + f"?season={season.pk}"
 
 
 def withdraw_url(final, season) -> str:
-    return reverse("ranking:withdraw", args=[final.slug]) + f"?season={season.pk}"
+    return reverse("organise:withdraw", args=[final.slug]) + f"?season={season.pk}"
 
 
 def unranked_player(**fields) -> Player:
@@ -268,7 +268,7 @@ def test_the_organiser_finds_and_invites_a_player_then_registers_him(client, sea
     entry = AuditEntry.objects.get(action=AuditEntry.Action.RANKING_CHANGED)
     assert entry.tournament == tournament and entry.user == organiser
     assert entry.detail["player"] == "Titula Turētāja" and entry.detail["invited"] is True
-    log = client.get(reverse("tournaments:audit", args=[tournament.slug])).content.decode()
+    log = client.get(reverse("organise:audit", args=[tournament.slug])).content.decode()
     assert "season or final invitation changed" in log and "title holder 2025" in log
 
     page = client.get(response.url)

@@ -1,6 +1,6 @@
-"""Ranking pages: the season ranking and the rating list (public, cached, CSV/XLSX); the
-qualification list of a final with its invitations (its organisers); the seasons' rules
-(federation staff). Views stay thin: forms check input, selectors read, services write."""
+"""The organisers' pages of the ranking: the qualification list of a final with its
+invitations (its organisers), the seasons' rules (federation staff). Views stay thin: forms check
+input, selectors read, services write."""
 
 from __future__ import annotations
 
@@ -15,134 +15,22 @@ from django.urls import reverse
 from django.utils import timezone
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
-from django.views.decorators.http import (
-    require_GET,
-    require_http_methods,
-    require_POST,
-    require_safe,
-)
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
-from core.lean_tables import EXPORT_FORMATS, export_response
-from core.query import paginate, positive_number
+from core.query import id_param
 from core.security import client_ip
+from organise.ranking_forms import InvitationForm, SeasonForm
 from ranking import selectors, services
-from ranking.forms import InvitationForm, SeasonForm
 from ranking.models import Invitation, Season
-from ranking.ranking_page_cache import RATING_PAGES, SEASON_PAGES, cached_ranking_page
-from ranking.ranking_tables import RatingTable, SeasonRankingTable
 from tournaments import permissions
-from tournaments.models import Club, Player, Tournament
+from tournaments.access import organiser_required
+from tournaments.models import Player, Tournament
 from tournaments.services import ServiceError
-from tournaments.views.access import organiser_required
-
-ROWS_PER_PAGE = 100
-# Every query parameter the pages read (the view's and django-tables2's).
-RANKING_PARAMS = frozenset({"season", "club", "_export", "sort", "page", "per_page"})
-RATING_PARAMS = frozenset({"club", "_export", "sort", "page", "per_page"})
-
-
-def _id_param(request: HttpRequest, name: str) -> int | None:
-    """An id from the query string: absent or empty is None; anything but a whole number > 0 is
-    a page that does not exist (404)."""
-    text = request.GET.get(name, "").strip()
-    if not text:
-        return None
-    number = positive_number(text)
-    if number is None:
-        raise Http404(_("No such %(name)s.") % {"name": name})
-    return number
-
-
-def _club(request: HttpRequest, clubs: list[Club]) -> Club | None:
-    club_id = _id_param(request, "club")
-    if club_id is None:
-        return None
-    club = next((club for club in clubs if club.pk == club_id), None)
-    if club is None:
-        raise Http404(_("No such club."))
-    return club
-
-
-@require_GET
-def season_ranking(request: HttpRequest) -> HttpResponse:
-    """The season ranking: ?season= (the current one by default), ?club= to list one club."""
-    return cached_ranking_page(
-        request, pages=SEASON_PAGES, params=RANKING_PARAMS, render=lambda: _season_ranking(request)
-    )
-
-
-def _season_ranking(request: HttpRequest) -> HttpResponse:
-    seasons = selectors.season_list()
-    season_id = _id_param(request, "season")
-    if season_id is None:
-        season = selectors.default_season(seasons)
-    else:
-        season = selectors.season_by_id(seasons, season_id)
-        if season is None:
-            raise Http404(_("No such season."))
-    clubs = selectors.club_list()
-    club = _club(request, clubs)
-    if season is None:
-        return render(request, "ranking/season.html", {"season": None, "seasons": seasons})
-    ranking = selectors.season_standings(season=season, club_id=club.pk if club else None)
-    table = SeasonRankingTable.for_rows(ranking.rows)
-    export_format = request.GET.get("_export", "")
-    exporting = export_format in EXPORT_FORMATS
-    paginate(request, table, per_page=ROWS_PER_PAGE, exporting=exporting)
-    if exporting:
-        name = f"ranking-{season.pk}" + (f"-club-{club.pk}" if club else "")
-        return export_response(
-            table, export_format=export_format, title=str(_("Season ranking")), filename=name
-        )
-    return render(
-        request,
-        "ranking/season.html",
-        {
-            "season": season,
-            "seasons": seasons,
-            "clubs": clubs,
-            "club": club,
-            "ranking": ranking,
-            "table": table,
-        },
-    )
-
-
-@require_GET
-def rating(request: HttpRequest) -> HttpResponse:
-    """The rating list: every rated player by his conservative rating; ?club= to list one club."""
-    return cached_ranking_page(
-        request, pages=RATING_PAGES, params=RATING_PARAMS, render=lambda: _rating(request)
-    )
-
-
-def _rating(request: HttpRequest) -> HttpResponse:
-    clubs = selectors.club_list()
-    club = _club(request, clubs)
-    table = RatingTable.for_rows(selectors.rating_list(club_id=club.pk if club else None))
-    export_format = request.GET.get("_export", "")
-    exporting = export_format in EXPORT_FORMATS
-    paginate(request, table, per_page=ROWS_PER_PAGE, exporting=exporting)
-    if exporting:
-        name = "rating" + (f"-club-{club.pk}" if club else "")
-        return export_response(
-            table, export_format=export_format, title=str(_("Rating")), filename=name
-        )
-    return render(
-        request,
-        "ranking/rating.html",
-        {
-            "clubs": clubs,
-            "club": club,
-            "table": table,
-            "update": selectors.rating_update_progress(),
-        },
-    )
 
 
 def _qualification_season(request: HttpRequest, tournament: Tournament) -> Season | None:
     seasons = selectors.season_list()
-    season_id = _id_param(request, "season")
+    season_id = id_param(request, "season")
     if season_id is None:
         return selectors.default_season(seasons, tournament.starts_on)
     season = selectors.season_by_id(seasons, season_id)
@@ -152,7 +40,7 @@ def _qualification_season(request: HttpRequest, tournament: Tournament) -> Seaso
 
 
 def _qualification_url(tournament: Tournament, season: Season | None) -> str:
-    url = reverse("ranking:qualification", args=[tournament.slug])
+    url = reverse("organise:qualification", args=[tournament.slug])
     return f"{url}?{urlencode({'season': season.pk})}" if season is not None else url
 
 
@@ -197,7 +85,7 @@ def _qualification_page(
             form = _invitation_form(request, season, query=query)
     return render(
         request,
-        "ranking/qualification.html",
+        "organise/qualification.html",
         {
             "tournament": tournament,
             "season": season,
@@ -222,7 +110,7 @@ def qualification(request: HttpRequest, slug: str) -> HttpResponse:
         return _qualification_page(request, tournament, season)
     if season is None:
         messages.error(request, _("There is no season to qualify from."))
-        return redirect("ranking:qualification", slug=tournament.slug)
+        return redirect("organise:qualification", slug=tournament.slug)
     result = selectors.qualification(tournament=tournament, season=season)
     try:
         count = services.qualifiers_register(
@@ -252,7 +140,7 @@ def invitation_add(request: HttpRequest, slug: str) -> HttpResponse:
     season = _qualification_season(request, tournament)
     if season is None:
         messages.error(request, _("There is no season to invite to."))
-        return redirect("ranking:qualification", slug=tournament.slug)
+        return redirect("organise:qualification", slug=tournament.slug)
     form = _invitation_form(request, season, query=_search_query(request))
     if form.is_valid():
         player = form.cleaned_data["player"]
@@ -325,7 +213,7 @@ def invitation_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 @organiser_required
 @require_safe
 def season_list(request: HttpRequest) -> HttpResponse:
-    return render(request, "ranking/season_list.html", {"seasons": selectors.season_list()})
+    return render(request, "organise/season_list.html", {"seasons": selectors.season_list()})
 
 
 def _new_season_initial(seasons: list[Season]) -> dict[str, object]:
@@ -354,8 +242,8 @@ def season_create(request: HttpRequest) -> HttpResponse:
             form.add_error(None, str(error))
         else:
             messages.success(request, _("Season %(name)s created.") % {"name": season.name})
-            return redirect("ranking:seasons")
-    return render(request, "ranking/season_form.html", {"form": form, "season": None})
+            return redirect("organise:seasons")
+    return render(request, "organise/season_form.html", {"form": form, "season": None})
 
 
 @organiser_required
@@ -382,5 +270,5 @@ def season_edit(request: HttpRequest, season_id: int) -> HttpResponse:
                 messages.success(request, _("Season %(name)s saved.") % {"name": season.name})
             else:
                 messages.info(request, _("Nothing changed."))
-            return redirect("ranking:seasons")
-    return render(request, "ranking/season_form.html", {"form": form, "season": season})
+            return redirect("organise:seasons")
+    return render(request, "organise/season_form.html", {"form": form, "season": season})
