@@ -594,16 +594,24 @@ SPECS: dict[str, ViewSpec] = {
 }
 
 
+def named_views(patterns: list) -> list[str]:
+    """The names of the views in `patterns`, those of an include without a namespace of its own
+    (a group of pages under one prefix) among them."""
+    names = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver) and pattern.namespace is None:
+            names += named_views(pattern.url_patterns)
+        elif getattr(pattern, "name", None):
+            names.append(pattern.name)
+    return names
+
+
 def discovered_views() -> list[str]:
     """Every named view under the matrix's namespaces, as the URL resolver knows them."""
     names = []
     for pattern in get_resolver().url_patterns:
         if isinstance(pattern, URLResolver) and pattern.namespace in NAMESPACES:
-            names += [
-                f"{pattern.namespace}:{view.name}"
-                for view in pattern.url_patterns
-                if getattr(view, "name", None)
-            ]
+            names += [f"{pattern.namespace}:{name}" for name in named_views(pattern.url_patterns)]
     return sorted(set(names))
 
 
