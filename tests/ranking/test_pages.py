@@ -20,11 +20,11 @@ from scoring import services as scoring_services
 from tests.factories import (
     make_player,
     make_published_round,
+    make_season,
     make_tournament,
     make_user,
     seat_keys,
 )
-from tests.ranking.conftest import make_season
 from tests.ranking.test_services import CHIEF, play, small_tournament
 from tests.tournament_play import (
     confirm,
