@@ -51,7 +51,7 @@ from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import Writer
 from scoring.sheet.lines import result_fields
 from tournaments import services as tournament_services
-from tournaments.forms import MAX_DEALS_PER_ROUND
+from tournaments.bounds import MAX_DEALS_PER_ROUND
 from tournaments.models import (
     AuditEntry,
     Club,

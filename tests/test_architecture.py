@@ -13,6 +13,7 @@ APPS = (
     "archive",
     "documents",
     "entry",
+    "organise",
     "public",
     "api",
     "zole_site",

@@ -23,6 +23,7 @@ SOURCE_DIRS = (
     "archive",
     "documents",
     "entry",
+    "organise",
     "public",
     "zole_site",
     "tests",

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "archive",  # a tournament exported and imported as one JSON file
     "documents",  # the printed documents (PDF)
     "entry",  # table entry: the referee's sheet page, the phone's sync
+    "organise",  # the organiser's pages (/organise/)
     "public",  # the public pages, the hall display, the home page
     "api",  # the JSON API (/api/v1/)
     "zole_site",  # the site on top: its pages; the history of its migrations
@@ -250,7 +251,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Organisers sign in on the site's own page (django.contrib.auth views).
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournaments:dashboard"
+LOGIN_REDIRECT_URL = "organise:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
 # --- Security --------------------------------------------------------------------------------

@@ -197,7 +197,7 @@ def test_the_round_page_shows_flags_and_warnings_through_the_translation(
     table.flags = [*table.flags, {"code": "same_club", "detail": "same club: Ogre (X, Y)"}]
     table.save(update_fields=["flags"])
     client.force_login(make_organiser())
-    html = client.get(reverse("tournaments:round", args=[round_.tournament.slug, 1])).content
+    html = client.get(reverse("organise:round", args=[round_.tournament.slug, 1])).content
     html = html.decode()
     name = fixed.player.full_name
     # The table's flag and the round's warning, both translated; an old flag shows its detail.

@@ -614,7 +614,7 @@ class TestLinks:
         client.force_login(make_organiser())
         slug, number = played_round.tournament.slug, played_round.number
 
-        page = client.get(reverse("tournaments:round", args=[slug, number])).content.decode()
+        page = client.get(reverse("organise:round", args=[slug, number])).content.decode()
 
         sheets = reverse("documents:round_sheets_pdf", args=[slug, number])
         assert f'href="{sheets}"' in page
@@ -628,7 +628,7 @@ class TestLinks:
         client.force_login(make_organiser())
 
         page = client.get(
-            reverse("tournaments:round", args=[tournament.slug, round_.number])
+            reverse("organise:round", args=[tournament.slug, round_.number])
         ).content.decode()
 
         assert reverse("documents:round_sheets_pdf", args=[tournament.slug, 1]) in page

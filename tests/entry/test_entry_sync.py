@@ -733,7 +733,7 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
     minutes)."""
 
     def round_page(self, client, round_):
-        url = reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
+        url = reverse("organise:round", args=[round_.tournament.slug, round_.number])
         return client.get(url).content.decode()
 
     def link_cell(self, page, number):
@@ -773,7 +773,7 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
         send(client, sync_url(two), [], waiting=0, refused=1)
         clock.advance(minutes=3)
         client.force_login(chief)
-        dashboard = client.get(reverse("tournaments:dashboard")).content.decode()
+        dashboard = client.get(reverse("organise:dashboard")).content.decode()
         tables = re.search(r'<ul class="chief-tables">(.*?)</ul>', dashboard, re.S)[1]
         first, second = (re.sub(r"\s+", " ", item) for item in tables.split("</li>")[:2])
         assert "Table 1" in first and "last heard" not in first
@@ -808,7 +808,7 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
         round_ = make_published_round(players=6)
         send(client, sync_url(round_.tables.get(number=1)), [], waiting=2, refused=1)
         client.force_login(make_organiser())
-        url = reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
+        url = reverse("organise:round", args=[round_.tournament.slug, round_.number])
         page = client.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
         assert "2 ieraksti gaida" in page and "1 noraidīts" in page
 

@@ -140,7 +140,7 @@ class TestSheetForms:
         response = client.post(url, {"action": "unlock", "unlock-reason": SCRIPT})
         assert response.status_code == 302
         assert not TableResult.objects.filter(table=table).exists()
-        audit_log = reverse("tournaments:audit", args=[world.tournament.slug])
+        audit_log = reverse("organise:audit", args=[world.tournament.slug])
         assert_escaped(world.staff().get(audit_log), "audit log")
 
     def test_galdins_fields(self):
@@ -200,11 +200,11 @@ class TestRefereeCall:
     @pytest.mark.parametrize("back", ["", SCRIPT, "https://evil.example/", "//evil.example"])
     def test_the_answer_never_sends_anywhere_else(self, world, back):
         call = tournament_services.referee_call(table=world.table)
-        url = reverse("tournaments:referee_call_answer", args=[world.tournament.slug, call.pk])
+        url = reverse("organise:referee_call_answer", args=[world.tournament.slug, call.pk])
         response = world.staff().post(url, {"back": back})
         assert response.status_code == 302 and response.url.startswith("/organise/")
 
     @pytest.mark.parametrize("call_id", [0, 999_999, 2**31])
     def test_unknown_calls_are_not_found(self, world, call_id):
-        url = reverse("tournaments:referee_call_answer", args=[world.tournament.slug, call_id])
+        url = reverse("organise:referee_call_answer", args=[world.tournament.slug, call_id])
         assert world.staff().post(url).status_code == 404

@@ -15,8 +15,8 @@ from ranking.models import Placing, PlayerRating, RatingChange, Season
 from ranking.synthetic import build_played_tournaments
 from scoring import services as scoring_services
 from scoring.services import Writer
-from tests.factories import make_registrations, make_tournament
-from tests.ranking.conftest import make_season, rating_snapshot
+from tests.factories import make_registrations, make_season, make_tournament
+from tests.ranking.conftest import rating_snapshot
 from tests.tournament_play import (
     confirm,
     favourite_first,

@@ -253,7 +253,7 @@ class TestAShortTableCounts:
 
         client.force_login(organiser)
         round_page = client.get(
-            reverse("tournaments:round", args=[table.round.tournament.slug, 1])
+            reverse("organise:round", args=[table.round.tournament.slug, 1])
         ).content.decode()
         assert "time called after deal 3" in round_page
 
@@ -564,7 +564,7 @@ class TestTheOrganisersTableLinks:
         start_clock(table, organiser)
         clock.advance(minutes=50)
         client.force_login(organiser)
-        url = reverse("tournaments:round", args=[table.round.tournament.slug, 1])
+        url = reverse("organise:round", args=[table.round.tournament.slug, 1])
         assert "time is up: waiting for confirmation" in client.get(url).content.decode()
         confirm(table)
         html = client.get(url).content.decode()

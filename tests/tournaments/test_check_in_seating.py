@@ -115,7 +115,7 @@ def organiser(client):
 class TestTheRoundPage:
     def test_the_attendance_and_the_generate_button_are_one_form_list_first(self, organiser, draft):
         _round, entries = draft
-        html = organiser.get(reverse("tournaments:round", args=["vakars", 1])).content.decode()
+        html = organiser.get(reverse("organise:round", args=["vakars", 1])).content.decode()
         form = re.search(r'<form[^>]*id="round-form"[^>]*>(.*?)</form>', html, re.S)
         assert form, "the check-in and seating form"
         inside = form[1]
@@ -127,7 +127,7 @@ class TestTheRoundPage:
         round_, entries = draft
         absent = entries[0]
         organiser.post(
-            reverse("tournaments:generate", args=["vakars", 1]),
+            reverse("organise:generate", args=["vakars", 1]),
             {
                 "attendance": "1",
                 "entries": [entry.pk for entry in entries[1:]],
@@ -141,7 +141,7 @@ class TestTheRoundPage:
     def test_a_refused_generation_keeps_the_ticks_on_screen(self, organiser, draft):
         round_, entries = draft
         response = organiser.post(
-            reverse("tournaments:generate", args=["vakars", 1]),
+            reverse("organise:generate", args=["vakars", 1]),
             {"attendance": "1", "entries": [entries[0].pk], "mode": "random", "seed": "7"},
         )
         assert response.status_code == 200
@@ -154,16 +154,16 @@ class TestTheRoundPage:
         late = entries[0]
         services.round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
         services.check_in_set(round_=round_, entries=entries)
-        page = organiser.get(reverse("tournaments:round", args=["vakars", 1])).content.decode()
+        page = organiser.get(reverse("organise:round", args=["vakars", 1])).content.decode()
         assert "Present but not seated" in page
         assert late.player.full_name in page.split("Present but not seated")[1].split("</")[1]
         all_ticked = {"attendance": "1", "entries": [entry.pk for entry in entries]}
-        refused = organiser.post(reverse("tournaments:publish", args=["vakars", 1]), all_ticked)
+        refused = organiser.post(reverse("organise:publish", args=["vakars", 1]), all_ticked)
         assert refused.status_code == 200
         assert "present but not seated" in refused.content.decode()
         assert Round.objects.get(pk=round_.pk).status == RoundStatus.DRAFT
         organiser.post(
-            reverse("tournaments:publish", args=["vakars", 1]),
+            reverse("organise:publish", args=["vakars", 1]),
             {**all_ticked, "attendance_confirmed": "on"},
         )
         assert Round.objects.get(pk=round_.pk).status == RoundStatus.PUBLISHED
@@ -173,7 +173,7 @@ class TestTheRoundPage:
         services.round_generate_seating(round_=round_, seed=1, by=None)
         gone = entries[2]
         response = organiser.post(
-            reverse("tournaments:publish", args=["vakars", 1]),
+            reverse("organise:publish", args=["vakars", 1]),
             {"attendance": "1", "entries": [entry.pk for entry in entries if entry != gone]},
         )
         assert response.status_code == 200

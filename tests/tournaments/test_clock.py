@@ -287,11 +287,11 @@ def organiser_of(tournament) -> User:
 
 
 def clock_url(round_: Round) -> str:
-    return reverse("tournaments:clock", args=[round_.tournament.slug, round_.number])
+    return reverse("organise:clock", args=[round_.tournament.slug, round_.number])
 
 
 def round_page(round_: Round) -> str:
-    return reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
+    return reverse("organise:round", args=[round_.tournament.slug, round_.number])
 
 
 class TestThePages:
@@ -339,12 +339,12 @@ class TestThePages:
         self, client, timed_round, chief, clock
     ):
         client.force_login(chief)
-        dashboard = client.get(reverse("tournaments:dashboard")).content.decode()
+        dashboard = client.get(reverse("organise:dashboard")).content.decode()
         assert "Start the clock: 50 minutes" in dashboard
         response = client.post(clock_url(timed_round), {"action": "start"})
-        assert response.url == f"{reverse('tournaments:dashboard')}#round-{timed_round.pk}"
+        assert response.url == f"{reverse('organise:dashboard')}#round-{timed_round.pk}"
         clock.advance(minutes=1)
-        dashboard = client.get(reverse("tournaments:dashboard")).content.decode()
+        dashboard = client.get(reverse("organise:dashboard")).content.decode()
         assert "49:00" in dashboard and "Call time now" in dashboard
         client.post(clock_url(timed_round), {"action": "call"})
         assert fresh(timed_round).time_called_at is not None
@@ -355,7 +355,7 @@ class TestThePages:
         services.round_clock_start(round_=timed_round, by=organiser)
         referee = referee_of(timed_round)
         client.force_login(referee)
-        assert "Call time" not in client.get(reverse("tournaments:dashboard")).content.decode()
+        assert "Call time" not in client.get(reverse("organise:dashboard")).content.decode()
         assert client.post(clock_url(timed_round), {"action": "call"}).status_code == 403
         assert fresh(timed_round).time_called_at is None
 
@@ -370,7 +370,7 @@ class TestTheAuditLog:
         services.round_clock_start(round_=timed_round, by=organiser)
         services.round_time_call(round_=timed_round, by=organiser)
         client.force_login(organiser)
-        url = reverse("tournaments:audit", args=[timed_round.tournament.slug])
+        url = reverse("organise:audit", args=[timed_round.tournament.slug])
         html = client.get(url).content.decode()
         assert "round clock started" in html and "time called" in html
         for label in ("Time limit (minutes)", "Clock started at", "Time runs out at"):

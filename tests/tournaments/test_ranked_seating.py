@@ -87,7 +87,7 @@ def test_the_round_page_shows_each_seated_players_rank_in_ranked_mode(client):
     round_2 = ranked_round_2(tournament, seed=1)
     client.force_login(make_organiser())
 
-    page = client.get(reverse("tournaments:round", args=["ranked", 2])).content.decode()
+    page = client.get(reverse("organise:round", args=["ranked", 2])).content.decode()
 
     labels = {
         row.registration_id: row.rank_label
@@ -107,6 +107,6 @@ def test_the_round_page_shows_no_rank_when_the_seating_is_not_by_rank(client):
     services.round_generate_seating(round_=round_2, seed=1, by=None, mode=SeatingMode.RANDOM)
     client.force_login(make_organiser())
 
-    page = client.get(reverse("tournaments:round", args=["ranked", 2])).content.decode()
+    page = client.get(reverse("organise:round", args=["ranked", 2])).content.decode()
 
     assert "seat-rank" not in page

@@ -288,7 +288,7 @@ class TestUploadSize:
         too_large = b"Vards Uzvards;Klubs;\n" * (settings.REQUEST_BODY_MAX_BYTES // 20 + 1)
         upload = SimpleUploadedFile("players.csv", too_large, content_type="text/csv")
 
-        response = client.post(reverse("tournaments:player_import"), {"file": upload})
+        response = client.post(reverse("organise:player_import"), {"file": upload})
 
         assert response.status_code == 413
         assert str(settings.REQUEST_BODY_MAX_BYTES // 1024) in response.content.decode()
@@ -302,7 +302,7 @@ class TestUploadSize:
         assert len(large) < settings.REQUEST_BODY_MAX_BYTES
         upload = SimpleUploadedFile("players.csv", large, content_type="text/csv")
 
-        response = client.post(reverse("tournaments:player_import"), {"file": upload})
+        response = client.post(reverse("organise:player_import"), {"file": upload})
 
         assert response.status_code == 200
         assert "1000 kB" in response.content.decode()

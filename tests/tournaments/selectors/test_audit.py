@@ -102,7 +102,7 @@ def name_of(entry_key: str) -> str:
 
 
 def audit_url(tournament, **filters: object) -> str:
-    url = reverse("tournaments:audit", args=[tournament.slug])
+    url = reverse("organise:audit", args=[tournament.slug])
     query = "&".join(f"{key}={value}" for key, value in filters.items())
     return f"{url}?{query}" if query else url
 
