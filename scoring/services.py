@@ -9,7 +9,7 @@ import datetime
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -29,11 +29,13 @@ from scoring.models import (
     TableHeard,
     TableResult,
 )
+from scoring.selectors.standings_before import standings_before
 from scoring.sheet import plain_sql
 from scoring.sheet.lines import engine_sheet, result_fields, sheet_line
 from scoring.sheet.reader import locked_sheet
 from scoring.sheet.shape import SheetFrame, TableSheet
 from tournaments import permissions
+from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Registration, Round, RoundStatus, Table, TableToken
 from tournaments.round_clock import time_is_up
 from tournaments.services import ServiceError, audit
@@ -672,6 +674,33 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
         round=round_.number,
     )
     return round_
+
+
+@transaction.atomic
+def round_generate_seating(
+    *,
+    round_: Round,
+    mode: str | None = None,
+    seed: int | None = None,
+    by: User | None,
+    confirmation: str = "",
+    ip_address: str | None = None,
+    present: Iterable[Registration] | None = None,
+    shown_until: int | None = None,
+) -> Round:
+    """Seat a round (tournaments.services.round_generate_seating) by the standings before it,
+    read here from the confirmed results: the seating, below scoring, is handed them."""
+    return tournament_services.round_generate_seating(
+        round_=round_,
+        standings=standings_before(tournament=round_.tournament, before_round=round_.number),
+        mode=mode,
+        seed=seed,
+        by=by,
+        confirmation=confirmation,
+        ip_address=ip_address,
+        present=present,
+        shown_until=shown_until,
+    )
 
 
 # A table's phone is heard from on every sync and every view of its sheet through the link: its

@@ -71,8 +71,6 @@ from tournaments.selectors.rounds import (
     unregistered_players,
 )
 from tournaments.selectors.seating import (
-    registration_rank_labels,
-    registration_scores,
     round_seating,
     seating_history,
 )
@@ -130,8 +128,6 @@ __all__ = [
     "registration_by_check_in_token",
     "registration_fees",
     "registration_list",
-    "registration_rank_labels",
-    "registration_scores",
     "role_holders",
     "round_check_in",
     "round_list",

@@ -72,6 +72,7 @@ from tournaments.services.rounds import (
     round_generate_seating,
     round_publish,
     round_swap_players,
+    seating_scores,
 )
 from tournaments.services.self_check_in import (
     CheckInClosedError,
@@ -144,6 +145,7 @@ __all__ = [
     "round_publish",
     "round_swap_players",
     "round_time_call",
+    "seating_scores",
     "self_check_in",
     "signup_accept",
     "signup_create",

@@ -18,6 +18,8 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.query import whole_number
 from core.security import client_ip
+from scoring import selectors as scoring_selectors
+from scoring import services as scoring_services
 from tournaments import permissions, selectors, services
 from tournaments.forms import (
     CheckInForm,
@@ -71,7 +73,7 @@ def _round_page(
     # Seated by rank: each player's rank beside his seat, to check against the standings.
     by_rank = bool(tables) and round_.seating_mode == SeatingMode.RANKED
     if by_rank:
-        ranks = selectors.registration_rank_labels(
+        ranks = scoring_selectors.rank_labels_before(
             tournament=round_.tournament, before_round=round_.number
         )
         for view in tables:
@@ -275,7 +277,7 @@ def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse
         messages.error(request, _("Choose the players who are present."))
         return _round_page(request, round_, check_in_form=attendance, generate_form=form)
     try:
-        round_ = services.round_generate_seating(
+        round_ = scoring_services.round_generate_seating(
             round_=round_,
             mode=form.cleaned_data["mode"],
             seed=form.cleaned_data["seed"],
