@@ -29,6 +29,7 @@ from scoring.models import (
     TableHeard,
     TableResult,
 )
+from scoring.selectors.progress import tables_confirmed_short
 from scoring.selectors.standings_before import standings_before
 from scoring.sheet import plain_sql
 from scoring.sheet.lines import engine_sheet, result_fields, sheet_line
@@ -700,6 +701,20 @@ def round_generate_seating(
         ip_address=ip_address,
         present=present,
         shown_until=shown_until,
+    )
+
+
+@transaction.atomic
+def round_clock_reset(*, round_: Round, by: User | None, ip_address: str | None = None) -> Round:
+    """Stop a clock started by mistake (tournaments.services.round_clock_reset), handed the
+    tables confirmed short, which refuse it. They are read under the round's lock, on which a
+    short confirmation queues."""
+    locked = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+    return tournament_services.round_clock_reset(
+        round_=locked,
+        by=by,
+        tables_confirmed_short=tables_confirmed_short(round_=locked),
+        ip_address=ip_address,
     )
 
 

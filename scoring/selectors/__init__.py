@@ -29,6 +29,7 @@ from scoring.selectors.players import (
 )
 from scoring.selectors.prize_standings import PrizeList, PrizeRow, prize_list
 from scoring.selectors.progress import (
+    tables_confirmed_short,
     tournament_progress,
 )
 from scoring.selectors.public_results import (
@@ -81,6 +82,7 @@ __all__ = [
     "seating_grid",
     "standings_before",
     "standings_order",
+    "tables_confirmed_short",
     "tournament_progress",
     "tournament_standings",
 ]

@@ -107,7 +107,7 @@ def _round_page(
             "by_rank": by_rank,
             # A clock started by mistake is reset, unless a table was confirmed short by it.
             "clock_can_reset": clock.can_reset
-            and not selectors.tables_confirmed_short(round_=round_),
+            and not scoring_selectors.tables_confirmed_short(round_=round_),
             # Self check-in and the tables' calls to the chief referee.
             "check_in_open": round_.status == RoundStatus.DRAFT and not tables,
             "check_ins_made": check_ins_made,
@@ -136,7 +136,7 @@ CLOCK_ACTIONS: dict[str, tuple[Callable[..., Round], Promise]] = {
         ),
     ),
     "reset": (
-        services.round_clock_reset,
+        scoring_services.round_clock_reset,
         gettext_lazy("The clock of round %(number)d is stopped and back to not started."),
     ),
 }
