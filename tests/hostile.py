@@ -20,10 +20,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from hypothesis import strategies as st
 
+from demo.simulation import table_plan
 from scoring import services
 from scoring.services import Writer, round_generate_seating
 from scoring.sheet.lines import sheet_line
-from scoring.simulation import table_plan
 from tests.factories import deals_on_sheet, make_organiser, make_tournament, make_user, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Club, Player, Registration, Round, Table, TableToken, Tournament

@@ -15,6 +15,7 @@ APPS = (
     "entry",
     "public",
     "api",
+    "demo",
     "zole_site",
 )
 

@@ -20,6 +20,7 @@ from archive.export import tournament_archive
 from archive.format import user_relations
 from archive.reading import ArchiveError, read_archive
 from archive.writing import tournament_import
+from demo.simulation import simulate_tournament
 from engine import Play, dealer_for
 from engine.json_contract import score_json
 from engine.rules import Game
@@ -28,7 +29,6 @@ from scoring.late_players import player_out_of_round
 from scoring.models import DealResult, LatePlayer, SeatResult, TableResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer, round_generate_seating
-from scoring.simulation import simulate_tournament
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
