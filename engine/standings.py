@@ -333,7 +333,6 @@ def validate_absent(rule: str) -> AbsentRule:
 
 
 DEFAULT_ORDER = (Metric.PLACE_POINTS, Metric.GAME_POINTS, Metric.LAST_ROUND_GAME_POINTS)
-GAME_POINTS_ONLY = (Metric.GAME_POINTS,)
 
 
 def exact_sum(values: Iterable[Fraction | int]) -> Fraction:

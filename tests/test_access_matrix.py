@@ -28,7 +28,7 @@ from django.utils import timezone
 from engine import Play
 from engine.rules import Game
 from scoring import services as scoring_services
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from tests.factories import (
     deals_on_sheet,
     make_player,
@@ -106,10 +106,10 @@ def make_world() -> World:
     tournament = make_tournament(slug="kauss", deals_per_round=3)
     entries = make_registrations(tournament, 6)
     round_1 = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_1, mode="random", seed=1, by=None)
+    round_generate_seating(round_=round_1, mode="random", seed=1, by=None)
     services.round_publish(round_=round_1, by=None)
     round_2 = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_2, mode="random", seed=2, by=None)
+    round_generate_seating(round_=round_2, mode="random", seed=2, by=None)
     other = make_tournament(slug="cits")
     table, other_table = round_1.tables.order_by("number")
     world = World(

@@ -16,6 +16,7 @@ APPS = (
     "organise",
     "public",
     "api",
+    "demo",
     "zole_site",
 )
 

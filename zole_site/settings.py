@@ -81,6 +81,7 @@ INSTALLED_APPS = [
     "public",  # the public pages, the hall display, the home page
     "api",  # the JSON API (/api/v1/)
     "zole_site",  # the site on top: its pages; the history of its migrations
+    "demo",  # demo data for trying the site, the benchmarks and the tests (`manage.py load_demo`)
 ]
 
 MIDDLEWARE = [

@@ -24,6 +24,8 @@ from organise.forms import (
     SwapForm,
 )
 from organise.views.fee_pages import FEES_ON_SCREEN, fees_form, save_fees_on_screen
+from scoring import selectors as scoring_selectors
+from scoring import services as scoring_services
 from tournaments import permissions, selectors, services
 from tournaments.access import organiser_required, round_or_404
 from tournaments.models import Round, RoundStatus, SeatingMode, Tournament
@@ -71,7 +73,7 @@ def _round_page(
     # Seated by rank: each player's rank beside his seat, to check against the standings.
     by_rank = bool(tables) and round_.seating_mode == SeatingMode.RANKED
     if by_rank:
-        ranks = selectors.registration_rank_labels(
+        ranks = scoring_selectors.rank_labels_before(
             tournament=round_.tournament, before_round=round_.number
         )
         for view in tables:
@@ -105,7 +107,7 @@ def _round_page(
             "by_rank": by_rank,
             # A clock started by mistake is reset, unless a table was confirmed short by it.
             "clock_can_reset": clock.can_reset
-            and not selectors.tables_confirmed_short(round_=round_),
+            and not scoring_selectors.tables_confirmed_short(round_=round_),
             # Self check-in and the tables' calls to the chief referee.
             "check_in_open": round_.status == RoundStatus.DRAFT and not tables,
             "check_ins_made": check_ins_made,
@@ -134,7 +136,7 @@ CLOCK_ACTIONS: dict[str, tuple[Callable[..., Round], Promise]] = {
         ),
     ),
     "reset": (
-        services.round_clock_reset,
+        scoring_services.round_clock_reset,
         gettext_lazy("The clock of round %(number)d is stopped and back to not started."),
     ),
 }
@@ -275,7 +277,7 @@ def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse
         messages.error(request, _("Choose the players who are present."))
         return _round_page(request, round_, check_in_form=attendance, generate_form=form)
     try:
-        round_ = services.round_generate_seating(
+        round_ = scoring_services.round_generate_seating(
             round_=round_,
             mode=form.cleaned_data["mode"],
             seed=form.cleaned_data["seed"],

@@ -24,6 +24,7 @@ from engine.deals import Play, validate_entry
 from engine.rules import Game
 from engine.seating import SeatingPlayer, seat_players
 from engine.sheet import Sheet, score_sheet
+from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services
 from tournaments.models import AuditEntry, Seat
@@ -168,7 +169,7 @@ def round_with_a_broken_fixed_table(db):
     fixed.fixed_table = 1
     fixed.save()
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, seed=3, by=None)
+    round_generate_seating(round_=round_, seed=3, by=None)
     other = Seat.objects.filter(table__round=round_, table__number=2).first().registration
     return round_, fixed, other
 

@@ -14,7 +14,7 @@ from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.selectors.progress import round_table_links
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from scoring.sheet.shape import initials, short_name
 from scoring.templatetags import kept_sheet_rows
 from tests.factories import (
@@ -192,7 +192,7 @@ class TestTheLink:
         tournament = make_tournament()
         make_registrations(tournament, 3)
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         table = round_.tables.get()
         token = tournament_services.table_token_issue(table=table, by=None)
         url = reverse("entry:token_sheet", args=[token.token])

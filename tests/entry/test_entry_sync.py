@@ -18,6 +18,7 @@ from engine import Pass, PenaltyPule, dealer_for
 from engine.json_contract import score_json
 from scoring.late_players import player_out_of_round
 from scoring.models import DealResult, TableHeard, TableResult
+from scoring.services import round_generate_seating
 from tests.clock import fix_the_clock
 from tests.entry.test_entry_pages import lielais, link_of, play_deals, record, url_of
 from tests.factories import (
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 
 def reseat(round_):
-    return tournament_services.round_generate_seating(
+    return round_generate_seating(
         round_=round_,
         seed=(round_.seed or 0) + 1,
         by=None,
@@ -419,7 +420,7 @@ class TestConflicts:
         tournament = make_tournament()
         make_published_round(tournament, players=6)
         round_two = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_two, seed=1, by=None)
+        round_generate_seating(round_=round_two, seed=1, by=None)
         table = round_two.tables.get(number=1)
         client.force_login(make_organiser())
         url = reverse("entry:table_sync", args=[table.pk])

@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import TableResult
+from scoring.services import round_generate_seating
 from tests import hostile
 from tests.factories import make_player, make_tournament, seat_keys
 from tests.hostile import (
@@ -148,7 +149,7 @@ class TestSheetForms:
         for _ in range(3):
             Registration.objects.create(tournament=tournament, player=make_player())
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         tournament_services.round_publish(round_=round_, by=None)
         table = round_.tables.get()
         keys = seat_keys(table)

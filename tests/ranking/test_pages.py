@@ -12,10 +12,10 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from demo.synthetic import build_played_tournaments
 from ranking import services
 from ranking.models import Invitation, Placing, PlayerRating
 from ranking.services import QUALIFIERS_REGISTERED
-from ranking.synthetic import build_played_tournaments
 from scoring import services as scoring_services
 from tests.factories import (
     make_player,

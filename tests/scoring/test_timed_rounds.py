@@ -194,7 +194,7 @@ class TestConfirmingShort:
         clock.advance(minutes=50)
         confirm(table)
         with pytest.raises(ServiceError, match="table 1 was confirmed when time was up"):
-            tournament_services.round_clock_reset(round_=table.round, by=organiser)
+            services.round_clock_reset(round_=table.round, by=organiser)
         assert Round.objects.get(pk=table.round_id).clock_started_at is not None
 
     def test_an_unlocked_short_table_is_open_again(self, table, organiser, clock):

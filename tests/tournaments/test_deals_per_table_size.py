@@ -7,6 +7,7 @@ import itertools
 import pytest
 from django.urls import reverse
 
+from demo.simulation import play_simulated_round
 from documents.selectors import round_score_sheets
 from engine import Play, dealer_for
 from engine.rules import Game
@@ -14,7 +15,6 @@ from scoring import services as scoring
 from scoring.selectors.progress import round_table_links
 from scoring.services import Writer
 from scoring.sheet.reader import table_sheet
-from scoring.simulation import play_simulated_round
 from tests.factories import make_organiser, make_published_round, make_tournament, seat_keys
 from tests.tournaments.test_rule_set import settings_form
 from tournaments import selectors, services

@@ -8,6 +8,7 @@ from django.urls import reverse
 
 from engine.presets import PRESETS
 from organise.forms import PRESET_CHOICES, TournamentForm
+from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services
 from tournaments.models import AuditEntry, RoundStatus, Tournament
@@ -49,7 +50,7 @@ def published_round(tournament: Tournament, players: int = 6):
     if not tournament.registrations.exists():
         make_registrations(tournament, players)
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, seed=1, by=None)
+    round_generate_seating(round_=round_, seed=1, by=None)
     return services.round_publish(round_=round_, by=None)
 
 
@@ -139,7 +140,7 @@ class TestARoundKeepsItsRules:
         tournament = make_tournament()
         make_registrations(tournament, 12)
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, seed=1, by=None)  # 4 tables of 3
+        round_generate_seating(round_=round_, seed=1, by=None)  # 4 tables of 3
         Tournament.objects.filter(pk=tournament.pk).update(table_size=4)
         round_.tournament.refresh_from_db()
         with pytest.raises(services.ServiceError, match="generate the seating again"):

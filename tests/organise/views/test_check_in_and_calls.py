@@ -10,6 +10,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring.services import round_generate_seating
 from tests.clock import fix_the_clock
 from tests.factories import make_published_round, make_registrations, make_tournament, make_user
 from tournaments import services
@@ -47,7 +48,7 @@ def test_the_round_page_shows_the_code_and_who_checked_in_how_and_when(
     url = reverse("organise:round", args=["kauss", 1])
 
     page = client.get(url).content.decode()
-    services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+    round_generate_seating(round_=round_, mode="random", seed=1, by=None)
     seated = client.get(url).content.decode()
 
     assert round_.check_in_code in page

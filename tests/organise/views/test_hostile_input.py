@@ -10,6 +10,7 @@ import pytest
 from django.urls import reverse
 
 from engine.names import clean_name
+from scoring.services import round_generate_seating
 from tests import hostile
 from tests.factories import make_organiser, make_player, make_tournament, make_user
 from tests.hostile import (
@@ -280,7 +281,7 @@ class TestOrganiserForms:
             before = database_state()
             response = staff.post(url, data, follow=True)
             assert_refused(response, before, f"{url} {str(data)[:60]}")
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         seated = list(
             Registration.objects.filter(seats__table__round=round_).values_list("pk", flat=True)
         )

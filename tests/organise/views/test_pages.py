@@ -4,6 +4,7 @@ requests (create a tournament, import and register players, check in, seat, swap
 import pytest
 from django.urls import reverse
 
+from scoring.services import round_generate_seating
 from tests.factories import (
     make_organiser,
     make_player,
@@ -28,7 +29,7 @@ def seated_round():
     tournament = make_tournament(slug="kauss")
     make_registrations(tournament, 10, clubs=3)
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, seed=11, by=None)
+    round_generate_seating(round_=round_, seed=11, by=None)
     return round_
 
 

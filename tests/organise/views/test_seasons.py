@@ -11,10 +11,10 @@ import pytest
 from django.core.cache import cache
 from django.urls import reverse
 
+from demo.synthetic import build_played_tournaments
 from ranking import services
 from ranking.models import Invitation, Season
 from ranking.selectors import qualification, season_standings
-from ranking.synthetic import build_played_tournaments
 from tests.factories import make_organiser, make_player, make_tournament, make_user
 from tournaments.models import AuditEntry, Player, Registration
 

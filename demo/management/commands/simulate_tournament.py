@@ -1,5 +1,5 @@
 """`manage.py simulate_tournament`: a complete, realistic tournament for demos, benchmarks and load
-tests, made through the same services as real use (scoring.simulation). The slug is printed as
+tests, made through the same services as real use (demo.simulation). The slug is printed as
 the last line on standard output, so scripts can pick it up."""
 
 from __future__ import annotations
@@ -10,8 +10,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
+from demo.simulation import Progress, simulate_tournament
 from engine.presets import PRESETS
-from scoring.simulation import Progress, simulate_tournament
 from tournaments.models import AllPass, Table, Tournament
 from tournaments.services import ServiceError
 

@@ -7,14 +7,9 @@ import unicodedata
 import pytest
 from django.core.management import CommandError, call_command
 
-from engine import PenaltyPule, Rules, dealer_for, score_sheet, validate_entry
-from engine.presets import PRESETS
-from engine.rules import Game
-from scoring import simulation
-from scoring.management.commands import simulate_tournament as command_module
-from scoring.models import DealResult, SeatResult, TableResult
-from scoring.sheet.lines import engine_sheet
-from scoring.simulation import (
+from demo import simulation
+from demo.management.commands import simulate_tournament as command_module
+from demo.simulation import (
     SURNAMES,
     feminine_surname,
     simulate_tournament,
@@ -22,6 +17,11 @@ from scoring.simulation import (
     simulated_players,
     table_plan,
 )
+from engine import PenaltyPule, Rules, dealer_for, score_sheet, validate_entry
+from engine.presets import PRESETS
+from engine.rules import Game
+from scoring.models import DealResult, SeatResult, TableResult
+from scoring.sheet.lines import engine_sheet
 from tournaments.models import AuditEntry, Player, RoundStatus, Seat, Table, Tournament
 from tournaments.rule_set import (
     RULE_SET_FIELDS,

@@ -4,7 +4,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand
 
-from tournaments.services import demo_load
+from demo.sample_register import demo_load
 
 
 class Command(BaseCommand):

@@ -533,7 +533,7 @@ def simulate_tournament(
     for number in range(1, rounds + 1):
         round_ = tournament_services.round_create(tournament=tournament)
         seating_seed = random.Random(f"{seed}/seating {number}").randrange(1_000_000)
-        tournament_services.round_generate_seating(round_=round_, seed=seating_seed, by=None)
+        scoring_services.round_generate_seating(round_=round_, seed=seating_seed, by=None)
         round_ = tournament_services.round_publish(round_=round_, by=None)
         tables = play_simulated_round(
             round_, seed=seed, fast=fast, progress=progress, rounds=rounds
