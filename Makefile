@@ -4,7 +4,7 @@ VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
 
-.PHONY: venv install messages lint test migrate organiser demo run serve backup clean
+.PHONY: venv install node messages lint test migrate organiser demo run serve backup clean
 
 venv: $(BIN)/python
 
@@ -19,16 +19,30 @@ $(STAMP): pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install -e '.[dev]'
 	touch $(STAMP)
 
+# The JavaScript tools (Biome: package.json), at the versions package-lock.json pins, installed
+# by Debian's npm into node_modules. The phone's unit tests need only node itself.
+NODE_STAMP := node_modules/.installed
+
+node: $(NODE_STAMP)
+
+$(NODE_STAMP): package.json package-lock.json
+	npm ci --no-audit --no-fund
+	touch $(NODE_STAMP)
+
 # The lv and ru catalogues (locale/*/LC_MESSAGES/django.po) compiled for Django to read; the
 # compiled .mo files are build output, not committed. Needs GNU gettext's msgfmt.
 messages: install
 	$(BIN)/python manage.py compilemessages --ignore=.venv --ignore=node_modules
 
-# ruff, and import-linter's contracts (pyproject.toml: the layers, no import circle).
-lint: install
+# ruff, import-linter's contracts (pyproject.toml: the layers, no import circle), mypy
+# ([tool.mypy]: the packages it checks and how strictly), and Biome's lint and format check of
+# the JavaScript (biome.jsonc).
+lint: install node
 	$(BIN)/ruff check .
 	$(BIN)/ruff format --check .
 	$(BIN)/lint-imports
+	$(BIN)/mypy
+	node_modules/.bin/biome ci .
 
 # The suite runs on whatever DATABASE_URL names; SQLite when it is unset. One process per core
 # (pytest-xdist; at most 4: each has its own test database, live server and browser), and the
@@ -36,6 +50,7 @@ lint: install
 PYTEST_ARGS ?= --numprocesses=auto --maxprocesses=4 --durations=25
 test: install messages
 	$(MAKE) lint
+	node --test tests/js/
 	$(BIN)/pytest $(PYTEST_ARGS)
 
 migrate: install
@@ -76,5 +91,5 @@ backup: install
 	$(BIN)/python manage.py backup_database
 
 clean:
-	rm -rf $(VENV) build *.egg-info .pytest_cache .ruff_cache .hypothesis staticfiles
+	rm -rf $(VENV) node_modules build *.egg-info .pytest_cache .ruff_cache .mypy_cache .hypothesis staticfiles
 	find . -name __pycache__ -type d -prune -exec rm -rf {} +

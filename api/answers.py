@@ -112,7 +112,8 @@ def answer(
         patch_cache_control(response, no_cache=True, public=True)
     else:
         patch_cache_control(response, no_cache=True, private=True)
-    return get_conditional_response(request, etag=response["ETag"], response=response)
+    # Given a response, Django returns it or a 304 in its place, never None.
+    return get_conditional_response(request, etag=response["ETag"], response=response)  # type: ignore[return-value]
 
 
 @dataclass(frozen=True)

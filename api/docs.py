@@ -4,6 +4,7 @@ page only lays it out (ninja's own page loads scripts from a CDN, which the site
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
 from typing import Any
@@ -46,7 +47,7 @@ class Operation:
     parameters: list[Parameter]
     fields: list[Field]
     # What a write sends (its JSON body's fields), and whether it needs a personal API token.
-    body: list[Field] = ()
+    body: Sequence[Field] = ()
     token: bool = False
 
     @property
@@ -109,7 +110,7 @@ def operations() -> tuple[Operation, ...]:
         for method, operation in methods.items():
             responses = operation.get("responses", {})
             # The answer of success: 200, or a write's 201.
-            answer = next(
+            answer: dict[str, Any] = next(
                 (responses[code] for code in (200, "200", 201, "201") if code in responses), {}
             )
             body = answer.get("content", {}).get("application/json", {}).get("schema", {})

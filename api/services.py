@@ -23,7 +23,8 @@ from tournaments.services import ServiceError, audit
 # Every secret starts with it: a leaked one is recognisable (secret scanners, logs).
 SECRET_PREFIX = "zole_"
 HINT_LENGTH = len(SECRET_PREFIX) + 6
-NAME_MAX = ApiToken._meta.get_field("name").max_length
+# A CharField's max_length is always set; the stubs allow None for the other fields.
+NAME_MAX: int = ApiToken._meta.get_field("name").max_length  # type: ignore[assignment]
 # An owner's tokens in use at once: a handful of programs, not one per request.
 ACTIVE_MAX = 20
 # `last_used_at` is written at most this often: a program polling every few seconds must not

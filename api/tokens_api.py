@@ -99,7 +99,8 @@ def private_answer(request: HttpRequest, data: object) -> HttpResponse:
     response["ETag"] = f'"{hashlib.sha256(content).hexdigest()[:32]}"'
     patch_cache_control(response, private=True, no_cache=True)
     patch_vary_headers(response, ["Authorization"])
-    return get_conditional_response(request, etag=response["ETag"], response=response)
+    # Given a response, Django returns it or a 304 in its place, never None.
+    return get_conditional_response(request, etag=response["ETag"], response=response)  # type: ignore[return-value]
 
 
 def dumped(schema: type[Schema], rows: Iterable[object]) -> list[dict]:

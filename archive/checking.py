@@ -49,7 +49,7 @@ from archive.reading import (
 from archive.table_checks import TableChecks
 from engine import SheetError
 from engine.json_contract import rules_to_json
-from tournaments.forms import MAX_ROUND_MINUTES
+from tournaments.bounds import MAX_ROUND_MINUTES
 from tournaments.models import (
     CheckInMethod,
     FeeCategory,

@@ -18,7 +18,7 @@ from archive.format import DEAL_ACTIONS
 from engine import Galdins, Pass, PenaltyPule, Play
 from engine.deals import SheetLine
 from engine.names import clean_name, mixed_word
-from tournaments.forms import MAX_DEALS_PER_ROUND, MAX_ROUND_MINUTES
+from tournaments.bounds import MAX_DEALS_PER_ROUND, MAX_ROUND_MINUTES
 from tournaments.models import (
     AuditEntry,
 )

@@ -57,6 +57,7 @@ def build_round(tables: int, deals: int) -> list[tuple[str, list[str]]]:
 
     from django.db import transaction
 
+    from scoring.services import round_generate_seating
     from tournaments import services
     from tournaments.models import Player, Registration, TableToken, Tournament
 
@@ -75,7 +76,7 @@ def build_round(tables: int, deals: int) -> list[tuple[str, list[str]]]:
             Registration(tournament=tournament, player=p) for p in players
         )
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+    round_generate_seating(round_=round_, mode="random", seed=1, by=None)
     services.round_publish(round_=round_, by=None)
     result = []
     for table in round_.tables.order_by("number"):

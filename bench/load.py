@@ -62,6 +62,7 @@ TARGET_P95_MS = 300.0
 
 SETUP = """
 from django.db import transaction
+from scoring.services import round_generate_seating
 from tournaments import services
 from tournaments.models import Registration, Player, TableToken, Tournament
 import datetime
@@ -76,7 +77,7 @@ with transaction.atomic():
     )
     Registration.objects.bulk_create(Registration(tournament=tournament, player=p) for p in players)
 round_ = services.round_create(tournament=tournament)
-services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+round_generate_seating(round_=round_, mode="random", seed=1, by=None)
 services.round_publish(round_=round_, by=None)
 for table in round_.tables.order_by("number"):
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token

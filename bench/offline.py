@@ -116,6 +116,7 @@ def build_round(tables: int, deals: int) -> list[str]:
     """A published round of `tables` tables of four playing `deals` deals; each table's link."""
     import datetime
 
+    from scoring.services import round_generate_seating
     from tournaments import services
     from tournaments.models import Player, Registration, TableToken, Tournament
 
@@ -132,7 +133,7 @@ def build_round(tables: int, deals: int) -> list[str]:
     )
     Registration.objects.bulk_create(Registration(tournament=tournament, player=p) for p in players)
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+    round_generate_seating(round_=round_, mode="random", seed=1, by=None)
     services.round_publish(round_=round_, by=None)
     return [
         TableToken.objects.get(table=table, revoked_at__isnull=True).token

@@ -276,7 +276,7 @@ def federation_round(*, deals: int, seed: int):
     sits where."""
     from django.utils import timezone
 
-    from scoring.simulation import play_simulated_round
+    from demo.simulation import play_simulated_round
     from tournaments import services
     from tournaments.models import Player, Round, RoundStatus, Seat, Table, TableToken, Tournament
     from tournaments.rule_set import rule_set_options

@@ -1,6 +1,6 @@
 """Benchmark of the ranking pages: 2,000 players over 40 tournaments.
 
-It writes synthetic finished tournaments (`ranking.synthetic`: players, entries, closed rounds,
+It writes synthetic finished tournaments (`demo.synthetic`: players, entries, closed rounds,
 confirmed tables and their seat results, in bulk) to a throwaway SQLite database, computes the
 placings and ratings with `recompute_ranking`, then times /ranking/ and /ranking/rating/ (and
 their CSV exports, and a player's page) rendered without the cache, each as a ratio to a trivial
@@ -42,9 +42,9 @@ def main() -> int:
     from django.db import connection, transaction
     from django.test import Client
 
+    from demo.synthetic import build_played_tournaments
     from ranking import services
     from ranking.models import Placing, PlayerRating, RatingChange
-    from ranking.synthetic import build_played_tournaments
     from scoring.models import TableResult
 
     start = time.perf_counter()

@@ -36,7 +36,7 @@ class SpreadsheetSafeExport(TableExport):
     """django-tables2's export with every text cell passed through `spreadsheet_text`: player
     and club names are typed by people, and an export is opened in Excel or LibreOffice."""
 
-    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):  # type: ignore[no-untyped-def]
+    def table_to_dataset(self, table, exclude_columns, dataset_kwargs=None):
         dataset = super().table_to_dataset(table, exclude_columns, dataset_kwargs)
         for index, row in enumerate(dataset):
             dataset[index] = tuple(spreadsheet_text(cell) for cell in row)

@@ -55,7 +55,7 @@ class NameField(forms.CharField):
     between words, `clean_name`), refused when a word mixes alphabets. The length is checked on
     the cleaned text."""
 
-    def to_python(self, value: object) -> str:
+    def to_python(self, value: object) -> str | None:
         value = super().to_python(value)
         return clean_name(value) if isinstance(value, str) else value
 

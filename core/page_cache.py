@@ -132,7 +132,7 @@ def tournament_changed(tournament_id: int) -> None:
 def read_values(request: HttpRequest, params: frozenset[str]) -> list[tuple[str, str]]:
     """The query parameters the page reads, as it reads them (the last of repeated values:
     QueryDict.get), by name."""
-    return sorted((name, request.GET.get(name)) for name in params if name in request.GET)
+    return sorted((name, request.GET[name]) for name in params if name in request.GET)
 
 
 def canonical_redirect(request: HttpRequest, params: frozenset[str]) -> HttpResponse | None:

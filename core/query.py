@@ -30,6 +30,18 @@ def positive_number(text: str | None) -> int | None:
     return number if number else None
 
 
+def id_param(request: HttpRequest, name: str) -> int | None:
+    """An id from the query string: absent or empty is None; anything but a whole number > 0 is
+    a page that does not exist (404)."""
+    text = request.GET.get(name, "").strip()
+    if not text:
+        return None
+    number = positive_number(text)
+    if number is None:
+        raise Http404(_("No such %(name)s.") % {"name": name})
+    return number
+
+
 def paginate(request: HttpRequest, table: Table, *, per_page: int, exporting: bool = False) -> None:
     """Sort and page `table` as the query string asks (django-tables2); an export has every row.
 

@@ -14,6 +14,7 @@ import datetime
 import ipaddress
 import logging
 from dataclasses import dataclass
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth.forms import AuthenticationForm
@@ -193,7 +194,10 @@ class DatabaseStore:
         ).update(count=F("count") - 1)
 
 
-STORES = {"cache": CacheStore(), "database": DatabaseStore()}
+STORES: dict[str, CacheStore | DatabaseStore] = {
+    "cache": CacheStore(),
+    "database": DatabaseStore(),
+}
 
 
 def _store(limit: FailureLimit) -> CacheStore | DatabaseStore:
@@ -331,7 +335,7 @@ class RateLimitedLoginView(LoginView):
     """django.contrib.auth's sign-in page; an address with too many failed attempts gets 429
     instead of another password check (the page itself still opens)."""
 
-    def post(self, request: HttpRequest, *args: object, **kwargs: object) -> HttpResponse:
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
         refusal = LOGIN_FAILURES.begin(request)  # a failure until the password is right
         if refusal is not None:
             return refusal

@@ -54,6 +54,7 @@ class DocumentTTFont(TTFont):
             # Bytes, an encoding, a shaped string: as TTFont does it, not kept.
             return super().splitString(text, doc, *args, **kwargs)
         last = self.last
+        kept: dict[str, Chunks] | None
         if last is not None and last[0]() is doc:
             kept = last[1]
         else:

@@ -216,32 +216,6 @@ def column_edges(x: float, columns: Sequence[Column]) -> list[float]:
     return edges
 
 
-def draw_grid(
-    pen: Pen,
-    *,
-    x: float,
-    top: float,
-    columns: Sequence[Column],
-    header_height: float,
-    row_height: float,
-    rows: int,
-    header_size: float = 7.5,
-) -> None:
-    """A table's lines and column titles (the cells are filled by the caller)."""
-    draw_grid_lines(
-        pen,
-        x=x,
-        top=top,
-        widths=[column.width for column in columns],
-        header_height=header_height,
-        row_height=row_height,
-        rows=rows,
-    )
-    draw_column_titles(
-        pen, x=x, top=top, columns=columns, header_height=header_height, header_size=header_size
-    )
-
-
 def draw_grid_lines(
     pen: Pen,
     *,
@@ -334,7 +308,7 @@ class Flow:
         self,
         pen: Pen,
         *,
-        heading: Callable[[Pen], None],
+        heading: Callable[[Pen], object],  # what it returns (the height drawn) is not read
         footer: Callable[[Pen, int, int], None],
     ) -> None:
         """Every page: the heading, its blocks, and the footer with page x of y (in reading

@@ -338,7 +338,7 @@ def open_document(
         pagesize=page_size,
         pageCompression=1,
         # The canvas's own start-of-page font: ours, so no Helvetica resource is written.
-        initialFontName=REGULAR,
+        initialFontName=REGULAR,  # type: ignore[arg-type]  # the stubs say a number: it is a name
         initialFontSize=9,
         # The document's language (the tournament's, made active by documents), for
         # screen readers and hyphenation.

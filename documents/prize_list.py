@@ -165,13 +165,13 @@ def render_prize_list(document: PrizeDocument) -> bytes:
     flow.add(HEADER, header)
     flow.repeat = (HEADER, header)
     last = len(document.prizes) - 1
-    for index, line in enumerate(document.prizes):
+    for index, prize in enumerate(document.prizes):
         flow.add(
             ROW,
             partial(
                 _row,
                 columns=prize_columns,
-                values=[line.place, line.name, line.club, line.amount],
+                values=[prize.place, prize.name, prize.club, prize.amount],
                 shaded=index % 2 == 1,
             ),
             keep_with=ROW + signature_height if index == last else 0,

@@ -322,9 +322,9 @@ def render_protocol(protocol: Protocol) -> bytes:
     flow = Flow(first_top=top, next_top=top, bottom=MARGIN + 8)
 
     if protocol.open_rounds:
-        rounds = ", ".join(str(number) for number in protocol.open_rounds)
+        open_rounds = ", ".join(str(number) for number in protocol.open_rounds)
         note = _("Provisional: round %(rounds)s is not closed; only confirmed tables count.") % {
-            "rounds": rounds
+            "rounds": open_rounds
         }
         flow.add(16, partial(draw_note, text=note))
 

@@ -37,7 +37,8 @@ def qr_modules(text: str) -> tuple[bytes, ...]:
     )
     image = code.to_image(scale=1, add_quiet_zones=False)
     height, width = image.shape
-    data = memoryview(image).tobytes().translate(TO_MODULES)
+    # The image has the buffer protocol; zxing-cpp's stubs do not say so.
+    data = memoryview(image).tobytes().translate(TO_MODULES)  # type: ignore[arg-type]
     return tuple(data[row * width : (row + 1) * width] for row in range(height))
 
 

@@ -9,6 +9,7 @@ import functools
 from collections import Counter
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TypedDict
 
 from django.utils.translation import get_language
 from django.utils.translation import gettext as _
@@ -56,7 +57,14 @@ def row_words() -> RowWords:
     )
 
 
-def entry_columns(entry: SheetLine, by_key: dict[str, str], words: RowWords) -> dict[str, str]:
+class EntryColumns(TypedDict, total=False):
+    game: str
+    declarer: str
+    points: str
+    tricks: str
+
+
+def entry_columns(entry: SheetLine, by_key: dict[str, str], words: RowWords) -> EntryColumns:
     """The game, declarer, points and tricks columns of an entry."""
     if not isinstance(entry, Play):
         return {"game": words.game(entry)}
@@ -92,14 +100,14 @@ def deal_row(
 ) -> SheetDeal:
     """A scored deal as its row, with the engine's scores and running totals."""
     entry = deal.entry
-    played = isinstance(entry, Play)
+    play = entry if isinstance(entry, Play) else None
     return SheetDeal(
         number=deal.number or 0,
         dealer_seat=seat_of[deal.dealer or ""],
         game=words.game(entry),
-        declarer=by_key.get(entry.declarer, entry.declarer) if played else "",
-        points="" if not played or entry.points is None else str(entry.points),
-        tricks="" if not played or entry.tricks is None else str(entry.tricks),
+        declarer=by_key.get(play.declarer, play.declarer) if play else "",
+        points="" if play is None or play.points is None else str(play.points),
+        tricks="" if play is None or play.tricks is None else str(play.tricks),
         pule_marks=pule_marks(deal, seat_of, words),
         scores=deal.score_row,
         totals=deal.total_row,

@@ -19,6 +19,7 @@ from dataclasses import dataclass
 
 from django.utils.translation import get_language, pgettext
 from django.utils.translation import gettext as _
+from reportlab.lib import colors
 
 from documents.layout import (
     FEDERATION_HEIGHT,
@@ -94,7 +95,7 @@ class SheetHeading:
     """What the first page says under the round and table, each line known before it is drawn:
     the status lines (text, size, bold, colour) and the round's rules, wrapped."""
 
-    status: tuple[tuple[str, float, bool, object], ...]
+    status: tuple[tuple[str, float, bool, colors.Color], ...]
     rules: tuple[str, ...]
 
     @property
@@ -104,7 +105,7 @@ class SheetHeading:
 
 
 def sheet_heading(pen: Pen, sheet: ScoreSheet) -> SheetHeading:
-    status: list[tuple[str, float, bool, object]] = []
+    status: list[tuple[str, float, bool, colors.Color]] = []
     if sheet.status:
         status.append((sheet.status, 8.5, False, MUTED))
     if sheet.time_called_after is not None:
@@ -112,7 +113,7 @@ def sheet_heading(pen: Pen, sheet: ScoreSheet) -> SheetHeading:
         status.append((called, 8.5, True, INK))
     if sheet.error:
         status.append((_("Not scored: %(reason)s") % {"reason": sheet.error}, 8, False, ALERT))
-    rules = ()
+    rules: tuple[str, ...] = ()
     if sheet.rules:
         text = _("This round's rules: %(rules)s") % {"rules": " · ".join(sheet.rules)}
         rules = tuple(pen.wrap(text, heading_text_width(), size=RULES_SIZE, max_lines=RULES_LINES))

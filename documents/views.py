@@ -20,9 +20,9 @@ from documents.seating_list import CheckInNotice
 from documents.selectors import prize_note
 from scoring import selectors
 from tournaments import permissions
+from tournaments.access import cached_tournament_page, lazy_tournament, organiser_required
 from tournaments.models import Round, Tournament
 from tournaments.selectors import open_check_in_round
-from tournaments.views.access import cached_tournament_page, lazy_tournament, organiser_required
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 

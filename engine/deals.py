@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypedDict
 
 from engine.errors import SheetError, gettext_noop, shown
 from engine.rules import (
@@ -141,7 +141,13 @@ _MISSING_OF = {
 }
 
 
-def _field_of(field_name: str, of: str | None) -> tuple[str, str, dict[str, object]]:
+class _Player(TypedDict, total=False):
+    """The player param of a galdiņš field's error; none for a field of the declarer's game."""
+
+    player: str
+
+
+def _field_of(field_name: str, of: str | None) -> tuple[str, str, _Player]:
     """The template key, the error's field and the player param of a (galdiņš) field."""
     if of is None:
         return field_name, field_name, {}

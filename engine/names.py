@@ -43,8 +43,6 @@ def latvian_sort_key(name: str) -> tuple[tuple[tuple[int, int], ...], str]:
 RUSSIAN_ALPHABET = "абвгдеёжзийклмнопрстуфхцчшщъыьэюя"
 _RUSSIAN_RANK = {letter: index for index, letter in enumerate(RUSSIAN_ALPHABET)}
 
-SORT_LANGUAGES = ("lv", "en", "ru")
-
 # Per language, the order of the scripts: a Latin letter, a Cyrillic one, another letter.
 _SCRIPT_ORDER = {"en": (1, 2, 3), "ru": (2, 1, 3)}
 

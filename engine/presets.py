@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from engine.rules import Rules
+from engine.rules import AllPass, GaldinsScoring, PersonalPulePayment, Rules
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,7 +39,7 @@ PRESETS: dict[str, Preset] = {
         ),
         Preset(
             name="lzf",
-            rules=Rules(personal_pule_payment="N", four_table_pass_pules=2),
+            rules=Rules(personal_pule_payment=PersonalPulePayment.N, four_table_pass_pules=2),
             table_size=4,
             deals_per_round=28,
             deals_at_three=27,
@@ -50,11 +50,11 @@ PRESETS: dict[str, Preset] = {
         Preset(
             name="lzf-rondo",
             rules=Rules(
-                all_pass="galdins_pule",
-                galdins_scoring="rondo",
+                all_pass=AllPass.GALDINS_PULE,
+                galdins_scoring=GaldinsScoring.RONDO,
                 small_zole=True,
                 small_zole_loss=6,
-                personal_pule_payment="N",
+                personal_pule_payment=PersonalPulePayment.N,
                 four_table_pass_pules=2,
             ),
             table_size=4,

@@ -215,9 +215,10 @@ def prize_json(request: object) -> dict[str, object]:
         raise SheetError(gettext_noop("places must be a list of [name, rank] pairs"))
     costs = parse_percent(str(request.get("costs_percent", "0")), field="costs_percent")
     split = split_prize_fund(
+        # Any JSON value: split_prize_fund refuses what is not a whole number of cents.
         request.get("fund_cents"),  # type: ignore[arg-type]
         costs,
-        parse_prize_shares(request.get("shares", "")),  # type: ignore[arg-type]
+        parse_prize_shares(request.get("shares", "")),
         [(name, rank) for name, rank in places],
     )
     return {

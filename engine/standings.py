@@ -333,7 +333,6 @@ def validate_absent(rule: str) -> AbsentRule:
 
 
 DEFAULT_ORDER = (Metric.PLACE_POINTS, Metric.GAME_POINTS, Metric.LAST_ROUND_GAME_POINTS)
-GAME_POINTS_ONLY = (Metric.GAME_POINTS,)
 
 
 def exact_sum(values: Iterable[Fraction | int]) -> Fraction:
@@ -362,7 +361,8 @@ class Standing:
     rounds: tuple[RoundResult, ...] = field(default=())
 
     def metric(self, metric: Metric) -> Fraction | int:
-        return getattr(self, metric.value)
+        value: Fraction | int = getattr(self, metric.value)
+        return value
 
 
 def validate_order(order: Sequence[str]) -> tuple[Metric, ...]:
@@ -497,7 +497,8 @@ class TeamStanding:
     wins: int
 
     def metric(self, metric: Metric) -> Fraction | int:
-        return getattr(self, metric.value)
+        value: Fraction | int = getattr(self, metric.value)
+        return value
 
 
 def team_standings(

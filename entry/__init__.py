@@ -1,2 +1,2 @@
-"""Table entry: the referee's sheet page (the private link /r/<token>/ and the signed-in door)
-and the organiser's side of it (entry links, closing a round). URLs in entry/urls.py."""
+"""Table entry: the referee's sheet page (the private link /r/<token>/ and the signed-in door).
+URLs in entry/urls.py."""

@@ -11,6 +11,7 @@ import re
 import uuid
 from collections.abc import Sequence
 from functools import cached_property
+from typing import Any
 
 from django import forms
 from django.utils.translation import get_language
@@ -63,7 +64,7 @@ def player_choices(players: Sequence[SheetPlayer]) -> list[tuple[str, str]]:
     return [(player.key, player.name) for player in players]
 
 
-def points_field(**kwargs: object) -> forms.IntegerField:
+def points_field(**kwargs: Any) -> forms.IntegerField:
     return forms.IntegerField(
         required=False,
         min_value=0,
@@ -73,7 +74,7 @@ def points_field(**kwargs: object) -> forms.IntegerField:
     )
 
 
-def tricks_field(**kwargs: object) -> forms.IntegerField:
+def tricks_field(**kwargs: Any) -> forms.IntegerField:
     return forms.IntegerField(
         required=False,
         min_value=0,
@@ -94,10 +95,10 @@ class SubmissionForm(forms.Form):
 
     def __init__(
         self,
-        *args: object,
+        *args: Any,
         correction: bool = False,
         client_key: str | None = None,
-        **kwargs: object,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.is_correction = correction
@@ -134,11 +135,11 @@ class DealForm(SubmissionForm):
 
     def __init__(
         self,
-        *args: object,
+        *args: Any,
         players: Sequence[SheetPlayer],
         sitting_out: SheetPlayer | None,
         rules: Rules,
-        **kwargs: object,
+        **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
         self.fields["game"].choices = game_choices(rules)
@@ -232,7 +233,8 @@ class DealForm(SubmissionForm):
         return value
 
     def clean(self) -> dict[str, object]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         game = cleaned.get("game")
         if not game:
             return cleaned
@@ -269,12 +271,13 @@ class PenaltyForm(SubmissionForm):
 
     player = player_field(_("Player"))
 
-    def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
+    def __init__(self, *args: Any, players: Sequence[SheetPlayer], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = player_choices(players)
 
     def clean(self) -> dict[str, object]:
-        cleaned = super().clean()
+        super().clean()
+        cleaned = self.cleaned_data
         if cleaned.get("player"):
             cleaned["entry"] = PenaltyPule(str(cleaned["player"]))
         return cleaned
@@ -283,7 +286,7 @@ class PenaltyForm(SubmissionForm):
 class RemoveForm(SubmissionForm):
     """Remove the last entry (typed twice, or a deal that was never played)."""
 
-    def __init__(self, *args: object, **kwargs: object) -> None:
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         super().__init__(*args, correction=True, **kwargs)
         self.fields["reason"].label = _("Why is it removed?")
 
@@ -299,7 +302,7 @@ class ConfirmForm(forms.Form):
     deals = forms.IntegerField(widget=forms.HiddenInput, min_value=0)
 
     def __init__(
-        self, *args: object, players: Sequence[SheetPlayer], needs_confirmer: bool, **kwargs: object
+        self, *args: Any, players: Sequence[SheetPlayer], needs_confirmer: bool, **kwargs: Any
     ) -> None:
         super().__init__(*args, **kwargs)
         if needs_confirmer:
@@ -354,7 +357,7 @@ class LateArrivalForm(forms.Form):
         help_text=_("Leave empty for now."),
     )
 
-    def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
+    def __init__(self, *args: Any, players: Sequence[SheetPlayer], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = player_choices(players)
 
@@ -364,6 +367,6 @@ class OutOfRoundForm(forms.Form):
 
     player = player_field(_("Who did not come?"))
 
-    def __init__(self, *args: object, players: Sequence[SheetPlayer], **kwargs: object) -> None:
+    def __init__(self, *args: Any, players: Sequence[SheetPlayer], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         self.fields["player"].choices = player_choices(players)

@@ -21,12 +21,25 @@ from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import CSP_HEADER
 from scoring.sheet.reader import table_by_link
 
+# The phone's script: the page's module and every module it imports (an offline reload loads
+# them all from the worker's copies).
+TABLE_PAGE_MODULES = (
+    "js/table/page.js",
+    "js/table/deal-form.js",
+    "js/table/form-placeholders.js",
+    "js/table/refusal-text.js",
+    "js/table/sheet-row.js",
+    "js/table/sheet-state.js",
+    "js/table/status-text.js",
+    "js/table/sync-answer.js",
+    "js/table/text.js",
+)
 # Every static file a table page may use (the clock's scripts only when the round is timed).
 TABLE_PAGE_ASSETS = (
     "css/site.css",
     "js/entry-form.js",
     "js/sheet-scoring.js",
-    "js/table-entry.js",
+    *TABLE_PAGE_MODULES,
     "js/table-queue.js",
     "js/htmx.min.js",
     "js/round-clock.js",
@@ -72,7 +85,7 @@ def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
         if refusal is not None:
             return refusal
         raise Http404
-    if linked.table is None or linked.link.revoked_at is not None:
+    if linked.table is None or linked.link is None or linked.link.revoked_at is not None:
         raise Http404
     table = linked.table
     name = _("Round %(round_number)s · table %(table_number)s") % {

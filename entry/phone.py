@@ -1,4 +1,4 @@
-"""What the entry page hands its script (static/js/table-entry.js) so that the phone can take the
+"""What the entry page hands its script (static/js/table/page.js) so that the phone can take the
 next entries with no server: the words it writes (translated here, escaped as HTML), the engine's
 messages in the reader's language, and the entry forms it fills in for the next deal.
 
@@ -7,9 +7,9 @@ from a `FormsState` with a placeholder in place of each value that changes from 
 next (`placeholder`: the next position, the players' names, the client keys...): one set per
 dealer (at a table of four he sits out, so the declarer's buttons and the galdiņš rows differ),
 and the end of the round (every deal in, or time up with the deal under way entered: the
-confirmation). The phone fills the placeholders in (static/js/table-entry.js). Each set is
-rendered once per shape (the language, the rules, the table's size, who deals) and kept in a
-bounded LRU: rendering the five sets of a table of four was half the CPU of the entry page
+confirmation). The phone fills the placeholders in (static/js/table/form-placeholders.js). Each
+set is rendered once per shape (the language, the rules, the table's size, who deals) and kept in
+a bounded LRU: rendering the five sets of a table of four was half the CPU of the entry page
 (bench/entry.py)."""
 
 from __future__ import annotations

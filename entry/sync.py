@@ -39,10 +39,10 @@ from entry.views import (
     SheetPage,
     closed_message,
     entry_outcome,
-    table_role_required,
 )
 from scoring import services
 from scoring.models import DealResult
+from scoring.sheet.door import table_role_required
 from scoring.sheet.reader import DoorTable, read_sheet, sheet_frame, table_by_link
 from scoring.sheet.shape import TableSheet
 from tournaments import permissions

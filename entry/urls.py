@@ -2,15 +2,12 @@
 
 from django.urls import path
 
-from entry import links, offline, sync
+from entry import offline, sync
 from entry import views as entry
 
 app_name = "entry"
 
 urlpatterns = [
-    path(
-        "organise/t/<slug:slug>/rounds/<int:number>/close/", links.round_close, name="round_close"
-    ),
     # The worker's address decides its scope: served from /r/, it covers the table links only.
     path("r/table-worker.js", offline.table_worker, name="table_worker"),
     path("r/<str:token>/", entry.token_sheet, name="token_sheet"),
@@ -18,10 +15,4 @@ urlpatterns = [
     path("r/<str:token>/manifest.webmanifest", offline.table_manifest, name="table_manifest"),
     path("organise/tables/<int:table_id>/sheet/", entry.organiser_sheet, name="table_sheet"),
     path("organise/tables/<int:table_id>/entries/", sync.table_sync, name="table_sync"),
-    path("organise/tables/<int:table_id>/link/new/", links.table_link_new, name="table_link_new"),
-    path(
-        "organise/tables/<int:table_id>/link/revoke/",
-        links.table_link_revoke,
-        name="table_link_revoke",
-    ),
 ]

@@ -16,16 +16,15 @@ import datetime
 import uuid
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, replace
-from functools import cached_property, partial, wraps
+from functools import cached_property, partial
 
 from django import forms
 from django.contrib import messages
-from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
-from django.utils.functional import Promise, lazy
+from django.utils.functional import lazy
 from django.utils.safestring import SafeString
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
@@ -52,11 +51,11 @@ from entry.phone import phone_data
 from entry.state import table_state
 from scoring import late_players, services
 from scoring.services import ConflictError, KeyReusedError, LockedError, Writer
+from scoring.sheet.door import table_role_required
 from scoring.sheet.reader import (
     DoorTable,
     read_sheet,
     sheet_frame,
-    table_by_id,
     table_by_link,
     table_sheet,
 )
@@ -367,29 +366,6 @@ def link_gone(request: HttpRequest, token: TableToken | None, *, reseated: bool)
         "tournament": token.round.tournament if token is not None else None,
     }
     return render(request, "entry/link_gone.html", context, status=410)
-
-
-def table_role_required(
-    allowed: Callable[[object, Table], bool], refusal: str | Promise
-) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
-    """Views of one table (`table_id` in the URL): visitors are sent to sign in, accounts the
-    check refuses get 403, before anything else is read or the method is looked at. The view
-    receives the table as the link's door reads it (`scoring.sheet.reader.table_by_id`)."""
-
-    def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
-        @login_required
-        @wraps(view)
-        def wrapped(request: HttpRequest, table_id: int, **kwargs: object) -> HttpResponse:
-            door = table_by_id(table_id)
-            if door is None:
-                raise Http404
-            if not allowed(request.user, door.table):
-                raise PermissionDenied(refusal)
-            return view(request, door=door, **kwargs)
-
-        return wrapped
-
-    return decorator
 
 
 @never_cache

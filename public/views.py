@@ -21,11 +21,11 @@ from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
 from scoring.sheet.reader import table_sheet
 from tournaments import selectors as tournament_selectors
+from tournaments.access import cached_tournament_page
 from tournaments.models import Table, Tournament
 from tournaments.round_clock import round_clock
 from tournaments.rule_set import rule_set_options, rule_set_words
 from tournaments.selectors.signups import signup_open
-from tournaments.views.access import cached_tournament_page
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})

@@ -47,7 +47,7 @@ def _nice_ticks(low: float, high: float, count: int = 5) -> list[float]:
     magnitude = 10 ** math.floor(math.log10(raw)) if raw > 0 else 1
     step = next(m * magnitude for m in (1, 2, 5, 10) if m * magnitude >= raw)
     first = math.ceil(low / step) * step
-    ticks = []
+    ticks: list[float] = []
     value = first
     while value <= high + 1e-9:
         ticks.append(round(value, 6))

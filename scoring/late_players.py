@@ -183,7 +183,7 @@ def player_out_of_round(*, table: Table, player_key: str, writer: Writer) -> Lat
         score_sheet(
             Sheet(
                 players=plays_on.players,
-                entries=lines,
+                entries=tuple(lines),
                 rules=state.rules,
                 first_dealer=plays_on.first_dealer,
             )

@@ -9,7 +9,7 @@ import datetime
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, replace
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import formats, timezone
 from django.utils.translation import gettext as _
@@ -29,11 +29,14 @@ from scoring.models import (
     TableHeard,
     TableResult,
 )
+from scoring.selectors.progress import tables_confirmed_short
+from scoring.selectors.standings_before import standings_before
 from scoring.sheet import plain_sql
 from scoring.sheet.lines import engine_sheet, result_fields, sheet_line
 from scoring.sheet.reader import locked_sheet
 from scoring.sheet.shape import SheetFrame, TableSheet
 from tournaments import permissions
+from tournaments import services as tournament_services
 from tournaments.models import AuditEntry, Registration, Round, RoundStatus, Table, TableToken
 from tournaments.round_clock import time_is_up
 from tournaments.services import ServiceError, audit
@@ -60,14 +63,14 @@ class LockedError(ServiceError):
 class Writer:
     """Who writes: a signed-in user, or a table's link (token), and from where."""
 
-    user: AbstractBaseUser | AnonymousUser | None = None
+    user: User | AnonymousUser | None = None
     token: TableToken | None = None
     ip_address: str | None = None
 
     @property
-    def account(self) -> AbstractBaseUser | None:
+    def account(self) -> User | None:
         user = self.user
-        return user if user is not None and user.is_authenticated else None
+        return user if isinstance(user, User) and user.is_authenticated else None
 
     @property
     def via(self) -> str:
@@ -672,6 +675,47 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
         round=round_.number,
     )
     return round_
+
+
+@transaction.atomic
+def round_generate_seating(
+    *,
+    round_: Round,
+    mode: str | None = None,
+    seed: int | None = None,
+    by: User | None,
+    confirmation: str = "",
+    ip_address: str | None = None,
+    present: Iterable[Registration] | None = None,
+    shown_until: int | None = None,
+) -> Round:
+    """Seat a round (tournaments.services.round_generate_seating) by the standings before it,
+    read here from the confirmed results: the seating, below scoring, is handed them."""
+    return tournament_services.round_generate_seating(
+        round_=round_,
+        standings=standings_before(tournament=round_.tournament, before_round=round_.number),
+        mode=mode,
+        seed=seed,
+        by=by,
+        confirmation=confirmation,
+        ip_address=ip_address,
+        present=present,
+        shown_until=shown_until,
+    )
+
+
+@transaction.atomic
+def round_clock_reset(*, round_: Round, by: User | None, ip_address: str | None = None) -> Round:
+    """Stop a clock started by mistake (tournaments.services.round_clock_reset), handed the
+    tables confirmed short, which refuse it. They are read under the round's lock, on which a
+    short confirmation queues."""
+    locked = Round.objects.select_for_update(of=("self",)).get(pk=round_.pk)
+    return tournament_services.round_clock_reset(
+        round_=locked,
+        by=by,
+        tables_confirmed_short=tables_confirmed_short(round_=locked),
+        ip_address=ip_address,
+    )
 
 
 # A table's phone is heard from on every sync and every view of its sheet through the link: its

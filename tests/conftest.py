@@ -78,3 +78,14 @@ def short_round(table_of_three):
 
     play_round_with(table_of_three.round, deals_per_round=3)
     return table_of_three
+
+
+@pytest.fixture
+def season(db):
+    """Season 2026 (best 6, top 24 qualify), the only season: the migration's default season is
+    removed so nothing else covers the dates."""
+    from ranking.models import Season
+    from tests.factories import make_season
+
+    Season.objects.all().delete()
+    return make_season(2026)

@@ -82,13 +82,14 @@ def make_season(year: int, **fields: object):
 
 def make_published_round(tournament: Tournament | None = None, *, players: int = 7, seed: int = 1):
     """A published round 1 whose seating is generated: 7 players sit at a table of 4 and of 3."""
+    from scoring.services import round_generate_seating
     from tournaments import services
 
     tournament = tournament or make_tournament()
     if not tournament.registrations.exists():
         make_registrations(tournament, players)
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, seed=seed, by=None)
+    round_generate_seating(round_=round_, seed=seed, by=None)
     return services.round_publish(round_=round_, by=None)
 
 

@@ -20,10 +20,10 @@ from django.contrib.auth import get_user_model
 from django.test import Client
 from hypothesis import strategies as st
 
+from demo.simulation import table_plan
 from scoring import services
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from scoring.sheet.lines import sheet_line
-from scoring.simulation import table_plan
 from tests.factories import deals_on_sheet, make_organiser, make_tournament, make_user, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Club, Player, Registration, Round, Table, TableToken, Tournament
@@ -184,7 +184,7 @@ def world() -> World:
     chief = make_user()
     tournament.chief_referees.add(chief)
     round_1 = tournament_services.round_create(tournament=tournament)
-    tournament_services.round_generate_seating(round_=round_1, seed=1, by=organiser)
+    round_generate_seating(round_=round_1, seed=1, by=organiser)
     tournament_services.round_publish(round_=round_1, by=organiser)
     for table in round_1.tables.all():
         play(table, Writer(user=organiser), DEALS)
@@ -203,7 +203,7 @@ def world() -> World:
         )
     services.round_close(round_=round_1, writer=Writer(user=organiser))
     round_2 = tournament_services.round_create(tournament=tournament)
-    tournament_services.round_generate_seating(round_=round_2, seed=2, by=organiser)
+    round_generate_seating(round_=round_2, seed=2, by=organiser)
     tournament_services.round_publish(round_=round_2, by=organiser)
     table = round_2.tables.get(number=1)
     play(table, Writer(user=organiser), 2)

@@ -1,4 +1,4 @@
-"""The access matrix: every view of tournaments.urls, entry.urls, documents.urls,
+"""The access matrix: every view of organise.urls, entry.urls, documents.urls,
 ranking.urls and the JSON API's api.urls, requested as every role, with GET and with a POST
 that would write if it were let through.
 
@@ -28,7 +28,7 @@ from django.utils import timezone
 from engine import Play
 from engine.rules import Game
 from scoring import services as scoring_services
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from tests.factories import (
     deals_on_sheet,
     make_player,
@@ -67,7 +67,7 @@ EVERYONE = frozenset(ROLES)  # the table's private link: whoever holds it, signe
 TOKEN_HOLDERS = ORGANISERS | {"organiser_of_another_tournament"}
 
 # The namespaces whose every view is in the matrix.
-NAMESPACES = ("tournaments", "entry", "documents", "ranking", "api", "api_tokens", "public")
+NAMESPACES = ("organise", "entry", "documents", "ranking", "api", "api_tokens", "public")
 
 
 @dataclass
@@ -106,10 +106,10 @@ def make_world() -> World:
     tournament = make_tournament(slug="kauss", deals_per_round=3)
     entries = make_registrations(tournament, 6)
     round_1 = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_1, mode="random", seed=1, by=None)
+    round_generate_seating(round_=round_1, mode="random", seed=1, by=None)
     services.round_publish(round_=round_1, by=None)
     round_2 = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_2, mode="random", seed=2, by=None)
+    round_generate_seating(round_=round_2, mode="random", seed=2, by=None)
     other = make_tournament(slug="cits")
     table, other_table = round_1.tables.order_by("number")
     world = World(
@@ -390,75 +390,75 @@ def own_api_token(world: World, role: str) -> dict[str, object]:
 
 
 SPECS: dict[str, ViewSpec] = {
-    "tournaments:dashboard": ViewSpec(ANY_ROLE, no_args),
-    "tournaments:create": ViewSpec(STAFF, no_args, lambda w: tournament_form()),
-    "tournaments:clubs": ViewSpec(STAFF, no_args, lambda w: {"name": "Ogres Kārts"}),
-    "tournaments:players": ViewSpec(STAFF, no_args),
-    "tournaments:player_create": ViewSpec(
+    "organise:dashboard": ViewSpec(ANY_ROLE, no_args),
+    "organise:create": ViewSpec(STAFF, no_args, lambda w: tournament_form()),
+    "organise:clubs": ViewSpec(STAFF, no_args, lambda w: {"name": "Ogres Kārts"}),
+    "organise:players": ViewSpec(STAFF, no_args),
+    "organise:player_create": ViewSpec(
         STAFF, no_args, lambda w: {"full_name": "Jauna Spēlētāja", "is_active": "on"}
     ),
-    "tournaments:player_import": ViewSpec(
+    "organise:player_import": ViewSpec(
         STAFF, no_args, lambda w: {"text": "Importēts Spēlētājs", "confirm": "1"}
     ),
-    "tournaments:player_edit": ViewSpec(
+    "organise:player_edit": ViewSpec(
         STAFF,
         lambda w: [w.unregistered.pk],
         lambda w: {"full_name": "Pārdēvēta Spēlētāja", "is_active": "on"},
     ),
-    "tournaments:detail": ViewSpec(ORGANISERS, slug),
-    "tournaments:edit": ViewSpec(
+    "organise:detail": ViewSpec(ORGANISERS, slug),
+    "organise:edit": ViewSpec(
         ORGANISERS,
         slug,
         lambda w: tournament_form(name="Pārdēvēts", slug="kauss", deals_per_round=3),
     ),
-    "tournaments:registrations": ViewSpec(
+    "organise:registrations": ViewSpec(
         ORGANISERS, slug, lambda w: {"players": [w.unregistered.pk]}
     ),
-    "tournaments:registration_edit": ViewSpec(
+    "organise:registration_edit": ViewSpec(
         ORGANISERS,
         lambda w: [w.tournament.slug, w.tournament.registrations.first().pk],
         lambda w: {"withdraw-after_round": 1},
     ),
-    "tournaments:meetings": ViewSpec(ORGANISERS, slug),
-    "tournaments:signups": ViewSpec(ORGANISERS, slug, refuse_signup, prepare=open_signup),
-    "tournaments:signups_accept": ViewSpec(
+    "organise:meetings": ViewSpec(ORGANISERS, slug),
+    "organise:signups": ViewSpec(ORGANISERS, slug, refuse_signup, prepare=open_signup),
+    "organise:signups_accept": ViewSpec(
         ORGANISERS, slug, lambda w: {"count": 1}, has_page=False, prepare=open_signup
     ),
-    "tournaments:fee_category_set": ViewSpec(
+    "organise:fee_category_set": ViewSpec(
         ORGANISERS, slug, reduced_fee_for_two, has_page=False, prepare=with_fee_categories
     ),
-    "tournaments:fees_paid_present": ViewSpec(
+    "organise:fees_paid_present": ViewSpec(
         ORGANISERS,
         round_2,
         lambda w: {},
         has_page=False,
         prepare=unseat_round_2_with_fees,
     ),
-    "tournaments:round_create": ViewSpec(
+    "organise:round_create": ViewSpec(
         ORGANISERS, slug, lambda w: {}, has_page=False, prepare=drop_round_2
     ),
-    "tournaments:round": ViewSpec(ORGANISERS, round_1),
-    "tournaments:check_in": ViewSpec(
+    "organise:round": ViewSpec(ORGANISERS, round_1),
+    "organise:check_in": ViewSpec(
         ORGANISERS,
         round_2,
         lambda w: {"entries": list(w.tournament.registrations.values_list("pk", flat=True)[:3])},
         has_page=False,
     ),
-    "tournaments:generate": ViewSpec(
+    "organise:generate": ViewSpec(
         ORGANISERS, round_2, lambda w: {"mode": "random", "seed": 99}, has_page=False
     ),
-    "tournaments:swap": ViewSpec(ORGANISERS, round_2, swap_two, has_page=False),
-    "tournaments:publish": ViewSpec(ORGANISERS, round_2, lambda w: {}, has_page=False),
-    "tournaments:referees": ViewSpec(
+    "organise:swap": ViewSpec(ORGANISERS, round_2, swap_two, has_page=False),
+    "organise:publish": ViewSpec(ORGANISERS, round_2, lambda w: {}, has_page=False),
+    "organise:referees": ViewSpec(
         ORGANISERS, round_1, lambda w: {f"table_{w.table.pk}": [w.spare_referee.pk]}
     ),
-    "tournaments:roles": ViewSpec(
+    "organise:roles": ViewSpec(
         PEOPLE_PAGE,
         slug,
         lambda w: {"username": "newcomer", "role": "referee"},
         post_as={"chief_referee": lambda w: {"username": "newcomer", "role": "chief_referee"}},
     ),
-    "tournaments:role_remove": ViewSpec(
+    "organise:role_remove": ViewSpec(
         PEOPLE_PAGE,
         slug,
         lambda w: {"user": w.chief.pk, "role": "chief_referee"},
@@ -466,24 +466,24 @@ SPECS: dict[str, ViewSpec] = {
         # He removes table referees; removing a chief referee: test_organisers_never_...
         post_as={"organiser": lambda w: {"user": w.spare_referee.pk, "role": "referee"}},
     ),
-    "tournaments:audit": ViewSpec(ORGANISERS, slug),
+    "organise:audit": ViewSpec(ORGANISERS, slug),
     # The hall display's private link shows the check-in code: its organisers' to give.
-    "tournaments:display_link_new": ViewSpec(ORGANISERS, slug, lambda w: {}, has_page=False),
-    "tournaments:display_link_revoke": ViewSpec(
+    "organise:display_link_new": ViewSpec(ORGANISERS, slug, lambda w: {}, has_page=False),
+    "organise:display_link_revoke": ViewSpec(
         ORGANISERS, slug, lambda w: {}, has_page=False, prepare=make_display_link
     ),
-    "tournaments:fees": ViewSpec(ORGANISERS, slug, lambda w: fee_category_form()),
-    "tournaments:referee_call_answer": ViewSpec(
+    "organise:fees": ViewSpec(ORGANISERS, slug, lambda w: fee_category_form()),
+    "organise:referee_call_answer": ViewSpec(
         SHEET_PRINTERS,
         open_call,
         lambda w: {"back": "round"},
         has_page=False,
         prepare=call_the_referee,
     ),
-    "tournaments:clock": ViewSpec(
+    "organise:clock": ViewSpec(
         SHEET_PRINTERS, round_1, lambda w: {"action": "start"}, has_page=False, prepare=time_round_1
     ),
-    "entry:round_close": ViewSpec(
+    "organise:round_close": ViewSpec(
         ORGANISERS, round_1, lambda w: {}, has_page=False, prepare=confirm_round_1
     ),
     "entry:token_sheet": ViewSpec(EVERYONE, lambda w: [w.token], pass_deal),
@@ -494,8 +494,8 @@ SPECS: dict[str, ViewSpec] = {
     # The phone's sync takes a JSON body (tests/entry/test_entry_sync.py writes through it):
     # a form's body is answered 400 and writes nothing, to whoever is let through.
     "entry:table_sync": ViewSpec(TABLE_WRITERS, this_table, has_page=False),
-    "entry:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
-    "entry:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {"confirmed": "yes"}),
+    "organise:table_link_new": ViewSpec(ORGANISERS, this_table, lambda w: {}, has_page=False),
+    "organise:table_link_revoke": ViewSpec(ORGANISERS, this_table, lambda w: {"confirmed": "yes"}),
     "documents:round_sheets_pdf": ViewSpec(SHEET_PRINTERS, round_1),
     "documents:round_seating_pdf": ViewSpec(EVERYONE, round_1),
     "documents:standings_pdf": ViewSpec(EVERYONE, slug),
@@ -524,21 +524,21 @@ SPECS: dict[str, ViewSpec] = {
     ),
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),
-    "ranking:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),
-    "ranking:invite": ViewSpec(
+    "organise:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),
+    "organise:invite": ViewSpec(
         ORGANISERS,
         slug,
         lambda w: {"player": w.unregistered.pk, "reason": "wild card", "scope": "final"},
         has_page=False,
     ),
-    "ranking:withdraw": ViewSpec(
+    "organise:withdraw": ViewSpec(
         ORGANISERS,
         slug,
         lambda w: {"invitation": w.unregistered.invitations.get().pk},
         has_page=False,
         prepare=invite_to_the_final,
     ),
-    "ranking:seasons": ViewSpec(STAFF, no_args),
+    "organise:seasons": ViewSpec(STAFF, no_args),
     # The API reads what the public pages show, to everyone alike (its POST: 405, no write).
     "api:api-root": ViewSpec(EVERYONE, no_args),
     "api:docs": ViewSpec(EVERYONE, no_args),
@@ -578,8 +578,8 @@ SPECS: dict[str, ViewSpec] = {
         EVERYONE, lambda w: [w.table.seats.first().registration.player_id], prepare=confirm_round_1
     ),
     "public:signup": ViewSpec(EVERYONE, slug, signup_form, prepare=open_signup),
-    "ranking:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
-    "ranking:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
+    "organise:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
+    "organise:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
     # Organisers of any tournament hold API tokens; each revokes his own (api_token_of).
     "api_tokens:list": ViewSpec(TOKEN_HOLDERS, no_args, lambda w: {"name": "Federācijas vietne"}),
     "api_tokens:revoke": ViewSpec(
@@ -594,16 +594,24 @@ SPECS: dict[str, ViewSpec] = {
 }
 
 
+def named_views(patterns: list) -> list[str]:
+    """The names of the views in `patterns`, those of an include without a namespace of its own
+    (a group of pages under one prefix) among them."""
+    names = []
+    for pattern in patterns:
+        if isinstance(pattern, URLResolver) and pattern.namespace is None:
+            names += named_views(pattern.url_patterns)
+        elif getattr(pattern, "name", None):
+            names.append(pattern.name)
+    return names
+
+
 def discovered_views() -> list[str]:
     """Every named view under the matrix's namespaces, as the URL resolver knows them."""
     names = []
     for pattern in get_resolver().url_patterns:
         if isinstance(pattern, URLResolver) and pattern.namespace in NAMESPACES:
-            names += [
-                f"{pattern.namespace}:{view.name}"
-                for view in pattern.url_patterns
-                if getattr(view, "name", None)
-            ]
+            names += [f"{pattern.namespace}:{name}" for name in named_views(pattern.url_patterns)]
     return sorted(set(names))
 
 
@@ -721,8 +729,8 @@ def test_organisers_never_appoint_or_remove_a_chief_referee(world, client):
     or remove the one he has, could unlock confirmed tables. Staff and chief referees do it."""
     organiser = world.users["organiser"]
     client.force_login(organiser)
-    people = reverse("tournaments:roles", args=[world.tournament.slug])
-    remove = reverse("tournaments:role_remove", args=[world.tournament.slug])
+    people = reverse("organise:roles", args=[world.tournament.slug])
+    remove = reverse("organise:role_remove", args=[world.tournament.slug])
     before = snapshot()
 
     for username in (organiser.username, world.newcomer.username):
@@ -745,7 +753,7 @@ def test_organisers_never_appoint_or_remove_a_chief_referee(world, client):
 # Writes the matrix's one POST per view leaves out: the entry form itself (its spec withdraws).
 MORE_WRITES: dict[str, tuple[str, Callable[[World], list[object]], Callable[[World], dict]]] = {
     "entry form": (
-        "tournaments:registration_edit",
+        "organise:registration_edit",
         lambda w: [w.tournament.slug, w.tournament.registrations.first().pk],
         lambda w: {
             "registration-team": "Ogre",
@@ -754,7 +762,7 @@ MORE_WRITES: dict[str, tuple[str, Callable[[World], list[object]], Callable[[Wor
         },
     ),
     "check-out of everybody": (
-        "tournaments:check_in",
+        "organise:check_in",
         round_2,
         lambda w: {},
     ),

@@ -13,8 +13,10 @@ APPS = (
     "archive",
     "documents",
     "entry",
+    "organise",
     "public",
     "api",
+    "demo",
     "zole_site",
 )
 

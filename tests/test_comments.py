@@ -23,7 +23,9 @@ SOURCE_DIRS = (
     "archive",
     "documents",
     "entry",
+    "organise",
     "public",
+    "demo",
     "zole_site",
     "tests",
     "bench",
@@ -51,7 +53,7 @@ NAMED_FROM = (ROOT / "templates", ROOT / "static")
 # "Presets"); the heading may run over two lines of a comment.
 SECTION = re.compile(r'\b(README|docs/[\w/]+\.md),\s+"([^"]+)"')
 REPOSITORY_PATH = re.compile(
-    r"(?<![\w/.-])((?:engine|core|tournaments|scoring|ranking|archive|documents|entry|public|zole_site|tests|bench|docs|static)"
+    r"(?<![\w/.-])((?:engine|core|tournaments|scoring|ranking|archive|documents|entry|public|demo|zole_site|tests|bench|docs|static)"
     r"/[\w./-]*\w\.(?:py|js|css|md|json|toml))\b"
 )
 

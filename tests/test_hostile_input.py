@@ -35,24 +35,24 @@ staff = hostile.staff  # a fixture: an organiser signed in
 def organiser_pages(world: World) -> list[str]:
     slug = world.tournament.slug
     return [
-        reverse("tournaments:dashboard"),
-        reverse("tournaments:players"),
-        reverse("tournaments:players") + "?q=%3Cscript%3E",
-        reverse("tournaments:clubs"),
-        reverse("tournaments:player_edit", args=[world.players[0].pk]),
-        reverse("tournaments:detail", args=[slug]),
-        reverse("tournaments:edit", args=[slug]),
-        reverse("tournaments:registrations", args=[slug]),
-        reverse("tournaments:registration_edit", args=[slug, world.entries[0].pk]),
-        reverse("tournaments:meetings", args=[slug]),
-        reverse("tournaments:signups", args=[slug]),
-        reverse("tournaments:round", args=[slug, 1]),
-        reverse("tournaments:round", args=[slug, 2]),
-        reverse("tournaments:roles", args=[slug]),
-        reverse("tournaments:referees", args=[slug, 2]),
-        reverse("tournaments:audit", args=[slug]),
-        reverse("tournaments:audit", args=[slug]) + "?player=%3Cscript%3E",
-        reverse("tournaments:fees", args=[slug]),
+        reverse("organise:dashboard"),
+        reverse("organise:players"),
+        reverse("organise:players") + "?q=%3Cscript%3E",
+        reverse("organise:clubs"),
+        reverse("organise:player_edit", args=[world.players[0].pk]),
+        reverse("organise:detail", args=[slug]),
+        reverse("organise:edit", args=[slug]),
+        reverse("organise:registrations", args=[slug]),
+        reverse("organise:registration_edit", args=[slug, world.entries[0].pk]),
+        reverse("organise:meetings", args=[slug]),
+        reverse("organise:signups", args=[slug]),
+        reverse("organise:round", args=[slug, 1]),
+        reverse("organise:round", args=[slug, 2]),
+        reverse("organise:roles", args=[slug]),
+        reverse("organise:referees", args=[slug, 2]),
+        reverse("organise:audit", args=[slug]),
+        reverse("organise:audit", args=[slug]) + "?player=%3Cscript%3E",
+        reverse("organise:fees", args=[slug]),
         reverse("documents:prizes", args=[slug]),
         reverse("entry:table_sheet", args=[world.table.pk]),
         reverse("entry:table_sheet", args=[world.round_1.tables.first().pk]),
@@ -105,7 +105,7 @@ class TestNamesAreHarmless:
         slug = tournament.slug
         for client, url in (
             (hostile_client(), reverse("public:signup", args=[slug])),
-            (world.staff(), reverse("tournaments:signups", args=[slug])),
+            (world.staff(), reverse("organise:signups", args=[slug])),
         ):
             response = client.get(url)
             assert_escaped(response, url)
@@ -171,7 +171,7 @@ class TestPublicQueries:
             ],
             reverse("documents:standings_pdf", args=[slug]): ["round=abc", "round=-1", "round=0"],
             reverse("documents:round_sheets_pdf", args=[slug, 1]): ["blank=%3Cscript%3E"],
-            reverse("tournaments:players"): ["q=%3Cscript%3E", f"q={long_text}"],
+            reverse("organise:players"): ["q=%3Cscript%3E", f"q={long_text}"],
         }
         staff = world.staff()
         for url, strings in queries.items():
@@ -219,7 +219,7 @@ class TestLatePlayers:
         for client, url in (
             (staff, reverse("entry:table_sheet", args=[world.table.pk])),
             (public, reverse("entry:token_sheet", args=[world.token.token])),
-            (staff, reverse("tournaments:round", args=[slug, 2])),
+            (staff, reverse("organise:round", args=[slug, 2])),
             (public, reverse("public:round", args=[slug, 2])),
         ):
             response = client.get(url)

@@ -170,9 +170,9 @@ def test_the_pages_are_enumerated(world, pages):  # noqa: F811
     urls = {page.url for page in pages}
     slug = world.tournament.slug
     assert reverse("public:standings", args=[slug]) in urls
-    assert reverse("tournaments:players") in urls
+    assert reverse("organise:players") in urls
     assert reverse("entry:token_sheet", args=[world.token.token]) in urls
-    assert Page(reverse("tournaments:audit", args=[slug]), signed_in=True) in pages
+    assert Page(reverse("organise:audit", args=[slug]), signed_in=True) in pages
     assert Page(reverse("public:standings", args=[slug]), signed_in=False) in pages
     assert Page(reverse("api:standings", args=[slug]), signed_in=False) in pages
 

@@ -1,7 +1,7 @@
 """A module's name says what it holds: no two modules of the project share one.
 
 Django's conventional names (models, views, urls, ...) repeat by design, one per app, and so do
-the modules of a conventional package: `tournaments/views/rounds.py` is `views.rounds`, beside
+the modules of a conventional package: `organise/views/rounds.py` is `views.rounds`, beside
 `services.rounds` and `selectors.rounds`. Any other name is the project's own and says one
 thing: a reader who meets `tables` or `cache` in an import should not have to ask which one.
 Template tag libraries are loaded by their bare name (`{% load ... %}`), so theirs count too.
@@ -67,7 +67,7 @@ def clashes() -> dict[str, list[str]]:
 
 
 def test_the_conventions_are_read_from_the_project():
-    assert module_name(ROOT / "tournaments/views/rounds.py") == "views.rounds"
+    assert module_name(ROOT / "organise/views/rounds.py") == "views.rounds"
     assert module_name(ROOT / "engine/rules.py") == "rules"
     assert any(path.parent.name == "templatetags" for path in project_modules())
 

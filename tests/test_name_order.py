@@ -107,16 +107,16 @@ class TestPlayerRegister:
         [("lv", LATVIAN_NAMES), ("ru", RUSSIAN_NAMES), ("en", ENGLISH_NAMES)],
     )
     def test_the_register_is_in_the_readers_order(self, staff, register, language, expected):
-        html = staff.get(reverse("tournaments:players"), HTTP_ACCEPT_LANGUAGE=language)
+        html = staff.get(reverse("organise:players"), HTTP_ACCEPT_LANGUAGE=language)
         assert in_order(html.content.decode(), NAMES) == expected
 
     def test_sorted_by_name_backwards(self, staff, register):
-        url = reverse("tournaments:players") + "?sort=-full_name"
+        url = reverse("organise:players") + "?sort=-full_name"
         html = staff.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
         assert in_order(html, NAMES) == LATVIAN_NAMES[::-1]
 
     def test_sorted_by_club(self, staff, register):
-        url = reverse("tournaments:players") + "?sort=club"
+        url = reverse("organise:players") + "?sort=club"
         html = staff.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
         rows = re.findall(r"<tr[^>]*>(.*?)</tr>", html, re.S)[1:]
         clubs = [next(club for club in CLUBS if club in row) for row in rows]
@@ -131,7 +131,7 @@ class TestPlayerRegister:
             make_player(full_name=f"Zigmārs {index:02d}")
         make_player(full_name="Ābele Anna")
         make_player(full_name="Abele Anna")
-        html = staff.get(reverse("tournaments:players"), HTTP_ACCEPT_LANGUAGE="lv")
+        html = staff.get(reverse("organise:players"), HTTP_ACCEPT_LANGUAGE="lv")
         page = html.content.decode()
         assert "Abele Anna" in page
         assert "Zigmārs" not in page  # 50 a page: A, Ā first
@@ -140,7 +140,7 @@ class TestPlayerRegister:
 
 class TestChoices:
     def test_the_club_choice_of_a_player(self, staff, register):
-        html = staff.get(reverse("tournaments:player_create"), HTTP_ACCEPT_LANGUAGE="lv")
+        html = staff.get(reverse("organise:player_create"), HTTP_ACCEPT_LANGUAGE="lv")
         assert options(html.content.decode(), "club") == LATVIAN_CLUBS
 
     @pytest.mark.parametrize("page", ["ranking:season", "ranking:rating"])
@@ -151,12 +151,12 @@ class TestChoices:
         assert options(html, "club") == LATVIAN_CLUBS
 
     def test_the_club_list(self, staff, register):
-        html = staff.get(reverse("tournaments:clubs"), HTTP_ACCEPT_LANGUAGE="lv").content.decode()
+        html = staff.get(reverse("organise:clubs"), HTTP_ACCEPT_LANGUAGE="lv").content.decode()
         assert in_order(html, CLUBS) == LATVIAN_CLUBS
 
     def test_players_to_register_and_entries(self, staff, register):
         tournament = make_tournament()
-        url = reverse("tournaments:registrations", args=[tournament.slug])
+        url = reverse("organise:registrations", args=[tournament.slug])
         html = staff.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
         assert in_order(html, NAMES) == LATVIAN_NAMES
         staff.post(url, {"players": [player.pk for player in register]})
@@ -174,7 +174,7 @@ class TestPeople:
         for username in self.USERNAMES:
             user = User.objects.create_user(username=username)
             tournament.referees.add(user)
-        url = reverse("tournaments:roles", args=[tournament.slug])
+        url = reverse("organise:roles", args=[tournament.slug])
         html = staff.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
         people = html[html.index('id="role-referee"') :]
         shown = sorted(self.USERNAMES, key=lambda name: people.index(f"<strong>{name}</strong>"))
@@ -201,7 +201,7 @@ def test_the_entries_of_a_round_to_check_in(staff):
     from tournaments import services
 
     round_ = services.round_create(tournament=tournament)
-    url = reverse("tournaments:round", args=[tournament.slug, round_.number])
+    url = reverse("organise:round", args=[tournament.slug, round_.number])
     html = staff.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
     assert in_order(html, NAMES) == LATVIAN_NAMES
 

@@ -47,6 +47,7 @@ CROSS_CUTTING = {
     "test_i18n.py": "the translation catalogues and every page in every language",
     "test_module_names.py": "no two modules of any package share a name",
     "test_name_order.py": "the reader's alphabetical order in every list of every app",
+    "test_orm_layers.py": "the ORM paths between the apps' layers",
     "test_test_layout.py": "the layout of tests/ itself",
 }
 

@@ -18,7 +18,7 @@ from engine.rules import Game
 from engine.simulate import random_deal
 from scoring import services
 from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from scoring.sheet.lines import engine_sheet
 from tests.factories import deals_on_sheet, make_registrations, make_tournament, seat_keys
 from tournaments import services as tournament_services
@@ -34,7 +34,7 @@ REFEREE = Writer(ip_address="10.0.0.9")
 
 def publish_next_round(tournament: Tournament, *, seed: int = 1) -> Round:
     round_ = tournament_services.round_create(tournament=tournament)
-    tournament_services.round_generate_seating(round_=round_, seed=seed, by=None)
+    round_generate_seating(round_=round_, seed=seed, by=None)
     return tournament_services.round_publish(round_=round_, by=None)
 
 

@@ -19,13 +19,15 @@ themselves, so a rule changes here and nowhere else.
 
 from __future__ import annotations
 
-from django.contrib.auth.models import AbstractBaseUser, AnonymousUser, User
+from typing import TypeGuard
+
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 
 from tournaments import selectors
 from tournaments.models import Role, Table, Tournament
 
-AnyUser = AbstractBaseUser | AnonymousUser
+AnyUser = User | AnonymousUser
 
 
 # The tournament's relation that holds each role.
@@ -35,7 +37,7 @@ ROLE_RELATIONS: dict[str, str] = selectors.ROLE_HOLDERS
 # --- Checks -------------------------------------------------------------------------------------
 
 
-def _signed_in(user: AnyUser | None) -> bool:
+def _signed_in(user: AnyUser | None) -> TypeGuard[User]:
     return user is not None and user.is_authenticated and user.is_active
 
 

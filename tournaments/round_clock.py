@@ -97,7 +97,7 @@ class RoundClock:
     @property
     def can_reset(self) -> bool:
         """What the clock alone allows; the service also refuses once a table was confirmed
-        short (tournaments.services.round_clock_reset)."""
+        short (scoring.services.round_clock_reset)."""
         return self.round_is_open and self.is_started and not self.was_called
 
 

@@ -77,9 +77,11 @@ INSTALLED_APPS = [
     "archive",  # a tournament exported and imported as one JSON file
     "documents",  # the printed documents (PDF)
     "entry",  # table entry: the referee's sheet page, the phone's sync
+    "organise",  # the organiser's pages (/organise/)
     "public",  # the public pages, the hall display, the home page
     "api",  # the JSON API (/api/v1/)
     "zole_site",  # the site on top: its pages; the history of its migrations
+    "demo",  # demo data for trying the site, the benchmarks and the tests (`manage.py load_demo`)
 ]
 
 MIDDLEWARE = [
@@ -180,7 +182,7 @@ BACKUP_DIR = Path(os.environ.get("BACKUP_DIR") or BASE_DIR / "backups")
 # serve one event, so that a confirmed result invalidates the cached pages of them all.
 REDIS_URL = os.environ.get("REDIS_URL", "")
 if REDIS_URL:
-    CACHES = {
+    CACHES: dict[str, dict[str, object]] = {
         "default": {
             "BACKEND": "django.core.cache.backends.redis.RedisCache",
             "LOCATION": REDIS_URL,
@@ -238,7 +240,7 @@ STORAGES = {
     "staticfiles": {
         "BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"
         if DEBUG
-        else "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        else "zole_site.static_files.HashedStaticFiles"
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
@@ -250,7 +252,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # Organisers sign in on the site's own page (django.contrib.auth views).
 LOGIN_URL = "login"
-LOGIN_REDIRECT_URL = "tournaments:dashboard"
+LOGIN_REDIRECT_URL = "organise:dashboard"
 LOGOUT_REDIRECT_URL = "home"
 
 # --- Security --------------------------------------------------------------------------------

@@ -20,13 +20,14 @@ urlpatterns = [
     # The project's documentation (docs/*.md): the rules, and how to run a tournament.
     path("rules/", views.documentation, {"page": "rules"}, name="doc_rules"),
     path("rules/organising/", views.documentation, {"page": "organising"}, name="doc_organising"),
-    path("organise/", include("tournaments.urls")),
+    # The organiser's pages (/organise/, and the ranking's own under /ranking/).
+    path("", include("organise.urls")),
     # An organiser's personal API tokens: a page of his, beside the API it opens.
     path("organise/api-tokens/", include("api.pages_urls")),
     path("", include("entry.urls")),
     path("", include("public.urls")),
     path("", include("documents.urls")),
-    # The season ranking, the rating list and the qualification list of a final.
+    # The season ranking and the rating list.
     path("ranking/", include("ranking.urls")),
     # The JSON API (api/): the public reads for other programs, versioned in its address.
     path("api/v1/", include("api.urls")),

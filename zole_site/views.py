@@ -49,7 +49,8 @@ def language_switch(request: HttpRequest, language: str) -> HttpResponseRedirect
         domain=settings.LANGUAGE_COOKIE_DOMAIN,
         secure=settings.LANGUAGE_COOKIE_SECURE,
         httponly=settings.LANGUAGE_COOKIE_HTTPONLY,
-        samesite=settings.LANGUAGE_COOKIE_SAMESITE,
+        # One of set_cookie's values; the setting is typed as any str.
+        samesite=settings.LANGUAGE_COOKIE_SAMESITE,  # type: ignore[arg-type]
     )
     return response
 

@@ -182,8 +182,8 @@ def _fresh_factor(
                 chosen, fewest = player, mates
         candidates = sorted(near[chosen] & unseated)
         rng.shuffle(candidates)  # the tables are tried in random order
-        for mates in _fresh_mates(candidates, size - 1, near):
-            table = [chosen, *mates]
+        for group in _fresh_mates(candidates, size - 1, near):
+            table = [chosen, *group]
             unseated.difference_update(table)
             tables.append(table)
             if search():
@@ -275,16 +275,16 @@ def plan_mix(
         schedule.odd_locked = True
     exact = schedule.n <= EXACT_PLAYERS and not setting.fixed_at
     for offset in range(left):
-        groups = planned[offset] if planned is not None else None
-        if groups is not None:
-            schedule.release(groups)
-        tables = None
-        if exact and (groups is not None or not odd_tables):
-            tables = _fresh_round(schedule, groups or [], schedule.fresh_pair(None), rng)
-        if tables is not None:
-            schedule.add_round(tables)
+        odd_groups = planned[offset] if planned is not None else None
+        if odd_groups is not None:
+            schedule.release(odd_groups)
+        fresh = None
+        if exact and (odd_groups is not None or not odd_tables):
+            fresh = _fresh_round(schedule, odd_groups or [], schedule.fresh_pair(None), rng)
+        if fresh is not None:
+            schedule.add_round(fresh)
         else:
-            plan_round(schedule, setting, rng, groups)
+            plan_round(schedule, setting, rng, odd_groups)
     schedule.odd_locked = False
     if len(schedule.tables) - schedule.first_free > 1:
         if exact and schedule.usual == 3:

@@ -349,7 +349,8 @@ class Schedule:
         """The movable players at an odd table of this round who have had more turns at one than
         a movable player at a table of the usual size."""
         before = self.turns_before(round_index)
-        at_odd, at_usual = [], []
+        at_odd: list[int] = []
+        at_usual: list[int] = []
         for table in self.tables[round_index]:
             players = [player for player in table if not self.fixed[player]]
             (at_odd if len(table) == self.odd else at_usual).extend(players)

@@ -156,6 +156,10 @@ def _assemble(
     for offset, tables in enumerate(schedule.tables[schedule.history_rounds :]):
         round_number = len(past) + offset + 1
         seated = []
+
+        def met_last_round(first: str, second: str, last: list[int] = last) -> bool:
+            return last[index[first]] >= 0 and last[index[first]] == last[index[second]]
+
         for number, table in enumerate(tables, start=1):
             seats = list(table)
             rng.shuffle(seats)
@@ -164,9 +168,7 @@ def _assemble(
                 players,
                 number=number,
                 times_met=lambda first, second: met[index[first] * count + index[second]],
-                met_last_round=lambda first, second, last=last: (
-                    last[index[first]] >= 0 and last[index[first]] == last[index[second]]
-                ),
+                met_last_round=met_last_round,
                 clubs=clubs,
                 fixed_tables=fixed_tables,
                 avoid_same_club=avoid_same_club,

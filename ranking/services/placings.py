@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
@@ -126,7 +126,7 @@ def qualifiers_register(
     tournament: Tournament,
     season: Season,
     players: list[Player],
-    by: AbstractBaseUser | None,
+    by: User | None,
     ip_address: str | None = None,
 ) -> int:
     """Register the final's qualifiers not registered yet (one step, one audit entry); returns

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime
 
-from django.contrib.auth.models import AbstractBaseUser
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Q
@@ -61,7 +61,7 @@ def season_create(
     best_k: int,
     qualifiers: int,
     points_table: dict[str, list[int]],
-    by: AbstractBaseUser | None,
+    by: User | None,
     ip_address: str | None = None,
 ) -> Season:
     """A new season with its rules; the ranking pages show it at once."""
@@ -96,7 +96,7 @@ def season_update(
     best_k: int,
     qualifiers: int,
     points_table: dict[str, list[int]],
-    by: AbstractBaseUser | None,
+    by: User | None,
     ip_address: str | None = None,
 ) -> bool:
     """Change a season's rules. The ranking points are computed when read (`Placing` keeps the
@@ -144,7 +144,7 @@ def invitation_create(
     player: Player,
     whole_season: bool,
     reason: str,
-    by: AbstractBaseUser | None,
+    by: User | None,
     ip_address: str | None = None,
 ) -> Invitation:
     """Invite `player` to the final `final` (or, `whole_season`, to every final of the season):
@@ -205,7 +205,7 @@ def invitation_withdraw(
     *,
     invitation: Invitation,
     final: Tournament,
-    by: AbstractBaseUser | None,
+    by: User | None,
     ip_address: str | None = None,
 ) -> bool:
     """Take an invitation back (done from the final `final`'s page; the audit entry is that

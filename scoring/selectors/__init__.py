@@ -7,7 +7,7 @@ size of the tournament: rows are loaded in bulk and joined in Python.
 
 The parts: `public_results` (what the public sees, points as text), `progress`, `listing` (the
 tournament list), `tournament_standings`, `round_page`, `display` (the hall display), `players` (a
-player's page).
+player's page), `standings_before` (the standings a round is seated by).
 """
 
 from scoring.selectors.display import (
@@ -29,6 +29,7 @@ from scoring.selectors.players import (
 )
 from scoring.selectors.prize_standings import PrizeList, PrizeRow, prize_list
 from scoring.selectors.progress import (
+    tables_confirmed_short,
     tournament_progress,
 )
 from scoring.selectors.public_results import (
@@ -44,6 +45,7 @@ from scoring.selectors.round_page import (
     TableLine,
     round_tables,
 )
+from scoring.selectors.standings_before import rank_labels_before, standings_before
 from scoring.selectors.tournament_standings import (
     RoundCell,
     StandingRow,
@@ -74,10 +76,13 @@ __all__ = [
     "public_table_id",
     "public_tournament_list",
     "rank_label",
+    "rank_labels_before",
     "registration_count",
     "round_tables",
     "seating_grid",
+    "standings_before",
     "standings_order",
+    "tables_confirmed_short",
     "tournament_progress",
     "tournament_standings",
 ]

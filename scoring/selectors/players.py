@@ -49,7 +49,7 @@ class PlayerTournament:
 
     @property
     def place_points(self) -> Fraction:
-        return sum((r.place_points or 0 for r in self.confirmed_rounds), Fraction(0))
+        return sum((r.place_points or Fraction(0) for r in self.confirmed_rounds), Fraction(0))
 
     @property
     def place_points_text(self) -> str:

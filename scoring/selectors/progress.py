@@ -140,6 +140,16 @@ class TableLink:
         return self.refused > 0 or (self.waiting > 0 and silent)
 
 
+def tables_confirmed_short(*, round_: Round) -> list[int]:
+    """The numbers of the round's tables confirmed with fewer deals because time was up: their
+    results depend on the clock, which can then no longer be reset."""
+    return list(
+        TableResult.objects.filter(table__round=round_, time_called=True)
+        .order_by("table__number")
+        .values_list("table__number", flat=True)
+    )
+
+
 def round_table_links(*, round_: Round) -> list[TableLink]:
     """Each table of the round with its current entry link, deals entered, confirmation and
     (while the round is open) when its phone was last heard from, in three queries whatever the

@@ -87,7 +87,7 @@ def table_sheet(*, table_id: int) -> TableSheet:
     """The sheet of the table `table_id`, in three queries whatever the number of deals.
     Raises Table.DoesNotExist."""
     door = table_by_id(table_id)
-    if door is None:
+    if door is None or door.table is None:
         raise Table.DoesNotExist(f"no table {table_id}")
     return read_sheet(sheet_frame(door.table, door.confirmation))
 

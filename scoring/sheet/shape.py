@@ -445,11 +445,11 @@ def confirmer_name(confirmation: TableResult | None, players: Sequence[SheetPlay
             p for p in players if p.registration.pk == confirmation.confirmed_by_registration_id
         )
         player = next(seated, None)
-        return (
-            player.name
-            if player is not None
-            else confirmation.confirmed_by_registration.player.full_name
-        )
+        if player is not None:
+            return player.name
+        registration = confirmation.confirmed_by_registration
+        assert registration is not None  # its id is set
+        return registration.player.full_name
     user = confirmation.confirmed_by
     return (user.get_full_name() or user.get_username()) if user is not None else None
 

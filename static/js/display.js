@@ -14,7 +14,7 @@
   function lineHeight(list) {
     var style = window.getComputedStyle(list);
     var height = parseFloat(style.lineHeight);
-    return isNaN(height) ? parseFloat(style.fontSize) * 1.4 : height;
+    return Number.isNaN(height) ? parseFloat(style.fontSize) * 1.4 : height;
   }
 
   function step(list, now, elapsed) {
@@ -33,7 +33,10 @@
         place.position = 0; // back to the top, then a pause there
         place.pausedUntil = now + PAUSE_MS;
       } else {
-        place.position = Math.min(end, place.position + (lineHeight(list) * LINES_PER_SECOND * elapsed) / 1000);
+        place.position = Math.min(
+          end,
+          place.position + (lineHeight(list) * LINES_PER_SECOND * elapsed) / 1000
+        );
         if (place.position >= end) {
           place.pausedUntil = now + PAUSE_MS;
         }

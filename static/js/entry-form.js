@@ -7,7 +7,7 @@
 //
 // Back at the entry forms after a plain save (#entry-form), the next deal's Save button is
 // brought onto a phone's screen: the page is scrolled just far enough, the last rows of the sheet
-// above giving way first (static/js/table-entry.js does the same after an entry it takes).
+// above giving way first (static/js/table/page.js does the same after an entry it takes).
 (function () {
   "use strict";
 

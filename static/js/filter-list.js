@@ -34,7 +34,9 @@ document.querySelectorAll("[data-filter-list]").forEach(function (input) {
   if (!list) {
     return;
   }
-  var spellings = JSON.parse(input.dataset.searchSpellings || '{"cyrillic": {}, "vowels": "", "latin": []}');
+  var spellings = JSON.parse(
+    input.dataset.searchSpellings || '{"cyrillic": {}, "vowels": "", "latin": []}'
+  );
   var empty = input.dataset.filterEmpty ? document.getElementById(input.dataset.filterEmpty) : null;
   input.addEventListener("input", function () {
     var needle = searchKey(input.value, spellings);

@@ -27,13 +27,13 @@ function isWhole(value) {
 // A value as Python's json.dumps(value, ensure_ascii=False) writes it.
 export function shown(value) {
   if (Array.isArray(value)) {
-    return "[" + value.map(shown).join(", ") + "]";
+    return `[${value.map(shown).join(", ")}]`;
   }
   if (isDict(value)) {
     return (
       "{" +
       Object.keys(value)
-        .map((key) => JSON.stringify(key) + ": " + shown(value[key]))
+        .map((key) => `${JSON.stringify(key)}: ${shown(value[key])}`)
         .join(", ") +
       "}"
     );
@@ -381,10 +381,10 @@ function validateDrawLoser(galdins, rules) {
   const tied = galdinsDrawNeeded(galdins, rules);
   if (tied === null) {
     if (galdins.draw_loser !== null) {
-      throw new SheetError(
-        "draw_loser %(player)s is given, but this galdiņš needs no card draw",
-        { field: "draw_loser", player: shown(galdins.draw_loser) },
-      );
+      throw new SheetError("draw_loser %(player)s is given, but this galdiņš needs no card draw", {
+        field: "draw_loser",
+        player: shown(galdins.draw_loser),
+      });
     }
     return;
   }
@@ -433,7 +433,7 @@ function maxOf(values) {
 }
 
 export function galdinsLosers(galdins, rules = null) {
-  if (rules !== null && rules.rondo) {
+  if (rules?.rondo) {
     const mostPoints = maxOf(Object.values(galdins.points));
     return Object.keys(galdins.points).filter((name) => galdins.points[name] === mostPoints);
   }
@@ -514,7 +514,9 @@ export function baseScores(deal, players, rules) {
 // --- engine/sheet.py -------------------------------------------------------------------------
 
 // Only what Python's str.strip() strips (JavaScript's trim() differs at the edges).
-const PYTHON_BLANK = /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
+const PYTHON_BLANK =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: Python's str.isspace() counts them
+  /^[\t\n\v\f\r\x1c-\x1f \x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]*$/;
 
 export function validatePlayers(players) {
   if (!TABLE_SIZES.includes(players.length)) {
@@ -682,7 +684,9 @@ export function scoreSheet(sheet) {
     players,
     deals: scored,
     settlement,
-    totals: Object.fromEntries(players.map((name, seat) => [name, totals[seat] + settlement[name]])),
+    totals: Object.fromEntries(
+      players.map((name, seat) => [name, totals[seat] + settlement[name]]),
+    ),
     openCommonPules: common,
     openPersonalPules: openPersonal,
     dealsPlayed,

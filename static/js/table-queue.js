@@ -1,5 +1,5 @@
 // The phone's queue of table entries, kept in IndexedDB, and the one way they are sent to the
-// server: used by the entry page (static/js/table-entry.js) and by the table links' service
+// server: used by the entry page (static/js/table/page.js) and by the table links' service
 // worker (templates/entry/table-worker.js, on Background Sync), so that both send alike.
 //
 // Database "zole-table", version 1: store "entries" (keyPath "key", index "link"): one entry
@@ -209,7 +209,9 @@
         }
       });
       if (answer.state && answer.state.link) {
-        tx.objectStore("states").put(Object.assign({}, answer.state, { html: answer.html || null }));
+        tx.objectStore("states").put(
+          Object.assign({}, answer.state, { html: answer.html || null })
+        );
       }
     }).then(function () {
       return { stored: stored, refused: refused };
@@ -291,8 +293,11 @@
                   return { retry: true, retryAfter: retryAfter };
                 }
                 return applyResults(batch, answer).then(function (done) {
-                  var more = done.refused === 0 && done.stored === batch.length &&
-                    entries.length > batch.length && entries[batch.length].status !== "refused";
+                  var more =
+                    done.refused === 0 &&
+                    done.stored === batch.length &&
+                    entries.length > batch.length &&
+                    entries[batch.length].status !== "refused";
                   return { answer: answer, more: more, stored: done.stored };
                 });
               });

@@ -6,9 +6,9 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
+from demo.simulation import play_simulated_round
 from scoring import services as scoring_services
 from scoring.services import Writer
-from scoring.simulation import play_simulated_round
 from tests.factories import make_registrations, make_tournament
 from tests.tournament_play import (
     confirm,

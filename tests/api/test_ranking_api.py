@@ -6,9 +6,9 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from demo.synthetic import build_played_tournaments
 from ranking import selectors, services
 from ranking.models import Season
-from ranking.synthetic import build_played_tournaments
 from tests.factories import make_season
 from tournaments.models import Club
 

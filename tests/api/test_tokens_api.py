@@ -12,6 +12,7 @@ from django.test import Client
 from hypothesis import HealthCheck, given, settings
 
 from api import services
+from scoring.services import round_generate_seating
 from tests.factories import make_club, make_player, make_registrations, make_tournament, make_user
 from tests.hostile import hidden_variants
 from tournaments import services as tournament_services
@@ -30,7 +31,7 @@ def tournament_with_a_draft():
     make_registrations(tournament, 6)
     for seed in (1, 2):
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=seed, by=None)
+        round_generate_seating(round_=round_, seed=seed, by=None)
         if seed == 1:
             tournament_services.round_publish(round_=round_, by=None)
     return tournament

@@ -17,6 +17,7 @@ from django.urls import reverse
 
 from engine.cli import score_one
 from scoring.models import SeatResult
+from scoring.services import round_generate_seating
 from tests.factories import (
     make_organiser,
     make_published_round,
@@ -139,7 +140,7 @@ def test_a_draft_round_is_not_listed_nor_found_as_on_the_pages():
     tournament = make_tournament(slug="kauss")
     round_1 = make_published_round(tournament)
     round_2 = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_2, seed=2, by=None)
+    round_generate_seating(round_=round_2, seed=2, by=None)
 
     listed = [each["number"] for each in get(api("/tournaments/kauss")).json()["rounds"]]
 

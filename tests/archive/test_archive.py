@@ -14,6 +14,7 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
 from archive.export import tournament_archive
+from demo.simulation import simulate_tournament
 from engine import PlaceScheme, Play, rank_standings, round_results
 from engine.json_contract import score_json
 from engine.rules import Game
@@ -21,7 +22,6 @@ from scoring import services
 from scoring.models import SeatResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer
-from scoring.simulation import simulate_tournament
 from tests.factories import (
     deals_on_sheet,
     make_player,

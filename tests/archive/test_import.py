@@ -20,6 +20,7 @@ from archive.export import tournament_archive
 from archive.format import user_relations
 from archive.reading import ArchiveError, read_archive
 from archive.writing import tournament_import
+from demo.simulation import simulate_tournament
 from engine import Play, dealer_for
 from engine.json_contract import score_json
 from engine.rules import Game
@@ -27,8 +28,7 @@ from scoring import services
 from scoring.late_players import player_out_of_round
 from scoring.models import DealResult, LatePlayer, SeatResult, TableResult
 from scoring.selectors import tournament_standings
-from scoring.services import Writer
-from scoring.simulation import simulate_tournament
+from scoring.services import Writer, round_generate_seating
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
@@ -109,7 +109,7 @@ def full_tournament(rule_set: str = "pules") -> Tournament:
     by_organiser = Writer(user=organiser, ip_address="192.0.2.7")
 
     round_3 = tournament_services.round_create(tournament=tournament)
-    tournament_services.round_generate_seating(round_=round_3, seed=5, by=organiser)
+    round_generate_seating(round_=round_3, seed=5, by=organiser)
     tournament_services.round_publish(round_=round_3, by=organiser)
     first, second = round_3.tables.order_by("number")[:2]
     token = first.tokens.get()
@@ -437,7 +437,7 @@ class TestRoundTrip:
         )
         make_registrations(tournament, 9)
         round_1 = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_1, seed=3, by=None)
+        round_generate_seating(round_=round_1, seed=3, by=None)
         slug = import_file(write(tmp_path, export(tournament.slug)), "--slug", "mix-kopija")
         imported = Tournament.objects.get(slug=slug)
         entry_ids = sorted(str(pk) for pk in imported.registrations.values_list("pk", flat=True))
@@ -451,7 +451,7 @@ class TestRoundTrip:
         # The imported draft round regenerates from the plan it continues, as the original does.
         for copy_ in (tournament, imported):
             round_ = copy_.rounds.get(number=1)
-            tournament_services.round_generate_seating(round_=round_, by=None)
+            round_generate_seating(round_=round_, by=None)
             assert round_.tables.count() == 3
 
     def test_missing_accounts_are_created_inactive_without_a_password(self, tmp_path):

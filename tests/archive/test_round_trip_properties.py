@@ -40,7 +40,7 @@ from scoring import services as scoring
 from scoring.models import DealResult, LatePlayer, SeatResult, TableResult
 from scoring.selectors import tournament_standings
 from scoring.selectors.prize_standings import prize_list
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from scoring.sheet.reader import table_sheet
 from tests.factories import make_club, make_player, make_tournament
 from tournaments import services
@@ -389,7 +389,7 @@ class Event:
 
     def round_published(self) -> None:
         round_ = self.draft()
-        services.round_generate_seating(round_=round_, seed=self.rng.randrange(1000), by=None)
+        round_generate_seating(round_=round_, seed=self.rng.randrange(1000), by=None)
         services.round_publish(round_=round_, by=self.organiser)
         # As if it had been published a quarter of an hour ago: late players are late.
         Round.objects.filter(pk=round_.pk).update(

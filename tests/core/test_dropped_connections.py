@@ -146,7 +146,7 @@ def test_a_write_that_cannot_be_repeated_is_not_run_twice_but_answered_503(clien
     tournament = make_tournament()
     dropped = DroppedConnection(monkeypatch)
     with connection.execute_wrapper(dropped):
-        response = client.post(reverse("tournaments:round_create", args=[tournament.slug]))
+        response = client.post(reverse("organise:round_create", args=[tournament.slug]))
     assert response.status_code == 503
     assert response["Retry-After"] == str(RETRY_AFTER_SECONDS)
     assert dropped.queries_failed == 1  # not repeated

@@ -24,6 +24,7 @@ from engine.deals import Play, validate_entry
 from engine.rules import Game
 from engine.seating import SeatingPlayer, seat_players
 from engine.sheet import Sheet, score_sheet
+from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services
 from tournaments.models import AuditEntry, Seat
@@ -168,7 +169,7 @@ def round_with_a_broken_fixed_table(db):
     fixed.fixed_table = 1
     fixed.save()
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, seed=3, by=None)
+    round_generate_seating(round_=round_, seed=3, by=None)
     other = Seat.objects.filter(table__round=round_, table__number=2).first().registration
     return round_, fixed, other
 
@@ -197,7 +198,7 @@ def test_the_round_page_shows_flags_and_warnings_through_the_translation(
     table.flags = [*table.flags, {"code": "same_club", "detail": "same club: Ogre (X, Y)"}]
     table.save(update_fields=["flags"])
     client.force_login(make_organiser())
-    html = client.get(reverse("tournaments:round", args=[round_.tournament.slug, 1])).content
+    html = client.get(reverse("organise:round", args=[round_.tournament.slug, 1])).content
     html = html.decode()
     name = fixed.player.full_name
     # The table's flag and the round's warning, both translated; an old flag shows its detail.

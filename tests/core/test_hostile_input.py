@@ -39,13 +39,13 @@ class TestNulCharacters:
     def test_it_is_refused_wherever_it_is(self, world):
         slug = world.tournament.slug
         token = world.token.token
-        players = reverse("tournaments:players")
+        players = reverse("organise:players")
         upload = ("players.csv", b"Anna Liepa;Klubs;\n", "text/csv")
 
         def multipart(client: Client) -> Any:
             file = io.BytesIO(upload[1])
             file.name = upload[0]
-            return client.post(reverse("tournaments:player_import"), {"file": file, "x": "\x00"})
+            return client.post(reverse("organise:player_import"), {"file": file, "x": "\x00"})
 
         attempts: dict[str, tuple[str, Callable[[Client], Any]]] = {
             "a table link": ("The address", lambda c: c.get("/r/%00/")),
@@ -62,7 +62,7 @@ class TestNulCharacters:
             "a parameter's name": ("“␀”", lambda c: c.get(players + "?%00=1")),
             "a form field": (
                 "“full_name”",
-                lambda c: c.post(reverse("tournaments:player_create"), {"full_name": NUL_TEXT}),
+                lambda c: c.post(reverse("organise:player_create"), {"full_name": NUL_TEXT}),
             ),
             "a multipart field": ("“x”", multipart),
             "a deal at a table": ("“action”", lambda c: c.post(f"/r/{token}/", {"action": "\x00"})),
@@ -94,7 +94,7 @@ class TestPublicQueries:
         slug = world.tournament.slug
         pages = {
             reverse("public:standings", args=[slug]): hostile_client(),
-            reverse("tournaments:players"): world.staff(),
+            reverse("organise:players"): world.staff(),
             reverse("ranking:season"): hostile_client(),
         }
         for url, client in pages.items():
@@ -107,7 +107,7 @@ class TestPublicQueries:
         """PostgreSQL cannot hold a NUL in text: a search for one is refused, never a 500."""
         url = {
             "public round": reverse("public:round", args=[world.tournament.slug, 1]),
-            "organiser players": reverse("tournaments:players"),
+            "organiser players": reverse("organise:players"),
         }[page]
         assert world.staff().get(url, {"q": "Jā\x00nis"}).status_code < 500
 

@@ -29,7 +29,7 @@ from core.ratelimit import LOGIN_FAILURES
 from engine import Play, dealer_for
 from engine.rules import Game
 from scoring import selectors, services
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
@@ -92,7 +92,7 @@ def round_in_play(django_capture_on_commit_callbacks) -> tuple[Tournament, Round
     make_registrations(tournament, 6)
     with django_capture_on_commit_callbacks(execute=True):
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         tournament_services.round_publish(round_=round_, by=None)
         tables = list(round_.tables.order_by("number"))
         for table in tables:
@@ -271,7 +271,7 @@ def two_published_rounds(tournament: Tournament, round_: Round, tables: list[Tab
     """Round 1 played, confirmed and closed; round 2 published."""
     services.round_close(round_=round_, writer=Writer(user=make_organiser()))
     round_two = tournament_services.round_create(tournament=tournament)
-    tournament_services.round_generate_seating(round_=round_two, seed=2, by=None)
+    round_generate_seating(round_=round_two, seed=2, by=None)
     tournament_services.round_publish(round_=round_two, by=None)
 
 
@@ -587,7 +587,7 @@ class TestWritesInvalidate:
         assert client.get(round_two_url).status_code == 404
         with django_capture_on_commit_callbacks(execute=True):
             round_two = tournament_services.round_create(tournament=tournament)
-            tournament_services.round_generate_seating(round_=round_two, seed=2, by=None)
+            round_generate_seating(round_=round_two, seed=2, by=None)
             tournament_services.round_publish(round_=round_two, by=None)
         assert client.get(round_two_url).status_code == 200
         assert client.get(tournament_url).content != closed

@@ -104,7 +104,7 @@ class TestSignIn:
         response = sign_in(Client(), "zole-pass-123", address=NEIGHBOUR)
 
         assert response.status_code == 302
-        assert response["Location"] == reverse("tournaments:dashboard")
+        assert response["Location"] == reverse("organise:dashboard")
 
     def test_good_sign_ins_never_count(self, client: Client):
         make_organiser(username="rita")

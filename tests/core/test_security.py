@@ -38,7 +38,7 @@ def too_large(client: Client) -> HttpResponse:
     client.force_login(make_organiser())
     body = b"x" * (settings.REQUEST_BODY_MAX_BYTES + 1)
     upload = SimpleUploadedFile("players.csv", body, content_type="text/csv")
-    return client.post(reverse("tournaments:player_import"), {"file": upload})
+    return client.post(reverse("organise:player_import"), {"file": upload})
 
 
 def too_many_failures(client: Client, settings) -> HttpResponse:

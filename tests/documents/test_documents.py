@@ -44,7 +44,7 @@ from engine.rules import Game
 from scoring import selectors as scoring_selectors
 from scoring import services
 from scoring.models import TWELFTHS, DealResult, SeatResult
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from scoring.sheet.lines import engine_sheet
 from tests.factories import (
     make_organiser,
@@ -562,7 +562,7 @@ class TestSheetsView:
     def test_a_draft_rounds_sheets_print_blank_without_a_link_yet(self, client):
         tournament = make_named_tournament()
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         client.force_login(make_organiser())
 
         pages = pdf_text(client.get(self.url(round_)).content)
@@ -614,7 +614,7 @@ class TestLinks:
         client.force_login(make_organiser())
         slug, number = played_round.tournament.slug, played_round.number
 
-        page = client.get(reverse("tournaments:round", args=[slug, number])).content.decode()
+        page = client.get(reverse("organise:round", args=[slug, number])).content.decode()
 
         sheets = reverse("documents:round_sheets_pdf", args=[slug, number])
         assert f'href="{sheets}"' in page
@@ -624,11 +624,11 @@ class TestLinks:
     def test_a_draft_rounds_page_offers_the_sheets_but_not_the_seating_list(self, client):
         tournament = make_named_tournament()
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         client.force_login(make_organiser())
 
         page = client.get(
-            reverse("tournaments:round", args=[tournament.slug, round_.number])
+            reverse("organise:round", args=[tournament.slug, round_.number])
         ).content.decode()
 
         assert reverse("documents:round_sheets_pdf", args=[tournament.slug, 1]) in page
@@ -698,7 +698,7 @@ class TestSeatingList:
     def test_a_draft_round_is_not_found(self, client):
         tournament = make_named_tournament()
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         assert round_.status == RoundStatus.DRAFT
 
         assert client.get(self.url(round_)).status_code == 404

@@ -225,7 +225,7 @@ def pdf_text(content: bytes) -> str:
     return "\n".join(page.extract_text() for page in pages).replace("\u00a0", " ")
 
 
-# Set before a tap on Save: whether the phone (static/js/table-entry.js) has since answered the
+# Set before a tap on Save: whether the phone (static/js/table/page.js) has since answered the
 # tap: its queue (section#entry-form data-queue) left "idle", or its scoring refused the entry.
 WATCH_THE_QUEUE = """
 () => {
@@ -260,7 +260,7 @@ ENTRY_SENT = """
 
 def send_entry(page, button: str, timeout: float = 30_000) -> None:
     """Clicks the button of an entry form (a deal, a correction, a confirmation) and waits until
-    the server has it: static/js/table-entry.js takes the entry on the phone at once and sends
+    the server has it: static/js/table/page.js takes the entry on the phone at once and sends
     it, and the page is settled when nothing waits and nothing is on its way (section#entry-form's
     data-queue back to "idle"), the server's answer shown, or when the phone or the server
     refused it. A form the script leaves to the browser (a locked table) loads the server's

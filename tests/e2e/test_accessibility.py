@@ -114,8 +114,8 @@ def more_states(world: World) -> list[Page]:
         Page("404", "/t/nav-tada/", frozenset(ROLES), status=404),
         Page(
             "403",
-            reverse("tournaments:detail", args=[world.tournament.slug]),
-            signed_in - SPECS["tournaments:detail"].allowed,
+            reverse("organise:detail", args=[world.tournament.slug]),
+            signed_in - SPECS["organise:detail"].allowed,
             status=403,
         ),
         Page("entry:token_sheet", reverse("entry:token_sheet", args=[token]), frozenset(ROLES)),
@@ -297,9 +297,9 @@ SPOT_CHECKED = {
     "public:standings": "anonymous",
     "public:display": "anonymous",
     "entry:token_sheet": "anonymous",
-    "tournaments:dashboard": "chief_referee",
-    "tournaments:round": "organiser",
-    "tournaments:registrations": "organiser",
+    "organise:dashboard": "chief_referee",
+    "organise:round": "organiser",
+    "organise:registrations": "organiser",
 }
 
 

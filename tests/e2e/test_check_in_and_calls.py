@@ -13,6 +13,7 @@ import re
 
 import pytest
 
+from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_player, make_tournament, make_user
 from tournaments import services
 from tournaments.models import CheckIn, CheckInMethod, RefereeCall, Registration, TableToken
@@ -125,7 +126,7 @@ def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, o
     no_violations(desk)
 
     # The round is seated and published: check-in is closed, the table's sheet calls.
-    services.round_generate_seating(round_=round_one, mode="random", seed=3, by=None)
+    round_generate_seating(round_=round_one, mode="random", seed=3, by=None)
     services.round_publish(round_=round_one, by=None)
     table = round_one.tables.get(number=2)
     token = TableToken.objects.get(table=table, revoked_at__isnull=True).token

@@ -21,7 +21,7 @@ from engine.rules import Game
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from scoring.models import DealResult, TableResult
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from scoring.sheet.reader import table_sheet
 from tests.factories import (
     deals_on_sheet,
@@ -230,7 +230,7 @@ def test_an_lzf_rondo_galdins_tied_for_the_most_points_asks_who_drew_the_card(
     for _ in range(4):
         Registration.objects.create(tournament=tournament, player=make_player())
     round_ = tournament_services.round_create(tournament=tournament)
-    tournament_services.round_generate_seating(round_=round_, seed=3, by=None)
+    round_generate_seating(round_=round_, seed=3, by=None)
     round_ = tournament_services.round_publish(round_=round_, by=None)
     table = round_.tables.get()
     players = seat_keys(table)

@@ -12,13 +12,13 @@ import itertools
 
 import pytest
 
+from demo.simulation import simulate_tournament
 from engine import Pass, PenaltyPule, Play, dealer_for
 from engine.rules import Game
 from ranking import services as ranking_services
 from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.services import Writer
-from scoring.simulation import simulate_tournament
 from tests.factories import make_published_round, make_tournament, seat_keys
 from tournaments.models import Player, Table, TableToken
 

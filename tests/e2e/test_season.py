@@ -7,11 +7,11 @@ import datetime
 import pytest
 from playwright.sync_api import expect
 
+from demo.synthetic import build_played_tournaments
 from ranking import services
 from ranking.models import Invitation, Season
 from ranking.selectors import player_ranking, season_standings
 from ranking.services import QUALIFIERS_REGISTERED
-from ranking.synthetic import build_played_tournaments
 from tests.factories import make_player, make_season, make_tournament, make_user
 from tournaments.models import AuditEntry, Player
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import pytest
 
-from scoring.simulation import simulate_tournament
+from demo.simulation import simulate_tournament
 from tournaments.models import Club
 
 from .conftest import assert_fits_the_phone, no_violations, t

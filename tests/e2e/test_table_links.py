@@ -4,6 +4,7 @@ re-seated round tells its old links' holders to use the new link."""
 
 import pytest
 
+from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_published_round
 from tournaments import services as tournament_services
 from tournaments.models import TableToken
@@ -62,7 +63,7 @@ def test_revoking_a_link_asks_first_and_its_holder_is_told(live_server, open_pag
 
     # The round seated again: the other table's link now says so.
     other = TableToken.objects.get(table__round=round_, table__number=2, revoked_at=None).token
-    tournament_services.round_generate_seating(
+    round_generate_seating(
         round_=round_,
         seed=(round_.seed or 0) + 1,
         by=None,

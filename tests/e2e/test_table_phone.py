@@ -1,4 +1,4 @@
-"""The referee's phone takes every entry first (static/js/table-entry.js): scored at once on the
+"""The referee's phone takes every entry first (static/js/table/page.js): scored at once on the
 phone, kept in its storage, shown on the sheet marked "on this phone", and sent to the server in
 the background, once, when the connection allows. A refusal is shown with its reason and kept
 until the referee removes it. Latvian pages at 360x740, as a referee sees them."""

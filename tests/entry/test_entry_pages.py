@@ -14,7 +14,7 @@ from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, TableResult
 from scoring.selectors.progress import round_table_links
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from scoring.sheet.shape import initials, short_name
 from scoring.templatetags import kept_sheet_rows
 from tests.factories import (
@@ -192,7 +192,7 @@ class TestTheLink:
         tournament = make_tournament()
         make_registrations(tournament, 3)
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         table = round_.tables.get()
         token = tournament_services.table_token_issue(table=table, by=None)
         url = reverse("entry:token_sheet", args=[token.token])
@@ -919,12 +919,12 @@ class TestEntryLinks:
             "scoring/_table_links.html", {"links": links}, request=rf.get("/organise/")
         )
         assert f"http://testserver/r/{link_of(table_of_three).token}/" in html
-        assert reverse("entry:table_link_revoke", args=[table_of_three.pk]) in html
+        assert reverse("organise:table_link_revoke", args=[table_of_three.pk]) in html
 
     def test_an_organiser_issues_a_new_link_and_revokes_it(self, client, table_of_three):
         old_url = url_of(table_of_three)
-        new_link = reverse("entry:table_link_new", args=[table_of_three.pk])
-        revoke = reverse("entry:table_link_revoke", args=[table_of_three.pk])
+        new_link = reverse("organise:table_link_new", args=[table_of_three.pk])
+        revoke = reverse("organise:table_link_revoke", args=[table_of_three.pk])
         client.force_login(make_user())
         assert client.post(new_link).status_code == 403
         assert client.post(revoke).status_code == 403
@@ -933,7 +933,7 @@ class TestEntryLinks:
         response = client.post(new_link)
         round_ = table_of_three.round
         assert response.url.startswith(
-            reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
+            reverse("organise:round", args=[round_.tournament.slug, round_.number])
         )
         assert client.get(old_url).status_code == 410  # replaced: its holder is told so
         new_url = url_of(table_of_three)
@@ -946,11 +946,11 @@ class TestEntryLinks:
         """No JavaScript confirm: the list's button opens a page that says what happens, and
         only its form (a POST with `confirmed`) revokes. A bare POST gets the question too."""
         url = url_of(table_of_three)
-        revoke = reverse("entry:table_link_revoke", args=[table_of_three.pk])
+        revoke = reverse("organise:table_link_revoke", args=[table_of_three.pk])
         client.force_login(make_organiser())
         round_page = client.get(
             reverse(
-                "tournaments:round",
+                "organise:round",
                 args=[table_of_three.round.tournament.slug, table_of_three.round.number],
             )
         ).content.decode()
@@ -971,7 +971,7 @@ class TestEntryLinks:
     def test_the_holder_of_a_replaced_link_is_told_so_in_his_language(self, client, table_of_three):
         url = url_of(table_of_three)
         client.force_login(make_organiser())
-        client.post(reverse("entry:table_link_new", args=[table_of_three.pk]))
+        client.post(reverse("organise:table_link_new", args=[table_of_three.pk]))
         client.logout()
 
         for language, words in (("en", "This link was replaced"), ("lv", "Šī saite ir aizstāta")):

@@ -30,7 +30,7 @@ PLACEHOLDERS = re.compile("\x1e([a-z_0-9]+)\x1e")
 
 
 def placeholder_values(offered):
-    """The values static/js/table-entry.js fills the placeholders in with, escaped."""
+    """The values static/js/table/form-placeholders.js fills the placeholders in with, escaped."""
     sheet = offered.sheet
     values = {
         "url": PAGE_URL,
@@ -55,7 +55,7 @@ def placeholder_values(offered):
 
 
 def phone_filled(template, offered):
-    """A form template of the phone, filled in as static/js/table-entry.js fills it."""
+    """A form template of the phone, filled in as static/js/table/form-placeholders.js fills it."""
     values = placeholder_values(offered)
     return PLACEHOLDERS.sub(lambda found: values[found[1]], template)
 

@@ -18,6 +18,7 @@ from engine import Pass, PenaltyPule, dealer_for
 from engine.json_contract import score_json
 from scoring.late_players import player_out_of_round
 from scoring.models import DealResult, TableHeard, TableResult
+from scoring.services import round_generate_seating
 from tests.clock import fix_the_clock
 from tests.entry.test_entry_pages import lielais, link_of, play_deals, record, url_of
 from tests.factories import (
@@ -36,7 +37,7 @@ pytestmark = pytest.mark.django_db
 
 
 def reseat(round_):
-    return tournament_services.round_generate_seating(
+    return round_generate_seating(
         round_=round_,
         seed=(round_.seed or 0) + 1,
         by=None,
@@ -419,7 +420,7 @@ class TestConflicts:
         tournament = make_tournament()
         make_published_round(tournament, players=6)
         round_two = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_two, seed=1, by=None)
+        round_generate_seating(round_=round_two, seed=1, by=None)
         table = round_two.tables.get(number=1)
         client.force_login(make_organiser())
         url = reverse("entry:table_sync", args=[table.pk])
@@ -735,7 +736,7 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
     minutes)."""
 
     def round_page(self, client, round_):
-        url = reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
+        url = reverse("organise:round", args=[round_.tournament.slug, round_.number])
         return client.get(url).content.decode()
 
     def link_cell(self, page, number):
@@ -775,7 +776,7 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
         send(client, sync_url(two), [], waiting=0, refused=1)
         clock.advance(minutes=3)
         client.force_login(chief)
-        dashboard = client.get(reverse("tournaments:dashboard")).content.decode()
+        dashboard = client.get(reverse("organise:dashboard")).content.decode()
         tables = re.search(r'<ul class="chief-tables">(.*?)</ul>', dashboard, re.S)[1]
         first, second = (re.sub(r"\s+", " ", item) for item in tables.split("</li>")[:2])
         assert "Table 1" in first and "last heard" not in first
@@ -810,7 +811,7 @@ class TestTheRoundPageSaysWhenEachTableWasHeardFrom:
         round_ = make_published_round(players=6)
         send(client, sync_url(round_.tables.get(number=1)), [], waiting=2, refused=1)
         client.force_login(make_organiser())
-        url = reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
+        url = reverse("organise:round", args=[round_.tournament.slug, round_.number])
         page = client.get(url, HTTP_ACCEPT_LANGUAGE="lv").content.decode()
         assert "2 ieraksti gaida" in page and "1 noraidīts" in page
 

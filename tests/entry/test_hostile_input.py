@@ -11,6 +11,7 @@ from django.test import Client
 from django.urls import reverse
 
 from scoring.models import TableResult
+from scoring.services import round_generate_seating
 from tests import hostile
 from tests.factories import make_player, make_tournament, seat_keys
 from tests.hostile import (
@@ -140,7 +141,7 @@ class TestSheetForms:
         response = client.post(url, {"action": "unlock", "unlock-reason": SCRIPT})
         assert response.status_code == 302
         assert not TableResult.objects.filter(table=table).exists()
-        audit_log = reverse("tournaments:audit", args=[world.tournament.slug])
+        audit_log = reverse("organise:audit", args=[world.tournament.slug])
         assert_escaped(world.staff().get(audit_log), "audit log")
 
     def test_galdins_fields(self):
@@ -148,7 +149,7 @@ class TestSheetForms:
         for _ in range(3):
             Registration.objects.create(tournament=tournament, player=make_player())
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         tournament_services.round_publish(round_=round_, by=None)
         table = round_.tables.get()
         keys = seat_keys(table)
@@ -200,11 +201,11 @@ class TestRefereeCall:
     @pytest.mark.parametrize("back", ["", SCRIPT, "https://evil.example/", "//evil.example"])
     def test_the_answer_never_sends_anywhere_else(self, world, back):
         call = tournament_services.referee_call(table=world.table)
-        url = reverse("tournaments:referee_call_answer", args=[world.tournament.slug, call.pk])
+        url = reverse("organise:referee_call_answer", args=[world.tournament.slug, call.pk])
         response = world.staff().post(url, {"back": back})
         assert response.status_code == 302 and response.url.startswith("/organise/")
 
     @pytest.mark.parametrize("call_id", [0, 999_999, 2**31])
     def test_unknown_calls_are_not_found(self, world, call_id):
-        url = reverse("tournaments:referee_call_answer", args=[world.tournament.slug, call_id])
+        url = reverse("organise:referee_call_answer", args=[world.tournament.slug, call_id])
         assert world.staff().post(url).status_code == 404

@@ -2,6 +2,8 @@
 the table links by its address), the link's web app manifest, and the page that names both."""
 
 import json
+import re
+from pathlib import Path
 
 import pytest
 from django.conf import settings
@@ -11,13 +13,14 @@ from django.urls import reverse
 from django.utils import timezone
 
 from core.security import CSP_HEADER
-from entry.offline import TABLE_PAGE_ASSETS
+from entry.offline import TABLE_PAGE_ASSETS, TABLE_PAGE_MODULES
 from tests.factories import make_organiser, make_published_round, make_tournament
 from tournaments.models import TableToken
 
 pytestmark = pytest.mark.django_db
 
 WORKER = "/r/table-worker.js"
+IMPORTED = re.compile(r"""from\s*["']\./([^"']+)["']\s*;""")
 
 
 def a_link():
@@ -47,6 +50,14 @@ class TestTheWorker:
         assert assets == [static(name) for name in TABLE_PAGE_ASSETS]
         for name in TABLE_PAGE_ASSETS:
             assert finders.find(name), f"{name} is not a static file"
+
+    def test_keeps_every_module_the_phones_script_imports(self):
+        # An offline reload loads each of them from the worker's copies.
+        imported = {"js/table/page.js"}
+        for name in sorted(TABLE_PAGE_MODULES):
+            source = Path(finders.find(name)).read_text(encoding="utf-8")
+            imported |= {f"js/table/{module}" for module in IMPORTED.findall(source)}
+        assert imported == set(TABLE_PAGE_MODULES)
 
     def test_never_keeps_a_post_answer(self, client):
         script = client.get(WORKER).content.decode()

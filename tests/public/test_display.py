@@ -13,6 +13,7 @@ from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
 from scoring import selectors
+from scoring.services import round_generate_seating
 from tests.clock import fix_the_clock
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tests.tournament_play import played_tournament, publish_next_round
@@ -253,7 +254,7 @@ class TestTheSeatingFillsTheScreen:
         tournament = make_tournament(slug="zale-6")
         make_registrations(tournament, 18)
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         tournament_services.round_publish(round_=round_, by=None)
         response = client.get(display_url(tournament))
         grid = response.context["hall"].seating_grid
@@ -296,7 +297,7 @@ class TestThePrivateLink:
 
     def test_once_seated_it_shows_no_code(self, client: Client, hall):
         _tournament, round_, url = hall
-        tournament_services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+        round_generate_seating(round_=round_, mode="random", seed=1, by=None)
 
         assert round_.check_in_code not in client.get(url).content.decode()
 

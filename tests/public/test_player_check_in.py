@@ -12,6 +12,7 @@ from django.urls import reverse
 
 from api.services import api_token_create
 from archive.export import tournament_archive
+from scoring.services import round_generate_seating
 from tests.factories import make_player, make_published_round, make_tournament, make_user
 from tournaments import services
 from tournaments.models import AuditEntry, CheckIn, CheckInMethod, Registration
@@ -237,7 +238,7 @@ def test_the_organisers_untick_stands_against_the_player(event, client):
 
 def test_check_in_is_closed_once_the_round_is_seated(event, client):
     tournament, entries, round_ = event
-    services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+    round_generate_seating(round_=round_, mode="random", seed=1, by=None)
     assert "Check-in is not open" in client.get(check_in_url(tournament)).content.decode()
     response = client.post(
         check_in_url(tournament), {"registration": entries[0].pk, "code": round_.check_in_code}
@@ -264,6 +265,6 @@ def test_the_tournament_page_leads_to_check_in_while_it_is_open(
     assert check_in_url(tournament) in client.get(page).content.decode()
 
     with django_capture_on_commit_callbacks(execute=True):
-        services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+        round_generate_seating(round_=round_, mode="random", seed=1, by=None)
 
     assert check_in_url(tournament) not in client.get(page).content.decode()

@@ -15,6 +15,7 @@ from django.urls import reverse
 from engine import PenaltyPule, dealer_for
 from scoring import services
 from scoring.models import SeatResult, TableResult
+from scoring.services import round_generate_seating
 from tests.clock import fix_the_clock
 from tests.factories import (
     deals_on_sheet,
@@ -190,7 +191,7 @@ class TestRoundPage:
         tournament = make_tournament(slug="melnraksts")
         make_registrations(tournament, 6)
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         assert round_.tables.exists()
 
         assert client.get(round_url(tournament, 1)).status_code == 404
@@ -283,7 +284,7 @@ class TestTablePage:
     ):
         tournament = confirmed_table.round.tournament
         draft = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=draft, seed=2, by=None)
+        round_generate_seating(round_=draft, seed=2, by=None)
         other = make_tournament(slug="cits-kauss")
         # The same page as any unknown address (but for its own address, in the language links).
         not_found = client.get("/no-such-page/").content.decode().replace("/no-such-page/", "URL")

@@ -1,19 +1,9 @@
-"""Shared fixtures of the ranking tests: a season of our own (the migration's default season is
-removed so nothing else covers the dates), and snapshots of everything the ranking derives."""
+"""Shared helpers of the ranking tests: snapshots of everything the ranking derives (the season
+of their own is tests/conftest.py's `season`)."""
 
 from __future__ import annotations
 
-import pytest
-
-from ranking.models import Placing, PlayerRating, RatingChange, Season
-from tests.factories import make_season
-
-
-@pytest.fixture
-def season(db) -> Season:
-    """Season 2026 (best 6, top 24 qualify), the only season."""
-    Season.objects.all().delete()
-    return make_season(2026)
+from ranking.models import Placing, PlayerRating, RatingChange
 
 
 def rating_snapshot() -> dict[str, object]:

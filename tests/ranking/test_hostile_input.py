@@ -80,21 +80,21 @@ class TestRanking:
             ),
         ]
         for url in (
-            reverse("ranking:season_create"),
-            reverse("ranking:season_edit", args=[season.pk]),
+            reverse("organise:season_create"),
+            reverse("organise:season_edit", args=[season.pk]),
         ):
             for name, value in bad_fields:
                 before = database_state()
                 response = staff.post(url, self.season_form(**{name: value}))
                 assert_refused(response, before, f"{url} {name}={str(value)[:40]!r}")
-        assert staff.post(reverse("ranking:season_create"), self.season_form()).status_code == 302
+        assert staff.post(reverse("organise:season_create"), self.season_form()).status_code == 302
 
     def test_invitations_and_qualifiers(self, staff, season):
         final = make_tournament(slug="finals", level="national")
         player = make_player(full_name="Titula Turētāja")
         query = f"?season={season.pk}"
-        invite = reverse("ranking:invite", args=["finals"]) + query
-        withdraw = reverse("ranking:withdraw", args=["finals"]) + query
+        invite = reverse("organise:invite", args=["finals"]) + query
+        withdraw = reverse("organise:withdraw", args=["finals"]) + query
         good = {"player": player.pk, "reason": "title holder", "scope": "final"}
         bad = [
             *({**good, "player": value} for value in BAD_NUMBERS),
@@ -116,11 +116,11 @@ class TestRanking:
         # A reason with markup is stored as typed and shown escaped.
         response = staff.post(invite, {**good, "reason": SCRIPT})
         assert response.status_code == 302
-        page = staff.get(reverse("ranking:qualification", args=["finals"]) + query)
+        page = staff.get(reverse("organise:qualification", args=["finals"]) + query)
         assert_escaped(page, "qualification page")
         assert ESCAPED_SCRIPT in page.content.decode()
         for odd in ("season=abc", f"season={HUGE}", "season=-1", "q=%00", f"q={'x' * 5000}"):
-            url = reverse("ranking:qualification", args=[final.slug]) + f"?{odd}"
+            url = reverse("organise:qualification", args=[final.slug]) + f"?{odd}"
             assert staff.get(url).status_code < 500, odd
             assert staff.post(url).status_code < 500, odd
 

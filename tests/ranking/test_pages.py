@@ -12,19 +12,19 @@ from django.db import connection
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from demo.synthetic import build_played_tournaments
 from ranking import services
 from ranking.models import Invitation, Placing, PlayerRating
 from ranking.services import QUALIFIERS_REGISTERED
-from ranking.synthetic import build_played_tournaments
 from scoring import services as scoring_services
 from tests.factories import (
     make_player,
     make_published_round,
+    make_season,
     make_tournament,
     make_user,
     seat_keys,
 )
-from tests.ranking.conftest import make_season
 from tests.ranking.test_services import CHIEF, play, small_tournament
 from tests.tournament_play import (
     confirm,
@@ -265,7 +265,7 @@ def final(played):
 
 def test_visitors_are_sent_to_sign_in_and_other_accounts_refused(client, final):
     tournament, _organiser = final
-    url = reverse("ranking:qualification", args=[tournament.slug])
+    url = reverse("organise:qualification", args=[tournament.slug])
     response = client.get(url)
     assert response.status_code == 302 and response.url.startswith(reverse("login"))
     client.force_login(make_user())
@@ -281,7 +281,7 @@ def test_the_organiser_registers_the_top_n_and_the_invited_in_one_step(client, f
     champion = make_player(full_name="Titula Turētājs")
     Invitation.objects.create(season=played, player=champion, reason="Latvian champion")
     client.force_login(organiser)
-    url = reverse("ranking:qualification", args=[tournament.slug])
+    url = reverse("organise:qualification", args=[tournament.slug])
 
     page = client.get(url)
     assert page.status_code == 200
@@ -309,7 +309,7 @@ def test_an_inactive_qualifier_is_listed_but_not_registered(client, final, playe
     tournament, organiser = final
     Player.objects.filter(pk=leader().pk).update(is_active=False)
     client.force_login(organiser)
-    url = reverse("ranking:qualification", args=[tournament.slug])
+    url = reverse("organise:qualification", args=[tournament.slug])
     client.post(url)
     assert not Registration.objects.filter(tournament=tournament, player=leader()).exists()
     assert Registration.objects.filter(tournament=tournament).exists()
@@ -318,7 +318,7 @@ def test_an_inactive_qualifier_is_listed_but_not_registered(client, final, playe
 def test_a_bad_season_on_the_qualification_page_is_a_404(client, final):
     tournament, organiser = final
     client.force_login(organiser)
-    url = reverse("ranking:qualification", args=[tournament.slug])
+    url = reverse("organise:qualification", args=[tournament.slug])
     assert client.get(url, {"season": "nope"}).status_code == 404
     assert client.get(url, {"season": "424242"}).status_code == 404
 
@@ -326,8 +326,8 @@ def test_a_bad_season_on_the_qualification_page_is_a_404(client, final):
 def test_the_organiser_page_of_a_tournament_links_to_its_qualifiers(client, final):
     tournament, organiser = final
     client.force_login(organiser)
-    response = client.get(reverse("tournaments:detail", args=[tournament.slug]))
-    assert reverse("ranking:qualification", args=[tournament.slug]) in response.content.decode()
+    response = client.get(reverse("organise:detail", args=[tournament.slug]))
+    assert reverse("organise:qualification", args=[tournament.slug]) in response.content.decode()
 
 
 # --- After simulated tournaments ---------------------------------------------------------------
@@ -360,7 +360,7 @@ def test_after_simulated_tournaments_a_player_finds_his_ranking_rating_and_histo
     organiser = make_user()
     final.organisers.add(organiser)
     client.force_login(organiser)
-    client.post(reverse("ranking:qualification", args=[final.slug]))
+    client.post(reverse("organise:qualification", args=[final.slug]))
     assert final.registrations.count() >= 4
     assert final.registrations.filter(player_id=top["player_id"]).exists()
 

@@ -9,14 +9,14 @@ import json
 import pytest
 from django.core.management import call_command
 
+from demo.synthetic import build_played_tournaments
 from engine.rating import DEFAULT_MU, NEW_PLAYER
 from ranking import selectors, services
 from ranking.models import Placing, PlayerRating, RatingChange, Season
-from ranking.synthetic import build_played_tournaments
 from scoring import services as scoring_services
 from scoring.services import Writer
-from tests.factories import make_registrations, make_tournament
-from tests.ranking.conftest import make_season, rating_snapshot
+from tests.factories import make_registrations, make_season, make_tournament
+from tests.ranking.conftest import rating_snapshot
 from tests.tournament_play import (
     confirm,
     favourite_first,
@@ -170,7 +170,7 @@ def test_an_imported_tournament_is_placed_and_rated_as_if_played_here(season, tm
     from archive.export import tournament_archive
     from archive.reading import read_archive
     from archive.writing import tournament_import
-    from scoring.simulation import simulate_tournament
+    from demo.simulation import simulate_tournament
 
     played_here = simulate_tournament(players=6, rounds=2, deals=6, seed=3, slug="here")
     laptop = simulate_tournament(players=6, rounds=2, deals=6, seed=4, slug="laptop")

@@ -24,7 +24,7 @@ from engine.rules import Game
 from entry import views as entry_views
 from scoring import services
 from scoring.models import DealResult
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from tests.factories import make_organiser, make_published_round, seat_keys
 from tournaments import services as tournament_services
 from tournaments.models import Round, Table, TableToken
@@ -44,7 +44,7 @@ def first_deal(table: Table):
 
 
 def reseat(round_: Round, by=None) -> Round:
-    return tournament_services.round_generate_seating(
+    return round_generate_seating(
         round_=round_,
         seed=(round_.seed or 0) + 1,
         by=by,

@@ -15,7 +15,14 @@ from engine.rules import Game
 from engine.standings import round_results
 from scoring import services
 from scoring.models import DealResult, SeatResult, TableResult
-from scoring.services import ConflictError, KeyReusedError, LockedError, Writer
+from scoring.selectors import standings_before
+from scoring.services import (
+    ConflictError,
+    KeyReusedError,
+    LockedError,
+    Writer,
+    round_generate_seating,
+)
 from scoring.sheet.reader import table_sheet
 from tests.factories import (
     deals_on_sheet,
@@ -25,8 +32,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments.models import AuditEntry, Round, RoundStatus
-from tournaments.selectors import registration_scores
-from tournaments.services import ServiceError
+from tournaments.services import ServiceError, seating_scores
 
 pytestmark = pytest.mark.django_db
 
@@ -201,7 +207,7 @@ class TestEnteringDeals:
 
         make_registrations(tournament, 3)
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         with pytest.raises(ServiceError, match="draft"):
             record(round_.tables.get(), Pass(), 1)
 
@@ -380,7 +386,7 @@ class TestConfirmation:
                 confirmer=table.seats.first().registration,
                 deals_seen=deals_on_sheet(table),
             )
-        scores = registration_scores(tournament=round_.tournament, before_round=2)
+        scores = seating_scores(standings_before(tournament=round_.tournament, before_round=2))
         best = SeatResult.objects.order_by("-place_points_twelfths", "-game_points").first()
         assert scores[best.registration_id] == max(scores.values())
         assert len(scores) == 6

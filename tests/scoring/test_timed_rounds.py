@@ -194,7 +194,7 @@ class TestConfirmingShort:
         clock.advance(minutes=50)
         confirm(table)
         with pytest.raises(ServiceError, match="table 1 was confirmed when time was up"):
-            tournament_services.round_clock_reset(round_=table.round, by=organiser)
+            services.round_clock_reset(round_=table.round, by=organiser)
         assert Round.objects.get(pk=table.round_id).clock_started_at is not None
 
     def test_an_unlocked_short_table_is_open_again(self, table, organiser, clock):
@@ -253,7 +253,7 @@ class TestAShortTableCounts:
 
         client.force_login(organiser)
         round_page = client.get(
-            reverse("tournaments:round", args=[table.round.tournament.slug, 1])
+            reverse("organise:round", args=[table.round.tournament.slug, 1])
         ).content.decode()
         assert "time called after deal 3" in round_page
 
@@ -564,7 +564,7 @@ class TestTheOrganisersTableLinks:
         start_clock(table, organiser)
         clock.advance(minutes=50)
         client.force_login(organiser)
-        url = reverse("tournaments:round", args=[table.round.tournament.slug, 1])
+        url = reverse("organise:round", args=[table.round.tournament.slug, 1])
         assert "time is up: waiting for confirmation" in client.get(url).content.decode()
         confirm(table)
         html = client.get(url).content.decode()

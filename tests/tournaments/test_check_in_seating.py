@@ -7,6 +7,7 @@ import re
 import pytest
 from django.urls import reverse
 
+from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import selectors, services
 from tournaments.models import AuditEntry, CheckIn, Round, RoundStatus, Seat
@@ -34,23 +35,23 @@ class TestGenerationUsesTheAttendanceOnScreen:
     def test_the_attendance_is_saved_with_the_seating(self, draft):
         round_, entries = draft
         absent = entries[0]
-        services.round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
+        round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
         assert absent.pk not in seated(round_)
         assert checked_in(round_) == {entry.pk for entry in entries[1:]}
 
     def test_a_refused_seating_saves_no_attendance(self, draft):
         round_, entries = draft
         with pytest.raises(services.ServiceError):
-            services.round_generate_seating(round_=round_, seed=1, by=None, present=entries[:2])
+            round_generate_seating(round_=round_, seed=1, by=None, present=entries[:2])
         assert checked_in(round_) == {entry.pk for entry in entries}
         assert not seated(round_)
 
     def test_a_published_round_keeps_its_attendance(self, draft):
         round_, entries = draft
-        services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         services.round_publish(round_=round_, by=None)
         with pytest.raises(services.ServiceError, match="draft"):
-            services.round_generate_seating(
+            round_generate_seating(
                 round_=round_,
                 seed=2,
                 by=None,
@@ -64,7 +65,7 @@ class TestPublishingChecksTheAttendance:
     def test_a_player_ticked_after_the_draw_is_present_but_not_seated(self, draft):
         round_, entries = draft
         late = entries[0]
-        services.round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
+        round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
         services.check_in_set(round_=round_, entries=entries)  # he came after all
         difference = selectors.attendance_difference(round_=round_)
         assert [entry.pk for entry in difference.present_not_seated] == [late.pk]
@@ -76,7 +77,7 @@ class TestPublishingChecksTheAttendance:
 
     def test_a_player_unticked_on_screen_is_seated_but_not_present(self, draft):
         round_, entries = draft
-        services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         gone = entries[3]
         present = [entry for entry in entries if entry != gone]
         with pytest.raises(services.AttendanceMismatchError) as refused:
@@ -89,7 +90,7 @@ class TestPublishingChecksTheAttendance:
 
     def test_published_anyway_when_the_organiser_confirms_and_the_log_says_who(self, draft):
         round_, entries = draft
-        services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         gone = entries[3]
         present = [entry for entry in entries if entry != gone]
         services.round_publish(round_=round_, by=None, present=present, attendance_confirmed=True)
@@ -101,7 +102,7 @@ class TestPublishingChecksTheAttendance:
 
     def test_no_difference_publishes_as_before(self, draft):
         round_, entries = draft
-        services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         services.round_publish(round_=round_, by=None, present=entries)
         assert Round.objects.get(pk=round_.pk).status == RoundStatus.PUBLISHED
 
@@ -115,7 +116,7 @@ def organiser(client):
 class TestTheRoundPage:
     def test_the_attendance_and_the_generate_button_are_one_form_list_first(self, organiser, draft):
         _round, entries = draft
-        html = organiser.get(reverse("tournaments:round", args=["vakars", 1])).content.decode()
+        html = organiser.get(reverse("organise:round", args=["vakars", 1])).content.decode()
         form = re.search(r'<form[^>]*id="round-form"[^>]*>(.*?)</form>', html, re.S)
         assert form, "the check-in and seating form"
         inside = form[1]
@@ -127,7 +128,7 @@ class TestTheRoundPage:
         round_, entries = draft
         absent = entries[0]
         organiser.post(
-            reverse("tournaments:generate", args=["vakars", 1]),
+            reverse("organise:generate", args=["vakars", 1]),
             {
                 "attendance": "1",
                 "entries": [entry.pk for entry in entries[1:]],
@@ -141,7 +142,7 @@ class TestTheRoundPage:
     def test_a_refused_generation_keeps_the_ticks_on_screen(self, organiser, draft):
         round_, entries = draft
         response = organiser.post(
-            reverse("tournaments:generate", args=["vakars", 1]),
+            reverse("organise:generate", args=["vakars", 1]),
             {"attendance": "1", "entries": [entries[0].pk], "mode": "random", "seed": "7"},
         )
         assert response.status_code == 200
@@ -152,28 +153,28 @@ class TestTheRoundPage:
     def test_publish_warns_who_is_present_but_not_seated(self, organiser, draft):
         round_, entries = draft
         late = entries[0]
-        services.round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
+        round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
         services.check_in_set(round_=round_, entries=entries)
-        page = organiser.get(reverse("tournaments:round", args=["vakars", 1])).content.decode()
+        page = organiser.get(reverse("organise:round", args=["vakars", 1])).content.decode()
         assert "Present but not seated" in page
         assert late.player.full_name in page.split("Present but not seated")[1].split("</")[1]
         all_ticked = {"attendance": "1", "entries": [entry.pk for entry in entries]}
-        refused = organiser.post(reverse("tournaments:publish", args=["vakars", 1]), all_ticked)
+        refused = organiser.post(reverse("organise:publish", args=["vakars", 1]), all_ticked)
         assert refused.status_code == 200
         assert "present but not seated" in refused.content.decode()
         assert Round.objects.get(pk=round_.pk).status == RoundStatus.DRAFT
         organiser.post(
-            reverse("tournaments:publish", args=["vakars", 1]),
+            reverse("organise:publish", args=["vakars", 1]),
             {**all_ticked, "attendance_confirmed": "on"},
         )
         assert Round.objects.get(pk=round_.pk).status == RoundStatus.PUBLISHED
 
     def test_publish_with_a_player_unticked_on_screen(self, organiser, draft):
         round_, entries = draft
-        services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         gone = entries[2]
         response = organiser.post(
-            reverse("tournaments:publish", args=["vakars", 1]),
+            reverse("organise:publish", args=["vakars", 1]),
             {"attendance": "1", "entries": [entry.pk for entry in entries if entry != gone]},
         )
         assert response.status_code == 200

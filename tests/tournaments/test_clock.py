@@ -9,6 +9,7 @@ import pytest
 from django.contrib.auth.models import User
 from django.urls import reverse
 
+from scoring import services as scoring_services
 from tests.clock import START, fix_the_clock
 from tests.factories import make_organiser, make_published_round, make_tournament, make_user
 from tournaments import services
@@ -219,7 +220,7 @@ class TestReset:
     def test_a_clock_started_by_mistake_is_back_to_not_started(self, timed_round, organiser, clock):
         services.round_clock_start(round_=timed_round, by=organiser)
         clock.advance(minutes=3)
-        services.round_clock_reset(round_=timed_round, by=organiser, ip_address="10.0.0.3")
+        scoring_services.round_clock_reset(round_=timed_round, by=organiser, ip_address="10.0.0.3")
         round_ = fresh(timed_round)
         assert (round_.clock_started_at, round_.time_limit, round_.time_called_at) == (
             None,
@@ -237,18 +238,18 @@ class TestReset:
         services.round_clock_start(round_=timed_round, by=organiser)
         services.round_time_call(round_=timed_round, by=organiser)
         with pytest.raises(ServiceError, match="time was called"):
-            services.round_clock_reset(round_=timed_round, by=organiser)
+            scoring_services.round_clock_reset(round_=timed_round, by=organiser)
         assert fresh(timed_round).clock_started_at == START
 
     def test_not_a_clock_that_never_started(self, timed_round, organiser):
         with pytest.raises(ServiceError, match="has not started"):
-            services.round_clock_reset(round_=timed_round, by=organiser)
+            scoring_services.round_clock_reset(round_=timed_round, by=organiser)
         assert not AuditEntry.objects.filter(action=AuditEntry.Action.CLOCK_RESET).exists()
 
     def test_not_by_a_table_referee(self, timed_round, organiser):
         services.round_clock_start(round_=timed_round, by=organiser)
         with pytest.raises(ServiceError, match="only the organisers and the chief referee"):
-            services.round_clock_reset(round_=timed_round, by=referee_of(timed_round))
+            scoring_services.round_clock_reset(round_=timed_round, by=referee_of(timed_round))
         assert fresh(timed_round).clock_started_at == START
 
 
@@ -260,7 +261,7 @@ class TestEveryClockWriteInvalidatesThePublicPages:
         generations = [tournament_generation(tournament_id)]
         for write in (
             services.round_clock_start,
-            services.round_clock_reset,
+            scoring_services.round_clock_reset,
             services.round_clock_start,
             services.round_time_call,
         ):
@@ -287,11 +288,11 @@ def organiser_of(tournament) -> User:
 
 
 def clock_url(round_: Round) -> str:
-    return reverse("tournaments:clock", args=[round_.tournament.slug, round_.number])
+    return reverse("organise:clock", args=[round_.tournament.slug, round_.number])
 
 
 def round_page(round_: Round) -> str:
-    return reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
+    return reverse("organise:round", args=[round_.tournament.slug, round_.number])
 
 
 class TestThePages:
@@ -339,12 +340,12 @@ class TestThePages:
         self, client, timed_round, chief, clock
     ):
         client.force_login(chief)
-        dashboard = client.get(reverse("tournaments:dashboard")).content.decode()
+        dashboard = client.get(reverse("organise:dashboard")).content.decode()
         assert "Start the clock: 50 minutes" in dashboard
         response = client.post(clock_url(timed_round), {"action": "start"})
-        assert response.url == f"{reverse('tournaments:dashboard')}#round-{timed_round.pk}"
+        assert response.url == f"{reverse('organise:dashboard')}#round-{timed_round.pk}"
         clock.advance(minutes=1)
-        dashboard = client.get(reverse("tournaments:dashboard")).content.decode()
+        dashboard = client.get(reverse("organise:dashboard")).content.decode()
         assert "49:00" in dashboard and "Call time now" in dashboard
         client.post(clock_url(timed_round), {"action": "call"})
         assert fresh(timed_round).time_called_at is not None
@@ -355,7 +356,7 @@ class TestThePages:
         services.round_clock_start(round_=timed_round, by=organiser)
         referee = referee_of(timed_round)
         client.force_login(referee)
-        assert "Call time" not in client.get(reverse("tournaments:dashboard")).content.decode()
+        assert "Call time" not in client.get(reverse("organise:dashboard")).content.decode()
         assert client.post(clock_url(timed_round), {"action": "call"}).status_code == 403
         assert fresh(timed_round).time_called_at is None
 
@@ -370,7 +371,7 @@ class TestTheAuditLog:
         services.round_clock_start(round_=timed_round, by=organiser)
         services.round_time_call(round_=timed_round, by=organiser)
         client.force_login(organiser)
-        url = reverse("tournaments:audit", args=[timed_round.tournament.slug])
+        url = reverse("organise:audit", args=[timed_round.tournament.slug])
         html = client.get(url).content.decode()
         assert "round clock started" in html and "time called" in html
         for label in ("Time limit (minutes)", "Clock started at", "Time runs out at"):

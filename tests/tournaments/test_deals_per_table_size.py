@@ -7,6 +7,7 @@ import itertools
 import pytest
 from django.urls import reverse
 
+from demo.simulation import play_simulated_round
 from documents.selectors import round_score_sheets
 from engine import Play, dealer_for
 from engine.rules import Game
@@ -14,7 +15,6 @@ from scoring import services as scoring
 from scoring.selectors.progress import round_table_links
 from scoring.services import Writer
 from scoring.sheet.reader import table_sheet
-from scoring.simulation import play_simulated_round
 from tests.factories import make_organiser, make_published_round, make_tournament, seat_keys
 from tests.tournaments.test_rule_set import settings_form
 from tournaments import selectors, services
@@ -129,7 +129,7 @@ class TestUnevenDealing:
 class TestTheRoundPageWarns:
     def page(self, client, round_) -> str:
         client.force_login(make_organiser())
-        url = reverse("tournaments:round", args=[round_.tournament.slug, round_.number])
+        url = reverse("organise:round", args=[round_.tournament.slug, round_.number])
         return client.get(url).content.decode()
 
     def test_uneven_dealing_is_said_with_the_table_size_and_count(self, client):
@@ -152,7 +152,7 @@ class TestTheSettings:
 
     def test_the_count_at_a_table_of_three_is_a_setting(self, organiser_client):
         tournament = make_tournament(table_size=4, deals_per_round=28)
-        url = reverse("tournaments:edit", args=[tournament.slug])
+        url = reverse("organise:edit", args=[tournament.slug])
         response = organiser_client.post(url, settings_form(tournament, deals_at_three=27))
         assert response.status_code == 302
         tournament.refresh_from_db()
@@ -162,7 +162,7 @@ class TestTheSettings:
     @pytest.mark.parametrize("deals", [0, 61, -3])
     def test_a_count_out_of_range_is_refused(self, organiser_client, deals):
         tournament = make_tournament(table_size=4, deals_per_round=28)
-        url = reverse("tournaments:edit", args=[tournament.slug])
+        url = reverse("organise:edit", args=[tournament.slug])
         response = organiser_client.post(url, settings_form(tournament, deals_at_three=deals))
         assert response.status_code == 200
         assert response.context["form"].errors["deals_at_three"]
@@ -193,7 +193,7 @@ class TestEverythingReadsTheTablesCount:
 def test_a_preset_filled_in_sets_the_deals_at_each_table_size(client):
     client.force_login(make_organiser())
     tournament = make_tournament(table_size=4, deals_per_round=28, deals_at_three=24)
-    url = reverse("tournaments:edit", args=[tournament.slug])
+    url = reverse("organise:edit", args=[tournament.slug])
     data = settings_form(tournament, preset="lzf", fill_preset="1")
     form = client.post(url, data).context["form"]
     assert (form["deals_at_three"].value(), form["deals_at_four"].value()) == ("27", "28")

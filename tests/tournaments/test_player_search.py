@@ -9,8 +9,8 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.names import search_key
+from organise.forms import RegisterPlayersForm
 from tests.factories import make_club, make_organiser, make_player, make_tournament
-from tournaments.forms import RegisterPlayersForm
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def listed(response) -> list[str]:
     "typed", ["berzins", "BERZINS", "Bērziņš", "jānis bērziņ", "cesu", "Cēsu dūz", "lv-0042"]
 )
 def test_the_register_finds_a_player_typed_without_marks(staff, berzins, typed):
-    response = staff.get(reverse("tournaments:players"), {"q": typed})
+    response = staff.get(reverse("organise:players"), {"q": typed})
 
     assert listed(response) == ["Jānis Bērziņš"]
 
@@ -46,13 +46,13 @@ def test_the_register_finds_a_player_typed_without_marks(staff, berzins, typed):
 def test_the_register_finds_a_name_in_the_other_script(staff):
     make_player(full_name="Иван Петров")
 
-    response = staff.get(reverse("tournaments:players"), {"q": "petrovs"})
+    response = staff.get(reverse("organise:players"), {"q": "petrovs"})
 
     assert listed(response) == ["Иван Петров"]
 
 
 def test_a_search_that_finds_nobody_says_so(staff, berzins):
-    response = staff.get(reverse("tournaments:players"), {"q": "ozols"})
+    response = staff.get(reverse("organise:players"), {"q": "ozols"})
 
     content = response.content.decode()
     assert listed(response) == []
@@ -61,7 +61,7 @@ def test_a_search_that_finds_nobody_says_so(staff, berzins):
 
 
 def test_an_empty_register_says_it_is_empty(staff):
-    content = staff.get(reverse("tournaments:players")).content.decode()
+    content = staff.get(reverse("organise:players")).content.decode()
 
     assert "No players yet." in content
     assert "Nothing matches" not in content

@@ -7,6 +7,7 @@ import pytest
 from django.urls import reverse
 
 from scoring import selectors as scoring_selectors
+from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament, seat_keys
 from tests.tournament_play import confirm_with_totals
 from tournaments import services
@@ -24,7 +25,7 @@ def round_1_with_two_absent(absent_players: str):
     entries = make_registrations(tournament, 10)
     present, absent = entries[:8], entries[8:]
     round_1 = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_1, seed=3, by=None, present=present)
+    round_generate_seating(round_=round_1, seed=3, by=None, present=present)
     services.round_publish(round_=round_1, by=None)
     for table, totals in zip(
         round_1.tables.order_by("number"), ([14, 5, -4, -15], [9, 3, -1, -11]), strict=True
@@ -36,9 +37,7 @@ def round_1_with_two_absent(absent_players: str):
 
 def ranked_round_2(tournament, seed: int):
     round_2 = services.round_create(tournament=tournament)
-    return services.round_generate_seating(
-        round_=round_2, seed=seed, by=None, mode=SeatingMode.RANKED
-    )
+    return round_generate_seating(round_=round_2, seed=seed, by=None, mode=SeatingMode.RANKED)
 
 
 @pytest.mark.parametrize("absent_players", ["points", "last"])
@@ -87,7 +86,7 @@ def test_the_round_page_shows_each_seated_players_rank_in_ranked_mode(client):
     round_2 = ranked_round_2(tournament, seed=1)
     client.force_login(make_organiser())
 
-    page = client.get(reverse("tournaments:round", args=["ranked", 2])).content.decode()
+    page = client.get(reverse("organise:round", args=["ranked", 2])).content.decode()
 
     labels = {
         row.registration_id: row.rank_label
@@ -104,9 +103,9 @@ def test_the_round_page_shows_each_seated_players_rank_in_ranked_mode(client):
 def test_the_round_page_shows_no_rank_when_the_seating_is_not_by_rank(client):
     tournament, _absent = round_1_with_two_absent("points")
     round_2 = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_2, seed=1, by=None, mode=SeatingMode.RANDOM)
+    round_generate_seating(round_=round_2, seed=1, by=None, mode=SeatingMode.RANDOM)
     client.force_login(make_organiser())
 
-    page = client.get(reverse("tournaments:round", args=["ranked", 2])).content.decode()
+    page = client.get(reverse("organise:round", args=["ranked", 2])).content.decode()
 
     assert "seat-rank" not in page

@@ -123,7 +123,7 @@ class TestChecks:
 
 class TestPeoplePage:
     def url(self, tournament) -> str:
-        return reverse("tournaments:roles", args=[tournament.slug])
+        return reverse("organise:roles", args=[tournament.slug])
 
     def test_an_organiser_adds_a_referee_by_username(self, client, tournament):
         organiser = account("organiser")
@@ -172,7 +172,7 @@ class TestPeoplePage:
     def test_an_organiser_cannot_remove_another_organiser_but_staff_can(self, client, tournament):
         organiser, colleague = account("organiser"), account("colleague")
         tournament.organisers.add(organiser, colleague)
-        remove = reverse("tournaments:role_remove", args=[tournament.slug])
+        remove = reverse("organise:role_remove", args=[tournament.slug])
         body = {"user": colleague.pk, "role": "organiser"}
         client.force_login(organiser)
         assert client.post(remove, body).status_code == 403
@@ -211,7 +211,7 @@ class TestPeoplePage:
         assert "You cannot change this list." in chiefs
         assert "Appointed and removed by the organisers." in referees
         assert "You cannot change this list." not in referees
-        remove = reverse("tournaments:role_remove", args=[tournament.slug])
+        remove = reverse("organise:role_remove", args=[tournament.slug])
         response = client.post(remove, {"user": chief.pk, "role": "chief_referee"})
         assert response.status_code == 403
         assert list(tournament.chief_referees.all()) == [chief]
@@ -228,7 +228,7 @@ class TestPeoplePage:
         ]
         html = page.content.decode()
         # The tournament's organiser pages are not his: no link that answers 403.
-        assert f'href="{reverse("tournaments:detail", args=[tournament.slug])}"' not in html
+        assert f'href="{reverse("organise:detail", args=[tournament.slug])}"' not in html
         added = client.post(self.url(tournament), {"username": "palīgs", "role": "chief_referee"})
         assert added.status_code == 302
         referee = client.post(self.url(tournament), {"username": "palīgs", "role": "referee"})
@@ -237,7 +237,7 @@ class TestPeoplePage:
             "chief",
             "palīgs",
         ]
-        remove = reverse("tournaments:role_remove", args=[tournament.slug])
+        remove = reverse("organise:role_remove", args=[tournament.slug])
         assert client.post(remove, {"user": chief.pk, "role": "chief_referee"}).status_code == 302
         assert list(tournament.chief_referees.values_list("username", flat=True)) == ["palīgs"]
         assert client.get(self.url(tournament)).status_code == 403  # no role left here
@@ -262,7 +262,7 @@ class TestPeoplePage:
         chief = account("chief")
         tournament.chief_referees.add(chief)
         client.force_login(account("staff", is_staff=True))
-        remove = reverse("tournaments:role_remove", args=[tournament.slug])
+        remove = reverse("organise:role_remove", args=[tournament.slug])
         for body in ({"user": "x", "role": "referee"}, {"user": chief.pk, "role": "king"}, {}):
             assert client.post(remove, body).status_code == 302
         assert list(tournament.chief_referees.all()) == [chief]
@@ -276,14 +276,14 @@ class TestTableReferees:
         tournament.organisers.add(organiser)
         tournament.referees.add(referee)
         client.force_login(organiser)
-        url = reverse("tournaments:referees", args=[tournament.slug, 1])
+        url = reverse("organise:referees", args=[tournament.slug, 1])
         page = client.get(url)
         assert page.status_code == 200
         assert client.post(url, {f"table_{this.pk}": [referee.pk]}).status_code == 302
         assert list(this.referees.all()) == [referee]
 
         client.force_login(referee)
-        dashboard = client.get(reverse("tournaments:dashboard"))
+        dashboard = client.get(reverse("organise:dashboard"))
         assert [table.pk for table in dashboard.context["tables"]] == [this.pk]
         sheet = reverse("entry:table_sheet", args=[this.pk])
         assert client.get(sheet).status_code == 200
@@ -293,9 +293,7 @@ class TestTableReferees:
         # Not the other table, and not the organiser's pages.
         other_sheet = reverse("entry:table_sheet", args=[other.pk])
         assert client.post(other_sheet, pass_deal("k-2")).status_code == 403
-        assert (
-            client.get(reverse("tournaments:round", args=[tournament.slug, 1])).status_code == 403
-        )
+        assert client.get(reverse("organise:round", args=[tournament.slug, 1])).status_code == 403
         assert DealResult.objects.count() == 1
 
     def test_a_referee_not_of_the_tournament_is_not_offered(self, client, tables):
@@ -303,7 +301,7 @@ class TestTableReferees:
         tournament = this.round.tournament
         client.force_login(account("staff", is_staff=True))
         stranger = account("stranger")
-        url = reverse("tournaments:referees", args=[tournament.slug, 1])
+        url = reverse("organise:referees", args=[tournament.slug, 1])
         response = client.post(url, {f"table_{this.pk}": [stranger.pk]})
         assert response.status_code == 200 and response.context["form"].errors
         assert not this.referees.exists()
@@ -318,7 +316,7 @@ class TestTableReferees:
             for table in tables:
                 table.referees.add(referee)
         client.force_login(account("staff", is_staff=True))
-        url = reverse("tournaments:referees", args=[tournament.slug, 1])
+        url = reverse("organise:referees", args=[tournament.slug, 1])
         # session, user, round with its tournament, referees, tables, their referees
         with django_assert_max_num_queries(7):
             assert client.get(url).status_code == 200
@@ -330,18 +328,18 @@ class TestDashboard:
         tournament.organisers.add(organiser)
         make_tournament(name="Cits turnīrs")
         client.force_login(organiser)
-        response = client.get(reverse("tournaments:dashboard"))
+        response = client.get(reverse("organise:dashboard"))
         assert [t.pk for t in response.context["tournaments"]] == [tournament.pk]
-        assert reverse("tournaments:create") not in response.content.decode()
-        detail = client.get(reverse("tournaments:detail", args=[tournament.slug]))
+        assert reverse("organise:create") not in response.content.decode()
+        detail = client.get(reverse("organise:detail", args=[tournament.slug]))
         assert detail.status_code == 200
-        assert reverse("tournaments:audit", args=[tournament.slug]) in detail.content.decode()
+        assert reverse("organise:audit", args=[tournament.slug]) in detail.content.decode()
 
     def test_a_chief_referee_sees_every_table_in_play(self, client, tournament, tables):
         chief = account("chief")
         tournament.chief_referees.add(chief)
         client.force_login(chief)
-        response = client.get(reverse("tournaments:dashboard"))
+        response = client.get(reverse("organise:dashboard"))
         assert [table.pk for table in response.context["tables"]] == [t.pk for t in tables]
         assert reverse("entry:table_sheet", args=[tables[1].pk]) in response.content.decode()
 
@@ -350,13 +348,13 @@ class TestDashboard:
         tournament.chief_referees.add(chief)
         make_tournament(name="Cits turnīrs")
         client.force_login(chief)
-        html = client.get(reverse("tournaments:dashboard")).content.decode()
-        assert reverse("tournaments:roles", args=[tournament.slug]) in html
+        html = client.get(reverse("organise:dashboard")).content.decode()
+        assert reverse("organise:roles", args=[tournament.slug]) in html
         assert "Cits turnīrs" not in html
 
     def test_an_account_without_a_role_is_told_so(self, client):
         client.force_login(account("plain"))
-        assert client.get(reverse("tournaments:dashboard")).status_code == 403
+        assert client.get(reverse("organise:dashboard")).status_code == 403
 
 
 class TestHeaderLinks:
@@ -365,8 +363,8 @@ class TestHeaderLinks:
     def links(self, client, path="/") -> tuple[bool, bool]:
         html = client.get(path).content.decode()
         return (
-            f'href="{reverse("tournaments:dashboard")}"' in html,
-            f'href="{reverse("tournaments:players")}"' in html,
+            f'href="{reverse("organise:dashboard")}"' in html,
+            f'href="{reverse("organise:players")}"' in html,
         )
 
     def test_the_public_sees_neither_link(self, client):
@@ -396,15 +394,15 @@ class TestHeaderLinks:
         tournament.organisers.add(organiser)
         client.force_login(organiser)
         html = client.get(
-            reverse("tournaments:registrations", args=[tournament.slug])
+            reverse("organise:registrations", args=[tournament.slug])
         ).content.decode()
-        assert reverse("tournaments:player_import") not in html
+        assert reverse("organise:player_import") not in html
         assert self.links(client) == (True, False)
         client.force_login(account("staff", is_staff=True))
         html = client.get(
-            reverse("tournaments:registrations", args=[tournament.slug])
+            reverse("organise:registrations", args=[tournament.slug])
         ).content.decode()
-        assert reverse("tournaments:player_import") in html
+        assert reverse("organise:player_import") in html
 
 
 class TestSignInAndOut:
@@ -419,8 +417,8 @@ class TestSignInAndOut:
             {"username": "tiesnesis", "password": "zole-pass-123", "csrfmiddlewaretoken": csrf},
         )
         assert response.status_code == 302
-        assert response.url == reverse("tournaments:dashboard")
-        assert browser.get(reverse("tournaments:dashboard")).status_code == 200
+        assert response.url == reverse("organise:dashboard")
+        assert browser.get(reverse("organise:dashboard")).status_code == 200
         # Signing out is a form post: a link (GET) cannot sign anyone out.
         assert browser.get(reverse("logout")).status_code == 405
         assert browser.post(reverse("logout")).status_code == 403  # no CSRF token
@@ -429,7 +427,7 @@ class TestSignInAndOut:
         assert f'action="{reverse("logout")}"' in home.content.decode()
         response = browser.post(reverse("logout"), {"csrfmiddlewaretoken": csrf})
         assert response.status_code == 302
-        after = browser.get(reverse("tournaments:dashboard"))
+        after = browser.get(reverse("organise:dashboard"))
         assert after.status_code == 302 and after.url.startswith(reverse("login"))
 
 
@@ -459,7 +457,7 @@ class TestPasswordPages:
         pages = [reverse("login"), "/admin/login/?next=/admin/"]
         html = "".join(client.get(path, follow=True).content.decode() for path in pages)
         client.force_login(staff)
-        for path in ("/admin/", reverse("password_change"), reverse("tournaments:dashboard")):
+        for path in ("/admin/", reverse("password_change"), reverse("organise:dashboard")):
             html += client.get(path).content.decode()
         assert "password_reset" not in html and "/reset/" not in html
         templates = Path(__file__).resolve().parents[2] / "templates"
@@ -489,7 +487,7 @@ class TestRefereeAccounts:
     """The tournament's people page creates referee accounts: no need for Django's admin."""
 
     def url(self, tournament) -> str:
-        return reverse("tournaments:roles", args=[tournament.slug])
+        return reverse("organise:roles", args=[tournament.slug])
 
     def test_an_organiser_creates_a_referee_account_that_signs_in(self, client, tournament):
         organiser = account("organiser")

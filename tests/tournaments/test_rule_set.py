@@ -7,9 +7,10 @@ import pytest
 from django.urls import reverse
 
 from engine.presets import PRESETS
+from organise.forms import PRESET_CHOICES, TournamentForm
+from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services
-from tournaments.forms import PRESET_CHOICES, TournamentForm
 from tournaments.models import AuditEntry, RoundStatus, Tournament
 from tournaments.rule_set import (
     RULE_SET_FIELDS,
@@ -49,7 +50,7 @@ def published_round(tournament: Tournament, players: int = 6):
     if not tournament.registrations.exists():
         make_registrations(tournament, players)
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, seed=1, by=None)
+    round_generate_seating(round_=round_, seed=1, by=None)
     return services.round_publish(round_=round_, by=None)
 
 
@@ -74,7 +75,7 @@ class TestARoundKeepsItsRules:
         first.status = RoundStatus.CLOSED  # played and closed (the services are tested elsewhere)
         first.save()
         response = organiser_client.post(
-            reverse("tournaments:edit", args=["kauss"]),
+            reverse("organise:edit", args=["kauss"]),
             settings_form(tournament, deals_per_round=28, all_pass="galdins"),
         )
         assert response.status_code == 302
@@ -111,7 +112,7 @@ class TestARoundKeepsItsRules:
         before = rule_set_options(tournament)
         audits = AuditEntry.objects.count()
         response = organiser_client.post(
-            reverse("tournaments:edit", args=["kauss"]), settings_form(tournament, **{field: value})
+            reverse("organise:edit", args=["kauss"]), settings_form(tournament, **{field: value})
         )
         assert response.status_code == 200
         page = response.content.decode()
@@ -123,7 +124,7 @@ class TestARoundKeepsItsRules:
         tournament = make_tournament(slug="kauss", venue="Rīga")
         published_round(tournament)
         response = organiser_client.post(
-            reverse("tournaments:edit", args=["kauss"]),
+            reverse("organise:edit", args=["kauss"]),
             settings_form(tournament, venue="Cēsis", round_time_limit=55),
         )
         assert response.status_code == 302
@@ -132,14 +133,14 @@ class TestARoundKeepsItsRules:
 
     def test_the_settings_page_says_why_the_rules_are_fixed(self, organiser_client):
         published_round(make_tournament(slug="kauss"))
-        page = organiser_client.get(reverse("tournaments:edit", args=["kauss"])).content.decode()
+        page = organiser_client.get(reverse("organise:edit", args=["kauss"])).content.decode()
         assert "Round 1 is published" in page
 
     def test_seating_made_for_other_table_sizes_is_not_published(self):
         tournament = make_tournament()
         make_registrations(tournament, 12)
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, seed=1, by=None)  # 4 tables of 3
+        round_generate_seating(round_=round_, seed=1, by=None)  # 4 tables of 3
         Tournament.objects.filter(pk=tournament.pk).update(table_size=4)
         round_.tournament.refresh_from_db()
         with pytest.raises(services.ServiceError, match="generate the seating again"):
@@ -152,7 +153,7 @@ class TestSettingsAreAudited:
     def test_a_change_is_audited_with_before_and_after(self, organiser_client):
         tournament = make_tournament(slug="kauss", venue="Rīga", deals_per_round=24)
         organiser_client.post(
-            reverse("tournaments:edit", args=["kauss"]),
+            reverse("organise:edit", args=["kauss"]),
             settings_form(tournament, venue="Cēsis", deals_per_round=28),
         )
         entry = AuditEntry.objects.get(action=AuditEntry.Action.SETTINGS_CHANGED)
@@ -163,14 +164,14 @@ class TestSettingsAreAudited:
     def test_saving_without_a_change_writes_no_audit_entry(self, organiser_client):
         tournament = make_tournament(slug="kauss")
         response = organiser_client.post(
-            reverse("tournaments:edit", args=["kauss"]), settings_form(tournament)
+            reverse("organise:edit", args=["kauss"]), settings_form(tournament)
         )
         assert response.status_code == 302
         assert not AuditEntry.objects.filter(action=AuditEntry.Action.SETTINGS_CHANGED).exists()
 
     def test_a_new_tournament_is_audited_with_its_settings(self, organiser_client):
         data = settings_form(Tournament(), name="Ogres kauss", slug="ogre", starts_on="2026-12-12")
-        assert organiser_client.post(reverse("tournaments:create"), data).status_code == 302
+        assert organiser_client.post(reverse("organise:create"), data).status_code == 302
         entry = AuditEntry.objects.get(action=AuditEntry.Action.SETTINGS_CHANGED)
         assert entry.detail["created"] is True
         assert entry.detail["after"]["starts_on"] == "2026-12-12"
@@ -182,7 +183,7 @@ class TestDealsPerRound:
     def test_any_whole_number_from_1_to_60_is_accepted(self, organiser_client, deals):
         tournament = make_tournament(slug="kauss")
         response = organiser_client.post(
-            reverse("tournaments:edit", args=["kauss"]),
+            reverse("organise:edit", args=["kauss"]),
             settings_form(tournament, deals_per_round=deals),
         )
         assert response.status_code == 302
@@ -197,7 +198,7 @@ class TestDealsPerRound:
     ):
         tournament = make_tournament(slug="kauss")
         response = organiser_client.post(
-            reverse("tournaments:edit", args=["kauss"]),
+            reverse("organise:edit", args=["kauss"]),
             settings_form(tournament, deals_per_round=deals, table_size=table_size),
             follow=True,
         )
@@ -242,18 +243,18 @@ class TestPresets:
     def test_without_javascript_fill_in_shows_the_preset_unsaved(self, organiser_client):
         tournament = make_tournament(slug="kauss")
         data = settings_form(tournament, preset="lzf", fill_preset="1")
-        response = organiser_client.post(reverse("tournaments:edit", args=["kauss"]), data)
+        response = organiser_client.post(reverse("organise:edit", args=["kauss"]), data)
         assert response.status_code == 200
         form = response.context["form"]
         assert form["table_size"].value() == "4" and form["deals_per_round"].value() == "28"
         assert form["later_rounds_seating"].value() == "ranked"
         assert Tournament.objects.get(pk=tournament.pk).table_size == 3  # nothing saved yet
         filled = {name: value for name, value in form.data.items() if name != "fill_preset"}
-        saved = organiser_client.post(reverse("tournaments:edit", args=["kauss"]), filled)
+        saved = organiser_client.post(reverse("organise:edit", args=["kauss"]), filled)
         assert saved.status_code == 302
         assert tournament_rule_set(Tournament.objects.get(pk=tournament.pk)).table_size == 4
 
     def test_the_preset_list_carries_the_options_for_the_browser(self, organiser_client):
-        response = organiser_client.get(reverse("tournaments:create"))
+        response = organiser_client.get(reverse("organise:create"))
         widget = response.context["form"].fields["preset"].widget
         assert json.loads(widget.attrs["data-presets"])["lzf"] == preset_options("lzf")

@@ -4,6 +4,7 @@ from collections import Counter
 
 import pytest
 
+from scoring.services import round_generate_seating
 from tests.factories import (
     make_club,
     make_organiser,
@@ -46,7 +47,7 @@ class TestRounds:
         tournament = make_tournament(rounds_planned=1)
         make_registrations(tournament, 3)
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         services.round_publish(round_=round_, by=None)
         with pytest.raises(services.ServiceError, match="1 round planned"):
             services.round_create(tournament=tournament)
@@ -58,7 +59,7 @@ class TestSeating:
         entries = make_registrations(tournament, 14, clubs=4)
         round_ = services.round_create(tournament=tournament)
         services.check_in_set(round_=round_, entries=entries[:13])
-        services.round_generate_seating(round_=round_, seed=7, by=None)
+        round_generate_seating(round_=round_, seed=7, by=None)
         assert sorted(seated_entries(round_)) == sorted(e.pk for e in entries[:13])
         sizes = sorted(table.seats.count() for table in round_.tables.all())
         assert sizes == [3, 3, 3, 4]  # 13 = 3 + 3 + 3 + 4: one table of 4 (13 mod 3)
@@ -67,11 +68,11 @@ class TestSeating:
         tournament = make_tournament()
         make_registrations(tournament, 12)
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, mode="random", seed=42, by=None)
+        round_generate_seating(round_=round_, mode="random", seed=42, by=None)
         first = list(
             Seat.objects.filter(table__round=round_).values_list("table__number", "registration_id")
         )
-        services.round_generate_seating(round_=round_, mode="random", seed=42, by=None)
+        round_generate_seating(round_=round_, mode="random", seed=42, by=None)
         again = list(
             Seat.objects.filter(table__round=round_).values_list("table__number", "registration_id")
         )
@@ -84,17 +85,17 @@ class TestSeating:
         make_registrations(tournament, 5)
         round_ = services.round_create(tournament=tournament)
         with pytest.raises(services.ServiceError, match="5"):
-            services.round_generate_seating(round_=round_, seed=1, by=None)
+            round_generate_seating(round_=round_, seed=1, by=None)
         assert not round_.tables.exists()
 
     def test_round_two_avoids_the_table_mates_of_round_one(self):
         tournament = make_tournament(later_rounds_seating="mix")
         make_registrations(tournament, 30)
         first = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=first, seed=3, by=None)
+        round_generate_seating(round_=first, seed=3, by=None)
         services.round_publish(round_=first, by=None)
         second = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=second, seed=3, by=None)
+        round_generate_seating(round_=second, seed=3, by=None)
 
         def pairs(round_):
             found = Counter()
@@ -110,14 +111,14 @@ class TestSeating:
         tournament = make_tournament()
         make_registrations(tournament, 9)
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, seed=1, by=organiser)
+        round_generate_seating(round_=round_, seed=1, by=organiser)
         services.round_publish(round_=round_, by=organiser)
         before = sorted(seated_entries(round_))
         with pytest.raises(services.ServiceError, match='type "regenerate round 1"'):
-            services.round_generate_seating(round_=round_, seed=2, by=organiser, confirmation="yes")
+            round_generate_seating(round_=round_, seed=2, by=organiser, confirmation="yes")
         assert sorted(seated_entries(round_)) == before
 
-        services.round_generate_seating(
+        round_generate_seating(
             round_=round_, seed=2, by=organiser, confirmation="regenerate round 1"
         )
         audit = AuditEntry.objects.get(action=AuditEntry.Action.ROUND_REGENERATED)
@@ -138,7 +139,7 @@ class TestSeating:
         tournament = make_tournament()
         entries = make_registrations(tournament, 3)
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, seed=1, by=None)
+        round_generate_seating(round_=round_, seed=1, by=None)
         services.round_publish(round_=round_, by=None)
         with pytest.raises(services.ServiceError, match="draft"):
             services.check_in_set(round_=round_, entries=entries[:2])
@@ -154,7 +155,7 @@ class TestSwap:
             entry.player.club = club
             entry.player.save()
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, seed=5, by=None)
+        round_generate_seating(round_=round_, seed=5, by=None)
         first_table = {
             seat.registration_id: seat.table for seat in Seat.objects.filter(table__round=round_)
         }
@@ -178,7 +179,7 @@ class TestSwap:
         tournament = make_tournament()
         entries = make_registrations(tournament, 6)
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, seed=5, by=None)
+        round_generate_seating(round_=round_, seed=5, by=None)
         services.round_publish(round_=round_, by=None)
         with pytest.raises(services.ServiceError, match="draft"):
             services.round_swap_players(round_=round_, first=entries[0], second=entries[1], by=None)
@@ -244,7 +245,7 @@ def test_flags_and_warnings_name_the_players_not_their_ids():
         entry.player.club = club
         entry.player.save()
     round_ = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=round_, seed=1, by=None)
+    round_generate_seating(round_=round_, seed=1, by=None)
     round_.refresh_from_db()
     table = round_.tables.get()
     detail = next(flag["detail"] for flag in table.flags if flag["code"] == "same_club")
@@ -263,7 +264,7 @@ def test_mix_plans_the_whole_tournament_so_15_players_meet_nobody_twice_in_7_rou
     met = Counter()
     for _ in range(7):
         round_ = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_, by=None)
+        round_generate_seating(round_=round_, by=None)
         services.round_publish(round_=round_, by=None)
         for table in round_.tables.all():
             ids = sorted(table.seats.values_list("registration_id", flat=True))
@@ -278,11 +279,11 @@ def test_mix_plans_again_when_the_players_change():
     tournament = make_tournament(first_round_seating="mix", later_rounds_seating="mix")
     entries = make_registrations(tournament, 9)
     first = services.round_create(tournament=tournament)
-    services.round_generate_seating(round_=first, by=None)
+    round_generate_seating(round_=first, by=None)
     services.round_publish(round_=first, by=None)
     second = services.round_create(tournament=tournament)
     services.check_in_set(round_=second, entries=entries[:6])
-    services.round_generate_seating(round_=second, by=None)
+    round_generate_seating(round_=second, by=None)
     tournament.refresh_from_db()
     assert tournament.mix_plan["from_round"] == 2
     assert len(tournament.mix_plan["players"]) == 6

@@ -187,7 +187,7 @@ class TestProductionSettings:
         # Django's own Redis backend when REDIS_URL is set (no connection is made to read it).
         assert values["cache"] == "RedisCache"
         assert values["RATE_LIMIT_STORE"] == "cache"  # the rate limits count in Redis too
-        assert values["staticfiles"] == "whitenoise.storage.CompressedManifestStaticFilesStorage"
+        assert values["staticfiles"] == "zole_site.static_files.HashedStaticFiles"
         # A file-based SQLite database: WAL, a 20 s busy timeout, writers queue at BEGIN.
         assert values["pragmas"] == {"journal_mode": "wal", "busy_timeout": 20_000}
         assert values["transaction_mode"] == "IMMEDIATE"
@@ -288,7 +288,7 @@ class TestUploadSize:
         too_large = b"Vards Uzvards;Klubs;\n" * (settings.REQUEST_BODY_MAX_BYTES // 20 + 1)
         upload = SimpleUploadedFile("players.csv", too_large, content_type="text/csv")
 
-        response = client.post(reverse("tournaments:player_import"), {"file": upload})
+        response = client.post(reverse("organise:player_import"), {"file": upload})
 
         assert response.status_code == 413
         assert str(settings.REQUEST_BODY_MAX_BYTES // 1024) in response.content.decode()
@@ -302,7 +302,7 @@ class TestUploadSize:
         assert len(large) < settings.REQUEST_BODY_MAX_BYTES
         upload = SimpleUploadedFile("players.csv", large, content_type="text/csv")
 
-        response = client.post(reverse("tournaments:player_import"), {"file": upload})
+        response = client.post(reverse("organise:player_import"), {"file": upload})
 
         assert response.status_code == 200
         assert "1000 kB" in response.content.decode()

@@ -72,7 +72,7 @@ class TestErrorPages:
         from django.contrib.auth.models import User
 
         client.force_login(User.objects.create(username="plain"))
-        response = client.get(reverse("tournaments:dashboard"))
+        response = client.get(reverse("organise:dashboard"))
         assert response.status_code == 403
         html = response.content.decode()
         assert "This account has no role in any tournament yet" in html

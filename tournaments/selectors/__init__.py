@@ -64,15 +64,12 @@ from tournaments.selectors.rounds import (
     round_list,
     round_tables,
     round_to_join,
-    tables_confirmed_short,
     tournament_list,
     tournament_named,
     uneven_dealing,
     unregistered_players,
 )
 from tournaments.selectors.seating import (
-    registration_rank_labels,
-    registration_scores,
     round_seating,
     seating_history,
 )
@@ -130,8 +127,6 @@ __all__ = [
     "registration_by_check_in_token",
     "registration_fees",
     "registration_list",
-    "registration_rank_labels",
-    "registration_scores",
     "role_holders",
     "round_check_in",
     "round_list",
@@ -145,7 +140,6 @@ __all__ = [
     "signup_open",
     "signups_to_decide",
     "table_referee_call",
-    "tables_confirmed_short",
     "tournament_list",
     "tournament_named",
     "tournament_people",

@@ -13,7 +13,7 @@ from tournaments.models import (
 )
 from tournaments.selectors.rounds import tournament_list
 
-ROLE_HOLDERS = {
+ROLE_HOLDERS: dict[str, str] = {
     Role.ORGANISER: "organisers",
     Role.CHIEF_REFEREE: "chief_referees",
     Role.REFEREE: "referees",

@@ -255,16 +255,6 @@ def club_named(name: str) -> Club | None:
     )
 
 
-def tables_confirmed_short(*, round_: Round) -> list[int]:
-    """The numbers of the round's tables confirmed with fewer deals because time was up: their
-    results depend on the clock, which can then no longer be reset."""
-    return list(
-        round_.tables.filter(result__time_called=True)
-        .order_by("number")
-        .values_list("number", flat=True)
-    )
-
-
 def unregistered_players(*, tournament: Tournament, pks: Iterable[int]) -> list[Player]:
     """The active players among `pks` who are not yet entries of the tournament."""
     return list(

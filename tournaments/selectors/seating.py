@@ -1,14 +1,11 @@
-"""What seating a round reads: the earlier rounds' tables and the players' scores so far."""
+"""What seating a round reads of the tournament: the earlier rounds' tables (the standings
+before the round are scoring's, scoring.selectors.standings_before)."""
 
-from fractions import Fraction
-
-from engine.standings import RoundResult, Standing, rank_standings, rank_texts
 from tournaments.models import (
     Round,
     Seat,
     Tournament,
 )
-from tournaments.rule_set import absent_rule, standings_order
 
 
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:
@@ -38,56 +35,3 @@ def round_seating(*, round_: Round) -> list[list[str]]:
     ):
         tables.setdefault(table_number, []).append(name)
     return list(tables.values())
-
-
-def standings_before(*, tournament: Tournament, before_round: int) -> list[Standing]:
-    """The standings of the confirmed results of the rounds before `before_round`, every entry
-    in them, ranked as the standings pages rank them (the tournament's order and its rule for
-    absent players): what seating by rank cuts into tables."""
-    rows = (
-        tournament.registrations.filter(seat_results__round_number__lt=before_round)
-        .values_list(
-            "pk",
-            "seat_results__round_number",
-            "seat_results__game_points",
-            "seat_results__place_points_twelfths",
-        )
-        .order_by()
-    )
-    results = [
-        RoundResult(
-            player=str(registration_id),
-            round_number=round_number,
-            game_points=game_points,
-            place_points=Fraction(twelfths, 12),
-        )
-        for registration_id, round_number, game_points, twelfths in rows
-    ]
-    names = {
-        str(pk): name
-        for pk, name in tournament.registrations.values_list("pk", "player__full_name").order_by()
-    }
-    return rank_standings(
-        results,
-        players=names.keys(),
-        names=names,
-        order=standings_order(tournament),
-        absent=absent_rule(tournament),
-    )
-
-
-def registration_scores(*, tournament: Tournament, before_round: int) -> dict[int, float]:
-    """Each entry's standing before a round, for seating by standings: the better the rank in
-    `standings_before`, the higher the score; players sharing a rank share a score (the seed
-    decides among them)."""
-    standings = standings_before(tournament=tournament, before_round=before_round)
-    return {
-        int(standing.player): float(len(standings) - standing.rank + 1) for standing in standings
-    }
-
-
-def registration_rank_labels(*, tournament: Tournament, before_round: int) -> dict[int, str]:
-    """Each entry's rank before a round as the standings show it ("7–8" when shared)."""
-    standings = standings_before(tournament=tournament, before_round=before_round)
-    labels = rank_texts(standing.rank for standing in standings)
-    return {int(standing.player): labels[standing.rank] for standing in standings}

@@ -1,8 +1,8 @@
 """Writes for the tournaments app (HackSoft style: views and commands call these, never the
 models directly).
 
-The parts: `audit_and_locks` (the refusal, the audit entry, the lock order), `accounts` (demo
-data, organiser accounts), `roles` (roles given and taken, referees of tables, referee accounts),
+The parts: `audit_and_locks` (the refusal, the audit entry, the lock order), `accounts` (organiser
+accounts), `roles` (roles given and taken, referees of tables, referee accounts),
 `tournaments` (settings, entries, players, clubs), `rounds` (creation, check-in, seating,
 publication), `clock_and_links` (the round clock, entry links, the hall display's private
 link), `player_import` (CSV), `signups`
@@ -13,9 +13,6 @@ Callers use this package's names; the parts import each other only downwards fro
 """
 
 from tournaments.services.accounts import (
-    DEMO_CLUBS,
-    DEMO_PLAYERS,
-    demo_load,
     organiser_account_create,
 )
 from tournaments.services.audit_and_locks import (
@@ -72,6 +69,7 @@ from tournaments.services.rounds import (
     round_generate_seating,
     round_publish,
     round_swap_players,
+    seating_scores,
 )
 from tournaments.services.self_check_in import (
     CheckInClosedError,
@@ -96,8 +94,6 @@ from tournaments.services.tournaments import (
 )
 
 __all__ = [
-    "DEMO_CLUBS",
-    "DEMO_PLAYERS",
     "IMPORT_MAX_BYTES",
     "AttendanceMismatchError",
     "CallTooSoonError",
@@ -116,7 +112,6 @@ __all__ = [
     "check_in_set",
     "club_create",
     "decode_upload",
-    "demo_load",
     "display_link_issue",
     "display_link_revoke",
     "fee_categories_save",
@@ -144,6 +139,7 @@ __all__ = [
     "round_publish",
     "round_swap_players",
     "round_time_call",
+    "seating_scores",
     "self_check_in",
     "signup_accept",
     "signup_create",

@@ -4,7 +4,7 @@ leaves, and the one lock order (round, then table) every write that touches a ta
 import datetime
 from decimal import Decimal
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 from django.utils.translation import gettext as _
 
@@ -24,13 +24,13 @@ class ServiceError(Exception):
 def audit(
     *,
     action: str,
-    by: User | None,
+    by: User | AnonymousUser | None,
     tournament: Tournament | None = None,
     table: Table | None = None,
     ip_address: str | None = None,
     **detail: object,
 ) -> AuditEntry:
-    user = by if by is not None and by.is_authenticated else None
+    user = by if isinstance(by, User) and by.is_authenticated else None
     return AuditEntry.objects.create(
         tournament_id=tournament.pk if tournament is not None else None,
         table_id=table.pk if table is not None else None,

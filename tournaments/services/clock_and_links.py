@@ -2,6 +2,7 @@
 hall display's private link."""
 
 import datetime
+from collections.abc import Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -10,7 +11,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.page_cache import tournament_changed
-from tournaments import permissions, selectors
+from tournaments import permissions
 from tournaments.models import (
     AuditEntry,
     DisplayLink,
@@ -82,9 +83,16 @@ def round_clock_start(*, round_: Round, by: User | None, ip_address: str | None 
 
 
 @transaction.atomic
-def round_clock_reset(*, round_: Round, by: User | None, ip_address: str | None = None) -> Round:
+def round_clock_reset(
+    *,
+    round_: Round,
+    by: User | None,
+    tables_confirmed_short: Sequence[int],
+    ip_address: str | None = None,
+) -> Round:
     """Stop a clock started by mistake: back to not started. Refused once time was called or a
-    table was confirmed short (its result depends on the clock)."""
+    table was confirmed short (its result depends on the clock): `tables_confirmed_short`, the
+    numbers of those tables, which scoring reads (scoring.services.round_clock_reset)."""
     round_ = _lock_clock_round(round_, by)
     clock = round_clock(round_)
     if not clock.is_started:
@@ -96,17 +104,16 @@ def round_clock_reset(*, round_: Round, by: User | None, ip_address: str | None 
             _("time was called in round %(number)d: its clock can no longer be reset")
             % {"number": round_.number}
         )
-    short = selectors.tables_confirmed_short(round_=round_)
-    if short:
+    if tables_confirmed_short:
         raise ServiceError(
             ngettext(
                 "table %(numbers)s was confirmed when time was up: the clock can no longer be "
                 "reset",
                 "tables %(numbers)s were confirmed when time was up: the clock can no longer be "
                 "reset",
-                len(short),
+                len(tables_confirmed_short),
             )
-            % {"numbers": ", ".join(str(number) for number in short)}
+            % {"numbers": ", ".join(str(number) for number in tables_confirmed_short)}
         )
     audit(
         action=AuditEntry.Action.CLOCK_RESET,

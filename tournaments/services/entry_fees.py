@@ -72,9 +72,8 @@ def fee_categories_save(
             FeeCategory.objects.filter(pk=category.pk).update(name=placeholder)
     saved = []
     for order, row in enumerate(kept):
-        category = existing.get(row.pk) if row.pk is not None else None
-        if category is None:
-            category = FeeCategory(tournament=tournament)
+        found = existing.get(row.pk) if row.pk is not None else None
+        category = found if found is not None else FeeCategory(tournament=tournament)
         category.name = clean_name(row.name)
         category.amount = row.amount.quantize(CENT)  # "15" is kept and logged as 15.00
         category.order = order

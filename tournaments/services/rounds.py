@@ -2,7 +2,7 @@
 ranked) or swapped by hand, and published with its tables' entry links."""
 
 import secrets
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -21,6 +21,7 @@ from engine.seating import (
     seat_players,
     table_sizes,
 )
+from engine.standings import Standing
 from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
@@ -161,6 +162,7 @@ def regenerate_confirmation(round_: Round) -> str:
 def round_generate_seating(
     *,
     round_: Round,
+    standings: Sequence[Standing],
     mode: str | None = None,
     seed: int | None = None,
     by: User | None,
@@ -171,6 +173,9 @@ def round_generate_seating(
 ) -> Round:
     """Seat the checked-in players (engine.seating) and write the tables in bulk.
 
+    `standings`: the standings before the round (a standing's player is a registration's id),
+    which scoring reads from its confirmed results (scoring.services.round_generate_seating) and
+    seating by standings cuts into tables.
     `present`: the players ticked on the organiser's screen; they are checked in first, in the
     same transaction (a refused seating saves no check-in either). A draft round may be
     regenerated freely; a published one only with the typed confirmation, and that leaves an
@@ -189,7 +194,7 @@ def round_generate_seating(
     mode = mode or round_.seating_mode
     check_ins = list(round_.check_ins.select_related("registration__player__club"))
     entries = [check_in.registration for check_in in check_ins]
-    scores = selectors.registration_scores(tournament=tournament, before_round=round_.number)
+    scores = seating_scores(standings)
     players = [
         SeatingPlayer(
             id=str(entry.pk),
@@ -273,6 +278,14 @@ def round_generate_seating(
         ),
     )
     return round_
+
+
+def seating_scores(standings: Sequence[Standing]) -> dict[int, float]:
+    """Each registration's score for seating by standings: the better the rank, the higher the
+    score; players sharing a rank share a score (the seed decides among them)."""
+    return {
+        int(standing.player): float(len(standings) - standing.rank + 1) for standing in standings
+    }
 
 
 def _mix_round(

@@ -4,7 +4,7 @@ registration), moves between the two lists, or refuses."""
 
 from __future__ import annotations
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -60,7 +60,7 @@ def signup_create(
     club: str = "",
     licence_number: str = "",
     contact: str = "",
-    by: User | None = None,
+    by: User | AnonymousUser | None = None,
     ip_address: str | None = None,
 ) -> SignUp:
     """Sign up online: on the list while it has places, else on the waiting list. The same

@@ -18,7 +18,7 @@ from ranking.models import PlayerRating, RatingChange, RatingUpdate
 from ranking.services.rating_store import OUTCOME_FIELDS, lock_ratings, outcomes_of
 from scoring import services as scoring_services
 from scoring.models import SeatResult, TableResult
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from tests.factories import make_player, make_tournament, make_user
 from tests.tournament_play import favourite_first, play_round_at
 from tournaments import services as tournament_services
@@ -48,7 +48,7 @@ def tournaments_sharing_players(count: int, players: int = 9) -> list[Table]:
             Registration(tournament=tournament, player=p) for p in people
         )
         round_ = tournament_services.round_create(tournament=tournament)
-        tournament_services.round_generate_seating(round_=round_, seed=month, by=None)
+        round_generate_seating(round_=round_, seed=month, by=None)
         round_ = tournament_services.round_publish(round_=round_, by=None)
         for table in round_.tables.order_by("number"):
             play_round_at(table, favourite_first)

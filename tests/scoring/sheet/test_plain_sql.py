@@ -12,7 +12,7 @@ from engine import Galdins, PenaltyPule, Play
 from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult, TableResult
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from scoring.sheet import plain_sql
 from scoring.sheet.plain_sql import RESULT_FIELDS, table_results, table_seats
 from scoring.sheet.reader import table_by_id, table_by_link
@@ -139,7 +139,7 @@ def test_a_link_whose_round_was_seated_again_has_no_table():
     round_ = make_published_round(players=6)
     table = round_.tables.get(number=1)
     token = TableToken.objects.get(table=table, revoked_at__isnull=True)
-    tournament_services.round_generate_seating(
+    round_generate_seating(
         round_=round_,
         seed=2,
         by=None,

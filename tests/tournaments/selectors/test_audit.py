@@ -16,7 +16,7 @@ from engine import PenaltyPule, Play
 from engine.names import search_key
 from engine.rules import Game
 from scoring import services as scoring_services
-from scoring.services import Writer
+from scoring.services import Writer, round_generate_seating
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
@@ -102,7 +102,7 @@ def name_of(entry_key: str) -> str:
 
 
 def audit_url(tournament, **filters: object) -> str:
-    url = reverse("tournaments:audit", args=[tournament.slug])
+    url = reverse("organise:audit", args=[tournament.slug])
     query = "&".join(f"{key}={value}" for key, value in filters.items())
     return f"{url}?{query}" if query else url
 
@@ -234,9 +234,7 @@ class TestReading:
         organiser_client.force_login(User.objects.create(username="staff", is_staff=True))
         round_ = make_published_round(tournament, players=7)
         before = selectors.round_seating(round_=round_)
-        services.round_generate_seating(
-            round_=round_, seed=5, by=None, confirmation="regenerate round 1"
-        )
+        round_generate_seating(round_=round_, seed=5, by=None, confirmation="regenerate round 1")
         after = selectors.round_seating(round_=round_)
         response = organiser_client.get(audit_url(tournament, action="round.regenerated"))
         [row] = response.context["rows"]
@@ -277,7 +275,7 @@ class TestFilters:
     def test_a_swap_is_found_by_either_players_name(self):
         tournament = make_published_round(players=6).tournament
         round_2 = services.round_create(tournament=tournament)
-        services.round_generate_seating(round_=round_2, mode="random", seed=3, by=None)
+        round_generate_seating(round_=round_2, mode="random", seed=3, by=None)
         a, b = (table.seats.first().registration for table in round_2.tables.order_by("number"))
         services.round_swap_players(round_=round_2, first=a, second=b, by=None)
         for entry in (a, b):

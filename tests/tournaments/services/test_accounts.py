@@ -1,4 +1,4 @@
-"""Demo data loading and the player licence-number constraint."""
+"""The player licence-number constraint, and the organisers' accounts."""
 
 import pytest
 from django.contrib.auth.models import User
@@ -6,34 +6,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
 from tournaments.models import Club, Player
-from tournaments.services import (
-    DEMO_CLUBS,
-    DEMO_PLAYERS,
-    ServiceError,
-    demo_load,
-    organiser_account_create,
-)
+from tournaments.services import ServiceError, organiser_account_create
 
 pytestmark = pytest.mark.django_db
-
-
-def test_demo_load_is_idempotent():
-    first = demo_load()
-    counts_after_first = (Club.objects.count(), Player.objects.count())
-
-    second = demo_load()
-
-    assert first == {"clubs": len(DEMO_CLUBS), "players": len(DEMO_PLAYERS)}
-    assert second == {"clubs": 0, "players": 0}
-    assert (Club.objects.count(), Player.objects.count()) == counts_after_first
-    assert counts_after_first == (4, 12)
-
-
-def test_demo_players_are_spread_over_every_club():
-    demo_load()
-
-    for club in Club.objects.all():
-        assert club.players.count() == 3
 
 
 def test_licence_number_is_unique_when_set():

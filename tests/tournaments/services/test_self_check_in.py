@@ -3,6 +3,7 @@ the round is a draft not yet seated; the organiser's ticks stay final."""
 
 import pytest
 
+from scoring.services import round_generate_seating
 from tests.factories import make_registrations, make_tournament
 from tournaments import selectors, services
 from tournaments.models import (
@@ -119,7 +120,7 @@ def test_checking_in_twice_keeps_the_first(event):
 
 def test_check_in_closes_when_the_round_is_seated(event):
     _tournament, entries, round_ = event
-    services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+    round_generate_seating(round_=round_, mode="random", seed=1, by=None)
     with pytest.raises(services.CheckInClosedError):
         services.self_check_in(
             registration=entries[0], method=CheckInMethod.CODE, code=round_.check_in_code
@@ -131,7 +132,7 @@ def test_check_in_closes_when_the_round_is_seated(event):
 
 def test_a_withdrawn_player_cannot_check_in(event):
     tournament, entries, round_ = event
-    services.round_generate_seating(round_=round_, mode="random", seed=1, by=None)
+    round_generate_seating(round_=round_, mode="random", seed=1, by=None)
     services.round_publish(round_=round_, by=None)
     services.registration_withdraw(registration=entries[0], after_round=1, by=None)
     round_2 = services.round_create(tournament=tournament)

@@ -110,7 +110,7 @@ def backup_postgresql(connection: BaseDatabaseWrapper, path: Path) -> None:
     arguments, environment = connection.client.settings_to_cmd_args_env(
         connection.settings_dict, ["--format=custom", f"--file={path}"]
     )
-    arguments[0] = pg_dump
+    arguments = [pg_dump, *arguments[1:]]
     completed = subprocess.run(
         arguments,
         env={**os.environ, **(environment or {})},

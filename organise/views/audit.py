@@ -1,0 +1,40 @@
+"""A tournament's audit log."""
+
+from __future__ import annotations
+
+from django.core.paginator import Paginator
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, render
+from django.views.decorators.http import require_safe
+
+from organise.role_forms import (
+    AuditFilterForm,
+)
+from tournaments import selectors
+from tournaments.access import organiser_required
+from tournaments.models import Tournament
+
+
+@organiser_required
+@require_safe
+def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
+    """Every organiser and referee action of the tournament, filtered, a page at a time."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = AuditFilterForm(request.GET or None)
+    if form.is_bound:
+        form.is_valid()  # a bad field is reported on the form; the valid ones still filter
+    entries = selectors.audit_entries(tournament=tournament, **form.filters())
+    page = Paginator(entries, selectors.AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
+    query = request.GET.copy()
+    query.pop("page", None)
+    return render(
+        request,
+        "organise/audit_log.html",
+        {
+            "tournament": tournament,
+            "form": form,
+            "page": page,
+            "rows": selectors.audit_rows(page.object_list, tournament=tournament),
+            "query": query.urlencode(),
+        },
+    )

@@ -1,0 +1,113 @@
+"""The organiser's page of the registrations made online: accept, move, refuse."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import HttpRequest, HttpResponse
+from django.shortcuts import get_object_or_404, redirect, render
+from django.utils.translation import gettext as _
+from django.utils.translation import gettext_lazy, ngettext
+from django.views.decorators.http import require_http_methods, require_POST
+
+from core.security import client_ip
+from organise.forms import SignUpActionForm, SignUpsAcceptForm
+from tournaments import selectors, services
+from tournaments.access import organiser_required
+from tournaments.models import SignUp, SignUpStatus, Tournament
+
+# Lazy: translated when shown, in the language of that request.
+DONE = {
+    "accept": gettext_lazy("%(name)s: sign-up accepted, registered in the tournament."),
+    "listed": gettext_lazy("%(name)s: moved to the list of players."),
+    "waiting": gettext_lazy("%(name)s: moved to the waiting list."),
+    "refuse": gettext_lazy("%(name)s: sign-up refused."),
+}
+
+
+def _act(request: HttpRequest, signup: SignUp, action: str) -> None:
+    who = {"by": request.user, "ip_address": client_ip(request)}
+    if action == "accept":
+        services.signup_accept(signup=signup, **who)
+    elif action == "refuse":
+        services.signup_refuse(signup=signup, **who)
+    else:
+        services.signup_move(signup=signup, to=action, **who)
+
+
+@organiser_required
+@require_http_methods(["GET", "HEAD", "POST"])
+def signups(request: HttpRequest, slug: str) -> HttpResponse:
+    tournament = get_object_or_404(Tournament, slug=slug)
+    if request.method == "POST":
+        form = SignUpActionForm(request.POST)
+        if not form.is_valid():
+            messages.error(request, _("Choose a sign-up and what to do with it."))
+            return redirect("organise:signups", slug=slug)
+        signup = get_object_or_404(SignUp, pk=form.cleaned_data["signup"], tournament=tournament)
+        action = form.cleaned_data["action"]
+        try:
+            _act(request, signup, action)
+        except services.ServiceError as error:
+            messages.error(request, str(error))
+        else:
+            messages.success(request, str(DONE[action]) % {"name": signup.full_name})
+        return redirect("organise:signups", slug=slug)
+    lists = selectors.signup_lists(tournament=tournament)
+    every = selectors.organiser_signups(tournament=tournament)
+    numbers = {
+        line.signup.pk: line.number for line in (*lists.registered, *lists.waiting) if line.signup
+    }
+    for signup in every:
+        signup.number = numbers.get(signup.pk)
+    return render(
+        request,
+        "organise/signups.html",
+        {
+            "tournament": tournament,
+            "lists": lists,
+            "is_open": selectors.signup_open(tournament),
+            "joins_round": selectors.round_to_join(tournament=tournament),
+            "listed": [s for s in every if s.status == SignUpStatus.LISTED],
+            "waiting": [s for s in every if s.status == SignUpStatus.WAITING],
+            "done": [s for s in every if s.status in (SignUpStatus.ACCEPTED, SignUpStatus.REFUSED)],
+            # A place is free and someone waits: the organiser moves him (never done silently).
+            "first_waiting": lists.waiting[0] if lists.waiting and lists.free_places else None,
+            # Accepting several at once: as many as the places take (the whole list when they
+            # take none: accepting then says why it cannot).
+            "accept_form": SignUpsAcceptForm(
+                initial={"count": lists.acceptable or lists.listed_online}
+            ),
+        },
+    )
+
+
+@organiser_required
+@require_POST
+def signups_accept(request: HttpRequest, slug: str) -> HttpResponse:
+    """Accept the first N of the online list in one step; then the entries page, where the
+    players now are."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    form = SignUpsAcceptForm(request.POST)
+    if not form.is_valid():
+        messages.error(request, _("Give how many to accept: a whole number from 1."))
+        return redirect("organise:signups", slug=slug)
+    try:
+        accepted = services.signups_accept(
+            tournament=tournament,
+            count=form.cleaned_data["count"],
+            by=request.user,
+            ip_address=client_ip(request),
+        )
+    except services.ServiceError as error:
+        messages.error(request, str(error))
+        return redirect("organise:signups", slug=slug)
+    messages.success(
+        request,
+        ngettext(
+            "%(count)d player accepted and registered.",
+            "%(count)d players accepted and registered.",
+            len(accepted),
+        )
+        % {"count": len(accepted)},
+    )
+    return redirect("organise:registrations", slug=slug)

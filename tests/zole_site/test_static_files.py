@@ -1,0 +1,31 @@
+"""The collected static files: the phone's modules import each other under their hashed names,
+the names the table links' service worker keeps for an offline reload."""
+
+import re
+
+from django.core.management import call_command
+from django.test import override_settings
+
+from entry.offline import TABLE_PAGE_MODULES
+
+IMPORTED = re.compile(r"""from\s*["'](\./[^"']+)["']\s*;""")
+
+
+def test_a_collected_module_imports_the_hashed_names_of_the_modules_beside_it(tmp_path):
+    storages = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "zole_site.static_files.HashedStaticFiles"},
+    }
+    with override_settings(STORAGES=storages, STATIC_ROOT=tmp_path):
+        call_command("collectstatic", "--noinput", verbosity=0)
+        from django.contrib.staticfiles.storage import staticfiles_storage
+
+        hashed_page = staticfiles_storage.stored_name("js/table/page.js")
+        imported = IMPORTED.findall((tmp_path / hashed_page).read_text(encoding="utf-8"))
+        expected = sorted(
+            "./" + staticfiles_storage.stored_name(name).removeprefix("js/table/")
+            for name in TABLE_PAGE_MODULES
+            if name != "js/table/page.js"
+        )
+    assert sorted(set(imported)) == expected
+    assert all(re.search(r"\.[0-9a-f]{12}\.js$", name) for name in imported)
