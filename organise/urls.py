@@ -5,17 +5,17 @@ from django.urls import include, path
 
 from organise.views import (
     audit,
-    calls,
-    display_links,
-    entry_links,
-    fee_pages,
+    fees,
+    links,
     people,
+    referee_calls,
     register,
     rounds,
     seasons,
     signups,
     tournaments,
 )
+from organise.views.moved import moved_to
 
 app_name = "organise"
 
@@ -29,20 +29,25 @@ tournament_pages = [
     path("players/<int:player_id>/", register.player_edit, name="player_edit"),
     path("t/<slug:slug>/", tournaments.tournament_detail, name="detail"),
     path("t/<slug:slug>/settings/", tournaments.tournament_edit, name="edit"),
-    # The paths say "entries": links already bookmarked or printed keep working.
-    path("t/<slug:slug>/entries/", tournaments.registrations, name="registrations"),
+    path("t/<slug:slug>/registrations/", tournaments.registrations, name="registrations"),
     path(
-        "t/<slug:slug>/entries/<int:registration_id>/",
+        "t/<slug:slug>/registrations/<int:registration_id>/",
         tournaments.registration_edit,
         name="registration_edit",
     ),
-    path("t/<slug:slug>/entries/online/", signups.signups, name="signups"),
-    path("t/<slug:slug>/entries/online/accept/", signups.signups_accept, name="signups_accept"),
     path(
-        "t/<slug:slug>/entries/fee-category/",
-        fee_pages.fee_category_set,
+        "t/<slug:slug>/registrations/fee-category/",
+        fees.fee_category_set,
         name="fee_category_set",
     ),
+    path("t/<slug:slug>/sign-ups/", signups.signups, name="signups"),
+    path("t/<slug:slug>/sign-ups/accept/", signups.signups_accept, name="signups_accept"),
+    # The registrations' old addresses.
+    path("t/<slug:slug>/entries/", moved_to("registrations")),
+    path("t/<slug:slug>/entries/<int:registration_id>/", moved_to("registration_edit")),
+    path("t/<slug:slug>/entries/fee-category/", moved_to("fee_category_set")),
+    path("t/<slug:slug>/entries/online/", moved_to("signups")),
+    path("t/<slug:slug>/entries/online/accept/", moved_to("signups_accept")),
     path("t/<slug:slug>/meetings/", tournaments.meetings, name="meetings"),
     path("t/<slug:slug>/rounds/new/", rounds.round_create, name="round_create"),
     path("t/<slug:slug>/rounds/<int:number>/", rounds.round_detail, name="round"),
@@ -57,28 +62,26 @@ tournament_pages = [
     path("t/<slug:slug>/rounds/<int:number>/publish/", rounds.round_publish, name="publish"),
     path("t/<slug:slug>/rounds/<int:number>/referees/", people.round_referees, name="referees"),
     path("t/<slug:slug>/rounds/<int:number>/clock/", rounds.round_clock_action, name="clock"),
-    path("t/<slug:slug>/rounds/<int:number>/close/", entry_links.round_close, name="round_close"),
+    path("t/<slug:slug>/rounds/<int:number>/close/", rounds.round_close, name="round_close"),
     path("t/<slug:slug>/people/", people.tournament_roles, name="roles"),
     path("t/<slug:slug>/people/remove/", people.tournament_role_remove, name="role_remove"),
     path(
         "t/<slug:slug>/calls/<int:call_id>/answer/",
-        calls.referee_call_answer,
+        referee_calls.referee_call_answer,
         name="referee_call_answer",
     ),
-    path(
-        "t/<slug:slug>/display-link/new/", display_links.display_link_new, name="display_link_new"
-    ),
+    path("t/<slug:slug>/display-link/new/", links.display_link_new, name="display_link_new"),
     path(
         "t/<slug:slug>/display-link/revoke/",
-        display_links.display_link_revoke,
+        links.display_link_revoke,
         name="display_link_revoke",
     ),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
-    path("t/<slug:slug>/fees/", fee_pages.fee_categories, name="fees"),
-    path("tables/<int:table_id>/link/new/", entry_links.table_link_new, name="table_link_new"),
+    path("t/<slug:slug>/fees/", fees.fee_categories, name="fees"),
+    path("tables/<int:table_id>/link/new/", links.table_link_new, name="table_link_new"),
     path(
         "tables/<int:table_id>/link/revoke/",
-        entry_links.table_link_revoke,
+        links.table_link_revoke,
         name="table_link_revoke",
     ),
 ]

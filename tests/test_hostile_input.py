@@ -117,7 +117,7 @@ class TestOrganiserForms:
         tournament = make_tournament()
         for url in (
             f"/organise/players/{HUGE}/",
-            f"/organise/t/{tournament.slug}/entries/{HUGE}/",
+            f"/organise/t/{tournament.slug}/registrations/{HUGE}/",
             f"/organise/t/{tournament.slug}/rounds/{HUGE}/",
             f"/organise/tables/{HUGE}/sheet/",
             f"/players/{HUGE}/",

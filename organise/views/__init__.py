@@ -1,7 +1,8 @@
 """Organiser pages. Views stay thin: forms check input, services write, selectors read.
 
 The parts: `tournaments` (dashboard, set-up, registrations), `rounds` (check-in, seating,
-publication, the clock), `entry_links` (a table's entry link, a round closed), `register`
-(players, clubs), `people` (roles, table referees), `signups`, `fee_pages`, `calls` (the tables'
-calls answered), `display_links` (the hall display's link), `audit` (the audit log), `seasons` (a
-final's qualification list, the seasons' rules). Who reaches the pages is `tournaments.access`."""
+publication, the clock, a round closed), `links` (a table's entry link, the hall
+display's link), `register` (players, clubs), `people` (roles, table referees),
+`signups` (registration online), `fees` (fee categories, fees paid), `referee_calls` (the tables'
+calls answered), `audit` (the audit log), `seasons` (a final's qualification list, the seasons'
+rules), `moved` (old addresses sent on). Who reaches the pages is `tournaments.access`."""

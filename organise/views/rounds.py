@@ -23,7 +23,7 @@ from organise.forms import (
     GenerateSeatingForm,
     SwapForm,
 )
-from organise.views.fee_pages import FEES_ON_SCREEN, fees_form, save_fees_on_screen
+from organise.views.fees import FEES_ON_SCREEN, fees_form, save_fees_on_screen
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from tournaments import permissions, selectors, services
@@ -345,4 +345,21 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             return _round_page(request, round_, check_in_form=attendance)
     else:
         messages.success(request, _("Round %(number)d published.") % {"number": number})
+    return redirect("organise:round", slug=slug, number=number)
+
+
+@organiser_required
+@require_POST
+def round_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    """Close a round once every table is confirmed: its results are final."""
+    round_ = get_object_or_404(Round, tournament__slug=slug, number=number)
+    try:
+        scoring_services.round_close(
+            round_=round_,
+            writer=scoring_services.Writer(user=request.user, ip_address=client_ip(request)),
+        )
+    except services.ServiceError as error:
+        messages.error(request, str(error))
+    else:
+        messages.success(request, _("Round %(number)d closed.") % {"number": number})
     return redirect("organise:round", slug=slug, number=number)

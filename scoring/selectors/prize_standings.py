@@ -12,7 +12,7 @@ from engine.prizes import parse_prize_shares, split_prize_fund
 from engine.standings import place_text
 from scoring.selectors.tournament_standings import tournament_standings
 from tournaments.models import Tournament
-from tournaments.selectors.fund import Fund, money_text, percent_text, prize_fund
+from tournaments.selectors.fees import Fund, money_text, percent_text, prize_fund
 
 
 @dataclass(frozen=True)

@@ -63,8 +63,8 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
-from tournaments.services.entry_fees import CategoryRow
-from tournaments.services.self_check_in import self_check_in
+from tournaments.services.check_in import self_check_in
+from tournaments.services.fees import CategoryRow
 
 pytestmark = pytest.mark.django_db
 

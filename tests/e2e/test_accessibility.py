@@ -41,7 +41,7 @@ from tests.test_access_matrix import (
 )
 from tournaments import services
 from tournaments.models import TableToken, Tournament
-from tournaments.services.entry_fees import CategoryRow, fee_categories_save, fees_paid_set
+from tournaments.services.fees import CategoryRow, fee_categories_save, fees_paid_set
 from zole_site.documentation import PAGES, doc_page
 
 browser_test = pytest.mark.django_db(transaction=True)

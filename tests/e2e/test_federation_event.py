@@ -109,7 +109,7 @@ def test_an_lzf_event_timed_round_one_with_a_short_table_then_round_two_by_rank(
     no_violations(desk)
 
     # Every player registered, round 1 seated: 5 tables of 4 and 2 of 3.
-    desk.goto(f"{live_server.url}/organise/t/lzf-reitinga-turnirs/entries/")
+    desk.goto(f"{live_server.url}/organise/t/lzf-reitinga-turnirs/registrations/")
     for checkbox in desk.locator("input[name=players]").all():
         checkbox.check()
     desk.click("form button[type=submit]:visible >> nth=-1")

@@ -26,7 +26,7 @@ from tournaments.selectors.check_in import (
     round_referee_calls,
     table_referee_call,
 )
-from tournaments.selectors.fund import (
+from tournaments.selectors.fees import (
     CategoryFund,
     Fund,
     cents,

@@ -1,43 +1,41 @@
-"""Writes for the tournaments app (HackSoft style: views and commands call these, never the
+"""Writes for the tournament domain (HackSoft style: views and commands call these, never the
 models directly).
 
-The parts: `audit_and_locks` (the refusal, the audit entry, the lock order), `accounts` (organiser
-accounts), `roles` (roles given and taken, referees of tables, referee accounts),
-`tournaments` (settings, entries, players, clubs), `rounds` (creation, check-in, seating,
-publication), `clock_and_links` (the round clock, entry links, the hall display's private
-link), `player_import` (CSV), `signups`
-(registration online), `self_check_in` (players checking themselves in), `referee_calls` (a table
-calls the chief referee).
-Callers use this package's names; the parts import each other only downwards from
-`audit_and_locks`.
+The parts: `refusal` (what every write raises when the rules refuse), `audit` (the audit log's
+line), `locks` (the lock order of every write that touches a table), `accounts` (organiser
+accounts), `roles` (roles given and taken, referees of tables, referee accounts), `tournaments`
+(settings, registrations, players, clubs), `rounds` (creation, check-in, seating, publication),
+`clock` (the round clock), `links` (a table's entry link, the hall display's private link),
+`player_import` (CSV), `signups` (registration online), `check_in` (players checking themselves
+in), `fees` (fee categories, fees paid), `referee_calls` (a table calls the chief referee).
+Callers use this package's names; the parts import each other only downwards from `refusal`,
+`audit` and `locks`.
 """
 
 from tournaments.services.accounts import (
     organiser_account_create,
 )
-from tournaments.services.audit_and_locks import (
-    ServiceError,
-    TableGoneError,
-    audit,
-    lock_round_and_table,
-    table_gone_message,
+from tournaments.services.audit import audit
+from tournaments.services.check_in import (
+    CheckInClosedError,
+    WrongCodeError,
+    self_check_in,
 )
-from tournaments.services.clock_and_links import (
-    display_link_issue,
-    display_link_revoke,
-    round_clock_reset,
-    round_clock_start,
-    round_time_call,
-    table_token_issue,
-    table_token_revoke,
-)
-from tournaments.services.entry_fees import (
+from tournaments.services.clock import round_clock_reset, round_clock_start, round_time_call
+from tournaments.services.fees import (
     CategoryRow,
     fee_categories_save,
     fee_category_set,
     fees_paid_by_present,
     fees_paid_set,
 )
+from tournaments.services.links import (
+    display_link_issue,
+    display_link_revoke,
+    table_token_issue,
+    table_token_revoke,
+)
+from tournaments.services.locks import TableGoneError, lock_round_and_table, table_gone_message
 from tournaments.services.player_import import (
     IMPORT_MAX_BYTES,
     ImportPreview,
@@ -53,6 +51,7 @@ from tournaments.services.referee_calls import (
     referee_call,
     referee_call_answer,
 )
+from tournaments.services.refusal import ServiceError
 from tournaments.services.roles import (
     NewAccount,
     referee_account_create,
@@ -70,11 +69,6 @@ from tournaments.services.rounds import (
     round_publish,
     round_swap_players,
     seating_scores,
-)
-from tournaments.services.self_check_in import (
-    CheckInClosedError,
-    WrongCodeError,
-    self_check_in,
 )
 from tournaments.services.signups import (
     SignUpRefusedError,

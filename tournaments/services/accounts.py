@@ -11,7 +11,7 @@ from django.utils.translation import gettext as _
 
 from core.name_fields import name_problem
 from engine.names import clean_name
-from tournaments.services.audit_and_locks import ServiceError
+from tournaments.services.refusal import ServiceError
 
 
 @dataclass(frozen=True)

@@ -21,7 +21,8 @@ from tournaments.models import (
 )
 from tournaments.namesakes import club_key, licence_key, name_key
 from tournaments.player_csv import COLUMN_WORDS, CsvPlayer, read_players
-from tournaments.services.audit_and_locks import ServiceError, audit
+from tournaments.services.audit import audit
+from tournaments.services.refusal import ServiceError
 from tournaments.services.tournaments import registrations_create
 
 IMPORT_MAX_BYTES = 1_000_000

@@ -9,7 +9,9 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from tournaments.models import AuditEntry, RefereeCall, RoundStatus, Table
-from tournaments.services.audit_and_locks import ServiceError, audit, lock_round_and_table
+from tournaments.services.audit import audit
+from tournaments.services.locks import lock_round_and_table
+from tournaments.services.refusal import ServiceError
 
 # The least time between two presses of one table's call button that both count.
 CALL_AGAIN_AFTER = datetime.timedelta(minutes=1)

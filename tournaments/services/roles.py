@@ -17,7 +17,9 @@ from engine.names import clean_name
 from tournaments.models import AuditEntry, Role, Table, Tournament
 from tournaments.permissions import ROLE_RELATIONS
 from tournaments.services.accounts import account_username
-from tournaments.services.audit_and_locks import ServiceError, audit, lock_round_and_table
+from tournaments.services.audit import audit
+from tournaments.services.locks import lock_round_and_table
+from tournaments.services.refusal import ServiceError
 
 
 def _relation(tournament: Tournament, role: str) -> models.Manager:

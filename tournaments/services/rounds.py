@@ -38,7 +38,8 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import round_rule_set, rule_set_options
-from tournaments.services.audit_and_locks import ServiceError, audit
+from tournaments.services.audit import audit
+from tournaments.services.refusal import ServiceError
 
 
 @transaction.atomic

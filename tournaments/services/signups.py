@@ -28,7 +28,8 @@ from tournaments.selectors.signups import (
     signup_lists,
     signup_open,
 )
-from tournaments.services.audit_and_locks import ServiceError, audit
+from tournaments.services.audit import audit
+from tournaments.services.refusal import ServiceError
 from tournaments.services.tournaments import club_create, player_save, registrations_create
 
 

@@ -18,7 +18,12 @@ from tournaments.models import (
     Tournament,
 )
 from tournaments.rule_set import RULE_SET_FIELDS
-from tournaments.services.audit_and_locks import RuleSetLockedError, audit, audit_value, changes
+from tournaments.services.audit import audit, audit_value, changes
+from tournaments.services.refusal import ServiceError
+
+
+class RuleSetLockedError(ServiceError):
+    """The rule set cannot change while a round is played with it."""
 
 
 @transaction.atomic

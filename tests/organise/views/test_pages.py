@@ -464,7 +464,7 @@ def test_namesakes_in_the_check_in_list_are_told_apart(organiser_client):
 @pytest.mark.parametrize(
     ("query", "crumb"),
     [
-        ("vakars", "/organise/t/vakars/entries/"),
+        ("vakars", "/organise/t/vakars/registrations/"),
         ("nav-tada", "/organise/players/"),
         ("a%20b", "/organise/players/"),
     ],

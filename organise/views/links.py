@@ -1,5 +1,6 @@
-"""The organiser's side of table entry: a table's entry link issued anew or revoked, and a round
-closed once every table is confirmed."""
+"""The private links the organiser hands out: a table's entry link for its referee's phone
+(issued anew, revoked), and the hall display's link that shows the round's check-in code (made,
+renewed, withdrawn), from the round or tournament page."""
 
 from __future__ import annotations
 
@@ -11,16 +12,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from core.query import whole_number
 from core.security import client_ip
-from scoring import services
-from scoring.services import Writer
 from scoring.sheet.door import table_role_required
 from scoring.sheet.reader import DoorTable
-from tournaments import permissions
-from tournaments import services as tournament_services
+from tournaments import permissions, services
 from tournaments.access import organiser_required
-from tournaments.models import Round, Table
-from tournaments.services import ServiceError
+from tournaments.models import Table, Tournament
 
 
 def _round_page(table: Table) -> str:
@@ -40,9 +38,7 @@ ONLY_ORGANISERS = gettext_lazy("Only the tournament's organisers manage its entr
 def table_link_new(request: HttpRequest, door: DoorTable) -> HttpResponse:
     """A new entry link for the table; the old one stops working."""
     table = door.table
-    tournament_services.table_token_issue(
-        table=table, by=request.user, ip_address=client_ip(request)
-    )
+    services.table_token_issue(table=table, by=request.user, ip_address=client_ip(request))
     messages.success(
         request,
         _("Table %(number)d has a new entry link; the old one no longer works.")
@@ -60,7 +56,7 @@ def table_link_revoke(request: HttpRequest, door: DoorTable) -> HttpResponse:
     table = door.table
     if request.method != "POST" or not request.POST.get("confirmed"):
         return render(request, "organise/link_revoke.html", {"table": table})
-    revoked = tournament_services.table_token_revoke(
+    revoked = services.table_token_revoke(
         table=table, by=request.user, ip_address=client_ip(request)
     )
     if revoked:
@@ -75,17 +71,44 @@ def table_link_revoke(request: HttpRequest, door: DoorTable) -> HttpResponse:
     return redirect(_round_page(table))
 
 
+def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+    """To the round page the form was on (`back`: its number), else the tournament page."""
+    number = whole_number(request.POST.get("back"))
+    if number is not None and tournament.rounds.filter(number=number).exists():
+        url = reverse("organise:round", args=[tournament.slug, number])
+    else:
+        url = reverse("organise:detail", args=[tournament.slug])
+    return redirect(f"{url}#hall-display")
+
+
 @organiser_required
 @require_POST
-def round_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
-    """Close a round once every table is confirmed: its results are final."""
-    round_ = get_object_or_404(Round, tournament__slug=slug, number=number)
-    try:
-        services.round_close(
-            round_=round_, writer=Writer(user=request.user, ip_address=client_ip(request))
-        )
-    except ServiceError as error:
-        messages.error(request, str(error))
+def display_link_new(request: HttpRequest, slug: str) -> HttpResponse:
+    """A new private link of the hall display; the old one stops working."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    services.display_link_issue(
+        tournament=tournament, by=request.user, ip_address=client_ip(request)
+    )
+    messages.success(
+        request,
+        _(
+            "The hall display has a new private link: open it on the hall's screen. An old "
+            "link no longer works."
+        ),
+    )
+    return _back(request, tournament)
+
+
+@organiser_required
+@require_POST
+def display_link_revoke(request: HttpRequest, slug: str) -> HttpResponse:
+    """The private link stops working (a leaked link); the public display stays."""
+    tournament = get_object_or_404(Tournament, slug=slug)
+    revoked = services.display_link_revoke(
+        tournament=tournament, by=request.user, ip_address=client_ip(request)
+    )
+    if revoked:
+        messages.success(request, _("The hall display's private link no longer works."))
     else:
-        messages.success(request, _("Round %(number)d closed.") % {"number": number})
-    return redirect("organise:round", slug=slug, number=number)
+        messages.warning(request, _("The hall display had no working private link."))
+    return _back(request, tournament)

@@ -15,7 +15,8 @@ from django.utils.translation import gettext as _
 from core.page_cache import tournament_changed
 from engine.names import clean_name, same_name_key
 from tournaments.models import AuditEntry, FeeCategory, Registration, Round, Tournament
-from tournaments.services.audit_and_locks import ServiceError, audit
+from tournaments.services.audit import audit
+from tournaments.services.refusal import ServiceError
 
 CENT = Decimal("0.01")
 

@@ -18,7 +18,8 @@ from tournaments.models import (
     RoundStatus,
 )
 from tournaments.selectors.check_in import open_check_in_round, plays_round
-from tournaments.services.audit_and_locks import ServiceError, audit
+from tournaments.services.audit import audit
+from tournaments.services.refusal import ServiceError
 
 # A check-in the player may still confirm himself: made by the round's preparation only.
 PROVISIONAL = CheckInMethod.ROUND
