@@ -4,10 +4,11 @@ models directly).
 The parts: `refusal` (what every write raises when the rules refuse), `audit` (the audit log's
 line), `locks` (the lock order of every write that touches a table), `accounts` (organiser
 accounts), `roles` (roles given and taken, referees of tables, referee accounts), `tournaments`
-(settings, registrations, players, clubs), `rounds` (creation, check-in, seating, publication),
-`clock` (the round clock), `links` (a table's entry link, the hall display's private link),
-`player_import` (CSV), `signups` (registration online), `check_in` (players checking themselves
-in), `fees` (fee categories, fees paid), `referee_calls` (a table calls the chief referee).
+(settings), `register` (players, clubs), `player_import` (the register from CSV),
+`registrations` (registered, changed, withdrawn), `signups` (registration online), `rounds`
+(creation, check-in, seating, publication), `clock` (the round clock), `links` (a table's entry
+link, the hall display's private link), `check_in` (players checking themselves in), `fees` (fee
+categories, fees paid), `referee_calls` (a table calls the chief referee).
 Callers use this package's names; the parts import each other only downwards from `refusal`,
 `audit` and `locks`.
 """
@@ -52,6 +53,12 @@ from tournaments.services.referee_calls import (
     referee_call_answer,
 )
 from tournaments.services.refusal import ServiceError
+from tournaments.services.register import club_create, player_save
+from tournaments.services.registrations import (
+    registration_update,
+    registration_withdraw,
+    registrations_create,
+)
 from tournaments.services.roles import (
     NewAccount,
     referee_account_create,
@@ -78,14 +85,7 @@ from tournaments.services.signups import (
     signup_refuse,
     signups_accept,
 )
-from tournaments.services.tournaments import (
-    club_create,
-    player_save,
-    registration_update,
-    registration_withdraw,
-    registrations_create,
-    tournament_settings_save,
-)
+from tournaments.services.tournaments import tournament_settings_save
 
 __all__ = [
     "IMPORT_MAX_BYTES",

@@ -23,7 +23,7 @@ from tournaments.namesakes import club_key, licence_key, name_key
 from tournaments.player_csv import COLUMN_WORDS, CsvPlayer, read_players
 from tournaments.services.audit import audit
 from tournaments.services.refusal import ServiceError
-from tournaments.services.tournaments import registrations_create
+from tournaments.services.registrations import registrations_create
 
 IMPORT_MAX_BYTES = 1_000_000
 IMPORT_MAX_LINES = 5_000

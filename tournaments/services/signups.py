@@ -30,7 +30,8 @@ from tournaments.selectors.signups import (
 )
 from tournaments.services.audit import audit
 from tournaments.services.refusal import ServiceError
-from tournaments.services.tournaments import club_create, player_save, registrations_create
+from tournaments.services.register import club_create, player_save
+from tournaments.services.registrations import registrations_create
 
 
 class SignUpRefusedError(ServiceError):

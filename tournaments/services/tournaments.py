@@ -1,7 +1,5 @@
-"""A tournament's settings, its entries (registration, changes, withdrawal), the player register
-and the clubs."""
-
-from collections.abc import Iterable
+"""A tournament's settings: made, changed (audited before and after), the rule set kept while a
+round is played with it."""
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -11,14 +9,10 @@ from core.page_cache import tournament_changed
 from tournaments import selectors
 from tournaments.models import (
     AuditEntry,
-    CheckIn,
-    Club,
-    Player,
-    Registration,
     Tournament,
 )
 from tournaments.rule_set import RULE_SET_FIELDS
-from tournaments.services.audit import audit, audit_value, changes
+from tournaments.services.audit import audit, audit_value
 from tournaments.services.refusal import ServiceError
 
 
@@ -78,132 +72,3 @@ def tournament_settings_save(
         )
     tournament_changed(tournament.pk)
     return tournament
-
-
-@transaction.atomic
-def registrations_create(
-    *,
-    tournament: Tournament,
-    players: Iterable[Player],
-    first_round: int = 1,
-    by: User | None = None,
-    ip_address: str | None = None,
-    action: str = AuditEntry.Action.ENTRIES_REGISTERED,
-    **detail: object,
-) -> list[Registration]:
-    """Register players; a registration after round 1 has started is a late one. One audit
-    entry names them (`action` and `detail`: the ranking registers a final's qualifiers)."""
-    existing = set(tournament.registrations.values_list("player_id", flat=True))
-    registrations = [
-        Registration(tournament=tournament, player=player, first_round=first_round)
-        for player in players
-        if player.pk not in existing
-    ]
-    created = Registration.objects.bulk_create(registrations)
-    if created:
-        audit(
-            action=action,
-            by=by,
-            tournament=tournament,
-            ip_address=ip_address,
-            **detail,
-            players=[registration.player.full_name for registration in created],
-            first_round=first_round,
-        )
-    tournament_changed(tournament.pk)
-    return created
-
-
-@transaction.atomic
-def registration_update(
-    *,
-    registration: Registration,
-    values: dict[str, object],
-    by: User | None,
-    ip_address: str | None = None,
-) -> bool:
-    """Change a registration (team, fixed table, first round), with what changed in the audit log.
-    False (and no audit entry) when nothing changes."""
-    registration = (
-        Registration.objects.select_for_update()
-        .select_related("player", "tournament")
-        .get(pk=registration.pk)
-    )
-    before, after = changes(registration, values)
-    if not after:
-        return False
-    for name, value in values.items():
-        setattr(registration, name, value)
-    registration.save(update_fields=list(values))
-    tournament_changed(registration.tournament_id)
-    audit(
-        action=AuditEntry.Action.ENTRY_CHANGED,
-        by=by,
-        tournament=registration.tournament,
-        ip_address=ip_address,
-        player=registration.player.full_name,
-        before=before,
-        after=after,
-    )
-    return True
-
-
-@transaction.atomic
-def registration_withdraw(
-    *, registration: Registration, after_round: int, by: User | None, ip_address: str | None = None
-) -> Registration:
-    """The player leaves: not seated in any round after `after_round`; results so far stay."""
-    registration.withdrawn_after_round = after_round
-    registration.save(update_fields=["withdrawn_after_round"])
-    CheckIn.objects.filter(registration=registration, round__number__gt=after_round).delete()
-    tournament_changed(registration.tournament_id)
-    audit(
-        action=AuditEntry.Action.ENTRY_WITHDRAWN,
-        by=by,
-        tournament=registration.tournament,
-        ip_address=ip_address,
-        player=registration.player.full_name,
-        after_round=after_round,
-    )
-    return registration
-
-
-@transaction.atomic
-def player_save(
-    *, player: Player, values: dict[str, object], by: User | None, ip_address: str | None = None
-) -> Player:
-    """Add a player to the register, or change one, with what changed in the audit log (the
-    register belongs to no tournament, and neither does its audit entry)."""
-    creating = player.pk is None
-    if not creating:
-        player = Player.objects.select_for_update().get(pk=player.pk)
-    before, after = changes(player, values)
-    if creating:
-        before, after = {}, {name: audit_value(value) for name, value in values.items()}
-    for name, value in values.items():
-        setattr(player, name, value)
-    player.save()
-    if after:
-        audit(
-            action=AuditEntry.Action.PLAYER_SAVED,
-            by=by,
-            ip_address=ip_address,
-            player=player.full_name,
-            created=creating,
-            before=before,
-            after=after,
-        )
-    return player
-
-
-@transaction.atomic
-def club_create(*, name: str, city: str, by: User | None, ip_address: str | None = None) -> Club:
-    club = Club.objects.create(name=name, city=city)
-    audit(
-        action=AuditEntry.Action.CLUB_ADDED,
-        by=by,
-        ip_address=ip_address,
-        club=club.name,
-        city=club.city,
-    )
-    return club

@@ -1,0 +1,92 @@
+"""The tournament domain's models, one module per concern: `register` (clubs, players),
+`tournament` (a tournament, its rules and options, the roles), `fees` (fee categories),
+`registrations` (registrations and sign-ups online), `rounds` (rounds, tables, seats, table
+links), `hall` (check-in and check-out, referee calls, the hall display's link), `audit` (the
+audit log). Callers import from `tournaments.models`; the migrations name these paths too.
+"""
+
+from tournaments.models.audit import (
+    AuditEntry,
+)
+from tournaments.models.fees import (
+    FeeCategory,
+)
+from tournaments.models.hall import (
+    CheckIn,
+    CheckInMethod,
+    CheckOut,
+    DisplayLink,
+    RefereeCall,
+)
+from tournaments.models.register import (
+    Club,
+    Player,
+)
+from tournaments.models.registrations import (
+    Registration,
+    SignUp,
+    SignUpStatus,
+    new_check_in_token,
+)
+from tournaments.models.rounds import (
+    CHECK_IN_CODE_LENGTH,
+    CHECK_IN_CODE_LETTERS,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    TableToken,
+    new_check_in_code,
+    new_table_token,
+)
+from tournaments.models.tournament import (
+    AbsentPlayers,
+    AllPass,
+    FourTablePassPules,
+    GaldinsScoring,
+    Level,
+    PersonalPulePayment,
+    Role,
+    SeatingMode,
+    SmallZoleLoss,
+    StandingsOrder,
+    TableSize,
+    Tournament,
+)
+
+__all__ = [
+    "CHECK_IN_CODE_LENGTH",
+    "CHECK_IN_CODE_LETTERS",
+    "AbsentPlayers",
+    "AllPass",
+    "AuditEntry",
+    "CheckIn",
+    "CheckInMethod",
+    "CheckOut",
+    "Club",
+    "DisplayLink",
+    "FeeCategory",
+    "FourTablePassPules",
+    "GaldinsScoring",
+    "Level",
+    "PersonalPulePayment",
+    "Player",
+    "RefereeCall",
+    "Registration",
+    "Role",
+    "Round",
+    "RoundStatus",
+    "Seat",
+    "SeatingMode",
+    "SignUp",
+    "SignUpStatus",
+    "SmallZoleLoss",
+    "StandingsOrder",
+    "Table",
+    "TableSize",
+    "TableToken",
+    "Tournament",
+    "new_check_in_code",
+    "new_check_in_token",
+    "new_table_token",
+]
