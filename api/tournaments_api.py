@@ -268,15 +268,18 @@ def table_detail(
             sheet = table_sheet(table_id=table_id)
         except Table.DoesNotExist:  # the round was seated again since the lookup above
             raise Http404 from None
+        result = sheet.result
+        if result is None:  # reopened since the lookup above: in play again, not public
+            raise Http404
         seats = list(sheet.frame.seats)
         names = sheet_names(seats, {seat.registration_id: seat.registration for seat in seats})
         engine_sheet = sheet_to_json(sheet.engine_sheet(), names)
-        results = {result.registration_id: result for result in sheet.result.seats.all()}
+        results = {each.registration_id: each for each in result.seats.all()}
         return {
             "tournament": tournament.slug,
             "round": number,
             "number": table_number,
-            "time_called": sheet.result.time_called,
+            "time_called": result.time_called,
             "players": [
                 {
                     "seat": index,
