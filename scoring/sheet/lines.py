@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import cast
 
 from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import SheetLine
@@ -87,9 +88,10 @@ def sheet_line(result: DealResult) -> SheetLine:
             points=galdins.get("points", {}),
             draw_loser=galdins.get("draw_loser"),
         )
-    return Play(
-        Game(result.game), str(result.player_id), tricks=result.tricks, points=result.points
-    )
+    # A play is always stored with its tricks (result_fields); the column is nullable for the
+    # other kinds.
+    tricks = cast(int, result.tricks)
+    return Play(Game(result.game), str(result.player_id), tricks=tricks, points=result.points)
 
 
 def seat_keys(seats: Sequence[Seat]) -> tuple[str, ...]:
@@ -127,7 +129,7 @@ def result_fields(line: SheetLine) -> dict[str, object]:
     if isinstance(line, PenaltyPule):
         return {"kind": EntryKind.PENALTY, "player_id": int(line.player)}
     if isinstance(line, Galdins):
-        galdins = {"tricks": dict(line.tricks), "points": dict(line.points)}
+        galdins: dict[str, object] = {"tricks": dict(line.tricks), "points": dict(line.points)}
         if line.draw_loser is not None:  # a rondo galdiņš decided by the card draw
             galdins["draw_loser"] = line.draw_loser
         return {"kind": EntryKind.GALDINS, "galdins": galdins}
