@@ -9,7 +9,7 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from typing import cast
+from typing import Protocol, cast
 
 from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import SheetLine
@@ -94,7 +94,17 @@ def sheet_line(result: DealResult) -> SheetLine:
     return Play(Game(result.game), str(result.player_id), tricks=tricks, points=result.points)
 
 
-def seat_keys(seats: Sequence[Seat]) -> tuple[str, ...]:
+class SeatPlace(Protocol):
+    """What the sheet's order reads of a seat: a `Seat`, or a row read as one."""
+
+    @property
+    def position(self) -> int: ...
+
+    @property
+    def registration_id(self) -> int: ...
+
+
+def seat_keys(seats: Sequence[SeatPlace]) -> tuple[str, ...]:
     return tuple(
         str(seat.registration_id) for seat in sorted(seats, key=lambda seat: seat.position)
     )
@@ -103,7 +113,7 @@ def seat_keys(seats: Sequence[Seat]) -> tuple[str, ...]:
 def engine_sheet(
     table: Table,
     *,
-    seats: Sequence[Seat],
+    seats: Sequence[SeatPlace],
     results: Iterable[DealResult],
     rules: Rules,
     extra: Sequence[SheetLine] = (),
