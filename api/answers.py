@@ -135,7 +135,11 @@ class Page:
         }
 
 
-def _page_url(request: HttpRequest, values: Mapping[str, object], page: int) -> str:
+# A query parameter an answer read (None: not given, left out of the links).
+QueryValue = str | int | None
+
+
+def _page_url(request: HttpRequest, values: Mapping[str, QueryValue], page: int) -> str:
     query = {name: value for name, value in values.items() if value is not None}
     if page > 1:
         query["page"] = page
@@ -151,7 +155,7 @@ def page_of(
     *,
     page: int,
     per_page: int,
-    values: Mapping[str, object] | None = None,
+    values: Mapping[str, QueryValue] | None = None,
 ) -> Page:
     """Page `page` of `items`, `per_page` a page; `values`: the other query parameters the
     answer read, kept in the links. A page past the last is refused, naming the last."""

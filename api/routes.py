@@ -28,8 +28,10 @@ api.add_router("/tournaments", tournaments_api.router)
 api.add_router("/tournaments", tokens_api.tournament_router)
 api.add_router("/organise", tokens_api.router)
 api.add_router("/tables", table_entries_api.router)
-api.add_exception_handler(TokenLimitError, token_limit_answer)
-api.add_exception_handler(TokenRefusedError, token_refused_answer)
+# Through the decorator: add_exception_handler's annotation wants a handler that also takes the
+# exception's class, which ninja never passes.
+api.exception_handler(TokenLimitError)(token_limit_answer)
+api.exception_handler(TokenRefusedError)(token_refused_answer)
 api.add_router("/ranking", ranking_api.router)
 api.add_router("", people_api.router)
 

@@ -25,6 +25,7 @@ from ninja.responses import NinjaJSONEncoder
 from api.answers import NUMBER_MAX
 from api.schemas import Schema
 from api.token_auth import bearer_token
+from core.http import AuthenticatedHttpRequest
 from core.security import client_ip
 from tournaments import permissions, selectors, services
 from tournaments.models import Round, Tournament
@@ -123,7 +124,7 @@ def organised(request: HttpRequest, slug: str) -> Tournament:
     response={200: list[OrganisedTournament], **REFUSED},
     summary="The tournaments the token's owner organises",
 )
-def organised_tournaments(request: HttpRequest) -> HttpResponse:
+def organised_tournaments(request: AuthenticatedHttpRequest) -> HttpResponse:
     if permissions.is_federation_staff(request.user):
         tournaments = selectors.tournament_list()
     else:
@@ -229,7 +230,7 @@ class ImportRefusal(Schema):
     response={201: ImportOut, **REFUSED, 404: Refusal, 422: ImportRefusal | ValidationRefusal},
     summary="Import players into the register and register them in the tournament",
 )
-def players_import(request: HttpRequest, slug: str, body: PlayersIn):
+def players_import(request: AuthenticatedHttpRequest, slug: str, body: PlayersIn):
     """The import page's service: new players are added to the register (their clubs too), and
     every player of the list is registered in the tournament; a player already in the register
     (by licence, or by name and club) is not added twice. All or nothing: any wrong player

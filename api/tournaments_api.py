@@ -90,26 +90,26 @@ def tournament_list(
             found = Season.objects.filter(pk=season).first()
             if found is None:
                 raise Http404
-            tournaments = [t for t in tournaments if found.covers(t.starts_on)]
+            tournaments = [t for t in tournaments if found.covers(t.tournament.starts_on)]
         if level is not None:
-            tournaments = [t for t in tournaments if t.level == level]
+            tournaments = [t for t in tournaments if t.tournament.level == level]
         if status is not None:
             tournaments = [t for t in tournaments if t.phase == status]
         values = {"season": season, "level": level, "status": status}
         found_page = page_of(request, tournaments, page=page, per_page=per_page, values=values)
         return found_page.as_json(
             lambda t: {
-                "slug": t.slug,
-                "name": t.name,
-                "venue": t.venue,
-                "starts_on": t.starts_on,
-                "ends_on": t.ends_on,
-                "level": t.level,
+                "slug": t.tournament.slug,
+                "name": t.tournament.name,
+                "venue": t.tournament.venue,
+                "starts_on": t.tournament.starts_on,
+                "ends_on": t.tournament.ends_on,
+                "level": t.tournament.level,
                 "status": str(t.phase),
-                "rounds_planned": t.rounds_planned,
+                "rounds_planned": t.tournament.rounds_planned,
                 "rounds_published": t.current_round,
                 "registrations": t.registration_count,
-                "url": _url(request, "tournament", t.slug),
+                "url": _url(request, "tournament", t.tournament.slug),
             }
         )
 
@@ -163,9 +163,13 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 def _phase(tournament: Tournament, progress: TournamentProgress) -> str:
     """The tournament's phase as the home page lists it (selectors.tournament_phase)."""
     statuses = [round_.status for round_ in progress.rounds]
-    tournament.live_rounds = sum(status in LIVE_STATUSES for status in statuses)
-    tournament.closed_rounds = statuses.count(RoundStatus.CLOSED)
-    return str(tournament_phase(tournament, today=timezone.localdate()))
+    phase = tournament_phase(
+        tournament,
+        live_rounds=sum(status in LIVE_STATUSES for status in statuses),
+        closed_rounds=statuses.count(RoundStatus.CLOSED),
+        today=timezone.localdate(),
+    )
+    return str(phase)
 
 
 # -- A round -------------------------------------------------------------------------------------
@@ -264,15 +268,18 @@ def table_detail(
             sheet = table_sheet(table_id=table_id)
         except Table.DoesNotExist:  # the round was seated again since the lookup above
             raise Http404 from None
+        result = sheet.result
+        if result is None:  # reopened since the lookup above: in play again, not public
+            raise Http404
         seats = list(sheet.frame.seats)
         names = sheet_names(seats, {seat.registration_id: seat.registration for seat in seats})
         engine_sheet = sheet_to_json(sheet.engine_sheet(), names)
-        results = {result.registration_id: result for result in sheet.result.seats.all()}
+        results = {each.registration_id: each for each in result.seats.all()}
         return {
             "tournament": tournament.slug,
             "round": number,
             "number": table_number,
-            "time_called": sheet.result.time_called,
+            "time_called": result.time_called,
             "players": [
                 {
                     "seat": index,

@@ -3,7 +3,7 @@
 
 from __future__ import annotations
 
-from django.urls import path, re_path
+from django.urls import URLPattern, path, re_path
 
 from api import docs, table_entries_api
 from api.routes import api
@@ -16,7 +16,11 @@ urlpatterns = [
     path("", docs.api_index, name="api-root"),
     path("docs/", docs.api_docs, name="docs"),
     # Ninja's own root is a 404 when its documentation page is off: ours lists the addresses.
-    *(pattern for pattern in api.urls[0] if pattern.name != "api-root"),
+    *(
+        pattern
+        for pattern in api.urls[0]
+        if not (isinstance(pattern, URLPattern) and pattern.name == "api-root")
+    ),
     # Any other address under the API: a JSON 404 that says where the addresses are.
     re_path(r"", docs.unknown_address),
 ]
@@ -24,5 +28,5 @@ urlpatterns = [
 # A table's entries may run twice after a dropped database connection, as at the phone's own
 # address: each entry's client key records it once (core.dropped_connections).
 for pattern in urlpatterns:
-    if pattern.name == "table_entries":
+    if isinstance(pattern, URLPattern) and pattern.name == "table_entries":
         repeatable_posts(when=table_entries_api.is_repeatable)(pattern.callback)

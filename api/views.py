@@ -18,6 +18,7 @@ from django.utils.translation import gettext_lazy, pgettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from api import selectors, services
+from core.http import AuthenticatedHttpRequest
 from core.query import whole_number
 from core.security import client_ip
 from tournaments import permissions
@@ -51,7 +52,7 @@ def token_holder_required(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 
 @token_holder_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def api_tokens(request: HttpRequest) -> HttpResponse:
+def api_tokens(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = TokenForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
@@ -80,7 +81,7 @@ def api_tokens(request: HttpRequest) -> HttpResponse:
 
 @token_holder_required
 @require_POST
-def api_token_revoke(request: HttpRequest) -> HttpResponse:
+def api_token_revoke(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The token named by the form's `token` (its id), when it is the account's own."""
     token_id = whole_number(request.POST.get("token"))
     token = selectors.api_tokens_of(request.user).filter(pk=token_id).first() if token_id else None

@@ -7,7 +7,7 @@ import datetime
 import json
 from collections.abc import Mapping
 from decimal import Decimal, InvalidOperation
-from typing import Any
+from typing import Any, cast
 
 from django.core.exceptions import FieldDoesNotExist, ValidationError
 from django.db import models
@@ -47,6 +47,7 @@ from archive.reading import (
     whole_field,
 )
 from archive.table_checks import TableChecks
+from core.model_columns import concrete_field
 from engine import SheetError
 from engine.json_contract import rules_to_json
 from tournaments.bounds import MAX_ROUND_MINUTES
@@ -84,12 +85,13 @@ class Checker(TableChecks):
                 f'not a tournament archive: format must be "{ARCHIVE_FORMAT}", got '
                 f"{shown(archive.get('format'))}"
             )
-        self.version = archive.get("version")
-        if not is_id(self.version) or self.version not in READABLE_VERSIONS:
+        version = archive.get("version")
+        if not is_id(version) or version not in READABLE_VERSIONS:
             readable = ", ".join(map(str, READABLE_VERSIONS))
             raise ArchiveError(
-                f"archive version {shown(self.version)} cannot be read here (only {readable})"
+                f"archive version {shown(version)} cannot be read here (only {readable})"
             )
+        self.version = version
         # One quick look at the whole text; the walk that names the place only when needed.
         try:
             clean = b"\\u0000" not in json.dumps(archive, ensure_ascii=False).encode()
@@ -169,9 +171,10 @@ class Checker(TableChecks):
             names = [
                 username_field(name, f"{where}: {relation}") for name in as_list(holders, where)
             ]
-            if None in names or len(set(names)) != len(names):
+            usernames = [name for name in names if name is not None]
+            if len(usernames) != len(names) or len(set(usernames)) != len(usernames):
                 raise ArchiveError(f"{where}: {relation} must name different accounts")
-            roles[relation] = names
+            roles[relation] = usernames
         return roles
 
     def _entry_key(self, key: str) -> str:
@@ -216,7 +219,11 @@ class Checker(TableChecks):
                 model_field = Tournament._meta.get_field(name)
             except FieldDoesNotExist:
                 raise ArchiveError(f"tournament: unknown setting {shown(name)}") from None
-            if not model_field.concrete or model_field.is_relation:
+            if (
+                not isinstance(model_field, models.Field)
+                or not model_field.concrete
+                or model_field.is_relation
+            ):
                 raise ArchiveError(f"tournament: {name} cannot be imported")
             values[model_field.attname] = self._setting(model_field, value, "tournament")
         for model_field in Tournament._meta.concrete_fields:
@@ -382,8 +389,14 @@ class Checker(TableChecks):
                 raise ArchiveError(f"{where}: {shown(name)} is listed twice")
             category = FeeCategory(
                 name=name,
-                amount=self._setting(
-                    FeeCategory._meta.get_field("amount"), required(data, "amount", where), where
+                # A decimal column without null: _setting gives a Decimal or refuses.
+                amount=cast(
+                    Decimal,
+                    self._setting(
+                        concrete_field(FeeCategory, "amount"),
+                        required(data, "amount", where),
+                        where,
+                    ),
                 ),
                 order=whole_field(data, "order", where, low=0, high=SMALL),
             )
@@ -404,9 +417,10 @@ class Checker(TableChecks):
         for index, (registration_id, entry) in enumerate(self.registrations.items(), 1):
             where = f"entry {index}"
             data = items[index - 1]
-            category = cleaned(required(data, "fee_category", where))
-            if category is not None and category not in categories:
-                raise ArchiveError(f"{where}: fee_category {shown(category)} is no fee category")
+            given = cleaned(required(data, "fee_category", where))
+            category = given if isinstance(given, str) else None
+            if given is not None and category not in categories:
+                raise ArchiveError(f"{where}: fee_category {shown(given)} is no fee category")
             entry.fee_paid_at = moment_field(data, "fee_paid_at", where)
             paid_to = username_field(required(data, "fee_paid_to", where), where)
             if paid_to is not None and entry.fee_paid_at is None:
@@ -446,11 +460,13 @@ class Checker(TableChecks):
                 licence_number=text_field(data, "licence", where, max_length=20),
                 contact=text_field(data, "contact", where, max_length=120),
                 status=status,
-                created_at=moment_field(data, "created_at", where),
                 queued_at=queued_at,
                 player_id=player,
                 registration_id=entry,
             )
+            created_at = moment_field(data, "created_at", where)
+            if created_at is not None:  # otherwise left to bulk_create, which stamps "now"
+                signup.created_at = created_at
             if not signup.full_name.strip():
                 raise ArchiveError(f"{where}: the name is empty")
             clean_row(signup, where, exclude=("tournament", "player", "registration"))
@@ -551,7 +567,7 @@ class Checker(TableChecks):
         for name, value in given.items():
             if name not in RULE_SET_FIELDS:
                 raise ArchiveError(f"{where}: unknown option {shown(name)}")
-            model_field = Tournament._meta.get_field(name)
+            model_field = concrete_field(Tournament, name)
             value = self._setting(model_field, value, where)
             try:
                 model_field.clean(value, None)

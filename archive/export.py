@@ -16,6 +16,7 @@ from archive.format import (
     NOT_SETTINGS,
     json_value,
     place_points_text,
+    through_model,
     user_relations,
 )
 from engine.json_contract import rules_to_json, sheet_to_json
@@ -46,7 +47,7 @@ def _roles_query(tournament: Tournament) -> models.QuerySet | None:
     parts = []
     for model, scope in ((Tournament, "tournament"), (Table, "table")):
         for relation in user_relations(model):
-            through = relation.remote_field.through.objects
+            through = through_model(relation)._default_manager
             owner = relation.m2m_field_name()
             user = relation.m2m_reverse_field_name()
             if scope == "tournament":
@@ -108,7 +109,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
         rule_set,
         clock_started,
         time_limit,
-        time_called,
+        called_at,
         registration_id,
         check_in_method,
         checked_in_at,
@@ -144,7 +145,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "rule_set": rule_set,
                 "clock_started_at": json_value(clock_started),
                 "time_limit": time_limit,
-                "time_called_at": json_value(time_called),
+                "time_called_at": json_value(called_at),
                 # Who is present, how each checked in (the organiser's tick, his own link or
                 # the round's code) and when; who the organiser marked absent.
                 "check_ins": [],

@@ -66,3 +66,11 @@ def user_relations(model: type[models.Model]) -> list[models.ManyToManyField]:
         (field for field in model._meta.many_to_many if field.related_model is user_model),
         key=lambda field: field.name,
     )
+
+
+def through_model(relation: models.ManyToManyField) -> type[models.Model]:
+    """The model of a many-to-many relation's table of pairs (Django's own, for a role)."""
+    through = relation.remote_field.through
+    if not isinstance(through, type):  # a lazy "app.Model" reference: never, once apps are ready
+        raise TypeError(f"{relation} has no through model yet")
+    return through

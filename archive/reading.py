@@ -7,7 +7,7 @@ import copy
 import datetime
 import json
 from collections.abc import Callable, Iterable, Mapping
-from typing import Any
+from typing import Any, Literal, TypeGuard, overload
 
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.core.exceptions import ValidationError
@@ -68,7 +68,7 @@ def shown(value: object) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def is_id(value: object) -> bool:
+def is_id(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
@@ -112,6 +112,24 @@ def name_field(data: Mapping[str, Any], key: str, where: str, *, max_length: int
         alphabets = " and ".join(mixed.alphabets)
         raise ArchiveError(f"{where}: {key}: the word “{mixed.word}” mixes {alphabets} letters")
     return value
+
+
+@overload
+def whole_field(
+    data: Mapping[str, Any],
+    key: str,
+    where: str,
+    *,
+    low: int,
+    high: int,
+    null: Literal[False] = False,
+) -> int: ...
+
+
+@overload
+def whole_field(
+    data: Mapping[str, Any], key: str, where: str, *, low: int, high: int, null: bool
+) -> int | None: ...
 
 
 def whole_field(

@@ -4,9 +4,11 @@ the entries, the archive's version and the roles these checks read."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from django.db import models
 
 from archive.format import (
     OPEN_STATUSES,
@@ -56,6 +58,22 @@ class TableChecks:
 
     registrations: dict[int, Registration]
     version: int
+
+    if TYPE_CHECKING:  # Checker's, declared for the type checker
+
+        def _added_in(
+            self,
+            version: int,
+            key: str,
+            default: object,
+            data: Mapping[str, Any] | None = None,
+            where: str = "the archive",
+        ) -> Any: ...
+
+        @staticmethod
+        def _roles(
+            value: object, model: type[models.Model], where: str
+        ) -> dict[str, list[str]]: ...
 
     def _table(self, data: dict[str, Any], round_: PlannedRound, index: int) -> PlannedTable:
         number = whole_field(

@@ -4,14 +4,14 @@
 from __future__ import annotations
 
 import datetime
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import DatabaseError, models, transaction
 
 from archive.checking import Checker
-from archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, user_relations
+from archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, through_model, user_relations
 from archive.plan import NamedRole, Plan
 from archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
 from scoring import reactions
@@ -54,14 +54,14 @@ def _accounts(names: set[str], on_account_created: Callable[[str], None] | None)
     return accounts
 
 
-def _with_timestamps(rows: list[models.Model], field_name: str, moments: list[Any]) -> None:
+def _with_timestamps(rows: Sequence[models.Model], field_name: str, moments: list[Any]) -> None:
     """Set an auto_now_add field to the archive's moments (bulk_create stamps "now")."""
     changed = [row for row, moment in zip(rows, moments, strict=True) if moment is not None]
     for row, moment in zip(rows, moments, strict=True):
         if moment is not None:
             setattr(row, field_name, moment)
     if changed:
-        type(changed[0]).objects.bulk_update(changed, [field_name], batch_size=BATCH_SIZE)
+        type(changed[0])._default_manager.bulk_update(changed, [field_name], batch_size=BATCH_SIZE)
 
 
 def _write(
@@ -73,8 +73,8 @@ def _write(
     tournament.mix_plan = {}
     tournament.save()
     if grant_roles:
-        for relation, holders in plan.roles.items():
-            getattr(tournament, relation).set([accounts[name] for name in holders])
+        for relation_name, holders in plan.roles.items():
+            getattr(tournament, relation_name).set([accounts[name] for name in holders])
 
     clubs = {
         name: Club.objects.get_or_create(name=name, defaults={"city": city})[0]
@@ -207,8 +207,8 @@ def _write(
         batch_size=BATCH_SIZE,
     )
     for relation in user_relations(Table) if grant_roles else ():
-        through = relation.remote_field.through
-        through.objects.bulk_create(
+        through = through_model(relation)
+        through._default_manager.bulk_create(
             (
                 through(
                     **{
@@ -297,39 +297,41 @@ def _write(
     )
 
     confirmed = [
-        (saved, round_, table)
-        for saved, (_round_row, round_, table) in zip(tables, placed, strict=True)
+        (saved, table, table.confirmation)
+        for saved, (_round_row, _round, table) in zip(tables, placed, strict=True)
         if table.confirmation is not None
     ]
     table_results = TableResult.objects.bulk_create(
         (
             TableResult(
                 table=saved,
-                confirmed_by=accounts[table.confirmation.confirmed_by]
-                if table.confirmation.confirmed_by
+                confirmed_by=accounts[confirmation.confirmed_by]
+                if confirmation.confirmed_by
                 else None,
-                confirmed_by_registration=entry_of[table.confirmation.confirmed_by_registration]
-                if table.confirmation.confirmed_by_registration is not None
+                confirmed_by_registration=entry_of[confirmation.confirmed_by_registration]
+                if confirmation.confirmed_by_registration is not None
                 else None,
                 last_position=len(current_results(table.versions)),
                 last_version_id=max((result.pk for result in table.versions), default=0),
                 time_called=table.time_called,
             )
-            for saved, _round, table in confirmed
+            for saved, table, confirmation in confirmed
         ),
         batch_size=BATCH_SIZE,
     )
     _with_timestamps(
         table_results,
         "confirmed_at",
-        [table.confirmation.confirmed_at for _saved, _round, table in confirmed],
+        [confirmation.confirmed_at for _saved, _table, confirmation in confirmed],
     )
     SeatResult.objects.bulk_create(
         (
             seat
-            for table_result, (_saved, _round, table) in zip(table_results, confirmed, strict=True)
+            for table_result, (_saved, _table, confirmation) in zip(
+                table_results, confirmed, strict=True
+            )
             for seat in seat_results(
-                table_result, table.confirmation.results, lambda player: entry_of[int(player)]
+                table_result, confirmation.results, lambda player: entry_of[int(player)]
             )
         ),
         batch_size=BATCH_SIZE,

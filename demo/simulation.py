@@ -30,6 +30,7 @@ import math
 import random
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from typing import cast
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
@@ -219,8 +220,8 @@ def _mistyped(
     if isinstance(deal, Play) and deal.points is not None:
         typo = deal.points + rng.choice((-20, -10, 10, 20))
         if 0 <= typo <= TOTAL_POINTS and typo not in IMPOSSIBLE_POINTS:
-            wrong = Play(deal.game, deal.declarer, tricks=deal.tricks, points=typo)
-            candidates.append((wrong, "nepareizi ierakstīti punkti"))
+            typoed = Play(deal.game, deal.declarer, tricks=deal.tricks, points=typo)
+            candidates.append((typoed, "nepareizi ierakstīti punkti"))
     other = random_deal(rng, players=players, dealer=dealer, rules=rules)
     candidates.append((other, "ierakstīta nepareiza partija"))
     for wrong, reason in candidates:
@@ -301,12 +302,12 @@ def simulated_options(
 
 def _check_size(players: int, rounds: int, options: dict[str, object]) -> None:
     try:
-        table_sizes(players, options["table_size"])
+        table_sizes(players, cast(int, options["table_size"]))  # a preset's: a whole number
     except SheetError as error:
         raise ServiceError(error_text(error).removeprefix("players: ")) from None
     if rounds < 1:
         raise ServiceError(f"a tournament needs at least 1 round, got {rounds}")
-    deals = options["deals_per_round"]
+    deals = cast(int, options["deals_per_round"])  # a preset's or the caller's whole number
     if not 1 <= deals <= MAX_DEALS_PER_ROUND:
         raise ServiceError(f"deals per round must be 1-{MAX_DEALS_PER_ROUND}, got {deals}")
 
@@ -448,7 +449,9 @@ def _play_round_in_bulk(
         totals.append(scored.totals)  # the corrected sheet, settled
         token = tokens.get(table.pk)
         for position, planned in enumerate(plan.entries, start=1):
-            versions = [(planned.mistyped, "")] if planned.mistyped is not None else []
+            versions: list[tuple[SheetLine, str]] = (
+                [(planned.mistyped, "")] if planned.mistyped is not None else []
+            )
             versions.append((planned.entry, planned.reason))
             for version, (entry, reason) in enumerate(versions, start=1):
                 results.append(
@@ -561,6 +564,7 @@ def play_simulated_round(
     tokens = {
         token.table_id: token
         for token in TableToken.objects.filter(table__round=round_, revoked_at__isnull=True)
+        if token.table_id is not None  # the filter's table: always there
     }
     if fast:
         _play_round_in_bulk(round_, tables, plans, tokens)

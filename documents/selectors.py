@@ -58,8 +58,17 @@ from scoring.sheet.lines import (
     sheet_is_closed,
     sheet_line,
 )
-from scoring.sheet.shape import sheet_players
-from tournaments.models import Registration, Round, RoundStatus, Seat, Table, TableToken, Tournament
+from scoring.sheet.shape import column_names
+from tournaments.models import (
+    Player,
+    Registration,
+    Round,
+    RoundStatus,
+    Seat,
+    Table,
+    TableToken,
+    Tournament,
+)
 from tournaments.rule_set import (
     RuleSet,
     absent_rule,
@@ -99,7 +108,7 @@ class _RegistrationRow(NamedTuple):
 
 
 class _SeatRow(NamedTuple):
-    """A seat as the sheet reads it: what `seat_keys`, `sheet_players` and `engine_sheet` use of a
+    """A seat as the sheet reads it: what `seat_keys`, `column_names` and `engine_sheet` use of a
     `Seat`, read as a row rather than built as three model instances (seat, registration,
     player)."""
 
@@ -222,7 +231,9 @@ def _score_sheet(
 ) -> ScoreSheet:
     rule_set, words = context.rule_set, context.words
     rules = context.rules.get(len(seats), ())
-    names = sheet_players(seats)  # short names told apart when two look alike
+    # Short names told apart when two look alike; the engine's keys are the registrations' ids.
+    names = column_names([seat.registration.player.full_name for seat in seats])
+    column_keys = [str(seat.registration_id) for seat in seats]
     players = tuple(
         SheetPlayer(
             seat=seat.position,
@@ -252,7 +263,7 @@ def _score_sheet(
         )
 
     deals_entered = deals_played(current)
-    by_key = {named.key: named.short_name for named in names}
+    by_key = {key: named.short_name for key, named in zip(column_keys, names, strict=True)}
     confirmation: TableResult | None = getattr(table, "result", None)
     # Settled once every deal is in, or once confirmed with fewer when time was up.
     complete = sheet_is_closed(
@@ -278,7 +289,7 @@ def _score_sheet(
             status=status,
             error=error_text(
                 error,
-                names={named.key: named.name for named in names},
+                names={key: named.name for key, named in zip(column_keys, names, strict=True)},
                 entries=[sheet_line(result) for result in current],
             ),
             time_called_after=deals_entered if time_called else None,
@@ -371,7 +382,7 @@ def round_seating_list(*, round_: Round, check_in: CheckInNotice | None = None) 
     """The round's tables with their players in seat order, and every player alphabetically
     (Latvian order) with his table and seat (and the organiser's `check_in`). Two queries."""
     tables = round_.tables.order_by("number").values_list("id", "number", "first_dealer_position")
-    seated: dict[int, list[tuple[int, str, str | None, str]]] = defaultdict(list)
+    seated: dict[int, list[tuple[int, str, str, str]]] = defaultdict(list)
     for table_id, position, name, club, licence in (
         Seat.objects.filter(table__round=round_)
         .values_list(
@@ -383,7 +394,7 @@ def round_seating_list(*, round_: Round, check_in: CheckInNotice | None = None) 
         )
         .order_by("table_id", "position")
     ):
-        seated[table_id].append((position, name, club, licence))
+        seated[table_id].append((position, name, club or "", licence))  # "": no club
     seating_tables = []
     players = []
     for table_id, number, first_dealer_position in tables:
@@ -393,15 +404,13 @@ def round_seating_list(*, round_: Round, check_in: CheckInNotice | None = None) 
                 SeatingSeat(
                     position=position,
                     name=name,
-                    club=club or "",
+                    club=club,
                     licence=licence,
                     deals_first=position == first_dealer_position,
                 )
             )
             players.append(
-                SeatingPlayer(
-                    name=name, club=club or "", licence=licence, table=number, seat=position
-                )
+                SeatingPlayer(name=name, club=club, licence=licence, table=number, seat=position)
             )
         seating_tables.append(SeatingTable(number=number, seats=tuple(seats)))
     players.sort(key=lambda player: display_name_key(player.name))
@@ -445,6 +454,10 @@ def _control_total(
             for player, (_points, twelfths, place) in stored.items()
         ),
     )
+
+
+def _club_name(player: Player) -> str:
+    return player.club.name if player.club else ""
 
 
 def standings_protocol(*, tournament: Tournament, after_round: int | None = None) -> Protocol:
@@ -505,9 +518,7 @@ def standings_protocol(*, tournament: Tournament, after_round: int | None = None
         ProtocolRow(
             rank=rank_label(standing.rank, shared[standing.rank]),
             name=standing.name,
-            club=entries[standing.player].player.club.name
-            if entries[standing.player].player.club
-            else "",
+            club=_club_name(entries[standing.player].player),
             licence=entries[standing.player].player.licence_number,
             place_points=points_text(standing.place_points),
             game_points=standing.game_points,

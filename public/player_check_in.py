@@ -6,6 +6,9 @@ the round too, whatever the address (CHECK_IN_ROUND_FAILURES)."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from typing import Protocol, cast
+
 from django import forms
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse
@@ -62,19 +65,43 @@ def player_status(check_in: CheckIn | None, checked_out: bool) -> str:
     return _("not confirmed yet")
 
 
-def found(tournament: Tournament, round_: Round, query: str) -> list[Registration]:
-    """The players of the round the search finds, each with `status` and `confirmed`."""
+class _SearchedRegistration(Protocol):
+    """A registration as `selectors.check_in_matches` returns it, with its round's check-in."""
+
+    check_in: CheckIn | None
+    checked_out: bool
+
+
+@dataclass(frozen=True)
+class CheckInMatch:
+    """A player the search found, with what his line says and whether he is done."""
+
+    registration: Registration
+    status: str
+    confirmed: bool  # checked in (not only seated) or marked absent: nothing left to do here
+
+
+def found(tournament: Tournament, round_: Round, query: str) -> list[CheckInMatch]:
+    """The players of the round the search finds."""
     if len(search_key(query).replace(" ", "")) < SEARCH_MIN_LENGTH:
         return []
     entries = selectors.check_in_matches(
         tournament=tournament, round_=round_, query=query, limit=MATCHES_SHOWN
     )
+    matches = []
     for entry in entries:
-        entry.status = player_status(entry.check_in, entry.checked_out)
-        entry.confirmed = entry.checked_out or (
-            entry.check_in is not None and entry.check_in.method != CheckInMethod.ROUND
+        # The selector sets these two attributes on each registration it returns.
+        searched = cast(_SearchedRegistration, entry)
+        check_in, checked_out = searched.check_in, searched.checked_out
+        confirmed = checked_out or (check_in is not None and check_in.method != CheckInMethod.ROUND)
+        matches.append(
+            CheckInMatch(
+                registration=entry,
+                status=player_status(check_in, checked_out),
+                confirmed=confirmed,
+            )
         )
-    return entries
+    return matches
 
 
 def _code_check_in(

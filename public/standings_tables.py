@@ -26,7 +26,9 @@ class PlacePointsColumn(tables.Column):
     def render(self, value: Any) -> str:
         return points_text(value)
 
-    def value(self, value: Any) -> int | float | None:
+    # django-tables2 passes a value() only the arguments it names: the base's **kwargs is
+    # its way of saying "any of them".
+    def value(self, value: Any) -> int | float | None:  # type: ignore[override]
         return points_number(value)
 
 
@@ -166,6 +168,7 @@ class StandingRecord(dict[str, Any]):
         self._round_fields = round_fields  # shared by the table's records: see round_fields
 
     def __missing__(self, key: str) -> Any:
+        value: object
         if key in self.SORT_KEYS:
             value = display_name_key(self[self.SORT_KEYS[key]])
         elif key == "provisional":

@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from core.http import HtmxHttpRequest
 from core.lean_tables import EXPORT_FORMATS, export_response
 from core.query import paginate, positive_number
 from core.ratelimit import CHECK_IN_FAILURES
@@ -135,7 +136,7 @@ STANDINGS_PARAMS = frozenset(
 
 
 @require_safe
-def standings(request: HttpRequest, slug: str) -> HttpResponse:
+def standings(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The standings page, its htmx partial and its CSV/XLSX exports, all from the cache."""
     return cached_tournament_page(
         request,
@@ -145,7 +146,7 @@ def standings(request: HttpRequest, slug: str) -> HttpResponse:
     )
 
 
-def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def _standings(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse:
     provisional = _flag(request, "provisional")
     only_round = positive_number(request.GET.get("round"))
     result = selectors.tournament_standings(
@@ -197,7 +198,7 @@ def _standings(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 
 @require_safe
-def display(request: HttpRequest, slug: str) -> HttpResponse:
+def display(request: HtmxHttpRequest, slug: str) -> HttpResponse:
     """The hall display: a projector or TV at the venue shows the current round's seating, the
     round clock and the top of the standings; htmx refreshes its live part, from the cache."""
     return cached_tournament_page(
@@ -209,7 +210,7 @@ def display(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _display(
-    request: HttpRequest, tournament: Tournament, *, private_url: str | None = None
+    request: HtmxHttpRequest, tournament: Tournament, *, private_url: str | None = None
 ) -> HttpResponse:
     """The display's page, or its live part for htmx. `private_url`: shown by the private
     link, whose page alone carries the check-in code (and refreshes from that address)."""
@@ -233,7 +234,7 @@ def _display(
 
 @never_cache
 @require_safe
-def private_display(request: HttpRequest, slug: str, token: str) -> HttpResponse:
+def private_display(request: HtmxHttpRequest, slug: str, token: str) -> HttpResponse:
     """The hall display by the organiser's private link: the public display and the check-in
     code of the round being prepared, for the screen in the hall (anyone could check every
     player in with the code). Never cached; unknown links count against the address."""
@@ -310,7 +311,11 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "history": item,
             "chart": cumulative_chart(
-                [(r.round_number, r.cumulative_game_points) for r in item.confirmed_rounds]
+                [
+                    (r.round_number, r.cumulative_game_points)
+                    for r in item.confirmed_rounds
+                    if r.cumulative_game_points is not None  # a confirmed round always has it
+                ]
             ),
         }
         for item in history

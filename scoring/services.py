@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.engine_text import error_text
+from core.model_columns import concrete_field
 from core.page_cache import tournament_changed
 from engine import PenaltyPule, ScoredSheet, SheetError, score_sheet
 from engine.deals import SheetLine
@@ -223,7 +224,7 @@ def _require_next_position(state: TableSheet, position: int) -> None:
 
 
 def _attname(name: str) -> str:
-    return DealResult._meta.get_field(name).attname
+    return concrete_field(DealResult, name).attname
 
 
 def _describe(entry: SheetLine | None) -> dict[str, object]:

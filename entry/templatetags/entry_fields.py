@@ -12,6 +12,7 @@ script is written out the same way (`entry_json`: Django's `json_script`, faster
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 
 from django import forms, template
 from django.core.serializers.json import DjangoJSONEncoder
@@ -21,14 +22,15 @@ from django.utils.safestring import SafeString, mark_safe
 register = template.Library()
 
 
-def _attrs(attrs: dict[str, object]) -> str:
+def _attrs(attrs: Mapping[str, object]) -> str:
     """HTML attributes as Django's widgets write them: True alone, False and None left out."""
     parts = []
     for name, value in attrs.items():
         if value is True:
             parts.append(f" {name}")
         elif value is not False and value is not None:
-            parts.append(f' {name}="{conditional_escape(value)}"')
+            # str() first, as escaping does (a safe string stays safe): the stubs take text only.
+            parts.append(f' {name}="{conditional_escape(str(value))}"')
     return "".join(parts)
 
 
@@ -66,7 +68,7 @@ def _radios(bound: forms.BoundField, widget: forms.RadioSelect) -> str:
         buttons.append(
             f'<div><label{for_attr}><input type="radio" name="{name}" '
             f'value="{conditional_escape(value)}"{common}{id_attr}{checked}> '
-            f"{conditional_escape(label)}</label></div>"
+            f"{conditional_escape(str(label))}</label></div>"
         )
     group_attr = f' id="{group_id}"' if group_id else ""
     return f"<div{group_attr}>{''.join(buttons)}</div>"

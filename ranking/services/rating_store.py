@@ -12,6 +12,7 @@ from dataclasses import dataclass
 from django.db import connection, transaction
 from django.db.transaction import TransactionManagementError
 
+from core.model_columns import concrete_field
 from engine.rating import Rating, TableOutcome
 from engine.rating import RatingChange as EngineRatingChange
 from ranking.models import (
@@ -127,7 +128,7 @@ def store_changes(changes: list[EngineRatingChange]) -> dict[str, int]:
     of thousands of rows, and building a model instance for each would be most of the time."""
     meta = RatingChange._meta
     quote = connection.ops.quote_name
-    columns = ", ".join(quote(meta.get_field(name).column) for name in CHANGE_FIELDS)
+    columns = ", ".join(quote(concrete_field(RatingChange, name).column) for name in CHANGE_FIELDS)
     marks = ", ".join(["%s"] * len(CHANGE_FIELDS))
     rows = [
         (

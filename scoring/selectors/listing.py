@@ -21,22 +21,36 @@ class TournamentPhase(StrEnum):
 
 
 @dataclass(frozen=True)
+class ListedTournament:
+    """A tournament as the public list shows it, with its counts of registrations and rounds."""
+
+    tournament: Tournament
+    registration_count: int
+    live_rounds: int  # rounds in play or partly played
+    closed_rounds: int
+    current_round: int  # rounds the public sees
+    phase: TournamentPhase
+
+
+@dataclass(frozen=True)
 class TournamentListing:
-    upcoming: list[Tournament]
-    in_progress: list[Tournament]
-    finished: list[Tournament]
+    upcoming: list[ListedTournament]
+    in_progress: list[ListedTournament]
+    finished: list[ListedTournament]
 
 
-def tournament_phase(tournament: Tournament, *, today: datetime.date) -> TournamentPhase:
-    """From the annotations of `public_tournament_list`: live or partly played rounds make a
-    tournament in progress; all planned rounds closed, or its last day past, make it finished."""
-    if tournament.closed_rounds >= tournament.rounds_planned > 0:
+def tournament_phase(
+    tournament: Tournament, *, live_rounds: int, closed_rounds: int, today: datetime.date
+) -> TournamentPhase:
+    """Live or partly played rounds make a tournament in progress; all planned rounds closed,
+    or its last day past, make it finished."""
+    if closed_rounds >= tournament.rounds_planned > 0:
         return TournamentPhase.FINISHED
-    if tournament.live_rounds:
+    if live_rounds:
         return TournamentPhase.IN_PROGRESS
     if (tournament.ends_on or tournament.starts_on) < today:
         return TournamentPhase.FINISHED
-    if tournament.closed_rounds or tournament.starts_on <= today:
+    if closed_rounds or tournament.starts_on <= today:
         return TournamentPhase.IN_PROGRESS
     return TournamentPhase.UPCOMING
 
@@ -54,16 +68,26 @@ def public_tournament_list(*, today: datetime.date | None = None) -> TournamentL
     statuses: dict[int, Counter[str]] = defaultdict(Counter)
     for tournament_id, status in Round.objects.values_list("tournament_id", "status").order_by():
         statuses[tournament_id][status] += 1
-    phases: dict[TournamentPhase, list[Tournament]] = defaultdict(list)
+    phases: dict[TournamentPhase, list[ListedTournament]] = defaultdict(list)
     for tournament in tournaments:
         counts = statuses[tournament.pk]
-        tournament.live_rounds = sum(counts[status] for status in LIVE_STATUSES)
-        tournament.closed_rounds = counts[RoundStatus.CLOSED]
-        tournament.current_round = sum(counts[status] for status in PUBLIC_STATUSES)
-        tournament.phase = tournament_phase(tournament, today=today)
-        phases[tournament.phase].append(tournament)
+        live_rounds = sum(counts[status] for status in LIVE_STATUSES)
+        closed_rounds = counts[RoundStatus.CLOSED]
+        phase = tournament_phase(
+            tournament, live_rounds=live_rounds, closed_rounds=closed_rounds, today=today
+        )
+        phases[phase].append(
+            ListedTournament(
+                tournament=tournament,
+                registration_count=tournament.registration_count,
+                live_rounds=live_rounds,
+                closed_rounds=closed_rounds,
+                current_round=sum(counts[status] for status in PUBLIC_STATUSES),
+                phase=phase,
+            )
+        )
     return TournamentListing(
-        upcoming=sorted(phases[TournamentPhase.UPCOMING], key=lambda t: t.starts_on),
+        upcoming=sorted(phases[TournamentPhase.UPCOMING], key=lambda t: t.tournament.starts_on),
         in_progress=phases[TournamentPhase.IN_PROGRESS],
         finished=phases[TournamentPhase.FINISHED],
     )

@@ -27,7 +27,7 @@ def table_role_required(
         @wraps(view)
         def wrapped(request: HttpRequest, table_id: int, **kwargs: object) -> HttpResponse:
             door = table_by_id(table_id)
-            if door is None:
+            if door is None or door.table is None:  # no such table
                 raise Http404
             if not allowed(request.user, door.table):
                 raise PermissionDenied(refusal)

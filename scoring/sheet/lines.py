@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime
 from collections import Counter
 from collections.abc import Iterable, Sequence
+from typing import Protocol, cast
 
 from engine import Galdins, Pass, PenaltyPule, Play, Rules, Sheet
 from engine.deals import SheetLine
@@ -87,12 +88,23 @@ def sheet_line(result: DealResult) -> SheetLine:
             points=galdins.get("points", {}),
             draw_loser=galdins.get("draw_loser"),
         )
-    return Play(
-        Game(result.game), str(result.player_id), tricks=result.tricks, points=result.points
-    )
+    # A play is always stored with its tricks (result_fields); the column is nullable for the
+    # other kinds.
+    tricks = cast(int, result.tricks)
+    return Play(Game(result.game), str(result.player_id), tricks=tricks, points=result.points)
 
 
-def seat_keys(seats: Sequence[Seat]) -> tuple[str, ...]:
+class SeatPlace(Protocol):
+    """What the sheet's order reads of a seat: a `Seat`, or a row read as one."""
+
+    @property
+    def position(self) -> int: ...
+
+    @property
+    def registration_id(self) -> int: ...
+
+
+def seat_keys(seats: Sequence[SeatPlace]) -> tuple[str, ...]:
     return tuple(
         str(seat.registration_id) for seat in sorted(seats, key=lambda seat: seat.position)
     )
@@ -101,7 +113,7 @@ def seat_keys(seats: Sequence[Seat]) -> tuple[str, ...]:
 def engine_sheet(
     table: Table,
     *,
-    seats: Sequence[Seat],
+    seats: Sequence[SeatPlace],
     results: Iterable[DealResult],
     rules: Rules,
     extra: Sequence[SheetLine] = (),
@@ -127,7 +139,7 @@ def result_fields(line: SheetLine) -> dict[str, object]:
     if isinstance(line, PenaltyPule):
         return {"kind": EntryKind.PENALTY, "player_id": int(line.player)}
     if isinstance(line, Galdins):
-        galdins = {"tricks": dict(line.tricks), "points": dict(line.points)}
+        galdins: dict[str, object] = {"tricks": dict(line.tricks), "points": dict(line.points)}
         if line.draw_loser is not None:  # a rondo galdiņš decided by the card draw
             galdins["draw_loser"] = line.draw_loser
         return {"kind": EntryKind.GALDINS, "galdins": galdins}

@@ -25,17 +25,23 @@ import copy
 import datetime
 from collections.abc import Callable, Sequence
 from functools import cache
+from typing import Any, TypeVar
 
 from django.db import connection, models
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 
+from core.model_columns import concrete_field
 from scoring.models import DealResult, TableHeard, TableResult
 from tournaments.models import Player, Registration, Round, Seat, Table, TableToken, Tournament
 from tournaments.rule_set import RULE_SET_FIELDS
 from tournaments.services import TableGoneError, table_gone_message
 
 # --- Columns and instances ------------------------------------------------------------------------
+
+M = TypeVar("M", bound=models.Model)
+# What turns a database driver's value into the ORM's: the driver's type depends on the backend.
+Converter = Callable[[Any], object]
 
 
 def quote(name: str) -> str:
@@ -48,7 +54,7 @@ def table_name(model: type[models.Model]) -> str:
 
 def column(model: type[models.Model], name: str, alias: str = "") -> str:
     """A field's column (by field name or attname), quoted, after `alias.` when given."""
-    quoted = quote(model._meta.get_field(name).column)
+    quoted = quote(concrete_field(model, name).column)
     return f"{alias}.{quoted}" if alias else quoted
 
 
@@ -74,15 +80,16 @@ def select_list(model: type[models.Model], alias: str, attnames: Sequence[str]) 
     return ", ".join(column(model, name, alias) for name in model_fields(model, attnames))
 
 
-def _json(field: models.JSONField) -> Callable[[object], object]:
-    return lambda value: field.from_db_value(value, None, connection)
+def _json(field: models.JSONField) -> Converter:
+    # The field's column as the expression read, as the ORM passes it for a plain column.
+    return lambda value: field.from_db_value(value, field.cached_col, connection)
 
 
 def _aware(value: datetime.datetime) -> datetime.datetime:
     return value if timezone.is_aware(value) else value.replace(tzinfo=datetime.UTC)
 
 
-def _converter(field: models.Field) -> Callable[[object], object] | None:
+def _converter(field: models.Field) -> Converter | None:
     """What turns the database's value of `field` into the ORM's, if anything must."""
     if isinstance(field, models.JSONField):
         return _json(field)
@@ -96,15 +103,13 @@ def _converter(field: models.Field) -> Callable[[object], object] | None:
 @cache
 def _conversions(
     model: type[models.Model], attnames: tuple[str, ...]
-) -> tuple[tuple[int, Callable[[object], object]], ...]:
+) -> tuple[tuple[int, Converter], ...]:
     _names, fields = _layout(model, attnames)
     converters = ((index, _converter(field)) for index, field in enumerate(fields))
     return tuple((index, convert) for index, convert in converters if convert is not None)
 
 
-def instance(
-    model: type[models.Model], attnames: tuple[str, ...], values: Sequence[object]
-) -> models.Model:
+def instance(model: type[M], attnames: tuple[str, ...], values: Sequence[object]) -> M:
     """An instance of one row: `values` of `model_fields(model, attnames)`, in that order."""
     names = _layout(model, attnames)[0]
     row = list(values)
@@ -241,15 +246,15 @@ def lock_table_in_round_in_play(table: Table) -> tuple[Round, Table]:
     SQLite, which has no row locks, the write's transaction (BEGIN IMMEDIATE) already keeps
     every other writer out, and the status is read inside it."""
     rounds, tables = quote(Round._meta.db_table), quote(Table._meta.db_table)
-    round_column = quote(Table._meta.get_field("round").column)
+    round_column = quote(concrete_field(Table, "round").column)
     locks = connection.features.has_select_for_update
     # Read after the round's lock was taken, as they are now: the round's status and clock (time
     # called while this request was on its way limits the deals it may add) and the deals the
     # chief referee allowed the table after time.
     round_fields = ("status", "clock_started_at", "time_limit", "time_called_at")
     columns = ", ".join(
-        [f"r.{quote(Round._meta.get_field(name).column)}" for name in round_fields]
-        + [f"t.{quote(Table._meta.get_field('deals_allowed_after_time').column)}"]
+        [f"r.{quote(concrete_field(Round, name).column)}" for name in round_fields]
+        + [f"t.{quote(concrete_field(Table, 'deals_allowed_after_time').column)}"]
     )
     with connection.cursor() as cursor:
         if locks:
@@ -375,14 +380,14 @@ def table_results(table_id: int) -> list[DealResult]:
     return [instance(DealResult, RESULT_FIELDS, row) for row in rows]
 
 
-def insert(model: type[models.Model], values: dict[str, object]) -> models.Model:
+def insert(model: type[M], values: dict[str, object]) -> M:
     """Insert one row of `model` (`values` by attname; every column the row needs: no default
     or `auto_now_add` is filled in here) and return it as an instance, its id read back.
 
     The values go through each field's `get_db_prep_save`, as the ORM's insert does (a JSON
     field's encoding, a datetime's adaptation to the database); the database's constraints
     still hold, and a broken one is Django's IntegrityError as usual."""
-    fields = [model._meta.get_field(name) for name in values]
+    fields = [concrete_field(model, name) for name in values]
     columns = ", ".join(quote(field.column) for field in fields)
     params = [
         field.get_db_prep_save(value, connection)

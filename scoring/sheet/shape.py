@@ -406,32 +406,47 @@ def initials(full_name: str) -> str:
     return "".join(word if not word[0].isalpha() else word[0].upper() for word in full_name.split())
 
 
-def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
-    names = [seat.registration.player.full_name for seat in seats]
-    shorts = [short_name(name) for name in names]
+@dataclass(frozen=True)
+class ColumnNames:
+    """How a column of the sheet names its player: in full, short (a phone), by initials."""
+
+    name: str
+    short_name: str
+    initials: str
+
+
+def column_names(full_names: Sequence[str]) -> tuple[ColumnNames, ...]:
+    """The names of a table's columns, its players' `full_names` in seat order."""
+    shorts = [short_name(name) for name in full_names]
     # Two "Jānis B." at one table: the full names tell them apart.
     shorts = [
         short if shorts.count(short) == 1 else name
-        for name, short in zip(names, shorts, strict=True)
+        for name, short in zip(full_names, shorts, strict=True)
     ]
-    letters = [initials(name) for name in names]
+    letters = [initials(name) for name in full_names]
     # Two "JB" at one table: their seat numbers tell them apart ("JB 1", "JB 3").
     letters = [
         letter if letters.count(letter) == 1 else f"{letter} {seat}"
         for seat, letter in enumerate(letters, 1)
     ]
     return tuple(
+        ColumnNames(name=name, short_name=short, initials=letter)
+        for name, short, letter in zip(full_names, shorts, letters, strict=True)
+    )
+
+
+def sheet_players(seats: Sequence[Seat]) -> tuple[SheetPlayer, ...]:
+    names = column_names([seat.registration.player.full_name for seat in seats])
+    return tuple(
         SheetPlayer(
             key=str(seat.registration_id),
             registration=seat.registration,
             seat=index,
-            name=name,
-            short_name=short,
-            initials=letter,
+            name=named.name,
+            short_name=named.short_name,
+            initials=named.initials,
         )
-        for index, (seat, name, short, letter) in enumerate(
-            zip(seats, names, shorts, letters, strict=True), 1
-        )
+        for index, (seat, named) in enumerate(zip(seats, names, strict=True), 1)
     )
 
 

@@ -223,6 +223,17 @@ def test_a_table_in_play_is_not_found_as_its_page():
     assert get(reverse("public:table", args=["kauss", 1, table.number])).status_code == 404
 
 
+def test_a_table_reopened_between_its_lookup_and_its_read_is_not_found(monkeypatch):
+    tournament = make_tournament(slug="kauss", deals_per_round=6)
+    round_ = make_published_round(tournament, players=8)
+    table = round_.tables.order_by("number").first()
+    play_deals(table, 3, seed=3)
+    # The lookup found the table confirmed; by the time its sheet is read it is in play again.
+    monkeypatch.setattr("api.tournaments_api.selectors.public_table_id", lambda **_lookup: table.pk)
+
+    assert get(api(f"/tournaments/kauss/rounds/1/tables/{table.number}")).status_code == 404
+
+
 # -- The standings -------------------------------------------------------------------------------
 
 

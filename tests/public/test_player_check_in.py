@@ -110,7 +110,7 @@ def test_no_public_page_export_api_answer_or_archive_carries_the_code(event, cli
 def test_a_player_finds_himself_without_marks_and_checks_in_by_the_code(event, client):
     tournament, entries, round_ = event
     found = client.get(check_in_url(tournament), {"q": "berzin"})
-    names = [entry.player.full_name for entry in found.context["matches"]]
+    names = [match.registration.player.full_name for match in found.context["matches"]]
     assert names == ["Anna Bērziņa", "Jānis Bērziņš"]
 
     response = client.post(
@@ -129,7 +129,9 @@ def test_a_player_finds_himself_without_marks_and_checks_in_by_the_code(event, c
 def test_cyrillic_is_found_in_latin_letters(event, client):
     tournament, _entries, _round = event
     found = client.get(check_in_url(tournament), {"q": "ivanov"})
-    assert [entry.player.full_name for entry in found.context["matches"]] == ["Иван Иванов"]
+    assert [match.registration.player.full_name for match in found.context["matches"]] == [
+        "Иван Иванов"
+    ]
 
 
 def test_a_wrong_code_is_refused_clearly_and_changes_nothing(event, client):

@@ -31,11 +31,15 @@ def test_home_lists_tournaments_by_phase(client: Client, django_assert_num_queri
 
     assert response.status_code == 200
     listing = response.context["listing"]
-    assert (listing.upcoming, listing.in_progress, listing.finished) == (
+    tournaments_in = [
+        [listed.tournament for listed in phase]
+        for phase in (listing.upcoming, listing.in_progress, listing.finished)
+    ]
+    assert tournaments_in == [
         [upcoming],
         [playing],
         [finished],
-    )
+    ]
     html = response.content.decode("utf-8")
     # As text, not HTML entities: the page is UTF-8 end to end.
     for tournament in (upcoming, finished, playing):

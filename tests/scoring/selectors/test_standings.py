@@ -265,8 +265,10 @@ class TestHelpers:
         finished = played_tournament(players=6, rounds=2)  # 2 of 2 rounds closed
 
         listing = selectors.public_tournament_list(today=today)
+        in_progress = [listed.tournament for listed in listing.in_progress]
+        finished_ones = [listed.tournament for listed in listing.finished]
 
-        assert listing.upcoming == [upcoming]
-        assert playing in listing.in_progress
-        assert finished in listing.finished and past in listing.finished
-        assert upcoming not in listing.in_progress + listing.finished
+        assert [listed.tournament for listed in listing.upcoming] == [upcoming]
+        assert playing in in_progress
+        assert finished in finished_ones and past in finished_ones
+        assert upcoming not in in_progress + finished_ones
