@@ -171,15 +171,13 @@ MODULES_TESTED_ELSEWHERE = {
     "tournaments/selectors/rounds.py": "tests/tournaments/test_check_in_seating.py, "
     "test_deals_per_table_size.py",
     "tournaments/selectors/seating.py": "the history a new round is seated against: "
-    "tests/tournaments/test_services.py",
+    "tests/tournaments/services/test_rounds.py",
     "tournaments/selectors/signups.py": "tests/tournaments/services/test_signups.py",
     "tournaments/services/audit.py": "every action's entry: "
     "tests/tournaments/selectors/test_audit.py",
     "tournaments/services/clock.py": "with the round clock: tests/tournaments/test_round_clock.py",
     "tournaments/services/locks.py": "a table gone under a write: tests/scoring/test_reseating.py",
     "tournaments/services/refusal.py": "the services' error: raised in every services test",
-    "tournaments/services/rounds.py": "tests/tournaments/test_services.py, "
-    "test_check_in_seating.py",
     "tournaments/services/tournaments.py": "tests/tournaments/selectors/test_audit.py, "
     "tests/organise/views/test_pages.py",
     # zole_site/
