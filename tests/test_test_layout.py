@@ -148,7 +148,6 @@ MODULES_TESTED_ELSEWHERE = {
     "scoring/selectors/prize_standings.py": "the prize list: tests/documents/test_prize_list.py",
     "scoring/selectors/progress.py": "tests/entry/test_entry_pages.py, "
     "tests/tournaments/test_deals_per_table_size.py",
-    "scoring/selectors/public_results.py": "tests/scoring/selectors/test_tournament_standings.py",
     "scoring/selectors/round_page.py": "the round's page: tests/public/test_views.py",
     "scoring/selectors/standings_before.py": "the standings a round is seated by: "
     "tests/scoring/test_services.py",
