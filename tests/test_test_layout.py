@@ -3,6 +3,10 @@
 
 - Every source package with a module of its own has a folder of tests at the same path, with at
   least one test file in it.
+- Every module with logic has its test file at the mirrored path: `tournaments/services/rounds.py`
+  is tested in `tests/tournaments/services/test_rounds.py`. A module tested elsewhere (through the
+  pages or the public function that drive it) is listed below with where and why; the list is
+  kept true (every module listed exists and still lacks its mirrored test file).
 - Every folder of tests mirrors a source package (the browser tests, which cross the apps, live in
   tests/e2e/), and is a package itself: test files of the same name in two folders
   (tests/scoring/test_services.py, tests/ranking/test_services.py) must not collide.
@@ -28,6 +32,158 @@ NEEDS_NO_TEST_FOLDER = {
 }
 # Constants Django reads itself: the dates of every language are tested in tests/test_i18n.py.
 DJANGO_FORMAT_MODULES = {"zole_site/formats/en"}
+
+# Modules without logic of their own, or of a kind tested through what uses it, by file name.
+MODULES_NEEDING_NO_TEST = {
+    "__init__.py": "a package's face: it re-exports what its modules define, tested there",
+    "apps.py": "an app's configuration for Django",
+    "admin.py": "the Django admin's configuration of the models",
+    "urls.py": "URL patterns: tests/test_access_matrix.py requests every URL in every role",
+    "models.py": "models say what is stored; the services that write them are tested",
+}
+# A package of models is split models.py, and needs no more tests than it.
+MODEL_PACKAGES = {"models"}
+
+# Modules with logic whose test is not at the mirrored path: where it is tested, and why there.
+MODULES_TESTED_ELSEWHERE = {
+    # Being restructured now; their tests move with them.
+    "archive/checking.py": "tests/archive/test_import.py refuses each bad archive it checks",
+    "documents/selectors.py": "tests/documents/test_documents.py prints every document it reads",
+    "entry/views.py": "the table entry page: tests/entry/test_entry_pages.py drives every action",
+    # api/
+    "api/pages_urls.py": "URL patterns: tests/test_access_matrix.py requests every URL",
+    "api/routes.py": "the API's answers to refused and missing: tests/api/test_docs.py, the "
+    "access matrix",
+    "api/selectors.py": "the tokens list of the API's page, read by tests/api/test_views.py",
+    # archive/
+    "archive/export.py": "tests/archive/test_archive.py: the written archive re-scores",
+    "archive/format.py": "the archive's field formats, read back by tests/archive/test_import.py",
+    "archive/plan.py": "what an import writes, planned: tests/archive/test_import.py",
+    "archive/reading.py": "tests/archive/test_import.py reads good and bad archives",
+    "archive/table_checks.py": "tests/archive/test_import.py refuses each bad table",
+    "archive/writing.py": "tests/archive/test_import.py and test_round_trip_properties.py",
+    # core/
+    "core/lean_tables.py": "the lists and their spreadsheet export: tests/public/test_views.py, "
+    "tests/ranking/test_ranking_tables.py",
+    # demo/
+    "demo/synthetic.py": "test data: the played seasons tests/ranking/test_services.py ranks",
+    # documents/: one document drawn by several modules, each read back whole as printed
+    "documents/fonts.py": "tests/documents/test_documents.py and test_documents_public_api.py",
+    "documents/layout.py": "every document's frame: tests/documents/test_documents.py reads "
+    "them back",
+    "documents/pen.py": "tests/documents/test_documents.py and test_documents_public_api.py",
+    "documents/printing.py": "tests/documents/test_documents.py prints every document",
+    "documents/protocol.py": "the standings protocol: tests/documents/test_documents.py",
+    "documents/qr.py": "tests/documents/test_documents.py reads the table link's QR code",
+    "documents/score_sheet_rows.py": "the score sheet's rows: tests/documents/test_documents.py, "
+    "test_document_language.py",
+    "documents/score_sheets.py": "the score sheets: tests/documents/test_documents.py",
+    "documents/seating_list.py": "the seating list: tests/documents/test_documents.py",
+    "documents/sheet_data.py": "tests/documents/test_documents.py, test_document_language.py",
+    "documents/sheet_foot.py": "the score sheet's foot: tests/documents/test_documents.py, "
+    "test_shared_places.py",
+    "documents/views.py": "the PDFs' pages: tests/documents/test_documents.py, the access matrix",
+    # engine/: the engine's tests follow docs/rules.md, rule by rule, not module by module
+    "engine/__main__.py": "`python -m engine`: tests/engine/test_cli.py",
+    "engine/deals.py": "tests/engine/test_validation.py, test_payouts.py and test_pules.py",
+    "engine/errors.py": "every message of an error: tests/engine/test_messages.py",
+    "engine/json_contract.py": "tests/engine/test_cli.py, test_validation.py, test_properties.py",
+    "engine/presets.py": "the rules a preset sets: tests/tournaments/test_rule_set.py",
+    "engine/rules.py": "tests/engine/test_payouts.py (every payout table), test_validation.py",
+    "engine/sheet.py": "tests/engine/test_pules.py, test_properties.py, test_validation.py",
+    "engine/simulate.py": "random sheets for tests/engine/test_properties.py, itself checked there",
+    # engine/seating/: seat_players is the one way in; its tests check every plan it makes
+    "engine/seating/checks.py": "refused input: tests/engine/seating/test_seating.py, "
+    "tests/engine/test_messages.py",
+    "engine/seating/designs.py": "the stored designs: tests/engine/seating/test_seating_fours.py",
+    "engine/seating/flags.py": "the flags of a plan: tests/engine/seating/test_seating.py, "
+    "tests/engine/test_messages.py",
+    "engine/seating/mix.py": "mode mix: tests/engine/seating/test_seating_fours.py, "
+    "test_seating_properties.py",
+    "engine/seating/new_rounds.py": "tests/engine/seating/test_seating_properties.py, "
+    "test_seating_ranked.py",
+    "engine/seating/planning.py": "tests/engine/seating/test_seating_small.py (against an "
+    "exhaustive search), test_seating_properties.py",
+    "engine/seating/schedule.py": "tests/engine/seating/test_seating.py (the independent checker)",
+    "engine/seating/search.py": "tests/engine/seating/test_seating_small.py (against an "
+    "exhaustive search)",
+    "engine/seating/seat.py": "seat_players: every test of tests/engine/seating/",
+    "engine/seating/seat_contract.py": "`python -m engine seat`: tests/engine/test_seat_cli.py",
+    "engine/seating/swiss.py": "mode swiss: tests/engine/seating/test_seating_fours.py, "
+    "test_seating_properties.py",
+    # entry/
+    "entry/forms.py": "the entry forms: tests/entry/test_offered_forms.py",
+    "entry/phone.py": "tests/entry/test_entry_phone.py, a name entry/phone.py's comment cites",
+    "entry/state.py": "the table's state: tests/entry/test_entry_sync.py, test_js_fixtures.py",
+    "entry/sync.py": "tests/entry/test_entry_sync.py, a name the offline-entry decision record "
+    "cites",
+    # organise/: the organiser's pages, driven as the organiser uses them
+    "organise/player_table.py": "the register's list: tests/organise/views/test_pages.py",
+    "organise/ranking_forms.py": "the season's forms: tests/organise/views/test_seasons.py",
+    "organise/role_forms.py": "the roles' forms: tests/tournaments/test_permissions.py",
+    "organise/views/audit.py": "the audit log page: tests/tournaments/selectors/test_audit.py",
+    "organise/views/links.py": "the table links: tests/entry/test_entry_pages.py, "
+    "tests/organise/views/test_check_in_and_calls.py",
+    "organise/views/people.py": "roles and referees' pages: tests/tournaments/test_permissions.py",
+    "organise/views/referee_calls.py": "tests/organise/views/test_check_in_and_calls.py",
+    "organise/views/register.py": "players and clubs' pages: tests/organise/views/test_pages.py",
+    "organise/views/rounds.py": "a round's pages: tests/organise/views/test_pages.py, "
+    "tests/tournaments/test_check_in_seating.py",
+    "organise/views/tournaments.py": "tests/organise/views/test_pages.py (the whole flow)",
+    # public/
+    "public/forms.py": "the sign-up form: tests/public/test_signup.py",
+    # ranking/
+    "ranking/ranking_page_cache.py": "the cached ranking pages: tests/ranking/test_views.py",
+    "ranking/receivers.py": "the ranking's reactions: tests/scoring/test_reactions.py",
+    "ranking/selectors.py": "tests/ranking/test_views.py, test_ranking_tables.py, test_services.py",
+    "ranking/services/placings.py": "tests/ranking/test_services.py (one file for the ranking's "
+    "services)",
+    "ranking/services/rating_job.py": "tests/ranking/test_services.py",
+    "ranking/services/ratings.py": "tests/ranking/test_services.py",
+    "ranking/services/seasons.py": "seasons and invitations: tests/organise/views/test_seasons.py",
+    # scoring/selectors/: the public pages that show what they read
+    "scoring/selectors/display.py": "the hall display: tests/public/test_display.py",
+    "scoring/selectors/listing.py": "the tournament list: tests/public/test_views.py",
+    "scoring/selectors/players.py": "the player's page: tests/public/test_views.py",
+    "scoring/selectors/prize_standings.py": "the prize list: tests/documents/test_prize_list.py",
+    "scoring/selectors/progress.py": "tests/entry/test_entry_pages.py, "
+    "tests/tournaments/test_deals_per_table_size.py",
+    "scoring/selectors/round_page.py": "the round's page: tests/public/test_views.py",
+    "scoring/selectors/standings_before.py": "the standings a round is seated by: "
+    "tests/scoring/test_services.py",
+    # scoring/sheet/
+    "scoring/sheet/door.py": "who may open a table's sheet: tests/test_access_matrix.py, "
+    "tests/tournaments/test_permissions.py",
+    "scoring/sheet/lines.py": "tests/scoring/test_services.py, tests/entry/test_entry_sync.py",
+    "scoring/sheet/reader.py": "a table's sheet read: tests/scoring/sheet/test_plain_sql.py, "
+    "tests/scoring/test_services.py",
+    "scoring/sheet/shape.py": "the sheet as the page shows it: tests/entry/test_entry_pages.py",
+    # tournaments/
+    "tournaments/access.py": "who may open which page: tests/test_access_matrix.py",
+    "tournaments/bounds.py": "constants, no logic: the largest numbers the forms and archives take",
+    "tournaments/context_processors.py": "the header's links by role: "
+    "tests/tournaments/test_permissions.py",
+    "tournaments/player_csv.py": "tests/tournaments/services/test_player_import.py reads CSV files",
+    "tournaments/selectors/check_in.py": "tests/tournaments/services/test_check_in.py",
+    "tournaments/selectors/fees.py": "the fund: tests/tournaments/services/test_fees.py",
+    "tournaments/selectors/roles.py": "tests/tournaments/test_permissions.py, the access matrix",
+    "tournaments/selectors/rounds.py": "tests/tournaments/test_check_in_seating.py, "
+    "test_deals_per_table_size.py",
+    "tournaments/selectors/seating.py": "the history a new round is seated against: "
+    "tests/tournaments/services/test_rounds.py",
+    "tournaments/selectors/signups.py": "tests/tournaments/services/test_signups.py",
+    "tournaments/services/audit.py": "every action's entry: "
+    "tests/tournaments/selectors/test_audit.py",
+    "tournaments/services/clock.py": "with the round clock: tests/tournaments/test_round_clock.py",
+    "tournaments/services/locks.py": "a table gone under a write: tests/scoring/test_reseating.py",
+    "tournaments/services/refusal.py": "the services' error: raised in every services test",
+    "tournaments/services/tournaments.py": "tests/tournaments/selectors/test_audit.py, "
+    "tests/organise/views/test_pages.py",
+    # zole_site/
+    "zole_site/asgi.py": "the server's entry point: Django's own",
+    "zole_site/wsgi.py": "the server's entry point: Django's own",
+    "zole_site/documentation.py": "the help pages: tests/test_documentation.py",
+}
 
 # Folders of tests that mirror no package.
 CROSS_APP_FOLDERS = {
@@ -71,6 +227,23 @@ def exempt(package: str) -> bool:
     )
 
 
+def modules_with_logic() -> list[str]:
+    """Every module with logic of its own, by its path ('tournaments/services/rounds.py')."""
+    return sorted(
+        f"{package}/{path.name}"
+        for package, folder in source_packages().items()
+        if not exempt(package) and package.split("/")[-1] not in MODEL_PACKAGES
+        for path in folder.glob("*.py")
+        if path.name not in MODULES_NEEDING_NO_TEST
+    )
+
+
+def mirrored_test(module: str) -> Path:
+    """tournaments/services/rounds.py -> tests/tournaments/services/test_rounds.py"""
+    path = Path(module)
+    return TESTS / path.parent / f"test_{path.name}"
+
+
 def folders_of_tests() -> list[Path]:
     return sorted(
         path
@@ -88,6 +261,28 @@ def test_every_package_has_a_folder_of_tests():
         and not any((TESTS / package).glob("test_*.py"))
     ]
     assert missing == [], f"packages without tests/<same path>/test_*.py: {missing}"
+
+
+def test_every_module_with_logic_has_its_test_at_the_mirrored_path():
+    missing = [
+        module
+        for module in modules_with_logic()
+        if module not in MODULES_TESTED_ELSEWHERE and not mirrored_test(module).exists()
+    ]
+    assert missing == [], (
+        "modules without tests/<its path>/test_<module>.py (write one, or list the module in "
+        f"MODULES_TESTED_ELSEWHERE with where it is tested): {missing}"
+    )
+
+
+def test_the_modules_tested_elsewhere_are_modules_with_logic():
+    modules = set(modules_with_logic())
+    assert [module for module in MODULES_TESTED_ELSEWHERE if module not in modules] == []
+
+
+def test_no_module_tested_elsewhere_has_since_gained_its_mirrored_test():
+    gained = [module for module in MODULES_TESTED_ELSEWHERE if mirrored_test(module).exists()]
+    assert gained == [], f"tested at the mirrored path now, take off the list: {gained}"
 
 
 def test_every_folder_of_tests_mirrors_a_package():

@@ -10,7 +10,7 @@ from django.test import Client
 
 from public.templatetags import round_sections
 from tests.factories import make_registrations, make_tournament, seat_keys
-from tests.public.test_public_pages import round_url
+from tests.public.test_views import round_url
 from tests.tournament_play import confirm_with_totals, publish_next_round
 
 pytestmark = pytest.mark.django_db

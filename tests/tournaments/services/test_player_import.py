@@ -320,3 +320,55 @@ class TestLookAlikeNames:
         preview = preview_of("Jānis Bērziņš;Rīgas Zoles klubs;LV\u200b-1\n")
         assert preview.errors == ()
         assert [row.existing for row in preview.rows] == [True]
+
+
+class TestPlayerImport:
+    def test_a_good_file_imports_every_player_and_creates_missing_clubs(self):
+        make_club(name="Rīgas Zoles klubs")
+        raw = "Jānis Bērziņš;Rīgas Zoles klubs;LV-001\nĪrisa Ķēniņa;Ogres Kārts;\n".encode()
+        players = services.players_import(raw=raw, by=None).created
+        assert [p.full_name for p in players] == ["Jānis Bērziņš", "Īrisa Ķēniņa"]
+        assert Player.objects.get(licence_number="LV-001").club.name == "Rīgas Zoles klubs"
+        assert Club.objects.filter(name="Ogres Kārts").exists()
+
+    def test_a_header_line_is_recognised(self):
+        preview = services.players_import_preview(b"name,club,licence\nAnna Ozolina,,\n")
+        assert [row.full_name for row in preview.rows] == ["Anna Ozolina"]
+        assert preview.errors == ()
+
+    def test_each_bad_line_is_named_and_nothing_is_imported(self):
+        raw = ("Anna Ozoliņa,Rīga,LV-9\n,Rīga,\nPēteris,Rīga,LV-9\nA,B,C,D\n").encode()
+        preview = services.players_import_preview(raw)
+        assert preview.errors == (
+            "line 2: the name is empty",
+            "line 3: licence LV-9 is also on line 1",
+            "line 4: expected 3 fields (name, club, licence); got 4",
+        )
+        with pytest.raises(services.ServiceError, match="nothing imported"):
+            services.players_import(raw=raw, by=None)
+        assert Player.objects.count() == 0
+        assert Club.objects.count() == 0
+
+    def test_players_already_in_the_register_are_skipped_not_doubled(self):
+        make_player(full_name="Anna Ozoliņa", licence_number="LV-1")
+        preview = services.players_import_preview("Anna Ozoliņa,,LV-1\nLīga,,\n".encode())
+        assert [row.existing for row in preview.rows] == [True, False]
+        services.players_import(raw="Anna Ozoliņa,,LV-1\nLīga,,\n".encode(), by=None)
+        assert Player.objects.count() == 2
+
+    def test_a_licence_of_another_player_is_an_error(self):
+        make_player(full_name="Anna Ozoliņa", licence_number="LV-1")
+        preview = services.players_import_preview("Jānis,,LV-1\n".encode())
+        assert preview.errors == ("line 1: licence LV-1 already belongs to Anna Ozoliņa",)
+
+    def test_a_windows_1257_file_keeps_its_latvian_letters(self):
+        preview = services.players_import_preview("Ģirts Šteins,Cēsis,\n".encode("cp1257"))
+        assert preview.rows[0].full_name == "Ģirts Šteins"
+
+    def test_an_oversized_file_is_refused(self):
+        preview = services.players_import_preview(b"x" * (services.IMPORT_MAX_BYTES + 1))
+        assert preview.errors and "larger than" in preview.errors[0]
+
+    def test_html_in_a_name_is_stored_as_text(self):
+        services.players_import(raw=b"<script>alert(1)</script>,,\n", by=None)
+        assert Player.objects.get().full_name == "<script>alert(1)</script>"

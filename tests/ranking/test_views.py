@@ -217,7 +217,7 @@ def test_a_player_with_a_result_not_rated_yet_has_a_page_without_a_rating(client
 
 
 def test_a_player_without_results_has_no_page(client, played):
-    # The register is not public (tests/public/test_public_pages.py, TestPlayerPrivacy).
+    # The register is not public (tests/public/test_views.py, TestPlayerPrivacy).
     assert client.get(reverse("public:player", args=[make_player().pk])).status_code == 404
 
 

@@ -6,7 +6,6 @@ import datetime
 from fractions import Fraction
 
 import pytest
-from django.utils import translation
 
 from engine import RoundResult, dealer_for, rank_standings
 from engine.names import latvian_sort_key, search_key
@@ -227,29 +226,6 @@ class TestProvisionalResults:
 
 
 class TestHelpers:
-    @pytest.mark.parametrize(
-        ("value", "language", "text"),
-        [
-            (Fraction(5), "lv", "5"),
-            (Fraction(13, 3), "lv", "4⅓"),
-            (Fraction(13, 3), "ru", "4⅓"),  # the glyphs read the same in every language
-            (Fraction(5, 2), "en", "2½"),
-            (Fraction(1, 3), "lv", "⅓"),
-            (Fraction(55, 12), "lv", "4,58"),  # Latvian decimal comma
-            (Fraction(55, 12), "ru", "4,58"),
-            (Fraction(55, 12), "en", "4.58"),
-            (Fraction(-55, 12), "lv", "−4,58"),
-            (None, "lv", ""),
-        ],
-    )
-    def test_points_text(self, value, language, text):
-        with translation.override(language):
-            assert selectors.points_text(value) == text
-
-    def test_points_number_for_spreadsheets(self):
-        assert selectors.points_number(Fraction(5)) == 5
-        assert selectors.points_number(Fraction(13, 3)) == 4.33
-
     @pytest.mark.parametrize("query", ["berzins", "Bērziņš", "BĒRZIŅŠ", "jānis bērz"])
     def test_fold_name_ignores_case_and_diacritics(self, query):
         assert search_key(query) in search_key("Jānis Bērziņš")
