@@ -63,6 +63,7 @@ MODULES_TESTED_ELSEWHERE = {
     "archive/table_checks.py": "tests/archive/test_import.py refuses each bad table",
     "archive/writing.py": "tests/archive/test_import.py and test_round_trip_properties.py",
     # core/
+    "core/http.py": "types only (the request of a signed-in page): mypy checks its use",
     "core/lean_tables.py": "the lists and their spreadsheet export: tests/public/test_views.py, "
     "tests/ranking/test_ranking_tables.py",
     # demo/
@@ -177,8 +178,8 @@ MODULES_TESTED_ELSEWHERE = {
     "tournaments/services/clock.py": "with the round clock: tests/tournaments/test_round_clock.py",
     "tournaments/services/locks.py": "a table gone under a write: tests/scoring/test_reseating.py",
     "tournaments/services/refusal.py": "the services' error: raised in every services test",
-    "tournaments/services/tournaments.py": "tests/tournaments/selectors/test_audit.py, "
-    "tests/organise/views/test_pages.py",
+    "tournaments/services/tournaments.py": "the settings saved and audited: "
+    "tests/tournaments/selectors/test_audit.py, tests/organise/views/test_pages.py",
     # zole_site/
     "zole_site/asgi.py": "the server's entry point: Django's own",
     "zole_site/wsgi.py": "the server's entry point: Django's own",
