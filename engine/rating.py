@@ -71,8 +71,16 @@ def rate_table(ratings: Mapping[str, Rating], places: Mapping[str, int]) -> dict
     for player, place in places.items():
         if isinstance(place, bool) or not isinstance(place, int) or place < 1:
             raise SheetError(f"{player}: a place is 1 or more, got {shown(place)}", field="place")
-    # A stable order of the teams: the same table always makes the same call.
-    players = sorted(places, key=lambda player: (places[player], player))
+
+    # One order of the teams, decided by the values alone: tied players by their ratings, so
+    # that new keys (an archive imported into another database) cannot reorder the floats'
+    # sums. Players whose place and rating are all equal are interchangeable: their order
+    # changes no result.
+    def team_order(player: str) -> tuple[int, float, float, str]:
+        rating = ratings.get(player, NEW_PLAYER)
+        return (places[player], rating.mu, rating.sigma, player)
+
+    players = sorted(places, key=team_order)
     teams = [
         [_MODEL.rating(mu=ratings.get(p, NEW_PLAYER).mu, sigma=ratings.get(p, NEW_PLAYER).sigma)]
         for p in players

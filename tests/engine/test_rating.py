@@ -141,3 +141,22 @@ def test_ratings_stay_finite_and_certainty_grows_with_play(raw):
         assert math.isfinite(rating.mu) and 0 < rating.sigma <= DEFAULT_SIGMA + 1
     for change in changes:
         assert change.after.sigma < change.before.sigma + 0.1
+
+
+@given(tables_strategy, st.permutations(["A", "B", "C", "D", "E", "F"]))
+def test_the_players_keys_do_not_change_a_rating_by_a_single_bit(raw, renamed):
+    """An archive imported elsewhere gives every player a new key (a new database id): tied
+    players must be rated in an order their keys do not decide, or the floats differ."""
+    names = dict(zip(["A", "B", "C", "D", "E", "F"], renamed, strict=True))
+    tables = _outcomes(raw)
+    again = [
+        TableOutcome(
+            order=table.order,
+            table=table.table,
+            places=tuple((names[player], place) for player, place in table.places),
+        )
+        for table in tables
+    ]
+    ratings, _changes = replay_ratings(tables)
+    renamed_ratings, _changes = replay_ratings(again)
+    assert {names[player]: rating for player, rating in ratings.items()} == renamed_ratings
