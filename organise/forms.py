@@ -474,7 +474,7 @@ class RegistrationForm(forms.ModelForm):
 
     def clean_team(self) -> str:
         """A team that reads as one of the tournament's (another case, a look-alike letter) is
-        that team, spelt as it is: the team standings group the entries by the team's text."""
+        that team, spelt as it is: the team standings group the registrations by the team's text."""
         team = self.cleaned_data["team"]
         if not team:
             return team
@@ -499,7 +499,7 @@ class WithdrawForm(forms.Form):
 
 
 class CheckInForm(forms.Form):
-    entries = RegistrationChoiceField(
+    registrations = RegistrationChoiceField(
         queryset=Registration.objects.none(),
         widget=forms.CheckboxSelectMultiple,
         required=False,
@@ -508,14 +508,16 @@ class CheckInForm(forms.Form):
 
     def __init__(self, *args, round_, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["entries"]
+        field = self.fields["registrations"]
         field.queryset = round_.tournament.registrations.select_related("player")
-        entries = list(field.queryset)
-        marks = namesake_marks(entry.player for entry in entries)
+        registrations = list(field.queryset)
+        marks = namesake_marks(registration.player for registration in registrations)
         field.choices = latvian_choices(
-            entries,
-            name=lambda entry: entry.player.full_name,
-            label=lambda entry: _labelled(entry.player.full_name, marks.get(entry.player_id)),
+            registrations,
+            name=lambda registration: registration.player.full_name,
+            label=lambda registration: _labelled(
+                registration.player.full_name, marks.get(registration.player_id)
+            ),
         )
 
 
@@ -538,7 +540,7 @@ class SwapForm(forms.Form):
     def __init__(self, *args, round_, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         seated = Registration.objects.filter(seats__table__round=round_).select_related("player")
-        names = latvian_choices(seated, name=lambda entry: entry.player.full_name)
+        names = latvian_choices(seated, name=lambda registration: registration.player.full_name)
         choices = [("", "---------"), *names]
         for name in ("first", "second"):
             self.fields[name].queryset = seated
@@ -650,16 +652,16 @@ class FeesPaidForm(forms.Form):
         super().__init__(*args, **kwargs)
         field = self.fields["paid"]
         field.queryset = tournament.registrations.select_related("player")
-        entries = list(field.queryset)
-        marks = namesake_marks(entry.player for entry in entries)
+        registrations = list(field.queryset)
+        marks = namesake_marks(registration.player for registration in registrations)
 
-        def label(entry: Registration) -> str:
-            name = _labelled(entry.player.full_name, marks.get(entry.player_id))
-            fee = fee_labels.get(entry.pk)
+        def label(registration: Registration) -> str:
+            name = _labelled(registration.player.full_name, marks.get(registration.player_id))
+            fee = fee_labels.get(registration.pk)
             return f"{name} · {fee}" if fee else name
 
         field.choices = latvian_choices(
-            entries, name=lambda entry: entry.player.full_name, label=label
+            registrations, name=lambda registration: registration.player.full_name, label=label
         )
 
 

@@ -85,18 +85,18 @@ def found(tournament: Tournament, round_: Round, query: str) -> list[CheckInMatc
     """The players of the round the search finds."""
     if len(search_key(query).replace(" ", "")) < SEARCH_MIN_LENGTH:
         return []
-    entries = selectors.check_in_matches(
+    registrations = selectors.check_in_matches(
         tournament=tournament, round_=round_, query=query, limit=MATCHES_SHOWN
     )
     matches = []
-    for entry in entries:
+    for registration in registrations:
         # The selector sets these two attributes on each registration it returns.
-        searched = cast(_SearchedRegistration, entry)
+        searched = cast(_SearchedRegistration, registration)
         check_in, checked_out = searched.check_in, searched.checked_out
         confirmed = checked_out or (check_in is not None and check_in.method != CheckInMethod.ROUND)
         matches.append(
             CheckInMatch(
-                registration=entry,
+                registration=registration,
                 status=player_status(check_in, checked_out),
                 confirmed=confirmed,
             )

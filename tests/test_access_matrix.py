@@ -441,7 +441,9 @@ SPECS: dict[str, ViewSpec] = {
     "organise:check_in": ViewSpec(
         ORGANISERS,
         round_2,
-        lambda w: {"entries": list(w.tournament.registrations.values_list("pk", flat=True)[:3])},
+        lambda w: {
+            "registrations": list(w.tournament.registrations.values_list("pk", flat=True)[:3])
+        },
         has_page=False,
     ),
     "organise:generate": ViewSpec(

@@ -201,6 +201,7 @@ CROSS_CUTTING = {
     "test_documentation.py": "docs/ in three languages, the README and the help pages",
     "test_hostile_input.py": "hostile names on every page of every app, odd addresses everywhere",
     "test_hostile_queries.py": "one generated sweep of query strings over every URL",
+    "test_glossary.py": "README's words against the code and the catalogues of every app",
     "test_i18n.py": "the translation catalogues and every page in every language",
     "test_module_names.py": "no two modules of any package share a name",
     "test_name_order.py": "the reader's alphabetical order in every list of every app",

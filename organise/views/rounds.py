@@ -65,9 +65,9 @@ def _round_page(
     tables = selectors.round_tables(round_=round_)
     if check_in_form is None:
         present = selectors.checked_in(round_=round_)
-        check_in_form = CheckInForm(round_=round_, initial={"entries": present})
+        check_in_form = CheckInForm(round_=round_, initial={"registrations": present})
     elif check_in_form.is_valid():
-        present = [entry.pk for entry in check_in_form.cleaned_data["entries"]]
+        present = [registration.pk for registration in check_in_form.cleaned_data["registrations"]]
     else:
         present = None  # the saved check-in
     # Seated by rank: each player's rank beside his seat, to check against the standings.
@@ -201,7 +201,7 @@ def _save_check_in(request: HttpRequest, round_: Round, form: CheckInForm) -> bo
     try:
         count = services.check_in_set(
             round_=round_,
-            entries=form.cleaned_data["entries"],
+            registrations=form.cleaned_data["registrations"],
             by=request.user,
             ip_address=client_ip(request),
             shown_until=check_ins_shown(request),
@@ -284,7 +284,7 @@ def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse
             confirmation=form.cleaned_data["confirmation"],
             by=request.user,
             ip_address=client_ip(request),
-            present=attendance.cleaned_data["entries"] if attendance is not None else None,
+            present=attendance.cleaned_data["registrations"] if attendance is not None else None,
             shown_until=check_ins_shown(request),
         )
     except services.ServiceError as error:
@@ -335,7 +335,7 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
             round_=round_,
             by=request.user,
             ip_address=client_ip(request),
-            present=attendance.cleaned_data["entries"] if attendance is not None else None,
+            present=attendance.cleaned_data["registrations"] if attendance is not None else None,
             attendance_confirmed=bool(request.POST.get("attendance_confirmed")),
             shown_until=check_ins_shown(request),
         )

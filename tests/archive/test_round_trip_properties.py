@@ -377,7 +377,7 @@ class Event:
         round_ = self.draft()
         entries = [e for e in self.tournament.registrations.order_by("pk") if not e.is_withdrawn]
         present = [entry for entry in entries if self.rng.random() < 0.9]
-        services.check_in_set(round_=round_, entries=present, by=self.organiser)
+        services.check_in_set(round_=round_, registrations=present, by=self.organiser)
 
     def self_check_in(self) -> None:
         round_ = self.draft()

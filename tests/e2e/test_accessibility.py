@@ -147,7 +147,7 @@ def in_the_middle_of_the_day(world: World) -> None:
     late_rules(world)  # the sheets' forms for a late player
     unseat_round_2(world)
     entries = list(tournament.registrations.order_by("pk"))
-    services.check_in_set(round_=world.round_2, entries=entries[:2])
+    services.check_in_set(round_=world.round_2, registrations=entries[:2])
     open_signup(world)
     fee_categories_save(
         tournament=tournament,

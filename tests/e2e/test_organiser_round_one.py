@@ -149,7 +149,7 @@ def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
     rita.click(f"form.stacked button:has-text('{t('Save')}')")
     page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/")
 
-    # The list pasted on the tournament's entries page: previewed, imported and registered.
+    # The list pasted on the tournament's registrations page: previewed, imported and registered.
     rita.click(f"a:has-text('{t('Players and registrations')}')")
     expect(page.locator("details.entries-import[open]")).to_have_count(1)  # no entries yet: open
     assert_fits_the_phone(page)

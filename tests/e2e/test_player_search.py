@@ -1,4 +1,4 @@
-"""The entries page's filter (static/js/filter-list.js) finds players as every search does
+"""The registrations page's filter (static/js/filter-list.js) finds players as every search does
 (`engine.names.search_key`): what is typed is keyed in the browser exactly as the server keys
 the names, and a filter that finds nobody says so."""
 

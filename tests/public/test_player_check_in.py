@@ -231,7 +231,7 @@ def test_a_link_of_another_tournament_is_not_found(event, client):
 
 def test_the_organisers_untick_stands_against_the_player(event, client):
     _tournament, entries, round_ = event
-    services.check_in_set(round_=round_, entries=entries[1:])
+    services.check_in_set(round_=round_, registrations=entries[1:])
     response = client.post(my_url(entries[0]))
     assert response.status_code == 409
     assert "marked Jānis Bērziņš absent" in response.content.decode()

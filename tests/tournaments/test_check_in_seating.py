@@ -66,7 +66,7 @@ class TestPublishingChecksTheAttendance:
         round_, entries = draft
         late = entries[0]
         round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
-        services.check_in_set(round_=round_, entries=entries)  # he came after all
+        services.check_in_set(round_=round_, registrations=entries)  # he came after all
         difference = selectors.attendance_difference(round_=round_)
         assert [entry.pk for entry in difference.present_not_seated] == [late.pk]
         assert difference.seated_not_present == []
@@ -120,8 +120,8 @@ class TestTheRoundPage:
         form = re.search(r'<form[^>]*id="round-form"[^>]*>(.*?)</form>', html, re.S)
         assert form, "the check-in and seating form"
         inside = form[1]
-        assert inside.count('name="entries"') == len(entries)
-        assert inside.rindex('name="entries"') < inside.index('name="mode"')
+        assert inside.count('name="registrations"') == len(entries)
+        assert inside.rindex('name="registrations"') < inside.index('name="mode"')
         assert re.search(r"<button[^>]*>\s*Generate\s*</button>", inside)
 
     def test_generate_seats_what_is_ticked_on_screen(self, organiser, draft):
@@ -131,7 +131,7 @@ class TestTheRoundPage:
             reverse("organise:generate", args=["vakars", 1]),
             {
                 "attendance": "1",
-                "entries": [entry.pk for entry in entries[1:]],
+                "registrations": [entry.pk for entry in entries[1:]],
                 "mode": "random",
                 "seed": "7",
             },
@@ -143,22 +143,22 @@ class TestTheRoundPage:
         round_, entries = draft
         response = organiser.post(
             reverse("organise:generate", args=["vakars", 1]),
-            {"attendance": "1", "entries": [entries[0].pk], "mode": "random", "seed": "7"},
+            {"attendance": "1", "registrations": [entries[0].pk], "mode": "random", "seed": "7"},
         )
         assert response.status_code == 200
         form = response.context["check_in_form"]
-        assert [int(pk) for pk in form["entries"].value()] == [entries[0].pk]
+        assert [int(pk) for pk in form["registrations"].value()] == [entries[0].pk]
         assert checked_in(round_) == {entry.pk for entry in entries}
 
     def test_publish_warns_who_is_present_but_not_seated(self, organiser, draft):
         round_, entries = draft
         late = entries[0]
         round_generate_seating(round_=round_, seed=1, by=None, present=entries[1:])
-        services.check_in_set(round_=round_, entries=entries)
+        services.check_in_set(round_=round_, registrations=entries)
         page = organiser.get(reverse("organise:round", args=["vakars", 1])).content.decode()
         assert "Present but not seated" in page
         assert late.player.full_name in page.split("Present but not seated")[1].split("</")[1]
-        all_ticked = {"attendance": "1", "entries": [entry.pk for entry in entries]}
+        all_ticked = {"attendance": "1", "registrations": [entry.pk for entry in entries]}
         refused = organiser.post(reverse("organise:publish", args=["vakars", 1]), all_ticked)
         assert refused.status_code == 200
         assert "present but not seated" in refused.content.decode()
@@ -175,7 +175,7 @@ class TestTheRoundPage:
         gone = entries[2]
         response = organiser.post(
             reverse("organise:publish", args=["vakars", 1]),
-            {"attendance": "1", "entries": [entry.pk for entry in entries if entry != gone]},
+            {"attendance": "1", "registrations": [entry.pk for entry in entries if entry != gone]},
         )
         assert response.status_code == 200
         html = response.content.decode()

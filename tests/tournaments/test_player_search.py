@@ -68,7 +68,7 @@ def test_an_empty_register_says_it_is_empty(staff):
 
 
 def test_the_entries_filter_carries_each_players_search_key(berzins):
-    """The entries page filters its list in the browser: each player carries his key, and the
+    """The registrations page filters its list in the browser: each player carries his key, and the
     page's script keys what is typed the same way (tests/e2e)."""
     form = RegisterPlayersForm(tournament=make_tournament())
 

@@ -104,29 +104,29 @@ def check_in_matches(
     needle = search_key(query)
     if not needle:
         return []
-    entries = sorted(
+    registrations = sorted(
         (
-            entry
-            for entry in tournament.registrations.filter(plays_round(round_)).select_related(
+            registration
+            for registration in tournament.registrations.filter(plays_round(round_)).select_related(
                 "player__club"
             )
-            if needle in search_key(entry.player.full_name)
+            if needle in search_key(registration.player.full_name)
         ),
-        key=lambda entry: display_name_key(entry.player.full_name),
+        key=lambda registration: display_name_key(registration.player.full_name),
     )[:limit]
     check_ins = {
         check_in.registration_id: check_in
-        for check_in in CheckIn.objects.filter(round=round_, registration__in=entries)
+        for check_in in CheckIn.objects.filter(round=round_, registration__in=registrations)
     }
     checked_out = set(
-        CheckOut.objects.filter(round=round_, registration__in=entries).values_list(
+        CheckOut.objects.filter(round=round_, registration__in=registrations).values_list(
             "registration_id", flat=True
         )
     )
-    for entry in entries:
-        entry.check_in = check_ins.get(entry.pk)
-        entry.checked_out = entry.pk in checked_out
-    return entries
+    for registration in registrations:
+        registration.check_in = check_ins.get(registration.pk)
+        registration.checked_out = registration.pk in checked_out
+    return registrations
 
 
 def latest_seat(*, registration: Registration) -> Seat | None:

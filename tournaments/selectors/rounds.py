@@ -1,4 +1,5 @@
-"""Tournaments, rounds, entries, check-in, a round's tables, who met whom, players and clubs."""
+"""Tournaments, rounds, registrations, check-in, a round's tables, who met whom, players and
+clubs."""
 
 import datetime
 from collections import Counter
@@ -97,8 +98,12 @@ class AttendanceDifference:
     def names(self) -> dict[str, list[str]]:
         """The players by name (for the audit log)."""
         return {
-            "present_not_seated": [entry.player.full_name for entry in self.present_not_seated],
-            "seated_not_present": [entry.player.full_name for entry in self.seated_not_present],
+            "present_not_seated": [
+                registration.player.full_name for registration in self.present_not_seated
+            ],
+            "seated_not_present": [
+                registration.player.full_name for registration in self.seated_not_present
+            ],
         }
 
 
@@ -121,13 +126,19 @@ def attendance_difference(
         tournament_id=round_.tournament_id, pk__in=seated ^ present
     ).select_related("player")
 
-    def by_name(entries: Iterable[Registration]) -> list[Registration]:
-        return sorted(entries, key=lambda entry: display_name_key(entry.player.full_name))
+    def by_name(registrations: Iterable[Registration]) -> list[Registration]:
+        return sorted(
+            registrations, key=lambda registration: display_name_key(registration.player.full_name)
+        )
 
     differing = list(differing)
     return AttendanceDifference(
-        present_not_seated=by_name(entry for entry in differing if entry.pk in present),
-        seated_not_present=by_name(entry for entry in differing if entry.pk in seated),
+        present_not_seated=by_name(
+            registration for registration in differing if registration.pk in present
+        ),
+        seated_not_present=by_name(
+            registration for registration in differing if registration.pk in seated
+        ),
     )
 
 
@@ -181,20 +192,22 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
     """Who met whom: every pair that has sat at one table, with how often, most often first."""
     history = seating_history(tournament=tournament, before_round=10_000)
     counts = meeting_counts(history)
-    entries = {
-        str(entry.pk): entry for entry in tournament.registrations.select_related("player__club")
+    registrations = {
+        str(registration.pk): registration
+        for registration in tournament.registrations.select_related("player__club")
     }
     pairs = sorted(
         (
             (
                 count,
                 *sorted(
-                    (entries[a], entries[b]), key=lambda e: display_name_key(e.player.full_name)
+                    (registrations[a], registrations[b]),
+                    key=lambda e: display_name_key(e.player.full_name),
                 ),
             )
             for pair, count in counts.items()
             for a, b in [sorted(pair)]
-            if a in entries and b in entries
+            if a in registrations and b in registrations
         ),
         key=lambda row: (-row[0], display_name_key(row[1].player.full_name)),
     )
@@ -256,7 +269,7 @@ def club_named(name: str) -> Club | None:
 
 
 def unregistered_players(*, tournament: Tournament, pks: Iterable[int]) -> list[Player]:
-    """The active players among `pks` who are not yet entries of the tournament."""
+    """The active players among `pks` who are not yet registrations of the tournament."""
     return list(
         Player.objects.filter(pk__in=list(pks), is_active=True).exclude(
             registrations__tournament=tournament

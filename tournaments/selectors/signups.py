@@ -39,7 +39,7 @@ class ListedPlayer:
 
 @dataclass(frozen=True)
 class SignUpLists:
-    registered: list[ListedPlayer]  # the tournament's entries and those listed online
+    registered: list[ListedPlayer]  # the tournament's registrations and those listed online
     waiting: list[ListedPlayer]
     places: int | None
 
@@ -83,9 +83,9 @@ class SignUpLists:
 
 
 def signup_lists(*, tournament: Tournament) -> SignUpLists:
-    """The list of registered players: the tournament's entries (not withdrawn) and the players
-    listed online, in the order they came (an accepted one keeps his time on the list); then the
-    waiting list in its order. Each numbered from 1."""
+    """The list of registered players: the tournament's registrations (not withdrawn) and the
+    players listed online, in the order they came (an accepted one keeps his time on the list);
+    then the waiting list in its order. Each numbered from 1."""
     signups = list(
         SignUp.objects.filter(tournament=tournament, status__in=ON_A_LIST).order_by(
             "queued_at", "pk"
@@ -95,17 +95,17 @@ def signup_lists(*, tournament: Tournament) -> SignUpLists:
         signup.registration_id: signup for signup in signups if signup.registration_id
     }
     lines: list[tuple[datetime.datetime, int, str, str, SignUp | None]] = []
-    entries = Registration.objects.filter(
+    registrations = Registration.objects.filter(
         tournament=tournament, withdrawn_after_round__isnull=True
     ).select_related("player__club")
-    for entry in entries:
-        signup = by_registration.get(entry.pk)
+    for registration in registrations:
+        signup = by_registration.get(registration.pk)
         lines.append(
             (
-                signup.queued_at if signup else entry.registered_at,
-                entry.pk,
-                entry.player.full_name,
-                entry.player.club.name if entry.player.club else "",
+                signup.queued_at if signup else registration.registered_at,
+                registration.pk,
+                registration.player.full_name,
+                registration.player.club.name if registration.player.club else "",
                 signup,
             )
         )

@@ -105,14 +105,20 @@ def fees_paid_set(
     """Exactly these registrations have paid their fee; returns how many have. A newly ticked
     fee records when and to whom it was paid; who was ticked or unticked goes to the audit log."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
-    chosen = {entry.pk for entry in paid if entry.tournament_id == tournament.pk}
-    entries = Registration.objects.filter(tournament=tournament)
-    before = set(entries.filter(fee_paid_at__isnull=False).values_list("pk", flat=True))
+    chosen = {
+        registration.pk for registration in paid if registration.tournament_id == tournament.pk
+    }
+    registrations = Registration.objects.filter(tournament=tournament)
+    before = set(registrations.filter(fee_paid_at__isnull=False).values_list("pk", flat=True))
     user = by if by is not None and by.is_authenticated else None
-    entries.filter(pk__in=chosen - before).update(fee_paid_at=timezone.now(), fee_paid_to=user)
-    entries.filter(pk__in=before - chosen).update(fee_paid_at=None, fee_paid_to=None)
+    registrations.filter(pk__in=chosen - before).update(
+        fee_paid_at=timezone.now(), fee_paid_to=user
+    )
+    registrations.filter(pk__in=before - chosen).update(fee_paid_at=None, fee_paid_to=None)
     if chosen != before:
-        names = dict(entries.filter(pk__in=chosen ^ before).values_list("pk", "player__full_name"))
+        names = dict(
+            registrations.filter(pk__in=chosen ^ before).values_list("pk", "player__full_name")
+        )
         audit(
             action=AuditEntry.Action.FEES_PAID,
             by=by,
@@ -140,14 +146,14 @@ def fee_category_set(
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     if category.tournament_id != tournament.pk:
         raise ServiceError(_("This fee category is not one of this tournament's."))
-    chosen = {entry.pk: entry for entry in registrations}
+    chosen = {registration.pk: registration for registration in registrations}
     if not chosen:
         raise ServiceError(_("Tick the players who pay this fee."))
-    if any(entry.tournament_id != tournament.pk for entry in chosen.values()):
+    if any(registration.tournament_id != tournament.pk for registration in chosen.values()):
         raise ServiceError(_("A player ticked is not registered in this tournament."))
-    entries = Registration.objects.filter(tournament=tournament, pk__in=chosen)
-    names = sorted(entries.values_list("player__full_name", flat=True))
-    entries.update(fee_category=category)
+    registrations = Registration.objects.filter(tournament=tournament, pk__in=chosen)
+    names = sorted(registrations.values_list("player__full_name", flat=True))
+    registrations.update(fee_category=category)
     audit(
         action=AuditEntry.Action.FEE_CATEGORY_SET,
         by=by,

@@ -46,7 +46,7 @@ from tournaments.services.refusal import ServiceError
 def round_create(
     *, tournament: Tournament, by: User | None = None, ip_address: str | None = None
 ) -> Round:
-    """The next round, as a draft, with the tournament's seating mode for it and every entry
+    """The next round, as a draft, with the tournament's seating mode for it and every registration
     who plays that round checked in (the organiser then unchecks the absent)."""
     number = (tournament.rounds.aggregate(last=Max("number"))["last"] or 0) + 1
     if number > tournament.rounds_planned:
@@ -71,8 +71,8 @@ def round_create(
     )
     # Provisional: each player may confirm it himself (self check-in) until the organiser ticks.
     CheckIn.objects.bulk_create(
-        CheckIn(round=new_round, registration=entry, method=CheckInMethod.ROUND)
-        for entry in playing
+        CheckIn(round=new_round, registration=registration, method=CheckInMethod.ROUND)
+        for registration in playing
     )
     tournament_changed(tournament.pk)
     audit(
@@ -98,12 +98,12 @@ def _require_draft_seating(round_: Round) -> None:
 def check_in_set(
     *,
     round_: Round,
-    entries: Iterable[Registration],
+    registrations: Iterable[Registration],
     by: User | None = None,
     ip_address: str | None = None,
     shown_until: int | None = None,
 ) -> int:
-    """Exactly these entries are present for the round; returns how many are checked in. Who
+    """Exactly these registrations are present for the round; returns how many are checked in. Who
     was checked in or out goes to the audit log.
 
     `shown_until`: the last check-in the organiser's screen showed (the largest id); a player
@@ -111,7 +111,11 @@ def check_in_set(
     round_ = Round.objects.select_for_update().select_related("tournament").get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(_("check-in changes only while the round is a draft"))
-    chosen = {entry.pk for entry in entries if entry.tournament_id == round_.tournament_id}
+    chosen = {
+        registration.pk
+        for registration in registrations
+        if registration.tournament_id == round_.tournament_id
+    }
     if shown_until is not None:
         chosen |= set(
             CheckIn.objects.filter(
@@ -184,7 +188,7 @@ def round_generate_seating(
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft_seating(round_)
     if present is not None:
-        check_in_set(round_=round_, entries=present, shown_until=shown_until)
+        check_in_set(round_=round_, registrations=present, shown_until=shown_until)
     was_published = round_.status == RoundStatus.PUBLISHED
     if was_published and confirmation.strip() != regenerate_confirmation(round_):
         raise ServiceError(
@@ -194,17 +198,17 @@ def round_generate_seating(
     tournament = round_.tournament
     mode = mode or round_.seating_mode
     check_ins = list(round_.check_ins.select_related("registration__player__club"))
-    entries = [check_in.registration for check_in in check_ins]
+    registrations = [check_in.registration for check_in in check_ins]
     scores = seating_scores(standings)
     players = [
         SeatingPlayer(
-            id=str(entry.pk),
-            club=entry.player.club.name if entry.player.club else None,
-            score=float(scores.get(entry.pk, 0)),
-            fixed_table=entry.fixed_table,
-            name=entry.player.full_name,
+            id=str(registration.pk),
+            club=registration.player.club.name if registration.player.club else None,
+            score=float(scores.get(registration.pk, 0)),
+            fixed_table=registration.fixed_table,
+            name=registration.player.full_name,
         )
-        for entry in entries
+        for registration in registrations
     ]
     history = selectors.seating_history(tournament=tournament, before_round=round_.number)
     table_size = round_rule_set(round_).table_size
@@ -397,11 +401,11 @@ def round_swap_players(
             table__round=round_, registration__in=[first, second]
         )
     }
-    for entry in (first, second):
-        if entry.pk not in seats:
+    for registration in (first, second):
+        if registration.pk not in seats:
             raise ServiceError(
                 _("%(name)s has no seat in round %(number)d")
-                % {"name": entry.player.full_name, "number": round_.number}
+                % {"name": registration.player.full_name, "number": round_.number}
             )
     seat_a, seat_b = seats[first.pk], seats[second.pk]
     places = [(seat_a.table, seat_a.position), (seat_b.table, seat_b.position)]
@@ -469,8 +473,8 @@ class AttendanceMismatchError(ServiceError):
         )
 
 
-def _names(entries: Iterable[Registration]) -> str:
-    return ", ".join(entry.player.full_name for entry in entries)
+def _names(registrations: Iterable[Registration]) -> str:
+    return ", ".join(registration.player.full_name for registration in registrations)
 
 
 @transaction.atomic
@@ -500,7 +504,7 @@ def round_publish(
             _("round %(number)d has no seating yet: generate it first") % {"number": round_.number}
         )
     if present is not None:
-        check_in_set(round_=round_, entries=present, shown_until=shown_until)
+        check_in_set(round_=round_, registrations=present, shown_until=shown_until)
     difference = selectors.attendance_difference(round_=round_)
     if difference and not attendance_confirmed:
         raise AttendanceMismatchError(round_, difference)

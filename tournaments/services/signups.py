@@ -207,13 +207,13 @@ def _accepted(
         by=by,
         ip_address=ip_address,
     )
-    entries = {
-        entry.player_id: entry
-        for entry in Registration.objects.filter(tournament=tournament, player__in=players)
+    registrations = {
+        registration.player_id: registration
+        for registration in Registration.objects.filter(tournament=tournament, player__in=players)
     }
     for signup, player in zip(signups, players, strict=True):
         signup.player = player
-        signup.registration = entries[player.pk]
+        signup.registration = registrations[player.pk]
         signup.status = SignUpStatus.ACCEPTED
         signup.save(update_fields=["player", "registration", "status"])
 

@@ -1,4 +1,4 @@
-"""The organiser's side of self check-in (the round page, the entries page) and of the tables'
+"""The organiser's side of self check-in (the round page, the registrations page) and of the tables'
 calls (the round page, the chief referee's dashboard, the answer)."""
 
 from __future__ import annotations
@@ -66,8 +66,8 @@ def test_the_organisers_own_ticks_are_listed_as_his(organiser_client):
     tournament, client = organiser_client
     entries = make_registrations(tournament, 3)
     round_ = services.round_create(tournament=tournament)
-    services.check_in_set(round_=round_, entries=entries[:2])
-    services.check_in_set(round_=round_, entries=entries)  # the third comes back: ticked
+    services.check_in_set(round_=round_, registrations=entries[:2])
+    services.check_in_set(round_=round_, registrations=entries)  # the third comes back: ticked
 
     page = client.get(reverse("organise:round", args=["kauss", 1])).content.decode()
 
@@ -110,7 +110,7 @@ def test_the_round_and_tournament_pages_give_the_hall_display_its_private_link(
     ]
 
 
-def test_the_entries_page_gives_each_player_his_link(organiser_client):
+def test_the_registrations_page_gives_each_player_his_link(organiser_client):
     tournament, client = organiser_client
     entries = make_registrations(tournament, 3)
     round_ = services.round_create(tournament=tournament)
@@ -177,7 +177,7 @@ def test_saving_a_check_in_list_shown_before_a_self_check_in_keeps_it(organiser_
 
     client.post(
         reverse("organise:check_in", args=["kauss", 1]),
-        {"entries": [entry.pk for entry in entries], "check_ins_shown": shown},
+        {"registrations": [entry.pk for entry in entries], "check_ins_shown": shown},
     )
 
     assert late.check_ins.get().method == CheckInMethod.CODE

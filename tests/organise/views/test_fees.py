@@ -50,7 +50,7 @@ def test_fees_are_ticked_paid_with_the_check_in_and_shown_with_each_players_fee(
         reverse("organise:check_in", args=["gulbene", 1]),
         {
             "attendance": "1",
-            "entries": [entry.pk for entry in entries],
+            "registrations": [entry.pk for entry in entries],
             "fees_on_screen": "1",
             "paid": [entries[0].pk, entries[1].pk],
         },
@@ -67,7 +67,7 @@ def test_fees_left_out_of_a_check_in_request_stay_as_they_are(organiser_client, 
 
     organiser_client.post(
         reverse("organise:check_in", args=["gulbene", 1]),
-        {"attendance": "1", "entries": [entries[0].pk]},
+        {"attendance": "1", "registrations": [entries[0].pk]},
     )
 
     assert Registration.objects.filter(fee_paid_at__isnull=False).count() == 3
@@ -249,13 +249,13 @@ def test_another_tournaments_fee_category_cannot_be_given(organiser_client, tour
     assert entry.fee_category is None
 
 
-def test_the_entries_page_gives_the_ticked_players_a_fee_and_lists_each_ones_fee(
+def test_the_registrations_page_gives_the_ticked_players_a_fee_and_lists_each_ones_fee(
     organiser_client, tournament
 ):
     _standard, ladies = FeeCategory.objects.filter(tournament=tournament)
     anna, berta, *_rest = tournament.registrations.order_by("pk")
-    entries_url = reverse("organise:registrations", args=["gulbene"])
-    page = organiser_client.get(entries_url).content.decode()
+    registrations_url = reverse("organise:registrations", args=["gulbene"])
+    page = organiser_client.get(registrations_url).content.decode()
     assert f'<option value="{ladies.pk}" selected>' in page  # the reduced fee comes first
 
     response = organiser_client.post(
@@ -264,7 +264,7 @@ def test_the_entries_page_gives_the_ticked_players_a_fee_and_lists_each_ones_fee
         follow=True,
     )
 
-    assert response.redirect_chain[-1][0] == entries_url
+    assert response.redirect_chain[-1][0] == registrations_url
     content = response.content.decode()
     assert "Dāmām: the fee of 2 players." in content
     rows = content[content.index("<tbody>") : content.index("</tbody>")]
@@ -319,7 +319,7 @@ def test_everyone_present_has_paid_in_one_click_with_the_check_in_on_screen(
         all_paid,
         {
             "attendance": "1",
-            "entries": [entry.pk for entry in entries[:5]],  # the sixth did not come
+            "registrations": [entry.pk for entry in entries[:5]],  # the sixth did not come
             "fees_on_screen": "1",
             "paid": [],
         },
@@ -338,7 +338,7 @@ def test_everyone_present_has_paid_refuses_a_hostile_check_in(organiser_client, 
     before = database_state()
     response = organiser_client.post(
         reverse("organise:fees_paid_present", args=["gulbene", 1]),
-        {"attendance": "1", "entries": ["99999999999999999999999"], "fees_on_screen": "1"},
+        {"attendance": "1", "registrations": ["99999999999999999999999"], "fees_on_screen": "1"},
         follow=True,
     )
     assert_refused(response, before, "a hostile check-in")

@@ -271,8 +271,8 @@ class TestOrganiserForms:
         generate = reverse("organise:generate", args=[slug, 1])
         swap = reverse("organise:swap", args=[slug, 1])
         for url, data in [
-            *[(check_in, {"entries": value}) for value in ("abc", str(HUGE), "-1", "999999")],
-            (check_in, {"entries": str(other.pk)}),  # another tournament's player
+            *[(check_in, {"registrations": value}) for value in ("abc", str(HUGE), "-1", "999999")],
+            (check_in, {"registrations": str(other.pk)}),  # another tournament's player
             *[(generate, {"mode": value}) for value in ("best", "", SCRIPT, ["mix", "x"])],
             *[(generate, {"mode": "random", "seed": value}) for value in BAD_NUMBERS if value],
             (generate, {"mode": "random", "seed": str(2**31)}),

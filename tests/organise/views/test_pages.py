@@ -184,7 +184,9 @@ def test_register_check_in_seat_swap_and_publish_round_one(organiser_client):
     round_ = Round.objects.get(tournament=tournament, number=1)
     absent = Registration.objects.get(player=players[0])
     present = [e.pk for e in tournament.registrations.exclude(pk=absent.pk)]
-    organiser_client.post(reverse("organise:check_in", args=["vakars", 1]), {"entries": present})
+    organiser_client.post(
+        reverse("organise:check_in", args=["vakars", 1]), {"registrations": present}
+    )
     organiser_client.post(
         reverse("organise:generate", args=["vakars", 1]), {"mode": "random", "seed": "2026"}
     )
@@ -279,7 +281,9 @@ def test_check_in_lists_players_in_latvian_alphabetical_order(organiser_client):
     response = organiser_client.get(
         reverse("organise:round", args=["abc", 1]), HTTP_ACCEPT_LANGUAGE="lv"
     )
-    labels = [label for _, label in response.context["check_in_form"].fields["entries"].choices]
+    labels = [
+        label for _, label in response.context["check_in_form"].fields["registrations"].choices
+    ]
     assert labels == ["Cēzars Ābols", "Čaba Kiss", "Edgars Vītols", "Ērika Žagare", "Gatis Ozols"]
 
 
@@ -386,7 +390,7 @@ class TestImportOfALikelyDuplicate:
         assert janis.licence_number == ""
 
 
-def test_namesakes_on_the_entries_page_are_told_apart(organiser_client):
+def test_namesakes_on_the_registrations_page_are_told_apart(organiser_client):
     tournament = make_tournament(slug="vakars")
     club = Club.objects.create(name="Rīgas Zoles klubs")
     registered = make_player(full_name="Jānis Bērziņš", club=club, licence_number="LV-1")
@@ -407,15 +411,15 @@ def test_namesakes_on_the_entries_page_are_told_apart(organiser_client):
     assert "LV-1" in listed and f"#{other.pk}" in listed
 
 
-class TestImportFromTheEntriesPage:
-    """The entries page pastes or uploads a list straight into the tournament; after an import
+class TestImportFromTheRegistrationsPage:
+    """The registrations page pastes or uploads a list straight into the tournament; after an import
     into the register, one click registers that list."""
 
-    def test_the_entries_page_has_the_import_form_of_the_tournament(self, organiser_client):
+    def test_the_registrations_page_has_the_import_form_of_the_tournament(self, organiser_client):
         make_tournament(slug="vakars")
         url = reverse("organise:registrations", args=["vakars"])
         html = organiser_client.get(url).content.decode()
-        form = html[html.index('class="stacked entries-import"') :]
+        form = html[html.index('class="stacked registrations-import"') :]
         form = form[: form.index("</form>")]
         assert f'action="{reverse("organise:player_import")}"' in html
         assert 'name="tournament" value="vakars"' in form
@@ -495,11 +499,11 @@ def test_after_a_register_import_the_players_page_registers_it_in_a_coming_tourn
         reverse("organise:player_import"), {"text": lines, "confirm": "1"}, follow=True
     )
     html = response.content.decode()
-    entries_url = reverse("organise:registrations", args=["nakamais"])
-    assert f'action="{entries_url}"' in html
+    registrations_url = reverse("organise:registrations", args=["nakamais"])
+    assert f'action="{registrations_url}"' in html
     assert f"Register these 2 players in {coming.name}" in html
     assert reverse("organise:registrations", args=["pagajis"]) not in html  # over
-    organiser_client.post(entries_url, {"last_import": "1"})
+    organiser_client.post(registrations_url, {"last_import": "1"})
     assert coming.registrations.count() == 2
     html = organiser_client.get(reverse("organise:players")).content.decode()
     assert "Register these" not in html  # all of them registered there

@@ -168,7 +168,7 @@ def accept_first(tournament) -> str:
     return reverse("organise:signups_accept", args=[tournament.slug])
 
 
-def test_the_first_n_are_accepted_at_once_and_the_entries_page_follows(staff, organiser):
+def test_the_first_n_are_accepted_at_once_and_the_registrations_page_follows(staff, organiser):
     tournament = make_tournament(signup_until=timezone.now() + datetime.timedelta(days=2))
     for name in ("Anna Ozoliņa", "Berta Kalniņa", "Cilda Liepa"):
         services.signup_create(tournament=tournament, full_name=name)

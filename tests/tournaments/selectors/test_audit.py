@@ -172,7 +172,7 @@ class TestReading:
             ip_address="10.9.9.9",
         )
         round_ = services.round_create(tournament=tournament, by=organiser)
-        services.check_in_set(round_=round_, entries=registered[:2], by=organiser)
+        services.check_in_set(round_=round_, registrations=registered[:2], by=organiser)
         services.registration_update(
             registration=registered[0], values={"team": "Ogre"}, by=organiser
         )

@@ -83,13 +83,13 @@ def test_the_link_checks_in_a_player_not_yet_checked_in(event):
 
 def test_the_organisers_untick_is_final(event):
     _tournament, entries, round_ = event
-    services.check_in_set(round_=round_, entries=entries[1:])  # the first is absent
+    services.check_in_set(round_=round_, registrations=entries[1:])  # the first is absent
 
     with pytest.raises(services.ServiceError, match="absent"):
         services.self_check_in(registration=entries[0], method=CheckInMethod.LINK)
     assert not CheckIn.objects.filter(round=round_, registration=entries[0]).exists()
 
-    services.check_in_set(round_=round_, entries=entries)  # he came after all: ticked again
+    services.check_in_set(round_=round_, registrations=entries)  # he came after all: ticked again
     services.self_check_in(registration=entries[0], method=CheckInMethod.LINK)
     assert method_of(round_, entries[0]) == CheckInMethod.ORGANISER
 
@@ -97,7 +97,7 @@ def test_the_organisers_untick_is_final(event):
 def test_the_player_never_changes_the_organisers_tick(event):
     tournament, _entries, round_ = event
     late = make_registrations(tournament, 1)[0]
-    services.check_in_set(round_=round_, entries=tournament.registrations.all())
+    services.check_in_set(round_=round_, registrations=tournament.registrations.all())
     ticked = CheckIn.objects.get(round=round_, registration=late)
 
     again = services.self_check_in(
@@ -150,14 +150,14 @@ def test_a_self_check_in_made_after_the_organisers_screen_was_shown_stays(event)
 
     # The organiser saves the list he was shown, which did not hold the late player.
     services.check_in_set(
-        round_=round_, entries=tournament.registrations.exclude(pk=late.pk), shown_until=shown
+        round_=round_, registrations=tournament.registrations.exclude(pk=late.pk), shown_until=shown
     )
 
     assert method_of(round_, late) == CheckInMethod.LINK
     # Shown to him, the same untick stands.
     services.check_in_set(
         round_=round_,
-        entries=tournament.registrations.exclude(pk=late.pk),
+        registrations=tournament.registrations.exclude(pk=late.pk),
         shown_until=selectors.last_check_in_id(round_=round_),
     )
     assert not CheckIn.objects.filter(round=round_, registration=late).exists()

@@ -219,7 +219,7 @@ class TestSeveralPlayersAtOnce:
         anna, berta, cilda, dace = make_registrations(tournament, 4)
         categories(tournament, ("Standarta", "15"))
         round_ = services.round_create(tournament=tournament)  # everyone checked in
-        services.check_in_set(round_=round_, entries=[anna, berta, cilda], by=None)
+        services.check_in_set(round_=round_, registrations=[anna, berta, cilda], by=None)
         services.fees_paid_set(tournament=tournament, paid=[anna], by=None)
         anna.refresh_from_db()
         paid_earlier = anna.fee_paid_at

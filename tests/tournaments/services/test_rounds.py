@@ -57,7 +57,7 @@ class TestSeating:
         tournament = make_tournament()
         entries = make_registrations(tournament, 14, clubs=4)
         round_ = services.round_create(tournament=tournament)
-        services.check_in_set(round_=round_, entries=entries[:13])
+        services.check_in_set(round_=round_, registrations=entries[:13])
         round_generate_seating(round_=round_, seed=7, by=None)
         assert sorted(seated_entries(round_)) == sorted(e.pk for e in entries[:13])
         sizes = sorted(table.seats.count() for table in round_.tables.all())
@@ -141,7 +141,7 @@ class TestSeating:
         round_generate_seating(round_=round_, seed=1, by=None)
         services.round_publish(round_=round_, by=None)
         with pytest.raises(services.ServiceError, match="draft"):
-            services.check_in_set(round_=round_, entries=entries[:2])
+            services.check_in_set(round_=round_, registrations=entries[:2])
         assert CheckIn.objects.filter(round=round_).count() == 3
 
 
@@ -231,7 +231,7 @@ def test_mix_plans_again_when_the_players_change():
     round_generate_seating(round_=first, by=None)
     services.round_publish(round_=first, by=None)
     second = services.round_create(tournament=tournament)
-    services.check_in_set(round_=second, entries=entries[:6])
+    services.check_in_set(round_=second, registrations=entries[:6])
     round_generate_seating(round_=second, by=None)
     tournament.refresh_from_db()
     assert tournament.mix_plan["from_round"] == 2
