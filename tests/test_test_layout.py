@@ -112,7 +112,15 @@ MODULES_TESTED_ELSEWHERE = {
     "engine/seating/seat_contract.py": "`python -m engine seat`: tests/engine/test_seat_cli.py",
     "engine/seating/swiss.py": "mode swiss: tests/engine/seating/test_seating_fours.py, "
     "test_seating_properties.py",
-    # entry/
+    # entry/: the page's modules, driven through the page's forms and the phone's sync
+    "entry/correction_posts.py": "corrections and removals: tests/entry/test_entry_pages.py, "
+    "test_entry_sync.py",
+    "entry/deal_posts.py": "deals, penalties, confirmation: tests/entry/test_entry_pages.py, "
+    "test_entry_sync.py",
+    "entry/entries.py": "every entry action, by the plain form (tests/entry/test_entry_pages.py) "
+    "and the sync (test_entry_sync.py)",
+    "entry/page.py": "the sheet shown and each entry's outcome: tests/entry/test_entry_pages.py, "
+    "test_entry_sync.py, test_late_players_page.py",
     "entry/forms.py": "the entry forms: tests/entry/test_offered_forms.py",
     "entry/phone.py": "tests/entry/test_entry_phone.py, a name entry/phone.py's comment cites",
     "entry/state.py": "the table's state: tests/entry/test_entry_sync.py, test_js_fixtures.py",
