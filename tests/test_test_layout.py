@@ -9,7 +9,7 @@
   kept true (every module listed exists and still lacks its mirrored test file).
 - Every folder of tests mirrors a source package (the browser tests, which cross the apps, live in
   tests/e2e/), and is a package itself: test files of the same name in two folders
-  (tests/scoring/test_services.py, tests/ranking/test_services.py) must not collide.
+  (tests/api/test_services.py, tests/ranking/test_services.py) must not collide.
 - The few tests at the top of tests/ are the cross-cutting ones listed below, each with its reason.
 - A test imports helpers from the top of tests/ or from its own folder and the folders above it,
   never from a sibling folder: a helper two apps share is a shared helper, and lives at the top.
@@ -159,13 +159,17 @@ MODULES_TESTED_ELSEWHERE = {
     "tests/tournaments/test_deals_per_table_size.py",
     "scoring/selectors/round_page.py": "the round's page: tests/public/test_views.py",
     "scoring/selectors/standings_before.py": "the standings a round is seated by: "
-    "tests/scoring/test_services.py",
+    "tests/scoring/services/test_round_writes.py",
+    # scoring/services/
+    "scoring/services/phone_heard.py": "when a table's phone was last heard from: "
+    "tests/entry/test_entry_sync.py",
     # scoring/sheet/
     "scoring/sheet/door.py": "who may open a table's sheet: tests/test_access_matrix.py, "
     "tests/tournaments/test_permissions.py",
-    "scoring/sheet/lines.py": "tests/scoring/test_services.py, tests/entry/test_entry_sync.py",
+    "scoring/sheet/lines.py": "tests/scoring/services/test_deal_entries.py, "
+    "tests/entry/test_entry_sync.py",
     "scoring/sheet/reader.py": "a table's sheet read: tests/scoring/sheet/test_plain_sql.py, "
-    "tests/scoring/test_services.py",
+    "tests/scoring/services/test_deal_entries.py",
     "scoring/sheet/shape.py": "the sheet as the page shows it: tests/entry/test_entry_pages.py",
     # tournaments/
     "tournaments/access.py": "who may open which page: tests/test_access_matrix.py",
