@@ -1,5 +1,7 @@
-"""A table's confirmation, which locks it and gives its players' round results, and the chief
-referee's writes on a table after it: unlocking it, allowing it more deals after time."""
+"""A table's confirmation, which locks it and gives its players' seat results (`seat_results`,
+the one place a round result becomes the row the standings read), and the chief referee's
+writes on a table's end: unlocking a confirmed table, allowing a table more deals once the
+round's time is up."""
 
 from __future__ import annotations
 
