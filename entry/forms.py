@@ -125,7 +125,7 @@ class DealForm(SubmissionForm):
 
     # At a table of four the form says who sits its deal out (the dealer): the page sends it
     # back, and the deal's players are read by it before the sheet is (see
-    # entry.views.posted_sitting_out).
+    # entry.deal_posts.posted_sitting_out).
     SITS_OUT = "sits_out"
 
     game = forms.ChoiceField(widget=choice_buttons(), label=_("Game"))

@@ -1,7 +1,7 @@
 """The phone's sync: the entries a table's phone kept in its own storage, sent in order, each
-written as its plain form would be (`views.entry_outcome`: the same forms and services, each its
-own transaction), stopping at the first one not stored; the answer is what became of each, the
-table's state after the writes (entry.state) and the page's parts to show it.
+written as its plain form would be (`entry.entries.entry_outcome`: the same forms and services,
+each its own transaction), stopping at the first one not stored; the answer is what became of
+each, the table's state after the writes (entry.state) and the page's parts to show it.
 
     POST /r/<token>/entries/                (the table's link)
     POST /organise/tables/<id>/entries/     (a signed-in account that may write the table)
@@ -28,18 +28,11 @@ from django.views.decorators.http import require_POST
 
 from core.dropped_connections import repeatable_posts
 from core.ratelimit import TABLE_LINK_FAILURES
+from entry.entries import ENTRY_ACTIONS, entry_outcome
 from entry.offered_forms import OfferedForms, entry_forms_html
+from entry.page import CLOSED, STORED, Outcome, SheetPage, closed_message
 from entry.phone import phone_draws_forms
 from entry.state import table_state
-from entry.views import (
-    CLOSED,
-    ENTRY_ACTIONS,
-    STORED,
-    Outcome,
-    SheetPage,
-    closed_message,
-    entry_outcome,
-)
 from scoring import services
 from scoring.models import DealResult
 from scoring.sheet.door import table_role_required

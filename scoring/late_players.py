@@ -19,7 +19,8 @@ from core.page_cache import tournament_changed
 from engine import PenaltyPule, Sheet, SheetError, score_sheet
 from engine.lateness import late_pule_due, minutes_late, out_of_round_due, table_without
 from scoring.models import DealResult, LatePlayer
-from scoring.services import Writer, _require_open, deal_record_on_sheet
+from scoring.services import Writer, deal_record_on_sheet
+from scoring.services.deal_entries import _require_open
 from scoring.sheet.lines import current_results, deals_played, sheet_line
 from scoring.sheet.reader import locked_sheet
 from scoring.sheet.shape import SheetPlayer, TableSheet

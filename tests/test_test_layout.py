@@ -9,7 +9,7 @@
   kept true (every module listed exists and still lacks its mirrored test file).
 - Every folder of tests mirrors a source package (the browser tests, which cross the apps, live in
   tests/e2e/), and is a package itself: test files of the same name in two folders
-  (tests/scoring/test_services.py, tests/ranking/test_services.py) must not collide.
+  (tests/api/test_services.py, tests/ranking/test_services.py) must not collide.
 - The few tests at the top of tests/ are the cross-cutting ones listed below, each with its reason.
 - A test imports helpers from the top of tests/ or from its own folder and the folders above it,
   never from a sibling folder: a helper two apps share is a shared helper, and lives at the top.
@@ -112,7 +112,15 @@ MODULES_TESTED_ELSEWHERE = {
     "engine/seating/seat_contract.py": "`python -m engine seat`: tests/engine/test_seat_cli.py",
     "engine/seating/swiss.py": "mode swiss: tests/engine/seating/test_seating_fours.py, "
     "test_seating_properties.py",
-    # entry/
+    # entry/: the page's modules, driven through the page's forms and the phone's sync
+    "entry/correction_posts.py": "corrections and removals: tests/entry/test_entry_pages.py, "
+    "test_entry_sync.py",
+    "entry/deal_posts.py": "deals, penalties, confirmation: tests/entry/test_entry_pages.py, "
+    "test_entry_sync.py",
+    "entry/entries.py": "every entry action, by the plain form (tests/entry/test_entry_pages.py) "
+    "and the sync (test_entry_sync.py)",
+    "entry/page.py": "the sheet shown and each entry's outcome: tests/entry/test_entry_pages.py, "
+    "test_entry_sync.py, test_late_players_page.py",
     "entry/forms.py": "the entry forms: tests/entry/test_offered_forms.py",
     "entry/phone.py": "tests/entry/test_entry_phone.py, a name entry/phone.py's comment cites",
     "entry/state.py": "the table's state: tests/entry/test_entry_sync.py, test_js_fixtures.py",
@@ -151,13 +159,17 @@ MODULES_TESTED_ELSEWHERE = {
     "tests/tournaments/test_deals_per_table_size.py",
     "scoring/selectors/round_page.py": "the round's page: tests/public/test_views.py",
     "scoring/selectors/standings_before.py": "the standings a round is seated by: "
-    "tests/scoring/test_services.py",
+    "tests/scoring/services/test_round_writes.py",
+    # scoring/services/
+    "scoring/services/phone_heard.py": "when a table's phone was last heard from: "
+    "tests/entry/test_entry_sync.py",
     # scoring/sheet/
     "scoring/sheet/door.py": "who may open a table's sheet: tests/test_access_matrix.py, "
     "tests/tournaments/test_permissions.py",
-    "scoring/sheet/lines.py": "tests/scoring/test_services.py, tests/entry/test_entry_sync.py",
+    "scoring/sheet/lines.py": "tests/scoring/services/test_deal_entries.py, "
+    "tests/entry/test_entry_sync.py",
     "scoring/sheet/reader.py": "a table's sheet read: tests/scoring/sheet/test_plain_sql.py, "
-    "tests/scoring/test_services.py",
+    "tests/scoring/services/test_deal_entries.py",
     "scoring/sheet/shape.py": "the sheet as the page shows it: tests/entry/test_entry_pages.py",
     # tournaments/
     "tournaments/access.py": "who may open which page: tests/test_access_matrix.py",

@@ -17,6 +17,7 @@ from engine.rules import Game
 from scoring import services
 from scoring.models import DealResult
 from scoring.services import Writer
+from scoring.sheet import plain_sql
 from scoring.sheet.reader import locked_sheet
 from tests.factories import make_published_round, seat_keys
 from tournaments.models import Registration, Round, RoundStatus, Seat, Table, TableToken
@@ -302,12 +303,10 @@ def test_a_deal_of_a_player_put_out_after_the_sync_read_the_seats_is_refused(mon
 def test_a_player_is_not_put_out_while_his_deal_is_being_written(monkeypatch):
     """Phone 1 holds the table's lock, writing X's deal; phone 2's "out X" waits for the lock and
     then finds a table that has played a deal: X keeps his seat."""
-    import scoring.services
-
     table, x, others = table_of_four_waiting_for_x()
     link = TableToken.objects.get(table=table, revoked_at__isnull=True).token
     writing, release = threading.Event(), threading.Event()
-    insert = scoring.services.plain_sql.insert
+    insert = plain_sql.insert
 
     def insert_then_hold(model, values):
         row = insert(model, values)
@@ -316,7 +315,7 @@ def test_a_player_is_not_put_out_while_his_deal_is_being_written(monkeypatch):
             release.wait(30)
         return row
 
-    monkeypatch.setattr(scoring.services.plain_sql, "insert", insert_then_hold)
+    monkeypatch.setattr(plain_sql, "insert", insert_then_hold)
     synced: list = []
     phone_1 = post_in_thread(
         reverse("entry:token_sync", args=[link]),

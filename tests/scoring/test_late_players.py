@@ -15,7 +15,7 @@ from scoring.selectors import tournament_standings
 from scoring.services import Writer
 from scoring.sheet.reader import table_sheet
 from tests.factories import deals_on_sheet, play_round_with, seat_keys
-from tests.scoring.test_services import lielais
+from tests.scoring.sheet_play import lielais
 from tests.tournament_play import hall_plays, with_rules
 from tournaments.models import AuditEntry, Round
 from tournaments.services import ServiceError
