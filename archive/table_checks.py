@@ -1,6 +1,7 @@
 """The checks of one table of an archived round: its seats, every version of its deals re-scored
-by the engine, and its confirmation. A part of `Checker` (archive.checking), which holds
-the entries, the archive's version and the roles these checks read."""
+by the engine, and its confirmation. A part of `Checker` (archive.checking), through the round
+checks (archive.round_checks); the checker holds the entries, the archive's version and the roles
+these checks read."""
 
 from __future__ import annotations
 

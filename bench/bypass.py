@@ -40,7 +40,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from load import http, percentiles, start_gunicorn
+from loopback import http, percentiles, start_gunicorn
 from simulated import simulated_tournament
 
 ROOT = Path(__file__).resolve().parent.parent

@@ -1,27 +1,20 @@
-"""Reads for the printed documents: a round's score sheets, its seating list and the standings
-protocol, each in a fixed number of queries whatever the size of the round.
+"""Reads for a round's score sheets, in a fixed number of queries whatever the size of the round.
 
-Every score, total, settlement, place and standing comes from the engine (through
-`scoring.sheet.lines` and `engine.standings`); this module loads the rows, hands them to the
-engine and puts the answers in the shape the drawing code prints.
+Every score, total and settlement comes from the engine (through `scoring.sheet.lines`); this
+module loads the rows, hands them to the engine and puts the answers in the shape
+`documents.score_sheets` prints.
 """
 
-from __future__ import annotations
-
-from collections import Counter, defaultdict
+from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import NamedTuple
 
 from django.utils import dateformat, timezone
-from django.utils.formats import date_format, get_format
+from django.utils.formats import get_format
 from django.utils.translation import gettext as _
 
-from core.engine_text import display_name_key, error_text
-from documents.layout import EventInfo, variant_for
-from documents.prize_list import FundLine, PrizeDocument, PrizeLine
-from documents.protocol import ControlTotal, Protocol, ProtocolRow, RoundCell
+from core.engine_text import error_text
 from documents.score_sheet_rows import (
     RowWords,
     deal_row,
@@ -30,25 +23,14 @@ from documents.score_sheet_rows import (
     row_words,
     unscored_rows,
 )
-from documents.seating_list import (
-    CheckInNotice,
-    SeatingList,
-    SeatingPlayer,
-    SeatingSeat,
-    SeatingTable,
-)
+from documents.selectors.heading import event_info
 from documents.sheet_data import RoundSheets, ScoreSheet, SheetDeal, SheetPlayer
 from engine import SheetError, dealer_for, round_results, score_sheet
 from engine.rules import TABLE_SIZES
-from engine.standings import PlaceScheme, RoundResult, place_spans, place_text, rank_standings
-from scoring.models import TWELFTHS, DealResult, SeatResult, TableResult
+from engine.standings import place_spans, place_text
+from scoring.models import DealResult, TableResult
 from scoring.selectors import (
-    PUBLIC_STATUSES,
-    PrizeList,
     points_text,
-    prize_list,
-    rank_label,
-    standings_order,
 )
 from scoring.sheet.lines import (
     current_results,
@@ -60,41 +42,19 @@ from scoring.sheet.lines import (
 )
 from scoring.sheet.shape import column_names
 from tournaments.models import (
-    Player,
-    Registration,
     Round,
-    RoundStatus,
     Seat,
     Table,
     TableToken,
-    Tournament,
 )
 from tournaments.rule_set import (
     RuleSet,
-    absent_rule,
     round_options,
-    round_rule_set,
     rule_set_from_options,
     rule_set_words,
 )
 
 EntryUrl = Callable[[str], str]  # a table token → the absolute address of its entry page
-
-
-def event_info(tournament: Tournament) -> EventInfo:
-    dates = date_format(tournament.starts_on, "DATE_FORMAT")
-    if tournament.ends_on and tournament.ends_on != tournament.starts_on:
-        dates = f"{dates} – {date_format(tournament.ends_on, 'DATE_FORMAT')}"
-    return EventInfo(
-        name=tournament.name,
-        venue=tournament.venue,
-        dates=dates,
-        printed_at=date_format(timezone.localtime(), "SHORT_DATETIME_FORMAT"),
-        variant=variant_for(tournament.level),
-    )
-
-
-# -- Score sheets --------------------------------------------------------------------------------
 
 
 class _PlayerRow(NamedTuple):
@@ -373,261 +333,3 @@ def _confirmation_status(
         "entered": deals_entered,
         "count": deals_per_round,
     }
-
-
-# -- Seating list --------------------------------------------------------------------------------
-
-
-def round_seating_list(*, round_: Round, check_in: CheckInNotice | None = None) -> SeatingList:
-    """The round's tables with their players in seat order, and every player alphabetically
-    (Latvian order) with his table and seat (and the organiser's `check_in`). Two queries."""
-    tables = round_.tables.order_by("number").values_list("id", "number", "first_dealer_position")
-    seated: dict[int, list[tuple[int, str, str, str]]] = defaultdict(list)
-    for table_id, position, name, club, licence in (
-        Seat.objects.filter(table__round=round_)
-        .values_list(
-            "table_id",
-            "position",
-            "registration__player__full_name",
-            "registration__player__club__name",
-            "registration__player__licence_number",
-        )
-        .order_by("table_id", "position")
-    ):
-        seated[table_id].append((position, name, club or "", licence))  # "": no club
-    seating_tables = []
-    players = []
-    for table_id, number, first_dealer_position in tables:
-        seats = []
-        for position, name, club, licence in seated[table_id]:
-            seats.append(
-                SeatingSeat(
-                    position=position,
-                    name=name,
-                    club=club,
-                    licence=licence,
-                    deals_first=position == first_dealer_position,
-                )
-            )
-            players.append(
-                SeatingPlayer(name=name, club=club, licence=licence, table=number, seat=position)
-            )
-        seating_tables.append(SeatingTable(number=number, seats=tuple(seats)))
-    players.sort(key=lambda player: display_name_key(player.name))
-    return SeatingList(
-        event=event_info(round_.tournament),
-        round_number=round_.number,
-        tables=tuple(seating_tables),
-        players=tuple(players),
-        check_in=check_in,
-    )
-
-
-# -- Standings protocol --------------------------------------------------------------------------
-
-
-def _control_total(
-    round_number: int,
-    table_number: int,
-    stored: dict[str, tuple[int, int, int]],
-    scheme: PlaceScheme,
-) -> ControlTotal:
-    """A table's sums, and whether what is stored is what the engine gives: the game points
-    add up to 0, and each player's place and place points are the engine's from the stored game
-    points under the round's scheme. (A scheme's shared values do not keep the sum: four players
-    tied under "1-4=2" get 8 in all, not 12; only the engine's answer is right for every scheme.)"""
-    game_points = {player: row[0] for player, row in stored.items()}
-    expected = {
-        result.player: (result.place_points, result.place)
-        for result in round_results(round_number, game_points, scheme)
-    }
-    return ControlTotal(
-        round_number=round_number,
-        table_number=table_number,
-        game_points=sum(game_points.values()),
-        place_points=points_text(
-            Fraction(sum(twelfths for _points, twelfths, _place in stored.values()), TWELFTHS)
-        ),
-        balanced=sum(game_points.values()) == 0
-        and all(
-            expected[player] == (Fraction(twelfths, TWELFTHS), place)
-            for player, (_points, twelfths, place) in stored.items()
-        ),
-    )
-
-
-def _club_name(player: Player) -> str:
-    return player.club.name if player.club else ""
-
-
-def standings_protocol(*, tournament: Tournament, after_round: int | None = None) -> Protocol:
-    """The standings after `after_round` (default: the latest public round), ranked by the engine
-    in the tournament's standings order over the confirmed results of rounds 1..n, with each
-    round's result, the signatories and, for a national event, each table's control totals.
-    Five queries."""
-    public_rounds = list(
-        tournament.rounds.filter(status__in=PUBLIC_STATUSES)
-        .order_by("number")
-        .prefetch_related("tables")
-    )
-    last = (
-        after_round
-        if after_round is not None
-        else max((round_.number for round_ in public_rounds), default=0)
-    )
-    covered = [round_ for round_ in public_rounds if round_.number <= last]
-    entries = {
-        str(entry.pk): entry
-        for entry in Registration.objects.filter(tournament=tournament).select_related(
-            "player__club"
-        )
-    }
-    seat_results = list(
-        SeatResult.objects.filter(registration__tournament=tournament, round_number__lte=last)
-        .values_list(
-            "registration_id",
-            "round_number",
-            "game_points",
-            "place_points_twelfths",
-            "place",
-            "table_result__table__number",
-        )
-        .order_by()
-    )
-    results = [
-        RoundResult(
-            player=str(registration_id),
-            round_number=round_number,
-            game_points=game_points,
-            place_points=Fraction(twelfths, TWELFTHS),
-            place=place,
-        )
-        for registration_id, round_number, game_points, twelfths, place, _table in seat_results
-        if str(registration_id) in entries
-    ]
-    names = {key: entry.player.full_name for key, entry in entries.items()}
-    standings = rank_standings(
-        results,
-        players=entries.keys(),
-        names=names,
-        order=standings_order(tournament),
-        absent=absent_rule(tournament),
-    )
-    shared = Counter(standing.rank for standing in standings)
-    rows = tuple(
-        ProtocolRow(
-            rank=rank_label(standing.rank, shared[standing.rank]),
-            name=standing.name,
-            club=_club_name(entries[standing.player].player),
-            licence=entries[standing.player].player.licence_number,
-            place_points=points_text(standing.place_points),
-            game_points=standing.game_points,
-            rounds={
-                result.round_number: RoundCell(
-                    game_points=result.game_points,
-                    place_points=points_text(result.place_points),
-                )
-                for result in standing.rounds
-            },
-        )
-        for standing in standings
-    )
-
-    schemes = {round_.number: round_rule_set(round_).place_scheme for round_ in covered}
-    seated: dict[tuple[int, int], dict[str, tuple[int, int, int]]] = defaultdict(dict)
-    for registration_id, round_number, game_points, twelfths, place, table_number in seat_results:
-        if round_number in schemes:
-            seated[round_number, table_number][str(registration_id)] = (
-                game_points,
-                twelfths,
-                place,
-            )
-    controls = tuple(
-        _control_total(round_number, table_number, stored, schemes[round_number])
-        for (round_number, table_number), stored in sorted(seated.items())
-        if len(stored) in TABLE_SIZES
-    )
-    last_round = covered[-1] if covered else None
-    # Printed in the document's language, in its alphabetical order.
-    chief_referees = sorted(
-        (user.get_full_name() or user.get_username() for user in tournament.chief_referees.all()),
-        key=display_name_key,
-    )
-    return Protocol(
-        event=event_info(tournament),
-        after_round=last,
-        scored_round=max((result[1] for result in seat_results), default=0),
-        rounds_planned=tournament.rounds_planned,
-        round_numbers=tuple(round_.number for round_ in covered),
-        final=bool(covered)
-        and last >= tournament.rounds_planned
-        and all(round_.status == RoundStatus.CLOSED for round_ in covered),
-        open_rounds=tuple(
-            round_.number for round_ in covered if round_.status != RoundStatus.CLOSED
-        ),
-        rows=rows,
-        chief_referees=tuple(chief_referees),
-        referee_tables=tuple(
-            sorted(table.number for table in last_round.tables.all()) if last_round else ()
-        ),
-        controls=controls,
-    )
-
-
-# -- Prize list ----------------------------------------------------------------------------------
-
-
-def prize_subtitle(prizes: PrizeList, rounds_planned: int) -> str:
-    if not prizes.scored_rounds:
-        return _("No round has been published yet")
-    if prizes.finished:
-        return _("Final standings after round %(number)d") % {"number": prizes.scored_rounds}
-    return _("Standings after round %(number)d of %(planned)d") % {
-        "number": prizes.scored_rounds,
-        "planned": rounds_planned,
-    }
-
-
-def prize_note(prizes: PrizeList) -> str:
-    """What the reader must know before trusting the list: why there is none, or that the
-    standings may still change."""
-    if prizes.problem:
-        return prizes.problem
-    if not prizes.shares:
-        return _("No prizes are set: give the places' percentages in the tournament's settings.")
-    if not prizes.finished:
-        return _(
-            "Provisional: the tournament is not finished; the prizes follow the standings so far."
-        )
-    return ""
-
-
-def prize_document(*, tournament: Tournament) -> PrizeDocument:
-    """The prize list as printed: the fund by fee category, the costs share and the prizes."""
-    prizes = prize_list(tournament=tournament)
-    return PrizeDocument(
-        event=event_info(tournament),
-        subtitle=prize_subtitle(prizes, tournament.rounds_planned),
-        note=prize_note(prizes),
-        fund_lines=tuple(
-            FundLine(category=row.name, fee=row.amount_text, paid=row.paid, amount=row.paid_text)
-            for row in prizes.fund.categories
-        ),
-        fund=prizes.fund.total_text,
-        costs=f"{prizes.costs_percent_text}: {prizes.costs_text}",
-        pool=prizes.pool_text,
-        prizes=tuple(
-            PrizeLine(place=row.place, name=row.name, club=row.club, amount=row.amount_text)
-            for row in prizes.rows
-        ),
-        prizes_total=prizes.prizes_text,
-        chief_referees=tuple(
-            sorted(
-                (
-                    user.get_full_name() or user.get_username()
-                    for user in tournament.chief_referees.all()
-                ),
-                key=display_name_key,
-            )
-        ),
-    )
