@@ -24,7 +24,7 @@ archive first, every sheet re-scored by the engine, and then writes it in one tr
 The parts: `format` (the archive's name and versions, shared helpers), `export` (the archive
 written), `reading` (the file parsed, each field checked), `plan` (the rows an import writes),
 `checking` (the whole archive checked and planned, with the checks of its people in
-`entry_checks`, of its rounds in `round_checks` and of their tables in `table_checks`), `writing`
+`people_checks`, of its rounds in `round_checks` and of their tables in `table_checks`), `writing`
 (the plan written). The package imports nothing here: Django imports it before the models are
 ready.
 """

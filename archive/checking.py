@@ -12,7 +12,7 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils.dateparse import parse_date, parse_datetime
 
-from archive.entry_checks import EntryChecks
+from archive.people_checks import PeopleChecks
 from archive.format import (
     ARCHIVE_FORMAT,
     NOT_SETTINGS,
@@ -50,7 +50,7 @@ from tournaments.rule_set import (
 )
 
 
-class Checker(EntryChecks, RoundChecks):
+class Checker(PeopleChecks, RoundChecks):
     """Reads and checks a whole archive without writing anything (the first half of the
     import); `plan()` gives what to write, or raises an `ArchiveError` naming the place."""
 

@@ -54,7 +54,7 @@ MODULES_TESTED_ELSEWHERE = {
     "api/selectors.py": "the tokens list of the API's page, read by tests/api/test_views.py",
     # archive/
     "archive/checking.py": "tests/archive/test_import.py refuses each bad archive it checks",
-    "archive/entry_checks.py": "tests/archive/test_import.py refuses each bad club, player, entry "
+    "archive/people_checks.py": "tests/archive/test_import.py refuses each bad club, player, entry "
     "and online registration",
     "archive/export.py": "tests/archive/test_archive.py: the written archive re-scores",
     "archive/format.py": "the archive's field formats, read back by tests/archive/test_import.py",

@@ -1,6 +1,6 @@
-"""The checks of an archive's people: its clubs, players, entries with their fees, fee categories
-and online registrations. A part of `Checker` (archive.checking), which holds the archive, its
-version and the settings check these read."""
+"""The checks of an archive's people: its clubs, players, registrations with their fees, fee
+categories and sign-ups online. A part of `Checker` (archive.checking), which holds the
+archive, its version and the settings these checks read."""
 
 from __future__ import annotations
 
@@ -40,7 +40,7 @@ from tournaments.models import (
 )
 
 
-class EntryChecks:
+class PeopleChecks:
     """The checks of the clubs, players and entries of `Checker`; it provides `archive`,
     `version`, `registrations`, `_added_in` and `_setting`."""
 
