@@ -12,13 +12,13 @@ from django.core.exceptions import FieldDoesNotExist
 from django.db import models
 from django.utils.dateparse import parse_date, parse_datetime
 
-from archive.people_checks import PeopleChecks
 from archive.format import (
     ARCHIVE_FORMAT,
     NOT_SETTINGS,
     READABLE_VERSIONS,
     user_relations,
 )
+from archive.people_checks import PeopleChecks
 from archive.plan import (
     Plan,
     PlannedAuditRow,
