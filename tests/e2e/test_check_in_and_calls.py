@@ -117,7 +117,7 @@ def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, o
     organiser.screenshot(path=str(shots / "organiser-self-check-in-360-lv.png"))
     no_violations(organiser)
     desk = open_page(1366, 900)
-    sign_in(desk, live_server, "rita", "/organise/t/gulbenes-kauss/entries/")
+    sign_in(desk, live_server, "rita", "/organise/t/gulbenes-kauss/registrations/")
     assert desk.locator("#self-check-in .check-in-code").inner_text() == code
     desk.locator(".check-in-links summary").click()
     assert desk.locator(".check-in-link-list .check-in-link").count() == len(NAMES)

@@ -59,11 +59,11 @@ def test_htmx_filter_and_sheet_work_under_the_policy(live_server, browser):
         # The organiser's filter over the players not yet registered.
         make_organiser(username="rita")
         make_tournament(slug="filtrs")  # nobody registered: every player is offered
-        page.goto(f"{live_server.url}/accounts/login/?next=/organise/t/filtrs/entries/")
+        page.goto(f"{live_server.url}/accounts/login/?next=/organise/t/filtrs/registrations/")
         page.fill("#id_username", "rita")
         page.fill("#id_password", "zole-pass-123")
         page.click("form.stacked button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/organise/t/filtrs/entries/")
+        page.wait_for_url(f"{live_server.url}/organise/t/filtrs/registrations/")
         labels = page.locator("#id_players label")
         total = labels.count()
         assert total >= 7

@@ -117,9 +117,9 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     phone.screenshot(path=str(SHOTS / "waiting-list-360.png"), full_page=True)
     assert SignUp.objects.filter(full_name="Jānis Bērziņš").count() == 1
 
-    desk.goto(f"{base}/entries/")
+    desk.goto(f"{base}/registrations/")
     desk.click(f"a:has-text('{t('Online sign-up')}')")
-    desk.wait_for_url(f"{base}/entries/online/")
+    desk.wait_for_url(f"{base}/sign-ups/")
     for name in ("Anna Ozoliņa", "Jānis Bērziņš", "Pēteris Vītols"):
         row = desk.locator("table.signups tr", has_text=name)
         row.locator(f"button:has-text('{t('Accept')}')").click()
@@ -137,7 +137,7 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     assert entries.count() == 6
     anna = entries.get(player__full_name="Anna Ozoliņa")
     janis = entries.get(player__full_name="Jānis Bērziņš")
-    desk.goto(f"{base}/entries/{anna.pk}/")
+    desk.goto(f"{base}/registrations/{anna.pk}/")
     desk.select_option("#id_registration-fee_category", label="Dāmām")
     desk.click(f"form.stacked button:has-text('{t('Save')}')")
     expect(desk.locator(f"text={t('Registration saved.')}")).to_be_visible()
@@ -164,7 +164,7 @@ def test_an_event_day_from_registration_to_the_prize_list(live_server, open_page
     section = desk.locator("#self-check-in")
     listed = section.locator(".self-check-in-list tbody td:first-child").all_inner_texts()
     assert listed == ["Jānis Bērziņš"]
-    desk.click(f"[data-select-all=id_entries]:has-text('{t('Tick all')}')")
+    desk.click(f"[data-select-all=id_registrations]:has-text('{t('Tick all')}')")
     expect(desk.locator("#id_paid").get_by_text("Dāmām 10,00 €")).to_be_visible()
     desk.click(f"button:has-text('{t('Everyone present has paid')}')")
     paid = t(

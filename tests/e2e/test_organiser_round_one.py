@@ -77,7 +77,7 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     page.screenshot(path=str(tmp_path / "round.png"), full_page=True)
 
     # The check-in trap: a player unticked on screen (not saved) is not published unnoticed.
-    late = page.locator("#id_entries input[type=checkbox]").first
+    late = page.locator("#id_registrations input[type=checkbox]").first
     late.uncheck()
     page.click("button:has-text('Publish round 1')")
     expect(page.locator(".attendance-difference")).to_be_visible()
@@ -86,7 +86,7 @@ def test_organiser_prepares_and_publishes_round_one_on_a_phone(live_server, phon
     assert_fits_the_phone(page)
     page.screenshot(path=str(tmp_path / "attendance.png"), full_page=True)
     # He was there after all: ticked again, the round publishes.
-    page.locator("#id_entries input[type=checkbox]").first.check()
+    page.locator("#id_registrations input[type=checkbox]").first.check()
     page.click("button:has-text('Publish round 1')")
     expect(page.locator("text=Round 1 published.")).to_be_visible()
     round_one = Round.objects.get(number=1)
@@ -151,11 +151,12 @@ def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
 
     # The list pasted on the tournament's registrations page: previewed, imported and registered.
     rita.click(f"a:has-text('{t('Players and registrations')}')")
-    expect(page.locator("details.entries-import[open]")).to_have_count(1)  # no entries yet: open
+    # No registrations yet: open.
+    expect(page.locator("details.registrations-import[open]")).to_have_count(1)
     assert_fits_the_phone(page)
     page.screenshot(path=str(shots / "entries-import-lv-360.png"), full_page=True)
-    rita.fill("form.entries-import textarea[name=text]", FEDERATION_LIST)
-    rita.click(f"form.entries-import button:has-text('{t('Preview')}')")
+    rita.fill("form.registrations-import textarea[name=text]", FEDERATION_LIST)
+    rita.click(f"form.registrations-import button:has-text('{t('Preview')}')")
     duplicate = page.locator("tr.likely-duplicate")
     expect(duplicate).to_have_count(1)
     assert "Jānis Bērziņš" in duplicate.inner_text()
@@ -163,7 +164,7 @@ def test_from_nothing_to_a_published_round_one_of_24_in_at_most_30_actions(
     assert_fits_the_phone(page)
     page.screenshot(path=str(shots / "import-duplicate-lv-360.png"), full_page=True)
     rita.click("button[name=confirm]")
-    page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/entries/")
+    page.wait_for_url(f"{live_server.url}/organise/t/ziemassvetku-kauss/registrations/")
     tournament = Tournament.objects.get(slug="ziemassvetku-kauss")
     assert tournament.registrations.count() == 24
     names = [search_key(name) for name in Player.objects.values_list("full_name", flat=True)]
@@ -253,12 +254,12 @@ def test_from_nothing_to_round_one_of_16_signed_up_online_paying_two_fees_in_30_
     # All accepted in one step, then the ladies' fee given in one step.
     rita.click("p.breadcrumbs a")
     rita.click("p.signups-link a")
-    page.wait_for_url(f"{base}/entries/online/")
+    page.wait_for_url(f"{base}/sign-ups/")
     expect(page.locator("form.bulk-accept input[name=count]")).to_have_value("16")
     assert_fits_the_phone(page)
     page.screenshot(path=str(shots / "signups-bulk-lv-360.png"), full_page=True)
     rita.click(f"form.bulk-accept button:has-text('{t('Accept them')}')")
-    page.wait_for_url(f"{base}/entries/")
+    page.wait_for_url(f"{base}/registrations/")
     assert tournament.registrations.count() == 16
     for name in LADIES:
         rita.check(f"input[name=registrations][aria-label='{name}']")

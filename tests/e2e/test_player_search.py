@@ -32,11 +32,11 @@ def test_the_entries_filter_reads_names_as_every_search(live_server, browser):
         make_player(full_name="Anna Liepa", club=make_club(name="Rīgas Zoles klubs"))
         make_organiser(username="rita")
         make_tournament(slug="meklet")
-        page.goto(f"{live_server.url}/accounts/login/?next=/organise/t/meklet/entries/")
+        page.goto(f"{live_server.url}/accounts/login/?next=/organise/t/meklet/registrations/")
         page.fill("#id_username", "rita")
         page.fill("#id_password", "zole-pass-123")
         page.click("form.stacked button[type=submit]")
-        page.wait_for_url(f"{live_server.url}/organise/t/meklet/entries/")
+        page.wait_for_url(f"{live_server.url}/organise/t/meklet/registrations/")
         spellings = page.get_attribute("[data-filter-list]", "data-search-spellings")
 
         keyed = page.evaluate(

@@ -51,14 +51,14 @@ def test_fees_ticked_at_check_in_pay_a_prize_list_that_adds_up_to_the_fund(live_
     assert_fits_the_phone(page)
     page.screenshot(path=str(SHOTS / "fees-360.png"), full_page=True)
 
-    page.goto(f"{base}/entries/{lady.pk}/")
+    page.goto(f"{base}/registrations/{lady.pk}/")
     page.select_option("#id_registration-fee_category", label="Dāmām")
     page.click(f"form.stacked button:has-text('{t('Save')}')")
     expect(page.locator(f"text={t('Registration saved.')}")).to_be_visible()
 
     # Check-in: everyone present, everyone pays; the ticks go with the seating.
     page.goto(f"{base}/rounds/1/")
-    page.click(f"[data-select-all=id_entries]:has-text('{t('Tick all')}')")
+    page.click(f"[data-select-all=id_registrations]:has-text('{t('Tick all')}')")
     expect(page.locator("#id_paid").get_by_text("Dāmām 10,00 €")).to_be_visible()
     for tick in page.locator("#id_paid input[type=checkbox]").all():
         tick.check()

@@ -101,14 +101,14 @@ def test_players_register_on_their_phones_and_the_organiser_accepts(live_server,
     phone.screenshot(path=shots / "signup-waiting-360.png", full_page=True)
 
     organiser_phone = open_page()
-    sign_in(organiser_phone, live_server, "rita", "/organise/t/ogres-kauss/entries/online/")
+    sign_in(organiser_phone, live_server, "rita", "/organise/t/ogres-kauss/sign-ups/")
     assert_fits_the_phone(organiser_phone)
     organiser_phone.screenshot(path=shots / "signup-organiser-360.png", full_page=True)
 
     desktop = open_page(1366, 900)
-    sign_in(desktop, live_server, "rita", "/organise/t/ogres-kauss/entries/")
+    sign_in(desktop, live_server, "rita", "/organise/t/ogres-kauss/registrations/")
     desktop.click(f"a:has-text('{t('Online sign-up')}')")
-    desktop.wait_for_url(f"{live_server.url}/organise/t/ogres-kauss/entries/online/")
+    desktop.wait_for_url(f"{live_server.url}/organise/t/ogres-kauss/sign-ups/")
     assert desktop.get_by_text("anna@example.lv").is_visible()  # the organiser sees contacts
     # Every column, the moment of signing up the last, is on a desktop screen without scrolling.
     for scroller in desktop.locator(".table-scroll:has(table.signups)").all():
