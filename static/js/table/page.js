@@ -260,12 +260,19 @@ function start() {
       if (formsFromPhone) restoreServerForms(shown);
       return;
     }
+    // Which forms: the confirmation's note, the round complete, time called, or the next deal
+    // with its dealer (null: the phone's sheet does not score, the forms stay as they are).
+    let name = null;
+    if (view.confirm) name = "confirm";
+    else if (view.complete) name = "complete";
+    else if (atLimit(view)) name = "time_up";
+    else if (view.scored)
+      name = String(base.players.findIndex((p) => p.key === view.scored.nextDealer));
     // The same entry's forms are on the screen already: left as they are, so a retry or a
     // read of the queue never takes the referee's focus or the button under his thumb.
     const last = view.rows[view.rows.length - 1];
     const drawing = JSON.stringify([
-      view.confirm ? "confirm" : view.complete ? "complete" : atLimit(view) ? "time_up" : "",
-      view.scored ? view.scored.nextDealer : null,
+      name,
       view.rows.length,
       view.played,
       last ? [last.position, last.version] : null,
@@ -273,19 +280,14 @@ function start() {
     if (formsFromPhone && shown.dataset.drawing === drawing) return;
     formsFromPhone = true;
     shown.dataset.drawing = drawing;
-    if (view.confirm) {
+    if (name === "confirm") {
       shown.innerHTML =
         `<p class="message warning entry-confirm-waits" role="status">${W.confirm_waits}</p>` +
         '<p class="entry-queue-status muted" data-queue-status role="status"></p>';
       formsDirty = false;
       return;
     }
-    let name;
-    if (view.complete) name = "complete";
-    else if (atLimit(view)) name = "time_up";
-    else if (view.scored)
-      name = String(base.players.findIndex((p) => p.key === view.scored.nextDealer));
-    else return; // the phone's sheet does not score: the forms stay as they are
+    if (name === null) return;
     const template = phone.forms[name];
     if (!template) return;
     const values = {
