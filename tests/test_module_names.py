@@ -28,7 +28,7 @@ CONVENTIONAL = frozenset(
     }
 )
 # Packages whose modules are named with the package: `views.rounds`, `services.rounds`.
-CONVENTIONAL_PACKAGES = frozenset({"models", "selectors", "services", "views"})
+CONVENTIONAL_PACKAGES = frozenset({"forms", "models", "selectors", "services", "views"})
 # Names that say nothing of what the module holds.
 VAGUE = frozenset({"common", "helpers", "misc", "util", "utils"})
 

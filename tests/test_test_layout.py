@@ -134,8 +134,8 @@ MODULES_TESTED_ELSEWHERE = {
     "cites",
     # organise/: the organiser's pages, driven as the organiser uses them
     "organise/player_table.py": "the register's list: tests/organise/views/test_pages.py",
-    "organise/ranking_forms.py": "the season's forms: tests/organise/views/test_seasons.py",
-    "organise/role_forms.py": "the roles' forms: tests/tournaments/test_permissions.py",
+    "organise/forms/seasons.py": "the season's forms: tests/organise/views/test_seasons.py",
+    "organise/forms/people.py": "the roles' forms: tests/tournaments/test_permissions.py",
     "organise/views/audit.py": "the audit log page: tests/tournaments/selectors/test_audit.py",
     "organise/views/links.py": "the table links: tests/entry/test_entry_pages.py, "
     "tests/organise/views/test_check_in_and_calls.py",

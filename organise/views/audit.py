@@ -7,7 +7,7 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
-from organise.role_forms import (
+from organise.forms.people import (
     AuditFilterForm,
 )
 from tournaments import selectors

@@ -13,7 +13,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
-from organise.role_forms import (
+from organise.forms.people import (
     RefereeAccountForm,
     RoleAddForm,
     RoleRemoveForm,

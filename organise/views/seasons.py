@@ -19,7 +19,7 @@ from django.views.decorators.http import require_http_methods, require_POST, req
 
 from core.query import id_param
 from core.security import client_ip
-from organise.ranking_forms import InvitationForm, SeasonForm
+from organise.forms.seasons import InvitationForm, SeasonForm
 from ranking import selectors, services
 from ranking.models import Invitation, Season
 from tournaments import permissions
