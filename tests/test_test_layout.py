@@ -134,6 +134,15 @@ MODULES_TESTED_ELSEWHERE = {
     "cites",
     # organise/: the organiser's pages, driven as the organiser uses them
     "organise/player_table.py": "the register's list: tests/organise/views/test_pages.py",
+    "organise/forms/fees.py": "the fees' forms: tests/organise/views/test_fees.py",
+    "organise/forms/fields.py": "ids and registrations chosen by number: "
+    "tests/organise/views/test_hostile_input.py",
+    "organise/forms/registrations.py": "tests/organise/forms/test_register.py, "
+    "tests/tournaments/test_player_search.py",
+    "organise/forms/rounds.py": "check-in, seating and a swap: "
+    "tests/organise/views/test_check_in_and_calls.py, tests/organise/views/test_pages.py",
+    "organise/forms/signups.py": "tests/organise/views/test_signups.py",
+    "organise/forms/tournament.py": "a tournament's options: tests/tournaments/test_rule_set.py",
     "organise/forms/seasons.py": "the season's forms: tests/organise/views/test_seasons.py",
     "organise/forms/people.py": "the roles' forms: tests/tournaments/test_permissions.py",
     "organise/views/audit.py": "the audit log page: tests/tournaments/selectors/test_audit.py",

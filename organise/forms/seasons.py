@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy as _
 
 from engine.errors import SheetError
 from engine.ranking import DEFAULT_POINTS_TABLE, MAX_PLACES, PointsTable
-from organise.forms import DATE_INPUT, ID_MAX_DIGITS
+from organise.forms.fields import DATE_INPUT, ID_MAX_DIGITS
 from ranking.models import Season
 from tournaments.models import Level, Player
 

@@ -10,7 +10,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
-from organise.forms import FeeCategoryFormSet, FeeCategorySetForm, FeesPaidForm
+from organise.forms.fees import FeeCategoryFormSet, FeeCategorySetForm, FeesPaidForm
 from tournaments import selectors, services
 from tournaments.access import organiser_required
 from tournaments.models import Round, Tournament

@@ -12,12 +12,8 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from core.query import paginate
 from core.security import client_ip
-from organise.forms import (
-    ID_MAX_DIGITS,
-    ClubForm,
-    PlayerForm,
-    PlayerImportForm,
-)
+from organise.forms.fields import ID_MAX_DIGITS
+from organise.forms.register import ClubForm, PlayerForm, PlayerImportForm
 from organise.player_table import PlayerTable
 from tournaments import selectors, services
 from tournaments.access import organiser_required

@@ -18,11 +18,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from core.query import whole_number
 from core.security import client_ip
-from organise.forms import (
-    CheckInForm,
-    GenerateSeatingForm,
-    SwapForm,
-)
+from organise.forms.rounds import CheckInForm, GenerateSeatingForm, SwapForm
 from organise.views.fees import FEES_ON_SCREEN, fees_form, save_fees_on_screen
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services

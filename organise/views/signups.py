@@ -10,7 +10,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from core.security import client_ip
-from organise.forms import SignUpActionForm, SignUpsAcceptForm
+from organise.forms.signups import SignUpActionForm, SignUpsAcceptForm
 from tournaments import selectors, services
 from tournaments.access import organiser_required
 from tournaments.models import SignUp, SignUpStatus, Tournament

@@ -14,14 +14,10 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from core.security import client_ip
 from engine.presets import PRESETS
-from organise.forms import (
-    FeeCategorySetForm,
-    PlayerImportForm,
-    RegisterPlayersForm,
-    RegistrationForm,
-    TournamentForm,
-    WithdrawForm,
-)
+from organise.forms.fees import FeeCategorySetForm
+from organise.forms.register import PlayerImportForm
+from organise.forms.registrations import RegisterPlayersForm, RegistrationForm, WithdrawForm
+from organise.forms.tournament import TournamentForm
 from organise.views.register import LAST_IMPORT
 from tournaments import permissions, selectors, services
 from tournaments.access import organiser_required, role_required

@@ -9,7 +9,7 @@ from django.test import Client
 from django.urls import reverse
 
 from engine.names import search_key
-from organise.forms import RegisterPlayersForm
+from organise.forms.registrations import RegisterPlayersForm
 from tests.factories import make_club, make_organiser, make_player, make_tournament
 
 pytestmark = pytest.mark.django_db

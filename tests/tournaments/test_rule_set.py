@@ -7,7 +7,7 @@ import pytest
 from django.urls import reverse
 
 from engine.presets import PRESETS
-from organise.forms import PRESET_CHOICES, TournamentForm
+from organise.forms.tournament import PRESET_CHOICES, TournamentForm
 from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services

@@ -8,7 +8,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from organise.forms import ClubForm, FeeCategoryForm, PlayerForm, RegistrationForm
+from organise.forms.fees import FeeCategoryForm
+from organise.forms.register import ClubForm, PlayerForm
+from organise.forms.registrations import RegistrationForm
 from tests.factories import make_club, make_registrations, make_tournament
 from tests.hostile import hidden_variants
 from tournaments.models import Club
