@@ -22,6 +22,7 @@ from ninja import Field, Path, Router
 from ninja.errors import HttpError
 from ninja.responses import NinjaJSONEncoder
 
+from accounts import selectors as account_selectors
 from api.answers import NUMBER_MAX
 from api.schemas import Schema
 from api.token_auth import bearer_token
@@ -128,7 +129,7 @@ def organised_tournaments(request: AuthenticatedHttpRequest) -> HttpResponse:
     if permissions.is_federation_staff(request.user):
         tournaments = selectors.tournament_list()
     else:
-        tournaments = selectors.organised_tournaments(user=request.user)
+        tournaments = account_selectors.organised_tournaments(user=request.user)
     return private_answer(request, dumped(OrganisedTournament, tournaments))
 
 

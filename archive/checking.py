@@ -42,9 +42,7 @@ from archive.reading import (
 from archive.round_checks import RoundChecks
 from engine import SheetError
 from engine.json_contract import rules_to_json
-from tournaments.models import (
-    Tournament,
-)
+from tournaments.models import Tournament
 from tournaments.rule_set import (
     tournament_rule_set,
 )

@@ -26,16 +26,8 @@ from scoring.sheet.lines import (
     engine_sheet,
     sheet_names,
 )
-from tournaments.models import (
-    CheckOut,
-    FeeCategory,
-    RefereeCall,
-    Round,
-    Seat,
-    SignUp,
-    Table,
-    Tournament,
-)
+from signups.models import SignUp
+from tournaments.models import CheckOut, FeeCategory, RefereeCall, Round, Seat, Table, Tournament
 from tournaments.rule_set import (
     round_rule_set,
     tournament_rule_set,

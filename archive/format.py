@@ -10,10 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from scoring.models import TWELFTHS
-from tournaments.models import (
-    AuditEntry,
-    RoundStatus,
-)
+from tournaments.models import AuditEntry, RoundStatus
 
 # The file calls a registration an entry ("entries"; the "entry" of a seat, a result and a deal
 # version; "confirmed_by_entry"): a file written before must still load, so its keys keep that

@@ -31,13 +31,8 @@ from archive.reading import (
     whole_field,
 )
 from core.model_columns import concrete_field
-from tournaments.models import (
-    FeeCategory,
-    Player,
-    Registration,
-    SignUp,
-    SignUpStatus,
-)
+from signups.models import SignUp, SignUpStatus
+from tournaments.models import FeeCategory, Player, Registration
 
 
 class PeopleChecks:

@@ -8,12 +8,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from scoring.models import DealResult
-from tournaments.models import (
-    FeeCategory,
-    Registration,
-    SignUp,
-    Tournament,
-)
+from signups.models import SignUp
+from tournaments.models import FeeCategory, Registration, Tournament
 from tournaments.rule_set import (
     RuleSet,
 )

@@ -19,9 +19,7 @@ from engine import Galdins, Pass, PenaltyPule, Play
 from engine.deals import SheetLine
 from engine.names import clean_name, mixed_word
 from tournaments.bounds import MAX_DEALS_PER_ROUND, MAX_ROUND_MINUTES
-from tournaments.models import (
-    AuditEntry,
-)
+from tournaments.models import AuditEntry
 from tournaments.services import ServiceError
 
 

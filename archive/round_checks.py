@@ -32,12 +32,7 @@ from archive.table_checks import TableChecks
 from core.model_columns import concrete_field
 from engine import SheetError
 from tournaments.bounds import MAX_ROUND_MINUTES
-from tournaments.models import (
-    CheckInMethod,
-    Round,
-    RoundStatus,
-    Tournament,
-)
+from tournaments.models import CheckInMethod, Round, RoundStatus, Tournament
 from tournaments.rule_set import (
     RULE_SET_FIELDS,
     round_rule_set,

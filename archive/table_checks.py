@@ -46,11 +46,7 @@ from scoring.sheet.lines import (
     result_fields,
     sheet_line,
 )
-from tournaments.models import (
-    Registration,
-    RoundStatus,
-    Table,
-)
+from tournaments.models import Registration, RoundStatus, Table
 
 
 class TableChecks:

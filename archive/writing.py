@@ -20,6 +20,7 @@ from scoring.services import seat_results
 from scoring.sheet.lines import (
     current_results,
 )
+from signups.models import SignUp
 from tournaments.models import (
     AuditEntry,
     CheckIn,
@@ -32,7 +33,6 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Seat,
-    SignUp,
     Table,
     TableToken,
     Tournament,

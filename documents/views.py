@@ -14,13 +14,13 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
+from accounts.access import cached_tournament_page, lazy_tournament, organiser_required
 from core.query import positive_number
 from documents import printing
 from documents.seating_list import CheckInNotice
 from documents.selectors import prize_note
 from scoring import selectors
 from tournaments import permissions
-from tournaments.access import cached_tournament_page, lazy_tournament, organiser_required
 from tournaments.models import Round, Tournament
 from tournaments.selectors import open_check_in_round
 

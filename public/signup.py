@@ -12,8 +12,11 @@ from django.views.decorators.http import require_http_methods
 from core.ratelimit import SIGNUPS
 from core.security import client_ip
 from public.forms import SignUpForm
-from tournaments import selectors, services
-from tournaments.models import SignUpStatus, Tournament
+from signups.models import SignUpStatus
+from signups.selectors import signup_lists, signup_open
+from signups.services import SignUpRefusedError, signup_create
+from tournaments import selectors
+from tournaments.models import Tournament
 
 
 def _placed(place: tuple[str, int] | None) -> str:
@@ -34,7 +37,7 @@ def _placed(place: tuple[str, int] | None) -> str:
 @require_http_methods(["GET", "HEAD", "POST"])
 def signup(request: HttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
-    is_open = selectors.signup_open(tournament)
+    is_open = signup_open(tournament)
     form = SignUpForm(request.POST or None)
     status = 200
     if request.method == "POST":
@@ -48,7 +51,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
         elif form.is_valid():
             data = form.cleaned_data
             try:
-                signup = services.signup_create(
+                signup = signup_create(
                     tournament=tournament,
                     full_name=data["full_name"],
                     club=data["club"],
@@ -57,10 +60,10 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
                     by=request.user,
                     ip_address=client_ip(request),
                 )
-            except services.SignUpRefusedError as error:
+            except SignUpRefusedError as error:
                 form.add_error(error.field, str(error))
             else:
-                place = selectors.signup_lists(tournament=tournament).place_of(signup)
+                place = signup_lists(tournament=tournament).place_of(signup)
                 messages.success(request, _placed(place))
                 return redirect("public:signup", slug=tournament.slug)
     return render(
@@ -71,7 +74,7 @@ def signup(request: HttpRequest, slug: str) -> HttpResponse:
             "form": form if is_open else None,
             # Late sign-ups: the round a player accepted now plays from.
             "joins_round": selectors.round_to_join(tournament=tournament) if is_open else None,
-            "lists": selectors.signup_lists(tournament=tournament),
+            "lists": signup_lists(tournament=tournament),
             "fees": selectors.fee_texts(tournament=tournament),
         },
         status=status,

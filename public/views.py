@@ -12,6 +12,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 from django_tables2 import RequestConfig
 
+from accounts.access import cached_tournament_page
 from core.http import HtmxHttpRequest
 from core.lean_tables import EXPORT_FORMATS, export_response
 from core.query import paginate, positive_number
@@ -21,12 +22,11 @@ from core.svg_charts import cumulative_chart
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
 from scoring.sheet.reader import table_sheet
+from signups.selectors import signup_open
 from tournaments import selectors as tournament_selectors
-from tournaments.access import cached_tournament_page
 from tournaments.models import Table, Tournament
 from tournaments.round_clock import round_clock
 from tournaments.rule_set import rule_set_options, rule_set_words
-from tournaments.selectors.signups import signup_open
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})

@@ -29,6 +29,8 @@ from engine import Play
 from engine.rules import Game
 from scoring import services as scoring_services
 from scoring.services import Writer, round_generate_seating
+from signups.models import SignUp
+from signups.services import signup_create
 from tests.factories import (
     deals_on_sheet,
     make_player,
@@ -37,7 +39,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments import services
-from tournaments.models import Player, Round, SignUp, Table, TableToken, Tournament
+from tournaments.models import Player, Round, Table, TableToken, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -270,7 +272,7 @@ def open_signup(world: World) -> None:
     world.tournament.signup_until = timezone.now() + datetime.timedelta(days=1)
     world.tournament.signup_late_until_round = world.tournament.rounds_planned
     world.tournament.save(update_fields=["signup_until", "signup_late_until_round"])
-    services.signup_create(tournament=world.tournament, full_name="Tiešsaistes Spēlētājs")
+    signup_create(tournament=world.tournament, full_name="Tiešsaistes Spēlētājs")
 
 
 def signup_form(_world: World) -> dict[str, object]:

@@ -8,6 +8,8 @@ APPS = (
     "engine",
     "core",
     "tournaments",
+    "accounts",
+    "signups",
     "scoring",
     "ranking",
     "archive",

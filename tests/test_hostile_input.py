@@ -13,6 +13,7 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from signups.services import signup_create
 from tests import hostile
 from tests.factories import make_tournament
 from tests.hostile import (
@@ -24,7 +25,6 @@ from tests.hostile import (
     assert_escaped,
     hostile_client,
 )
-from tournaments import services
 
 pytestmark = pytest.mark.django_db
 
@@ -99,7 +99,7 @@ class TestNamesAreHarmless:
         tournament.signup_late_until_round = tournament.rounds_planned  # round 1 is published
         tournament.save()
         for number, name in enumerate(HOSTILE_NAMES):
-            services.signup_create(
+            signup_create(
                 tournament=tournament, full_name=name, club=SCRIPT, licence_number=f"H-{number}"
             )
         slug = tournament.slug

@@ -143,6 +143,7 @@ MODULES_TESTED_ELSEWHERE = {
     "tests/organise/views/test_check_in_and_calls.py, tests/organise/views/test_pages.py",
     "organise/forms/signups.py": "tests/organise/views/test_signups.py",
     "organise/forms/tournament.py": "a tournament's options: tests/tournaments/test_rule_set.py",
+    "organise/audit_log.py": "the audit log in words: tests/tournaments/selectors/test_audit.py",
     "organise/forms/seasons.py": "the season's forms: tests/organise/views/test_seasons.py",
     "organise/forms/people.py": "the roles' forms: tests/tournaments/test_permissions.py",
     "organise/views/audit.py": "the audit log page: tests/tournaments/selectors/test_audit.py",
@@ -186,20 +187,21 @@ MODULES_TESTED_ELSEWHERE = {
     "scoring/sheet/reader.py": "a table's sheet read: tests/scoring/sheet/test_plain_sql.py, "
     "tests/scoring/services/test_deal_entries.py",
     "scoring/sheet/shape.py": "the sheet as the page shows it: tests/entry/test_entry_pages.py",
-    # tournaments/
-    "tournaments/access.py": "who may open which page: tests/test_access_matrix.py",
-    "tournaments/bounds.py": "constants, no logic: the largest numbers the forms and archives take",
-    "tournaments/context_processors.py": "the header's links by role: "
+    # accounts/
+    "accounts/access.py": "who may open which page: tests/test_access_matrix.py",
+    "accounts/context_processors.py": "the header's links by role: "
     "tests/tournaments/test_permissions.py",
+    # signups/
+    "signups/selectors.py": "tests/signups/test_services.py",
+    # tournaments/
+    "tournaments/bounds.py": "constants, no logic: the largest numbers the forms and archives take",
     "tournaments/player_csv.py": "tests/tournaments/services/test_player_import.py reads CSV files",
     "tournaments/selectors/check_in.py": "tests/tournaments/services/test_check_in.py",
     "tournaments/selectors/fees.py": "the fund: tests/tournaments/services/test_fees.py",
-    "tournaments/selectors/roles.py": "tests/tournaments/test_permissions.py, the access matrix",
     "tournaments/selectors/rounds.py": "tests/tournaments/test_check_in_seating.py, "
     "test_deals_per_table_size.py",
     "tournaments/selectors/seating.py": "the history a new round is seated against: "
     "tests/tournaments/services/test_rounds.py",
-    "tournaments/selectors/signups.py": "tests/tournaments/services/test_signups.py",
     "tournaments/services/audit.py": "every action's entry: "
     "tests/tournaments/selectors/test_audit.py",
     "tournaments/services/clock.py": "with the round clock: tests/tournaments/test_round_clock.py",

@@ -1,4 +1,4 @@
-"""Who may do what: the one place that answers it (`tournaments.services.roles` gives and takes
+"""Who may do what: the one place that answers it (`accounts.services.roles` gives and takes
 the roles).
 
 The roles:
@@ -24,14 +24,9 @@ from typing import TypeGuard
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 
-from tournaments import selectors
-from tournaments.models import Role, Table, Tournament
+from tournaments.models import ROLE_RELATIONS, Role, Table, Tournament
 
 AnyUser = User | AnonymousUser
-
-
-# The tournament's relation that holds each role.
-ROLE_RELATIONS: dict[str, str] = selectors.ROLE_HOLDERS
 
 
 # --- Checks -------------------------------------------------------------------------------------

@@ -72,6 +72,8 @@ INSTALLED_APPS = [
     "corsheaders",
     "core",  # the plumbing every app uses
     "tournaments",
+    "accounts",
+    "signups",
     "scoring",
     "ranking",
     "archive",  # a tournament exported and imported as one JSON file
@@ -127,7 +129,7 @@ TEMPLATES = [
                 "django.template.context_processors.request",
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
-                "tournaments.context_processors.account_roles",
+                "accounts.context_processors.account_roles",
             ],
         },
     },

@@ -5,9 +5,7 @@ from django.utils import timezone
 from django.utils.formats import date_format
 
 from documents.layout import EventInfo, variant_for
-from tournaments.models import (
-    Tournament,
-)
+from tournaments.models import Tournament
 
 
 def event_info(tournament: Tournament) -> EventInfo:

@@ -22,12 +22,7 @@ from scoring.selectors import (
     rank_label,
     standings_order,
 )
-from tournaments.models import (
-    Player,
-    Registration,
-    RoundStatus,
-    Tournament,
-)
+from tournaments.models import Player, Registration, RoundStatus, Tournament
 from tournaments.rule_set import (
     absent_rule,
     round_rule_set,

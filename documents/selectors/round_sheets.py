@@ -41,12 +41,7 @@ from scoring.sheet.lines import (
     sheet_line,
 )
 from scoring.sheet.shape import column_names
-from tournaments.models import (
-    Round,
-    Seat,
-    Table,
-    TableToken,
-)
+from tournaments.models import Round, Seat, Table, TableToken
 from tournaments.rule_set import (
     RuleSet,
     round_options,

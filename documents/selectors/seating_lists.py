@@ -12,10 +12,7 @@ from documents.seating_list import (
     SeatingTable,
 )
 from documents.selectors.heading import event_info
-from tournaments.models import (
-    Round,
-    Seat,
-)
+from tournaments.models import Round, Seat
 
 
 def round_seating_list(*, round_: Round, check_in: CheckInNotice | None = None) -> SeatingList:

@@ -5,4 +5,4 @@ publication, the clock, a round closed), `links` (a table's entry link, the hall
 display's link), `register` (players, clubs), `people` (roles, table referees),
 `signups` (registration online), `fees` (fee categories, fees paid), `referee_calls` (the tables'
 calls answered), `audit` (the audit log), `seasons` (a final's qualification list, the seasons'
-rules), `moved` (old addresses sent on). Who reaches the pages is `tournaments.access`."""
+rules), `moved` (old addresses sent on). Who reaches the pages is `accounts.access`."""

@@ -7,11 +7,12 @@ from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
+from accounts.access import organiser_required
+from organise.audit_log import audit_rows
 from organise.forms.people import (
     AuditFilterForm,
 )
 from tournaments import selectors
-from tournaments.access import organiser_required
 from tournaments.models import Tournament
 
 
@@ -34,7 +35,7 @@ def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "form": form,
             "page": page,
-            "rows": selectors.audit_rows(page.object_list, tournament=tournament),
+            "rows": audit_rows(page.object_list, tournament=tournament),
             "query": query.urlencode(),
         },
     )

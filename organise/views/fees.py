@@ -9,10 +9,10 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.access import organiser_required
 from core.security import client_ip
 from organise.forms.fees import FeeCategoryFormSet, FeeCategorySetForm, FeesPaidForm
 from tournaments import selectors, services
-from tournaments.access import organiser_required
 from tournaments.models import Round, Tournament
 
 # The marker the check-in form carries when its fee ticks are on screen: no tick at all then

@@ -12,12 +12,12 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.access import organiser_required
 from core.query import whole_number
 from core.security import client_ip
 from scoring.sheet.door import table_role_required
 from scoring.sheet.reader import DoorTable
 from tournaments import permissions, services
-from tournaments.access import organiser_required
 from tournaments.models import Table, Tournament
 
 

@@ -12,6 +12,15 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.access import organiser_required, role_manager_required, round_or_404
+from accounts.selectors import role_holders, round_referee_assignments, tournament_people
+from accounts.services.roles import (
+    NewAccount,
+    referee_account_create,
+    role_grant,
+    role_revoke,
+    tables_referees_set,
+)
 from core.security import client_ip
 from organise.forms.people import (
     RefereeAccountForm,
@@ -19,8 +28,7 @@ from organise.forms.people import (
     RoleRemoveForm,
     TableRefereesForm,
 )
-from tournaments import permissions, selectors, services
-from tournaments.access import organiser_required, role_manager_required, round_or_404
+from tournaments import permissions, services
 from tournaments.models import Role, Tournament
 
 # What the roles page says after giving or taking a role: one sentence per role, so that each
@@ -67,7 +75,7 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
     if request.method == "POST" and form.is_valid():
         user, role = form.cleaned_data["username"], form.cleaned_data["role"]
         try:
-            added = services.role_grant(
+            added = role_grant(
                 tournament=tournament,
                 user=user,
                 role=role,
@@ -92,7 +100,7 @@ def _roles_page(
     *,
     form: RoleAddForm | None = None,
     account_form: RefereeAccountForm | None = None,
-    new_account: services.NewAccount | None = None,
+    new_account: NewAccount | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -106,7 +114,7 @@ def _roles_page(
             "new_account": new_account,
             "people": [
                 (Role(role), holders, role in manageable)
-                for role, holders in selectors.tournament_people(tournament=tournament).items()
+                for role, holders in tournament_people(tournament=tournament).items()
             ],
         },
     )
@@ -121,7 +129,7 @@ def _referee_account_create(
     new_account = None
     if account_form.is_valid():
         try:
-            new_account = services.referee_account_create(
+            new_account = referee_account_create(
                 tournament=tournament,
                 username=account_form.cleaned_data["username"],
                 full_name=account_form.cleaned_data["full_name"],
@@ -159,7 +167,7 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
     user, role = form.cleaned_data["user"], form.cleaned_data["role"]
     if not permissions.can_manage_role(request.user, tournament, role):
         raise PermissionDenied(ROLE_REMOVAL_REFUSALS[role])
-    removed = services.role_revoke(
+    removed = role_revoke(
         tournament=tournament, user=user, role=role, by=request.user, ip_address=client_ip(request)
     )
     if removed:
@@ -176,12 +184,12 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
 def round_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse:
     """Assign the tournament's referee accounts to the round's tables."""
     round_ = round_or_404(slug, number)
-    referees = selectors.role_holders(tournament=round_.tournament, role=Role.REFEREE)
-    assignments = selectors.round_referee_assignments(round_=round_)
+    referees = role_holders(tournament=round_.tournament, role=Role.REFEREE)
+    assignments = round_referee_assignments(round_=round_)
     form = TableRefereesForm(request.POST or None, assignments=assignments, referees=referees)
     if request.method == "POST" and form.is_valid():
         try:
-            changed = services.tables_referees_set(
+            changed = tables_referees_set(
                 assignments=form.changed_assignments(),
                 by=request.user,
                 ip_address=client_ip(request),

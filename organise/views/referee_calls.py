@@ -14,9 +14,9 @@ from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
+from accounts.access import lazy_tournament
 from core.security import client_ip
 from tournaments import permissions, services
-from tournaments.access import lazy_tournament
 from tournaments.models import RefereeCall
 
 

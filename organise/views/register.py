@@ -10,13 +10,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accounts.access import organiser_required
 from core.query import paginate
 from core.security import client_ip
 from organise.forms.fields import ID_MAX_DIGITS
 from organise.forms.register import ClubForm, PlayerForm, PlayerImportForm
 from organise.player_table import PlayerTable
 from tournaments import selectors, services
-from tournaments.access import organiser_required
 from tournaments.models import Player
 from tournaments.namesakes import namesake_mark
 

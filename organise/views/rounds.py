@@ -16,6 +16,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
+from accounts.access import organiser_required, round_or_404
 from core.query import whole_number
 from core.security import client_ip
 from organise.forms.rounds import CheckInForm, GenerateSeatingForm, SwapForm
@@ -23,7 +24,6 @@ from organise.views.fees import FEES_ON_SCREEN, fees_form, save_fees_on_screen
 from scoring import selectors as scoring_selectors
 from scoring import services as scoring_services
 from tournaments import permissions, selectors, services
-from tournaments.access import organiser_required, round_or_404
 from tournaments.models import Round, RoundStatus, SeatingMode, Tournament
 from tournaments.round_clock import round_clock
 

@@ -17,13 +17,13 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
+from accounts.access import organiser_required
 from core.query import id_param
 from core.security import client_ip
 from organise.forms.seasons import InvitationForm, SeasonForm
 from ranking import selectors, services
 from ranking.models import Invitation, Season
 from tournaments import permissions
-from tournaments.access import organiser_required
 from tournaments.models import Player, Tournament
 from tournaments.services import ServiceError
 

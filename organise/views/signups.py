@@ -9,11 +9,14 @@ from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
+from accounts.access import organiser_required
 from core.security import client_ip
 from organise.forms.signups import SignUpActionForm, SignUpsAcceptForm
+from signups import services as signup_services
+from signups.models import SignUp, SignUpStatus
+from signups.selectors import organiser_signups, signup_lists, signup_open
 from tournaments import selectors, services
-from tournaments.access import organiser_required
-from tournaments.models import SignUp, SignUpStatus, Tournament
+from tournaments.models import Tournament
 
 # Lazy: translated when shown, in the language of that request.
 DONE = {
@@ -27,11 +30,11 @@ DONE = {
 def _act(request: HttpRequest, signup: SignUp, action: str) -> None:
     who = {"by": request.user, "ip_address": client_ip(request)}
     if action == "accept":
-        services.signup_accept(signup=signup, **who)
+        signup_services.signup_accept(signup=signup, **who)
     elif action == "refuse":
-        services.signup_refuse(signup=signup, **who)
+        signup_services.signup_refuse(signup=signup, **who)
     else:
-        services.signup_move(signup=signup, to=action, **who)
+        signup_services.signup_move(signup=signup, to=action, **who)
 
 
 @organiser_required
@@ -52,8 +55,8 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
         else:
             messages.success(request, str(DONE[action]) % {"name": signup.full_name})
         return redirect("organise:signups", slug=slug)
-    lists = selectors.signup_lists(tournament=tournament)
-    every = selectors.organiser_signups(tournament=tournament)
+    lists = signup_lists(tournament=tournament)
+    every = organiser_signups(tournament=tournament)
     numbers = {
         line.signup.pk: line.number for line in (*lists.registered, *lists.waiting) if line.signup
     }
@@ -65,7 +68,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
         {
             "tournament": tournament,
             "lists": lists,
-            "is_open": selectors.signup_open(tournament),
+            "is_open": signup_open(tournament),
             "joins_round": selectors.round_to_join(tournament=tournament),
             "listed": [s for s in every if s.status == SignUpStatus.LISTED],
             "waiting": [s for s in every if s.status == SignUpStatus.WAITING],
@@ -92,7 +95,7 @@ def signups_accept(request: HttpRequest, slug: str) -> HttpResponse:
         messages.error(request, _("Give how many to accept: a whole number from 1."))
         return redirect("organise:signups", slug=slug)
     try:
-        accepted = services.signups_accept(
+        accepted = signup_services.signups_accept(
             tournament=tournament,
             count=form.cleaned_data["count"],
             by=request.user,

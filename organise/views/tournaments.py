@@ -12,6 +12,8 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
+from accounts.access import organiser_required, role_required
+from accounts.selectors import chief_refereed_tournaments, organised_tournaments, refereed_tables
 from core.security import client_ip
 from engine.presets import PRESETS
 from organise.forms.fees import FeeCategorySetForm
@@ -19,8 +21,8 @@ from organise.forms.register import PlayerImportForm
 from organise.forms.registrations import RegisterPlayersForm, RegistrationForm, WithdrawForm
 from organise.forms.tournament import TournamentForm
 from organise.views.register import LAST_IMPORT
+from signups.selectors import signups_to_decide
 from tournaments import permissions, selectors, services
-from tournaments.access import organiser_required, role_required
 from tournaments.models import Registration, Round, Table, Tournament
 from tournaments.namesakes import namesake_marks
 from tournaments.round_clock import RoundClock, round_clock
@@ -61,7 +63,7 @@ def referee_rounds(user: object, tables: list[Table]) -> list[RefereeRound]:
 def dashboard(request: HttpRequest) -> HttpResponse:
     """The signed-in start page: the tournaments one organises, the tables one referees."""
     is_staff = permissions.is_federation_staff(request.user)
-    tables = selectors.refereed_tables(user=request.user)
+    tables = refereed_tables(user=request.user)
     return render(
         request,
         "organise/dashboard.html",
@@ -69,13 +71,11 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "is_staff": is_staff,
             "tournaments": selectors.tournament_list()
             if is_staff
-            else selectors.organised_tournaments(user=request.user),
+            else organised_tournaments(user=request.user),
             "tables": tables,
             "referee_rounds": referee_rounds(request.user, tables),
             # Chief referees appoint chief referees: the people page of their tournaments.
-            "chief_tournaments": []
-            if is_staff
-            else selectors.chief_refereed_tournaments(user=request.user),
+            "chief_tournaments": [] if is_staff else chief_refereed_tournaments(user=request.user),
             "referee_calls": selectors.referee_calls_for(user=request.user, is_staff=is_staff),
         },
     )
@@ -158,7 +158,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "rounds": selectors.round_list(tournament=tournament),
             "registration_count": tournament.registrations.count(),
             "display_link": selectors.display_link(tournament),
-            "signups_waiting": selectors.signups_to_decide(tournament=tournament),
+            "signups_waiting": signups_to_decide(tournament=tournament),
             "rules_in_words": rule_set_words(
                 rule_set_options(tournament), table_size=4, place_points=False
             ),
@@ -209,7 +209,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
             "fee_form": FeeCategorySetForm(tournament=tournament) if any(fees.values()) else None,
             "check_in_round": selectors.open_check_in_round(tournament),
             # Registration online: the link to its page, while it is open or has registrations.
-            "signups_waiting": selectors.signups_to_decide(tournament=tournament),
+            "signups_waiting": signups_to_decide(tournament=tournament),
         },
     )
 

@@ -27,14 +27,7 @@ from scoring.sheet.lines import (
     sheet_is_closed,
     sheet_line,
 )
-from tournaments.models import (
-    Registration,
-    Round,
-    RoundStatus,
-    Seat,
-    Table,
-    Tournament,
-)
+from tournaments.models import Registration, Round, RoundStatus, Seat, Table, Tournament
 from tournaments.round_clock import RoundClock
 from tournaments.rule_set import RuleSet
 

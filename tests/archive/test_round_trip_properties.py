@@ -42,6 +42,8 @@ from scoring.selectors import tournament_standings
 from scoring.selectors.prize_standings import prize_list
 from scoring.services import Writer, round_generate_seating
 from scoring.sheet.reader import table_sheet
+from signups.models import SignUp, SignUpStatus
+from signups.services import signup_accept, signup_create, signup_move, signup_refuse
 from tests.factories import make_club, make_player, make_tournament
 from tournaments import services
 from tournaments.models import (
@@ -57,8 +59,6 @@ from tournaments.models import (
     Round,
     RoundStatus,
     Seat,
-    SignUp,
-    SignUpStatus,
     Table,
     TableToken,
     Tournament,
@@ -299,7 +299,7 @@ class Event:
             tournament=self.tournament, players=players, by=self.organiser
         )
         for n in range(draw(st.integers(0, 3))):
-            services.signup_create(
+            signup_create(
                 tournament=self.tournament,
                 full_name=f"Viesis Tiešsaistē {n}",
                 club=str(clubs[0]) if n % 2 else "Jauns klubs",
@@ -360,12 +360,12 @@ class Event:
         )
         choice = self.rng.choice(["accept", "accept", "refuse", "move"])
         if choice == "accept":
-            services.signup_accept(signup=signup, by=self.organiser)
+            signup_accept(signup=signup, by=self.organiser)
         elif choice == "refuse":
-            services.signup_refuse(signup=signup, by=self.organiser)
+            signup_refuse(signup=signup, by=self.organiser)
         else:
             to = SignUpStatus.WAITING if signup.status == "listed" else SignUpStatus.LISTED
-            services.signup_move(signup=signup, to=to, by=self.organiser)
+            signup_move(signup=signup, to=to, by=self.organiser)
 
     def round_prepared(self) -> None:
         services.round_create(tournament=self.tournament, by=self.organiser)

@@ -20,6 +20,7 @@ from playwright.sync_api import expect
 
 from scoring.models import SeatResult
 from scoring.selectors.prize_standings import prize_list
+from signups.models import SignUp, SignUpStatus
 from tests.factories import make_organiser, make_registrations, make_tournament, seat_keys
 from tests.tournament_play import confirm, confirm_with_totals, favourite_first, play_round_at
 from tournaments.models import (
@@ -29,8 +30,6 @@ from tournaments.models import (
     Registration,
     Round,
     RoundStatus,
-    SignUp,
-    SignUpStatus,
     TableToken,
 )
 from tournaments.services import round_create

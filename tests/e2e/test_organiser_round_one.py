@@ -9,10 +9,10 @@ from django.utils import timezone
 from playwright.sync_api import expect
 
 from engine.names import search_key
+from signups.services import signup_create
 from tests.factories import make_club, make_organiser, make_player
 from tournaments.models import Player, Round, RoundStatus, Seat, Tournament
 from tournaments.selectors import prize_fund
-from tournaments.services import signup_create
 
 from .conftest import Organiser, assert_fits_the_phone, no_violations, t
 

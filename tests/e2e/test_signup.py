@@ -13,8 +13,9 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from signups.models import SignUp, SignUpStatus
 from tests.factories import make_club, make_player, make_tournament, make_user
-from tournaments.models import Player, SignUp, SignUpStatus
+from tournaments.models import Player
 
 from .conftest import (
     assert_does_not_scroll_sideways,

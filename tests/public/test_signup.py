@@ -14,6 +14,8 @@ from django.urls import reverse
 from django.utils import timezone
 from hypothesis import HealthCheck, given, settings
 
+from signups.models import SignUp
+from signups.services import signup_create
 from tests.factories import make_player, make_registrations, make_tournament
 from tests.hostile import (
     HOSTILE_NAMES,
@@ -25,7 +27,7 @@ from tests.hostile import (
 )
 from tests.hostile import hostile_client as client_for
 from tournaments import services
-from tournaments.models import Club, Player, Round, RoundStatus, SignUp
+from tournaments.models import Club, Player, Round, RoundStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -220,11 +222,11 @@ def test_the_page_reads_the_same_few_queries_whatever_the_lists_hold(tournament,
             assert client.get(url(tournament)).status_code == 200
         return len(captured)
 
-    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     few = queries()
     make_registrations(tournament, 30, clubs=3)
     for number in range(20):
-        services.signup_create(tournament=tournament, full_name=f"Spēlētājs {number}a")
+        signup_create(tournament=tournament, full_name=f"Spēlētājs {number}a")
     assert queries() == few
 
 

@@ -11,9 +11,10 @@ from django.contrib.auth.models import AnonymousUser, User
 from django.test import Client
 from django.urls import NoReverseMatch, reverse
 
+from accounts.services.roles import table_referees_set
 from scoring.models import DealResult
 from tests.factories import make_published_round, make_tournament, make_user
-from tournaments import permissions, services
+from tournaments import permissions
 from tournaments.models import AuditEntry, Role, Table
 
 pytestmark = pytest.mark.django_db
@@ -375,7 +376,7 @@ class TestHeaderLinks:
     ):
         referee = account("referee")
         tournament.referees.add(referee)
-        services.table_referees_set(table=tables[0], referees=[referee], by=None)
+        table_referees_set(table=tables[0], referees=[referee], by=None)
         client.force_login(referee)
         assert self.links(client) == (True, False)
 

@@ -1,6 +1,6 @@
 """The tournament domain's models, one module per concern: `register` (clubs, players),
 `tournament` (a tournament, its rules and options, the roles), `fees` (fee categories),
-`registrations` (registrations and sign-ups online), `rounds` (rounds, tables, seats, table
+`registrations` (a player registered in a tournament), `rounds` (rounds, tables, seats, table
 links), `hall` (check-in and check-out, referee calls, the hall display's link), `audit` (the
 audit log). Callers import from `tournaments.models`; the migrations name these paths too.
 """
@@ -24,8 +24,6 @@ from tournaments.models.register import (
 )
 from tournaments.models.registrations import (
     Registration,
-    SignUp,
-    SignUpStatus,
     new_check_in_token,
 )
 from tournaments.models.rounds import (
@@ -40,6 +38,7 @@ from tournaments.models.rounds import (
     new_table_token,
 )
 from tournaments.models.tournament import (
+    ROLE_RELATIONS,
     AbsentPlayers,
     AllPass,
     FourTablePassPules,
@@ -57,6 +56,7 @@ from tournaments.models.tournament import (
 __all__ = [
     "CHECK_IN_CODE_LENGTH",
     "CHECK_IN_CODE_LETTERS",
+    "ROLE_RELATIONS",
     "AbsentPlayers",
     "AllPass",
     "AuditEntry",
@@ -78,8 +78,6 @@ __all__ = [
     "RoundStatus",
     "Seat",
     "SeatingMode",
-    "SignUp",
-    "SignUpStatus",
     "SmallZoleLoss",
     "StandingsOrder",
     "Table",

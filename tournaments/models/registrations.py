@@ -1,12 +1,10 @@
-"""Registrations: a player registered in a tournament (with his private check-in link), and
-the sign-ups made online until the organiser decides."""
+"""Registrations: a player registered in a tournament, with his private check-in link."""
 
 import secrets
 
 from django.conf import settings
 from django.db import models
 from django.utils.translation import gettext_lazy as _
-from django.utils.translation import pgettext_lazy
 
 from tournaments.models.register import Player
 from tournaments.models.tournament import Tournament
@@ -82,56 +80,3 @@ class Registration(models.Model):
     @property
     def is_withdrawn(self) -> bool:
         return self.withdrawn_after_round is not None
-
-
-class SignUpStatus(models.TextChoices):
-    # Where an online registration stands, as in "Anna Ozoliņa: on the waiting list".
-    LISTED = "listed", pgettext_lazy("sign-up status", "on the list")
-    WAITING = "waiting", pgettext_lazy("sign-up status", "on the waiting list")
-    ACCEPTED = "accepted", pgettext_lazy("sign-up status", "accepted")
-    REFUSED = "refused", pgettext_lazy("sign-up status", "refused")
-
-
-class SignUp(models.Model):
-    """A player's registration on the tournament's public page, until the organiser accepts it
-    (it then becomes a `Registration`) or refuses it. The typed name, club and licence are
-    kept as typed; `player` is the register's player they name, when he is there already."""
-
-    tournament = models.ForeignKey(
-        Tournament, on_delete=models.CASCADE, related_name="signups", verbose_name=_("tournament")
-    )
-    player = models.ForeignKey(
-        Player,
-        on_delete=models.PROTECT,
-        null=True,
-        blank=True,
-        related_name="signups",
-        verbose_name=_("player"),
-    )
-    full_name = models.CharField(_("full name"), max_length=120)
-    club = models.CharField(_("club"), max_length=120, blank=True)
-    licence_number = models.CharField(_("federation licence number"), max_length=20, blank=True)
-    # Private: shown to the organisers only, never on a public page or in the audit log.
-    contact = models.CharField(_("contact (e-mail or phone)"), max_length=120, blank=True)
-    status = models.CharField(
-        _("status"), max_length=10, choices=SignUpStatus.choices, default=SignUpStatus.LISTED
-    )
-    created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
-    # Orders a list: when he joined the list he is on (a move puts him at its end).
-    queued_at = models.DateTimeField(_("on this list since"))
-    registration = models.OneToOneField(
-        Registration,
-        on_delete=models.SET_NULL,
-        null=True,
-        blank=True,
-        related_name="signup",
-        verbose_name=_("registration"),
-    )
-
-    class Meta:
-        ordering = ("queued_at", "pk")
-        verbose_name = _("online sign-up")
-        verbose_name_plural = _("online sign-ups")
-
-    def __str__(self) -> str:
-        return f"{self.full_name} @ {self.tournament}"

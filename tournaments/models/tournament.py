@@ -83,6 +83,14 @@ class Role(models.TextChoices):
     REFEREE = "referee", _("table referee")
 
 
+# The tournament's relation that holds each role (the fields of that name below).
+ROLE_RELATIONS: dict[str, str] = {
+    Role.ORGANISER: "organisers",
+    Role.CHIEF_REFEREE: "chief_referees",
+    Role.REFEREE: "referees",
+}
+
+
 class Tournament(models.Model):
     """A tournament and its options: each option is stored once, here, and read by the engine."""
 

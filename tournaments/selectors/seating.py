@@ -1,11 +1,7 @@
 """What seating a round reads of the tournament: the earlier rounds' tables (the standings
 before the round are scoring's, scoring.selectors.standings_before)."""
 
-from tournaments.models import (
-    Round,
-    Seat,
-    Tournament,
-)
+from tournaments.models import Round, Seat, Tournament
 
 
 def seating_history(*, tournament: Tournament, before_round: int) -> list[list[list[str]]]:

@@ -13,9 +13,6 @@ Callers use this package's names; the parts import each other only downwards fro
 `audit` and `locks`.
 """
 
-from tournaments.services.accounts import (
-    organiser_account_create,
-)
 from tournaments.services.audit import audit
 from tournaments.services.check_in import (
     CheckInClosedError,
@@ -59,14 +56,6 @@ from tournaments.services.registrations import (
     registration_withdraw,
     registrations_create,
 )
-from tournaments.services.roles import (
-    NewAccount,
-    referee_account_create,
-    role_grant,
-    role_revoke,
-    table_referees_set,
-    tables_referees_set,
-)
 from tournaments.services.rounds import (
     AttendanceMismatchError,
     check_in_set,
@@ -76,14 +65,6 @@ from tournaments.services.rounds import (
     round_publish,
     round_swap_players,
     seating_scores,
-)
-from tournaments.services.signups import (
-    SignUpRefusedError,
-    signup_accept,
-    signup_create,
-    signup_move,
-    signup_refuse,
-    signups_accept,
 )
 from tournaments.services.tournaments import tournament_settings_save
 
@@ -97,9 +78,7 @@ __all__ = [
     "ImportRefusedError",
     "ImportResult",
     "LineProblem",
-    "NewAccount",
     "ServiceError",
-    "SignUpRefusedError",
     "TableGoneError",
     "WrongCodeError",
     "audit",
@@ -113,19 +92,15 @@ __all__ = [
     "fees_paid_by_present",
     "fees_paid_set",
     "lock_round_and_table",
-    "organiser_account_create",
     "player_save",
     "players_import",
     "players_import_preview",
-    "referee_account_create",
     "referee_call",
     "referee_call_answer",
     "regenerate_confirmation",
     "registration_update",
     "registration_withdraw",
     "registrations_create",
-    "role_grant",
-    "role_revoke",
     "round_clock_reset",
     "round_clock_start",
     "round_create",
@@ -135,15 +110,8 @@ __all__ = [
     "round_time_call",
     "seating_scores",
     "self_check_in",
-    "signup_accept",
-    "signup_create",
-    "signup_move",
-    "signup_refuse",
-    "signups_accept",
     "table_gone_message",
-    "table_referees_set",
     "table_token_issue",
     "table_token_revoke",
-    "tables_referees_set",
     "tournament_settings_save",
 ]

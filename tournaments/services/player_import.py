@@ -13,12 +13,7 @@ from django.utils.translation import gettext as _
 from core.name_fields import name_problem
 from engine.names import clean_name
 from tournaments import selectors
-from tournaments.models import (
-    AuditEntry,
-    Club,
-    Player,
-    Tournament,
-)
+from tournaments.models import AuditEntry, Club, Player, Tournament
 from tournaments.namesakes import club_key, licence_key, name_key
 from tournaments.player_csv import COLUMN_WORDS, CsvPlayer, read_players
 from tournaments.services.audit import audit

@@ -7,10 +7,7 @@ from django.utils.translation import gettext as _
 
 from core.page_cache import tournament_changed
 from tournaments import selectors
-from tournaments.models import (
-    AuditEntry,
-    Tournament,
-)
+from tournaments.models import AuditEntry, Tournament
 from tournaments.rule_set import RULE_SET_FIELDS
 from tournaments.services.audit import audit, audit_value
 from tournaments.services.refusal import ServiceError

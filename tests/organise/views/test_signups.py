@@ -10,10 +10,11 @@ import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from signups.models import SignUp, SignUpStatus
+from signups.services import signup_create, signup_move
 from tests.factories import make_organiser, make_tournament
 from tests.hostile import BAD_NUMBERS, assert_refused, database_state, hostile_client
-from tournaments import services
-from tournaments.models import AuditEntry, SignUp, SignUpStatus
+from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -45,14 +46,14 @@ def page(tournament) -> str:
 
 @pytest.mark.parametrize("where", ["organise:registrations", "organise:detail"])
 def test_the_tournament_and_entries_pages_link_the_online_registrations(tournament, staff, where):
-    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     content = staff.get(reverse(where, args=[tournament.slug])).content
     assert page(tournament) in content.decode()
     assert "1 sign-up to accept or refuse" in content.decode()
 
 
 def test_the_organiser_sees_the_contact_and_accepts(tournament, staff, organiser):
-    signup = services.signup_create(
+    signup = signup_create(
         tournament=tournament, full_name="Anna Ozoliņa", contact="anna@example.lv"
     )
     assert "anna@example.lv" in staff.get(page(tournament)).content.decode()
@@ -65,8 +66,8 @@ def test_the_organiser_sees_the_contact_and_accepts(tournament, staff, organiser
 
 
 def test_a_refusal_shows_the_first_waiting_without_moving_him(tournament, staff):
-    anna = services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
-    janis = services.signup_create(tournament=tournament, full_name="Jānis Bērziņš")
+    anna = signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    janis = signup_create(tournament=tournament, full_name="Jānis Bērziņš")
     response = staff.post(page(tournament), {"signup": anna.pk, "action": "refuse"}, follow=True)
     content = response.content.decode()
     assert "Free places: 1. First on the waiting list: Jānis Bērziņš." in content
@@ -89,7 +90,7 @@ def test_a_refusal_shows_the_first_waiting_without_moving_him(tournament, staff)
     ],
 )
 def test_hostile_posts_change_nothing(tournament, staff, body):
-    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     before = database_state()
     response = staff.post(page(tournament), body, follow=True)
     assert_refused(response, before, str(body)[:60])
@@ -97,7 +98,7 @@ def test_hostile_posts_change_nothing(tournament, staff, body):
 
 def test_another_tournaments_registration_or_a_huge_one_is_not_found(tournament, staff):
     other = make_tournament(signup_until=tournament.signup_until)
-    theirs = services.signup_create(tournament=other, full_name="Anna Ozoliņa")
+    theirs = signup_create(tournament=other, full_name="Anna Ozoliņa")
     for pk in (theirs.pk, 10**17):
         before = database_state()
         response = staff.post(page(tournament), {"signup": pk, "action": "accept"})
@@ -155,7 +156,7 @@ def test_the_settings_refuse_bad_registration_values(tournament, staff, field, v
 
 
 def test_the_organisers_message_is_in_his_language(tournament, staff):
-    signup = services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    signup = signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     staff.cookies["django_language"] = "lv"
     response = staff.post(page(tournament), {"signup": signup.pk, "action": "accept"}, follow=True)
     assert (
@@ -171,7 +172,7 @@ def accept_first(tournament) -> str:
 def test_the_first_n_are_accepted_at_once_and_the_registrations_page_follows(staff, organiser):
     tournament = make_tournament(signup_until=timezone.now() + datetime.timedelta(days=2))
     for name in ("Anna Ozoliņa", "Berta Kalniņa", "Cilda Liepa"):
-        services.signup_create(tournament=tournament, full_name=name)
+        signup_create(tournament=tournament, full_name=name)
     online = staff.get(page(tournament)).content.decode()
     assert f'action="{accept_first(tournament)}"' in online
     assert 'name="count" value="3"' in online  # the whole list, no places to keep
@@ -193,8 +194,8 @@ def test_the_bulk_form_offers_what_the_places_allow_and_refuses_more(tournament,
     tournament.signup_places = 2
     tournament.save()
     for name in ("Anna Ozoliņa", "Berta Kalniņa", "Cilda Liepa"):
-        signup = services.signup_create(tournament=tournament, full_name=name)
-    services.signup_move(signup=signup, to="listed", by=None)  # 3 on the list, 2 places
+        signup = signup_create(tournament=tournament, full_name=name)
+    signup_move(signup=signup, to="listed", by=None)  # 3 on the list, 2 places
     assert 'name="count" value="2"' in staff.get(page(tournament)).content.decode()
     before = database_state()
 
@@ -210,7 +211,7 @@ def test_the_bulk_form_offers_what_the_places_allow_and_refuses_more(tournament,
 
 @pytest.mark.parametrize("count", ["", "abc", "0", "-3", "1.5", "9" * 30, "<b>"])
 def test_a_hostile_count_is_refused_and_accepts_nobody(tournament, staff, count):
-    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    signup_create(tournament=tournament, full_name="Anna Ozoliņa")
     before = database_state()
     response = staff.post(accept_first(tournament), {"count": count}, follow=True)
     assert_refused(response, before, count)

@@ -12,11 +12,13 @@ from django.contrib.auth.models import User
 from django.urls import reverse
 from django.utils import timezone
 
+from accounts.services.roles import role_grant
 from engine import PenaltyPule, Play
 from engine.names import search_key
 from engine.rules import Game
 from scoring import services as scoring_services
 from scoring.services import Writer, round_generate_seating
+from signups.services import signup_create, signups_accept
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
@@ -88,7 +90,7 @@ def played(chief):
     services.registration_withdraw(
         registration=Registration.objects.get(pk=players[2]), after_round=1, by=chief
     )
-    services.role_grant(
+    role_grant(
         tournament=tournament,
         user=User.objects.create(username="tiesnesis"),
         role=Role.REFEREE,
@@ -197,8 +199,8 @@ class TestReading:
         )
         organiser_client.force_login(make_organiser())
         for name in ("Anna Ozoliņa", "Berta Kalniņa"):
-            services.signup_create(tournament=tournament, full_name=name)
-        services.signups_accept(tournament=tournament, count=2, by=None)
+            signup_create(tournament=tournament, full_name=name)
+        signups_accept(tournament=tournament, count=2, by=None)
         _standard, ladies = services.fee_categories_save(
             tournament=tournament,
             rows=[

@@ -10,18 +10,19 @@ import pytest
 from django.db import connection
 from django.utils import timezone
 
-from tests.factories import make_club, make_organiser, make_player, make_tournament
-from tournaments import selectors, services
-from tournaments.models import (
-    AuditEntry,
-    Club,
-    Player,
-    Registration,
-    Round,
-    RoundStatus,
-    SignUp,
-    SignUpStatus,
+from signups.models import SignUp, SignUpStatus
+from signups.selectors import signup_lists, signup_open
+from signups.services import (
+    SignUpRefusedError,
+    signup_accept,
+    signup_create,
+    signup_move,
+    signup_refuse,
+    signups_accept,
 )
+from tests.factories import make_club, make_organiser, make_player, make_tournament
+from tournaments import services
+from tournaments.models import AuditEntry, Club, Player, Registration, Round, RoundStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -32,7 +33,7 @@ def open_tournament(**fields):
 
 
 def register(tournament, name, **fields) -> SignUp:
-    return services.signup_create(tournament=tournament, full_name=name, **fields)
+    return signup_create(tournament=tournament, full_name=name, **fields)
 
 
 class TestRegistering:
@@ -42,7 +43,7 @@ class TestRegistering:
             register(tournament, name) for name in ("Anna Ozoliņa", "Jānis Bērziņš", "Līga Liepa")
         )
         assert [first.status, second.status, third.status] == ["listed", "listed", "waiting"]
-        lists = selectors.signup_lists(tournament=tournament)
+        lists = signup_lists(tournament=tournament)
         assert [line.full_name for line in lists.registered] == ["Anna Ozoliņa", "Jānis Bērziņš"]
         assert lists.place_of(third) == ("waiting", 1)
         assert lists.place_of(second) == ("listed", 2)
@@ -55,7 +56,7 @@ class TestRegistering:
     def test_a_closed_or_never_opened_registration_refuses(self):
         for until in (None, timezone.now() - datetime.timedelta(minutes=1)):
             tournament = make_tournament(signup_until=until)
-            with pytest.raises(services.SignUpRefusedError, match="closed"):
+            with pytest.raises(SignUpRefusedError, match="closed"):
                 register(tournament, "Anna Ozoliņa")
             assert not SignUp.objects.filter(tournament=tournament).exists()
 
@@ -72,7 +73,7 @@ class TestRegistering:
 
     def test_a_licence_of_another_player_is_refused_on_the_licence(self):
         make_player(full_name="Anna Ozoliņa", licence_number="LV-7")
-        with pytest.raises(services.SignUpRefusedError) as refused:
+        with pytest.raises(SignUpRefusedError) as refused:
             register(open_tournament(), "Jānis Bērziņš", licence_number="LV-7")
         assert refused.value.field == "licence_number"
         assert "LV-7" in str(refused.value)
@@ -82,9 +83,9 @@ class TestRegistering:
         tournament = open_tournament(signup_places=1)
         register(tournament, "Anna Ozoliņa")
         register(tournament, "Jānis Bērziņš", club="Ogre")
-        with pytest.raises(services.SignUpRefusedError, match="number 1 on the list"):
+        with pytest.raises(SignUpRefusedError, match="number 1 on the list"):
             register(tournament, "anna ozolina")
-        with pytest.raises(services.SignUpRefusedError, match="number 1 on the waiting list"):
+        with pytest.raises(SignUpRefusedError, match="number 1 on the waiting list"):
             register(tournament, "Jānis Bērziņš", club="ogre")
         assert SignUp.objects.filter(tournament=tournament).count() == 2
 
@@ -92,14 +93,14 @@ class TestRegistering:
         make_player(full_name="Jānis Bērziņš", licence_number="LV-7")
         tournament = open_tournament()
         register(tournament, "Jānis Bērziņš", licence_number="LV-7")
-        with pytest.raises(services.SignUpRefusedError, match="has signed up already"):
+        with pytest.raises(SignUpRefusedError, match="has signed up already"):
             register(tournament, "Janis Berzins", club="Cits klubs", licence_number="lv-7")
 
     def test_a_player_the_organiser_registered_is_told_so(self):
         tournament = open_tournament()
         player = make_player(full_name="Jānis Bērziņš")
         Registration.objects.create(tournament=tournament, player=player)
-        with pytest.raises(services.SignUpRefusedError, match="already registered"):
+        with pytest.raises(SignUpRefusedError, match="already registered"):
             register(tournament, "Jānis Bērziņš")
 
     def test_namesakes_with_different_licences_are_two_players(self):
@@ -122,7 +123,7 @@ class TestTheOrganiser:
         club = make_club(name="Ogres klubs")
         tournament = open_tournament()
         signup = register(tournament, "Anna Ozoliņa", club="ogres klubs", licence_number="LV-9")
-        services.signup_accept(signup=signup, by=organiser)
+        signup_accept(signup=signup, by=organiser)
         signup.refresh_from_db()
         assert signup.status == SignUpStatus.ACCEPTED
         player = Player.objects.get(full_name="Anna Ozoliņa")
@@ -132,13 +133,13 @@ class TestTheOrganiser:
         actions = set(AuditEntry.objects.values_list("action", flat=True))
         assert {"signup.accepted", "entries.registered", "player.saved"} <= actions
         # He keeps his place on the list.
-        assert selectors.signup_lists(tournament=tournament).place_of(signup) == ("listed", 1)
+        assert signup_lists(tournament=tournament).place_of(signup) == ("listed", 1)
 
     def test_accepting_a_register_player_makes_no_new_player(self):
         player = make_player(full_name="Jānis Bērziņš")
         tournament = open_tournament()
         signup = register(tournament, "Jānis Bērziņš")
-        services.signup_accept(signup=signup, by=None)
+        signup_accept(signup=signup, by=None)
         assert Player.objects.count() == 1
         assert tournament.registrations.get().player == player
 
@@ -161,34 +162,34 @@ class TestTheOrganiser:
         signup = SignUp.objects.create(
             tournament=tournament, full_name=name, club=club, queued_at=timezone.now()
         )
-        services.signup_accept(signup=signup, by=None)
+        signup_accept(signup=signup, by=None)
         assert Player.objects.count() == 1 and Club.objects.count() == 1
         assert tournament.registrations.get().player == player
 
     def test_a_new_player_whose_club_reads_as_a_register_club_joins_that_club(self):
         club = make_club(name="Rīgа")  # a Cyrillic а, stored before names were checked
         signup = register(open_tournament(), "Anna Ozoliņa", club="Rīga")
-        services.signup_accept(signup=signup, by=None)
+        signup_accept(signup=signup, by=None)
         assert Player.objects.get().club == club and Club.objects.count() == 1
 
     def test_a_move_goes_to_the_end_of_the_other_list(self):
         tournament = open_tournament(signup_places=1)
         anna, _janis, liga = (register(tournament, name) for name in ("Anna", "Jānis", "Līga"))
-        services.signup_move(signup=anna, to="waiting", by=None)
-        lists = selectors.signup_lists(tournament=tournament)
+        signup_move(signup=anna, to="waiting", by=None)
+        lists = signup_lists(tournament=tournament)
         assert [line.full_name for line in lists.waiting] == ["Jānis", "Līga", "Anna"]
-        services.signup_move(signup=liga, to="listed", by=None)
-        lists = selectors.signup_lists(tournament=tournament)
+        signup_move(signup=liga, to="listed", by=None)
+        lists = signup_lists(tournament=tournament)
         assert [line.full_name for line in lists.registered] == ["Līga"]
         assert AuditEntry.objects.filter(action="signup.moved").count() == 2
         with pytest.raises(services.ServiceError):
-            services.signup_move(signup=liga, to="listed", by=None)
+            signup_move(signup=liga, to="listed", by=None)
 
     def test_a_refusal_frees_a_place_the_first_waiting_does_not_take_alone(self):
         tournament = open_tournament(signup_places=1)
         anna, janis = register(tournament, "Anna"), register(tournament, "Jānis")
-        services.signup_refuse(signup=anna, by=None)
-        lists = selectors.signup_lists(tournament=tournament)
+        signup_refuse(signup=anna, by=None)
+        lists = signup_lists(tournament=tournament)
         assert lists.free_places == 1
         assert lists.place_of(janis) == ("waiting", 1)
         assert AuditEntry.objects.filter(action="signup.refused").exists()
@@ -198,8 +199,8 @@ class TestTheOrganiser:
     def test_an_accepted_or_refused_registration_changes_no_more(self):
         tournament = open_tournament()
         signup = register(tournament, "Anna")
-        services.signup_refuse(signup=signup, by=None)
-        for write in (services.signup_accept, services.signup_refuse):
+        signup_refuse(signup=signup, by=None)
+        for write in (signup_accept, signup_refuse):
             with pytest.raises(services.ServiceError, match="nothing was changed"):
                 write(signup=signup, by=None)
         assert not Registration.objects.exists()
@@ -219,16 +220,16 @@ class TestOnceTheTournamentHasStarted:
     def test_signing_up_closes_when_round_one_is_published(self):
         tournament = open_tournament()
         rounds_played(tournament, 1, status=RoundStatus.PUBLISHED)
-        assert not selectors.signup_open(tournament)
-        with pytest.raises(services.SignUpRefusedError, match="closed"):
+        assert not signup_open(tournament)
+        with pytest.raises(SignUpRefusedError, match="closed"):
             register(tournament, "Anna Ozoliņa")
         assert not SignUp.objects.exists()
 
     def test_a_finished_tournament_takes_no_one_even_with_late_signups(self):
         tournament = open_tournament(rounds_planned=3, signup_late_until_round=3)
         rounds_played(tournament, 3)
-        assert not selectors.signup_open(tournament)
-        with pytest.raises(services.SignUpRefusedError, match="closed"):
+        assert not signup_open(tournament)
+        with pytest.raises(SignUpRefusedError, match="closed"):
             register(tournament, "Anna Ozoliņa")
         assert not SignUp.objects.exists()
 
@@ -236,16 +237,16 @@ class TestOnceTheTournamentHasStarted:
         tournament = open_tournament(rounds_planned=5, signup_late_until_round=3)
         rounds_played(tournament, 1, status=RoundStatus.IN_PLAY)
         anna = register(tournament, "Anna Ozoliņa")
-        services.signup_accept(signup=anna, by=None)
+        signup_accept(signup=anna, by=None)
         anna.refresh_from_db()
         assert anna.registration.first_round == 2  # as a late registration: the next round
         Round.objects.filter(tournament=tournament).update(status=RoundStatus.CLOSED)
         Round.objects.create(tournament=tournament, number=2, status=RoundStatus.CLOSED)
         Round.objects.create(tournament=tournament, number=3, status=RoundStatus.DRAFT)
-        assert selectors.signup_open(tournament)  # round 3 is prepared, not yet published
+        assert signup_open(tournament)  # round 3 is prepared, not yet published
         Round.objects.filter(tournament=tournament, number=3).update(status=RoundStatus.PUBLISHED)
-        assert not selectors.signup_open(tournament)
-        with pytest.raises(services.SignUpRefusedError, match="closed"):
+        assert not signup_open(tournament)
+        with pytest.raises(SignUpRefusedError, match="closed"):
             register(tournament, "Jānis Bērziņš")
 
     def test_a_signup_left_waiting_is_not_accepted_into_a_finished_tournament(self):
@@ -253,7 +254,7 @@ class TestOnceTheTournamentHasStarted:
         anna = register(tournament, "Anna Ozoliņa")
         rounds_played(tournament, 2)
         with pytest.raises(services.ServiceError, match="no round left"):
-            services.signup_accept(signup=anna, by=None)
+            signup_accept(signup=anna, by=None)
         anna.refresh_from_db()
         assert anna.status == SignUpStatus.LISTED
         assert not Registration.objects.exists()
@@ -262,7 +263,7 @@ class TestOnceTheTournamentHasStarted:
         tournament = open_tournament(rounds_planned=4)
         anna = register(tournament, "Anna Ozoliņa")
         rounds_played(tournament, 1)
-        services.signup_accept(signup=anna, by=None)
+        signup_accept(signup=anna, by=None)
         assert tournament.registrations.get().first_round == 2
 
 
@@ -306,9 +307,9 @@ class TestAcceptingTogether:
         tournament = open_tournament()
         names = ["Anna", "Berta", "Cilda", "Dace", "Elza"]
         signups = [register(tournament, name) for name in names]
-        services.signup_move(signup=signups[0], to="waiting", by=None)  # off the list
+        signup_move(signup=signups[0], to="waiting", by=None)  # off the list
 
-        accepted = services.signups_accept(tournament=tournament, count=3, by=organiser)
+        accepted = signups_accept(tournament=tournament, count=3, by=organiser)
 
         assert [signup.full_name for signup in accepted] == ["Berta", "Cilda", "Dace"]
         statuses = dict(SignUp.objects.values_list("full_name", "status"))
@@ -337,7 +338,7 @@ class TestAcceptingTogether:
         before = set(AuditEntry.objects.values_list("pk", flat=True))
 
         with pytest.raises(services.ServiceError) as refused:
-            services.signups_accept(tournament=tournament, count=3, by=None)
+            signups_accept(tournament=tournament, count=3, by=None)
 
         assert str(refused.value) == (
             "3 places and 1 player registered: at most 2 more can be accepted. Accept fewer, "
@@ -346,7 +347,7 @@ class TestAcceptingTogether:
         assert tournament.registrations.count() == 1
         assert set(SignUp.objects.values_list("status", flat=True)) == {SignUpStatus.LISTED}
         assert set(AuditEntry.objects.values_list("pk", flat=True)) == before
-        assert len(services.signups_accept(tournament=tournament, count=2, by=None)) == 2
+        assert len(signups_accept(tournament=tournament, count=2, by=None)) == 2
 
     @pytest.mark.parametrize("count", [0, -1, 4])
     def test_a_count_the_list_does_not_hold_is_refused(self, count):
@@ -354,7 +355,7 @@ class TestAcceptingTogether:
         for name in ("Anna", "Berta", "Cilda"):
             register(tournament, name)
         with pytest.raises(services.ServiceError, match="3 players are on the list"):
-            services.signups_accept(tournament=tournament, count=count, by=None)
+            signups_accept(tournament=tournament, count=count, by=None)
         assert not Registration.objects.exists()
 
     def test_a_tournament_with_no_round_left_accepts_no_one_together(self):
@@ -362,7 +363,7 @@ class TestAcceptingTogether:
         register(tournament, "Anna")
         rounds_played(tournament, 1)
         with pytest.raises(services.ServiceError, match="no round left"):
-            services.signups_accept(tournament=tournament, count=1, by=None)
+            signups_accept(tournament=tournament, count=1, by=None)
         assert not Registration.objects.exists()
 
     def test_a_player_new_to_the_register_is_added_once(self):
@@ -370,7 +371,7 @@ class TestAcceptingTogether:
         tournament = open_tournament()
         register(tournament, "Anna Ozoliņa", club="Ogre")
         register(tournament, "berta berzina")
-        services.signups_accept(tournament=tournament, count=2, by=None)
+        signups_accept(tournament=tournament, count=2, by=None)
         assert sorted(Player.objects.values_list("full_name", flat=True)) == [
             "Anna Ozoliņa",
             "Berta Bērziņa",

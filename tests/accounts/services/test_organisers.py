@@ -5,8 +5,9 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.db.models import ProtectedError
 
+from accounts.services.organisers import organiser_account_create
 from tournaments.models import Club, Player
-from tournaments.services import ServiceError, organiser_account_create
+from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
 

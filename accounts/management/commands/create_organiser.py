@@ -5,7 +5,8 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandError, CommandParser
 
-from tournaments.services import ServiceError, organiser_account_create
+from accounts.services.organisers import organiser_account_create
+from tournaments.services import ServiceError
 
 
 class Command(BaseCommand):

@@ -8,7 +8,8 @@ from dataclasses import dataclass
 
 from django.utils import timezone
 
-from tournaments.models import Player, Registration, SignUp, SignUpStatus, Tournament
+from signups.models import SignUp, SignUpStatus
+from tournaments.models import Player, Registration, Tournament
 from tournaments.namesakes import licence_key, name_key
 from tournaments.selectors.rounds import round_to_join
 

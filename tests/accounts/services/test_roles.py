@@ -1,4 +1,4 @@
-"""The roles' writes (tournaments.services.roles): given once and audited, never to oneself,
+"""The roles' writes (accounts.services.roles): given once and audited, never to oneself,
 taken back with the tables a referee leaves, referees assigned to tables all or nothing, and the
 referee accounts an organiser creates."""
 
@@ -7,8 +7,15 @@ from __future__ import annotations
 import pytest
 from django.contrib.auth.models import User
 
+from accounts.services.roles import (
+    referee_account_create,
+    role_grant,
+    role_revoke,
+    table_referees_set,
+    tables_referees_set,
+)
 from tests.factories import make_published_round
-from tournaments import permissions, services
+from tournaments import permissions
 from tournaments.models import AuditEntry, Role, Table
 from tournaments.services import ServiceError
 
@@ -38,12 +45,10 @@ def tables(round_) -> tuple[Table, Table]:
 class TestRoleWrites:
     def test_a_role_is_given_once_and_audited(self, tournament):
         organiser, referee = account("organiser"), account("referee")
-        assert services.role_grant(
+        assert role_grant(
             tournament=tournament, user=referee, role=Role.REFEREE, by=organiser, ip_address="::1"
         )
-        assert not services.role_grant(
-            tournament=tournament, user=referee, role=Role.REFEREE, by=organiser
-        )
+        assert not role_grant(tournament=tournament, user=referee, role=Role.REFEREE, by=organiser)
         audit = AuditEntry.objects.get(action="role.granted")
         assert (audit.user, audit.ip_address, audit.detail) == (
             organiser,
@@ -61,7 +66,7 @@ class TestRoleWrites:
             (staff, Role.ORGANISER),
         ):
             with pytest.raises(ServiceError, match="nobody gives a role to himself"):
-                services.role_grant(tournament=tournament, user=user, role=role, by=user)
+                role_grant(tournament=tournament, user=user, role=role, by=user)
         assert not tournament.chief_referees.exists() and not tournament.referees.exists()
         assert list(tournament.organisers.all()) == [organiser]
         assert not AuditEntry.objects.filter(action="role.granted").exists()
@@ -69,14 +74,12 @@ class TestRoleWrites:
     def test_a_chief_referee_may_step_down(self, tournament):
         chief = account("chief")
         tournament.chief_referees.add(chief)
-        assert services.role_revoke(
-            tournament=tournament, user=chief, role=Role.CHIEF_REFEREE, by=chief
-        )
+        assert role_revoke(tournament=tournament, user=chief, role=Role.CHIEF_REFEREE, by=chief)
         assert not tournament.chief_referees.exists()
 
     def test_a_disabled_account_gets_no_role(self, tournament):
         with pytest.raises(ServiceError, match="disabled"):
-            services.role_grant(
+            role_grant(
                 tournament=tournament,
                 user=account("gone", is_active=False),
                 role=Role.CHIEF_REFEREE,
@@ -87,24 +90,22 @@ class TestRoleWrites:
     def test_a_removed_referee_leaves_his_tables(self, tournament, tables):
         referee = account("referee")
         tournament.referees.add(referee)
-        services.table_referees_set(table=tables[0], referees=[referee], by=None)
-        assert services.role_revoke(tournament=tournament, user=referee, role=Role.REFEREE, by=None)
+        table_referees_set(table=tables[0], referees=[referee], by=None)
+        assert role_revoke(tournament=tournament, user=referee, role=Role.REFEREE, by=None)
         assert not tables[0].referees.exists()
         assert not permissions.can_write_table(referee, tables[0])
         audit = AuditEntry.objects.get(action="role.revoked")
         assert audit.detail["tables"] == [[1, tables[0].number]]
-        assert not services.role_revoke(
-            tournament=tournament, user=referee, role=Role.REFEREE, by=None
-        )
+        assert not role_revoke(tournament=tournament, user=referee, role=Role.REFEREE, by=None)
 
     def test_only_the_tournaments_referees_are_assigned_to_tables(self, tournament, tables):
         stranger, referee = account("stranger"), account("referee")
         tournament.referees.add(referee)
         with pytest.raises(ServiceError, match="stranger must be referees"):
-            services.table_referees_set(table=tables[0], referees=[referee, stranger], by=None)
+            table_referees_set(table=tables[0], referees=[referee, stranger], by=None)
         assert not tables[0].referees.exists()
-        assert services.table_referees_set(table=tables[0], referees=[referee], by=None)
-        assert not services.table_referees_set(table=tables[0], referees=[referee], by=None)
+        assert table_referees_set(table=tables[0], referees=[referee], by=None)
+        assert not table_referees_set(table=tables[0], referees=[referee], by=None)
         audit = AuditEntry.objects.get(action="table.referees")
         assert (audit.table, audit.detail["before"], audit.detail["after"]) == (
             tables[0],
@@ -116,18 +117,18 @@ class TestRoleWrites:
         referee, stranger = account("referee"), account("stranger")
         tournament.referees.add(referee)
         with pytest.raises(ServiceError):
-            services.tables_referees_set(
+            tables_referees_set(
                 assignments=[(tables[0], [referee]), (tables[1], [stranger])], by=None
             )
         assert not tables[0].referees.exists()
-        changed = services.tables_referees_set(
+        changed = tables_referees_set(
             assignments=[(tables[0], [referee]), (tables[1], [referee])], by=None
         )
         assert changed == 2 and permissions.can_write_table(referee, tables[1])
 
     def test_a_referee_account_is_created_with_the_role_and_audited(self, tournament):
         organiser = account("organiser")
-        created = services.referee_account_create(
+        created = referee_account_create(
             tournament=tournament, username=" Jānis ", full_name="Jānis Bērziņš", by=organiser
         )
         assert created.user.check_password(created.password)
@@ -139,5 +140,5 @@ class TestRoleWrites:
             {"role": "referee", "username": "Jānis", "account_created": True},
         )
         with pytest.raises(ServiceError, match="already taken"):
-            services.referee_account_create(tournament=tournament, username="jānis", by=organiser)
+            referee_account_create(tournament=tournament, username="jānis", by=organiser)
         assert User.objects.filter(username__iexact="jānis").count() == 1

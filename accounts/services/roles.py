@@ -1,6 +1,6 @@
 """Giving and taking a tournament's roles, assigning referees to tables, and creating referee
 accounts. Who may give which role is answered by `tournaments.permissions` (the views ask it
-first); who holds which role is read by `tournaments.selectors.roles`.
+first); who holds which role is read by `accounts.selectors`.
 """
 
 from __future__ import annotations
@@ -13,10 +13,9 @@ from django.contrib.auth.models import User
 from django.db import models, transaction
 from django.utils.translation import gettext as _
 
+from accounts.services.organisers import account_username
 from engine.names import clean_name
-from tournaments.models import AuditEntry, Role, Table, Tournament
-from tournaments.permissions import ROLE_RELATIONS
-from tournaments.services.accounts import account_username
+from tournaments.models import ROLE_RELATIONS, AuditEntry, Role, Table, Tournament
 from tournaments.services.audit import audit
 from tournaments.services.locks import lock_round_and_table
 from tournaments.services.refusal import ServiceError

@@ -11,23 +11,16 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.page_cache import tournament_changed
-from tournaments import selectors
-from tournaments.models import (
-    AuditEntry,
-    Club,
-    Player,
-    Registration,
-    SignUp,
-    SignUpStatus,
-    Tournament,
-)
-from tournaments.selectors.signups import (
+from signups.models import SignUp, SignUpStatus
+from signups.selectors import (
     register_match,
     registered_entry,
     same_person_signup,
     signup_lists,
     signup_open,
 )
+from tournaments import selectors
+from tournaments.models import AuditEntry, Club, Player, Registration, Tournament
 from tournaments.services.audit import audit
 from tournaments.services.refusal import ServiceError
 from tournaments.services.register import club_create, player_save

@@ -4,25 +4,13 @@ from django.contrib.auth.models import User
 from django.db.models import Q, QuerySet
 
 from core.engine_text import display_name_key
-from tournaments.models import (
-    Role,
-    Round,
-    RoundStatus,
-    Table,
-    Tournament,
-)
+from tournaments.models import ROLE_RELATIONS, Role, Round, RoundStatus, Table, Tournament
 from tournaments.selectors.rounds import tournament_list
-
-ROLE_HOLDERS: dict[str, str] = {
-    Role.ORGANISER: "organisers",
-    Role.CHIEF_REFEREE: "chief_referees",
-    Role.REFEREE: "referees",
-}
 
 
 def role_holders(*, tournament: Tournament, role: str) -> list[User]:
     """The accounts holding one role in the tournament, by username in the reader's order."""
-    holders = getattr(tournament, ROLE_HOLDERS[role]).all()
+    holders = getattr(tournament, ROLE_RELATIONS[role]).all()
     return sorted(holders, key=lambda user: display_name_key(user.username))
 
 
