@@ -21,13 +21,14 @@ from archive.format import (
 )
 from engine.json_contract import rules_to_json, sheet_to_json
 from engine.names import latvian_sort_key
+from hall.models import RefereeCall
 from scoring.models import DealResult, LatePlayer, TableResult
 from scoring.sheet.lines import (
     engine_sheet,
     sheet_names,
 )
 from signups.models import SignUp
-from tournaments.models import CheckOut, FeeCategory, RefereeCall, Round, Seat, Table, Tournament
+from tournaments.models import CheckOut, FeeCategory, Round, Seat, Table, Tournament
 from tournaments.rule_set import (
     round_rule_set,
     tournament_rule_set,

@@ -14,6 +14,7 @@ from archive.checking import Checker
 from archive.format import BATCH_SIZE, IMPORT_CLIENT_KEY, through_model, user_relations
 from archive.plan import NamedRole, Plan
 from archive.reading import ArchiveError, remap_detail, remap_galdins, remap_mix_plan
+from hall.models import RefereeCall
 from scoring import reactions
 from scoring.models import DealResult, LatePlayer, SeatResult, TableResult
 from scoring.services import seat_results
@@ -28,7 +29,6 @@ from tournaments.models import (
     Club,
     FeeCategory,
     Player,
-    RefereeCall,
     Registration,
     Round,
     RoundStatus,

@@ -19,10 +19,10 @@ from core.query import positive_number
 from documents import printing
 from documents.seating_list import CheckInNotice
 from documents.selectors import prize_note
+from hall.selectors import open_check_in_round
 from scoring import selectors
 from tournaments import permissions
 from tournaments.models import Round, Tournament
-from tournaments.selectors import open_check_in_round
 
 TRUE_WORDS = frozenset({"1", "true", "yes", "on"})
 

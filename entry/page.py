@@ -29,11 +29,11 @@ from entry.forms import LateArrivalForm, OutOfRoundForm
 from entry.offered_forms import OfferedForms, entry_forms_html
 from entry.phone import phone_data
 from entry.state import table_state
+from hall import selectors as hall_selectors
 from scoring import late_players
 from scoring.services import ConflictError, KeyReusedError, LockedError, Writer
 from scoring.sheet.reader import read_sheet, table_sheet
 from scoring.sheet.shape import SheetFrame, SheetRow, TableSheet
-from tournaments import selectors as tournament_selectors
 from tournaments.models import TableToken
 from tournaments.services import ServiceError, TableGoneError
 
@@ -124,7 +124,7 @@ class SheetPage:
             "late": late_panel(self, bound or {}),
             # The table's open call to the chief referee, if any (asked while the round is in
             # play, when the page offers the call: not to the chief referee himself).
-            "referee_call": tournament_selectors.table_referee_call(table=sheet.table)
+            "referee_call": hall_selectors.table_referee_call(table=sheet.table)
             if sheet.round_is_open and not sheet.round_is_draft and not self.is_chief
             else None,
         }

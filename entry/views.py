@@ -33,12 +33,12 @@ from core.security import client_ip
 from entry.entries import ENTRY_ACTIONS, entry_outcome
 from entry.forms import AllowDealsForm, LateArrivalForm, OutOfRoundForm, UnlockForm
 from entry.page import SheetPage, closed_message
+from hall.services import referee_calls
 from scoring import late_players, services
 from scoring.services import LockedError
 from scoring.sheet.door import table_role_required
 from scoring.sheet.reader import DoorTable, sheet_frame, table_by_link
 from tournaments import permissions
-from tournaments import services as tournament_services
 from tournaments.models import Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
 
@@ -239,7 +239,7 @@ def post_call_referee(page: SheetPage) -> HttpResponse:
     if refusal is not None:
         return refusal
     try:
-        tournament_services.referee_call(
+        referee_calls.referee_call(
             table=table,
             by=page.request.user,
             via_link=page.token is not None,
@@ -248,7 +248,7 @@ def post_call_referee(page: SheetPage) -> HttpResponse:
     except TableGoneError:
         REFEREE_CALLS.succeeded(page.request, key=counted)
         raise
-    except tournament_services.CallTooSoonError as error:
+    except referee_calls.CallTooSoonError as error:
         REFEREE_CALLS.succeeded(page.request, key=counted)  # a refused press costs nothing
         messages.info(page.request, str(error))
     except ServiceError as error:

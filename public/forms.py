@@ -12,7 +12,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.name_fields import NameField
 
-# The longest each field stores (tournaments.models.SignUp).
+# The longest each field stores (signups.models.SignUp).
 NAME_MAX = 120
 LICENCE_MAX = 20
 CONTACT_MAX = 120

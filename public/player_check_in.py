@@ -26,7 +26,15 @@ from core.query import whole_number
 from core.ratelimit import CHECK_IN_FAILURES, CHECK_IN_ROUND_FAILURES
 from core.security import client_ip
 from engine.names import search_key
-from tournaments import selectors, services
+from hall.selectors import (
+    check_in_matches,
+    latest_seat,
+    open_check_in_round,
+    registration_by_check_in_token,
+    round_check_in,
+)
+from hall.services.check_in import WrongCodeError, self_check_in
+from tournaments import services
 from tournaments.models import CheckIn, CheckInMethod, Registration, Round, Tournament
 
 SEARCH_MAX_LENGTH = 80  # a name; longer input is cut, never an error
@@ -66,7 +74,7 @@ def player_status(check_in: CheckIn | None, checked_out: bool) -> str:
 
 
 class _SearchedRegistration(Protocol):
-    """A registration as `selectors.check_in_matches` returns it, with its round's check-in."""
+    """A registration as `check_in_matches` returns it, with its round's check-in."""
 
     check_in: CheckIn | None
     checked_out: bool
@@ -85,7 +93,7 @@ def found(tournament: Tournament, round_: Round, query: str) -> list[CheckInMatc
     """The players of the round the search finds."""
     if len(search_key(query).replace(" ", "")) < SEARCH_MIN_LENGTH:
         return []
-    registrations = selectors.check_in_matches(
+    registrations = check_in_matches(
         tournament=tournament, round_=round_, query=query, limit=MATCHES_SHOWN
     )
     matches = []
@@ -117,13 +125,13 @@ def _code_check_in(
             CHECK_IN_FAILURES.succeeded(request)
             return refusal
     try:
-        checked_in = services.self_check_in(
+        checked_in = self_check_in(
             registration=chosen,
             method=CheckInMethod.CODE,
             code=code,
             ip_address=client_ip(request),
         )
-    except services.WrongCodeError as refused:  # both tries stay counted
+    except WrongCodeError as refused:  # both tries stay counted
         return str(refused), 400
     except services.ServiceError as refused:
         outcome: CheckIn | tuple[str, int] = (str(refused), 409)
@@ -144,7 +152,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
         if redirect_to is not None:
             return redirect_to
     tournament = get_object_or_404(Tournament, slug=slug)
-    round_ = selectors.open_check_in_round(tournament)
+    round_ = open_check_in_round(tournament)
     source = request.POST if request.method == "POST" else request.GET
     query = source.get("q", "").strip()[:SEARCH_MAX_LENGTH]
     form = CodeForm()
@@ -205,7 +213,7 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
 @require_http_methods(["GET", "HEAD", "POST"])
 def my_check_in(request: HttpRequest, slug: str, player_token: str) -> HttpResponse:
     """A player's own page, by his secret link: one tap checks him in for the open round."""
-    registration = selectors.registration_by_check_in_token(slug=slug, token=player_token)
+    registration = registration_by_check_in_token(slug=slug, token=player_token)
     if registration is None:
         refusal = CHECK_IN_FAILURES.begin(request)  # only unknown links count
         if refusal is not None:
@@ -214,12 +222,12 @@ def my_check_in(request: HttpRequest, slug: str, player_token: str) -> HttpRespo
     if request.GET:  # the link is the player's: no other address of it is kept or shared
         return redirect(request.path)
     tournament = registration.tournament
-    round_ = selectors.open_check_in_round(tournament)
+    round_ = open_check_in_round(tournament)
     error = ""
     status = 200
     if request.method == "POST":
         try:
-            checked_in = services.self_check_in(
+            checked_in = self_check_in(
                 registration=registration,
                 method=CheckInMethod.LINK,
                 ip_address=client_ip(request),
@@ -234,7 +242,7 @@ def my_check_in(request: HttpRequest, slug: str, player_token: str) -> HttpRespo
             )
             return redirect(request.path)
     check_in_now, checked_out = (
-        selectors.round_check_in(round_=round_, registration=registration)
+        round_check_in(round_=round_, registration=registration)
         if round_ is not None
         else (None, False)
     )
@@ -249,7 +257,7 @@ def my_check_in(request: HttpRequest, slug: str, player_token: str) -> HttpRespo
             "can_check_in": round_ is not None
             and not checked_out
             and (check_in_now is None or check_in_now.method == CheckInMethod.ROUND),
-            "seat": selectors.latest_seat(registration=registration),
+            "seat": latest_seat(registration=registration),
             "error": error,
         },
         status=status,

@@ -19,6 +19,7 @@ from core.query import paginate, positive_number
 from core.ratelimit import CHECK_IN_FAILURES
 from core.security import refused
 from core.svg_charts import cumulative_chart
+from hall import selectors as hall_selectors
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from scoring import selectors
 from scoring.sheet.reader import table_sheet
@@ -60,7 +61,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
                 "signup_open": signup_open(tournament),
                 "fees": tournament_selectors.fee_texts(tournament=tournament),
                 # Self check-in: the round being prepared, while it is not seated.
-                "check_in_round": tournament_selectors.open_check_in_round(tournament),
+                "check_in_round": hall_selectors.open_check_in_round(tournament),
                 # The rules of the next rounds (each round keeps its own: its sheets say them).
                 "rules_in_words": rule_set_words(
                     rule_set_options(tournament), table_size=4, place_points=False
@@ -222,7 +223,7 @@ def _display(
         # With it, htmx fetches the clock at once and every 20 s (display_clock: never cached).
         "clock": round_clock(hall.round) if hall.round is not None else None,
         # Self check-in: the round being prepared, while it is not seated (its code: the hall's).
-        "check_in_round": tournament_selectors.open_check_in_round(tournament),
+        "check_in_round": hall_selectors.open_check_in_round(tournament),
         "shows_check_in_code": private_url is not None,
         "live_url": private_url or reverse("public:display", args=[tournament.slug]),
     }
@@ -238,7 +239,7 @@ def private_display(request: HtmxHttpRequest, slug: str, token: str) -> HttpResp
     """The hall display by the organiser's private link: the public display and the check-in
     code of the round being prepared, for the screen in the hall (anyone could check every
     player in with the code). Never cached; unknown links count against the address."""
-    link = tournament_selectors.display_link_by_token(slug=slug, token=token)
+    link = hall_selectors.display_link_by_token(slug=slug, token=token)
     if link is None:
         refusal = CHECK_IN_FAILURES.begin(request)  # as a guessed check-in link
         if refusal is not None:

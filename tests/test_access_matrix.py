@@ -27,6 +27,8 @@ from django.utils import timezone
 
 from engine import Play
 from engine.rules import Game
+from hall.services.display_links import display_link_issue
+from hall.services.referee_calls import referee_call
 from scoring import services as scoring_services
 from scoring.services import Writer, round_generate_seating
 from signups.models import SignUp
@@ -314,11 +316,11 @@ def unseat_round_2(world: World) -> None:
 
 def call_the_referee(world: World) -> None:
     """Table 1 of round 1 has called the chief referee."""
-    services.referee_call(table=world.table)
+    referee_call(table=world.table)
 
 
 def open_call(world: World) -> list[object]:
-    from tournaments.models import RefereeCall
+    from hall.models import RefereeCall
 
     return [world.tournament.slug, RefereeCall.objects.get(table=world.table).pk]
 
@@ -354,7 +356,7 @@ def fee_category_form() -> dict[str, object]:
 
 
 def make_display_link(world: World) -> None:
-    services.display_link_issue(tournament=world.tournament, by=None)
+    display_link_issue(tournament=world.tournament, by=None)
 
 
 def display_link(world: World) -> list[object]:

@@ -10,6 +10,7 @@ APPS = (
     "tournaments",
     "accounts",
     "signups",
+    "hall",
     "scoring",
     "ranking",
     "archive",

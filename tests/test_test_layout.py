@@ -196,7 +196,6 @@ MODULES_TESTED_ELSEWHERE = {
     # tournaments/
     "tournaments/bounds.py": "constants, no logic: the largest numbers the forms and archives take",
     "tournaments/player_csv.py": "tests/tournaments/services/test_player_import.py reads CSV files",
-    "tournaments/selectors/check_in.py": "tests/tournaments/services/test_check_in.py",
     "tournaments/selectors/fees.py": "the fund: tests/tournaments/services/test_fees.py",
     "tournaments/selectors/rounds.py": "tests/tournaments/test_check_in_seating.py, "
     "test_deals_per_table_size.py",
@@ -206,6 +205,8 @@ MODULES_TESTED_ELSEWHERE = {
     "tests/tournaments/selectors/test_audit.py",
     "tournaments/services/clock.py": "with the round clock: tests/tournaments/test_round_clock.py",
     "tournaments/services/locks.py": "a table gone under a write: tests/scoring/test_reseating.py",
+    "tournaments/services/links.py": "a table's entry link issued and revoked: "
+    "tests/entry/test_entry_pages.py, tests/api/test_table_entries_api.py",
     "tournaments/services/refusal.py": "the services' error: raised in every services test",
     "tournaments/services/tournaments.py": "the settings saved and audited: "
     "tests/tournaments/selectors/test_audit.py, tests/organise/views/test_pages.py",

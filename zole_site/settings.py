@@ -74,6 +74,7 @@ INSTALLED_APPS = [
     "tournaments",
     "accounts",
     "signups",
+    "hall",
     "scoring",
     "ranking",
     "archive",  # a tournament exported and imported as one JSON file

@@ -15,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_POST
 from accounts.access import organiser_required
 from core.query import whole_number
 from core.security import client_ip
+from hall.services import display_links
 from scoring.sheet.door import table_role_required
 from scoring.sheet.reader import DoorTable
 from tournaments import permissions, services
@@ -86,7 +87,7 @@ def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 def display_link_new(request: HttpRequest, slug: str) -> HttpResponse:
     """A new private link of the hall display; the old one stops working."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    services.display_link_issue(
+    display_links.display_link_issue(
         tournament=tournament, by=request.user, ip_address=client_ip(request)
     )
     messages.success(
@@ -104,7 +105,7 @@ def display_link_new(request: HttpRequest, slug: str) -> HttpResponse:
 def display_link_revoke(request: HttpRequest, slug: str) -> HttpResponse:
     """The private link stops working (a leaked link); the public display stays."""
     tournament = get_object_or_404(Tournament, slug=slug)
-    revoked = services.display_link_revoke(
+    revoked = display_links.display_link_revoke(
         tournament=tournament, by=request.user, ip_address=client_ip(request)
     )
     if revoked:

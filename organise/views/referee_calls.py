@@ -16,8 +16,9 @@ from django.views.decorators.http import require_POST
 
 from accounts.access import lazy_tournament
 from core.security import client_ip
-from tournaments import permissions, services
-from tournaments.models import RefereeCall
+from hall.models import RefereeCall
+from hall.services import referee_calls
+from tournaments import permissions
 
 
 def call_answerer_required(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
@@ -45,7 +46,7 @@ def referee_call_answer(request: HttpRequest, slug: str, call_id: int) -> HttpRe
         pk=call_id,
         table__round__tournament__slug=slug,
     )
-    services.referee_call_answer(call=call, by=request.user, ip_address=client_ip(request))
+    referee_calls.referee_call_answer(call=call, by=request.user, ip_address=client_ip(request))
     messages.success(
         request,
         _("The call of table %(number)d is answered.") % {"number": call.table.number},

@@ -19,6 +19,13 @@ from django.views.decorators.http import require_POST, require_safe
 from accounts.access import organiser_required, round_or_404
 from core.query import whole_number
 from core.security import client_ip
+from hall.selectors import (
+    SELF_METHODS,
+    confirmed_check_ins,
+    display_link,
+    last_check_in_id,
+    round_referee_calls,
+)
 from organise.forms.rounds import CheckInForm, GenerateSeatingForm, SwapForm
 from organise.views.fees import FEES_ON_SCREEN, fees_form, save_fees_on_screen
 from scoring import selectors as scoring_selectors
@@ -75,7 +82,7 @@ def _round_page(
         for view in tables:
             for seat in view.seats:
                 seat.rank_label = ranks.get(seat.registration_id, "")
-    check_ins_made = selectors.confirmed_check_ins(round_=round_)
+    check_ins_made = confirmed_check_ins(round_=round_)
     attendance = selectors.attendance_difference(
         round_=round_,
         present=present,
@@ -108,11 +115,11 @@ def _round_page(
             "check_in_open": round_.status == RoundStatus.DRAFT and not tables,
             "check_ins_made": check_ins_made,
             "self_check_in_count": sum(
-                check_in.method in selectors.SELF_METHODS for check_in in check_ins_made
+                check_in.method in SELF_METHODS for check_in in check_ins_made
             ),
-            "display_link": selectors.display_link(round_.tournament),
-            "referee_calls": selectors.round_referee_calls(round_=round_),
-            "check_ins_shown": selectors.last_check_in_id(round_=round_),
+            "display_link": display_link(round_.tournament),
+            "referee_calls": round_referee_calls(round_=round_),
+            "check_ins_shown": last_check_in_id(round_=round_),
         },
     )
 

@@ -16,6 +16,7 @@ from accounts.access import organiser_required, role_required
 from accounts.selectors import chief_refereed_tournaments, organised_tournaments, refereed_tables
 from core.security import client_ip
 from engine.presets import PRESETS
+from hall.selectors import display_link, open_check_in_round, referee_calls_for
 from organise.forms.fees import FeeCategorySetForm
 from organise.forms.register import PlayerImportForm
 from organise.forms.registrations import RegisterPlayersForm, RegistrationForm, WithdrawForm
@@ -76,7 +77,7 @@ def dashboard(request: HttpRequest) -> HttpResponse:
             "referee_rounds": referee_rounds(request.user, tables),
             # Chief referees appoint chief referees: the people page of their tournaments.
             "chief_tournaments": [] if is_staff else chief_refereed_tournaments(user=request.user),
-            "referee_calls": selectors.referee_calls_for(user=request.user, is_staff=is_staff),
+            "referee_calls": referee_calls_for(user=request.user, is_staff=is_staff),
         },
     )
 
@@ -157,7 +158,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
             "tournament": tournament,
             "rounds": selectors.round_list(tournament=tournament),
             "registration_count": tournament.registrations.count(),
-            "display_link": selectors.display_link(tournament),
+            "display_link": display_link(tournament),
             "signups_waiting": signups_to_decide(tournament=tournament),
             "rules_in_words": rule_set_words(
                 rule_set_options(tournament), table_size=4, place_points=False
@@ -207,7 +208,7 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
             "import_form": PlayerImportForm(),
             # The fee of several players at once: the ticks of the list and a category.
             "fee_form": FeeCategorySetForm(tournament=tournament) if any(fees.values()) else None,
-            "check_in_round": selectors.open_check_in_round(tournament),
+            "check_in_round": open_check_in_round(tournament),
             # Registration online: the link to its page, while it is open or has registrations.
             "signups_waiting": signups_to_decide(tournament=tournament),
         },

@@ -33,6 +33,9 @@ from archive.export import tournament_archive
 from archive.writing import tournament_import
 from engine import PenaltyPule
 from engine.simulate import random_deal
+from hall.models import RefereeCall
+from hall.services.check_in import self_check_in
+from hall.services.referee_calls import referee_call, referee_call_answer
 from ranking.models import Placing, RatingChange, Season
 from ranking.selectors import rating_list, season_standings
 from scoring import late_players as late
@@ -54,7 +57,6 @@ from tournaments.models import (
     Club,
     FeeCategory,
     Player,
-    RefereeCall,
     Registration,
     Round,
     RoundStatus,
@@ -63,7 +65,6 @@ from tournaments.models import (
     TableToken,
     Tournament,
 )
-from tournaments.services.check_in import self_check_in
 from tournaments.services.fees import CategoryRow
 
 pytestmark = pytest.mark.django_db
@@ -549,12 +550,12 @@ class Event:
         )
 
     def call(self, table: Table) -> None:
-        services.referee_call(table=table, via_link=True, ip_address=REFEREE_IP)
+        referee_call(table=table, via_link=True, ip_address=REFEREE_IP)
 
     def answer(self, table: Table) -> None:
         call = RefereeCall.objects.filter(table=table, answered_at__isnull=True).first()
         if call is not None:
-            services.referee_call_answer(call=call, by=self.chief)
+            referee_call_answer(call=call, by=self.chief)
 
 
 # --- The property -----------------------------------------------------------------------------

@@ -23,6 +23,7 @@ from django.urls import URLPattern, get_resolver, reverse
 
 from engine import Play
 from engine.rules import Game
+from hall.services.referee_calls import referee_call
 from ranking.models import Season
 from scoring import services as scoring_services
 from scoring.services import Writer
@@ -143,7 +144,7 @@ def in_the_middle_of_the_day(world: World) -> None:
         client_key="a11y-1",
         writer=Writer(ip_address="10.0.0.1"),
     )
-    services.referee_call(table=world.other_table)
+    referee_call(table=world.other_table)
     late_rules(world)  # the sheets' forms for a late player
     unseat_round_2(world)
     entries = list(tournament.registrations.order_by("pk"))

@@ -13,10 +13,12 @@ import re
 
 import pytest
 
+from hall.models import RefereeCall
+from hall.services.display_links import display_link_issue
 from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_player, make_tournament, make_user
 from tournaments import services
-from tournaments.models import CheckIn, CheckInMethod, RefereeCall, Registration, TableToken
+from tournaments.models import CheckIn, CheckInMethod, Registration, TableToken
 
 from .conftest import assert_fits_the_phone, no_violations, sign_in, t
 
@@ -50,7 +52,7 @@ def test_a_player_checks_himself_in_and_a_table_calls_the_referee(live_server, o
 
     # The hall's screen, by the organiser's private link, shows the round's code in large
     # type, on a phone too; the public display says where to check in, never the code.
-    private = services.display_link_issue(tournament=tournament, by=None).token
+    private = display_link_issue(tournament=tournament, by=None).token
     display = open_page()
     display.goto(f"{live_server.url}/t/gulbenes-kauss/display/{private}/")
     assert display.locator(".display-check-in-code").inner_text() == code

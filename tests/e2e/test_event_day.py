@@ -18,20 +18,13 @@ import pytest
 from django.utils import timezone
 from playwright.sync_api import expect
 
+from hall.models import RefereeCall
 from scoring.models import SeatResult
 from scoring.selectors.prize_standings import prize_list
 from signups.models import SignUp, SignUpStatus
 from tests.factories import make_organiser, make_registrations, make_tournament, seat_keys
 from tests.tournament_play import confirm, confirm_with_totals, favourite_first, play_round_at
-from tournaments.models import (
-    CheckIn,
-    CheckInMethod,
-    RefereeCall,
-    Registration,
-    Round,
-    RoundStatus,
-    TableToken,
-)
+from tournaments.models import CheckIn, CheckInMethod, Registration, Round, RoundStatus, TableToken
 from tournaments.services import round_create
 
 from .conftest import assert_fits_the_phone, no_violations, pdf_text, register, sign_in, t

@@ -10,6 +10,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from hall.services import referee_calls
 from scoring.models import TableResult
 from scoring.services import round_generate_seating
 from tests import hostile
@@ -183,7 +184,7 @@ class TestSheetForms:
 
 class TestRefereeCall:
     def test_odd_fields_beside_a_call_make_one_call_and_no_error(self, world):
-        from tournaments.models import RefereeCall
+        from hall.models import RefereeCall
 
         url = reverse("entry:token_sheet", args=[world.token.token])
         odd = {"action": "call_referee", "table": HUGE, "back": SCRIPT, "note": LONG_TEXT}
@@ -200,7 +201,7 @@ class TestRefereeCall:
 
     @pytest.mark.parametrize("back", ["", SCRIPT, "https://evil.example/", "//evil.example"])
     def test_the_answer_never_sends_anywhere_else(self, world, back):
-        call = tournament_services.referee_call(table=world.table)
+        call = referee_calls.referee_call(table=world.table)
         url = reverse("organise:referee_call_answer", args=[world.tournament.slug, call.pk])
         response = world.staff().post(url, {"back": back})
         assert response.status_code == 302 and response.url.startswith("/organise/")

@@ -11,9 +11,10 @@ from django.test import Client
 from django.urls import reverse
 from django.utils import timezone
 
+from hall.models import RefereeCall
+from hall.services.referee_calls import CALL_AGAIN_AFTER
 from tests.factories import make_organiser, make_published_round, make_user
-from tournaments.models import AuditEntry, RefereeCall, TableToken
-from tournaments.services.referee_calls import CALL_AGAIN_AFTER
+from tournaments.models import AuditEntry, TableToken
 
 pytestmark = pytest.mark.django_db
 

@@ -12,6 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
+from hall.services import display_links
 from scoring import selectors
 from scoring.services import round_generate_seating
 from tests.clock import fix_the_clock
@@ -271,7 +272,7 @@ class TestThePrivateLink:
         tournament = make_tournament(slug="kauss")
         make_registrations(tournament, 7)
         round_ = tournament_services.round_create(tournament=tournament)
-        link = tournament_services.display_link_issue(tournament=tournament, by=None)
+        link = display_links.display_link_issue(tournament=tournament, by=None)
         return tournament, round_, reverse("public:private_display", args=["kauss", link.token])
 
     def test_it_shows_the_public_display_and_the_code(self, client: Client, hall):
@@ -316,7 +317,7 @@ class TestThePrivateLink:
 
     def test_a_renewed_or_revoked_link_is_gone_and_the_screen_reloads(self, client: Client, hall):
         tournament, round_, url = hall
-        tournament_services.display_link_issue(tournament=tournament, by=None)
+        display_links.display_link_issue(tournament=tournament, by=None)
 
         gone = client.get(url)
         polled = client.get(url, HTTP_HX_REQUEST="true")

@@ -5,8 +5,11 @@ import django.db.models.deletion
 class Migration(migrations.Migration):
     """A player's registration for a tournament is a `Registration` (its table renamed)."""
 
+    # After every migration that names the model Entry (scoring's first one does): the rename
+    # then reaches its foreign keys in whatever order the apps' migrations are planned.
     dependencies = [
         ("tournaments", "0015_table_deals_after_time"),
+        ("scoring", "0001_initial"),
     ]
 
     operations = [

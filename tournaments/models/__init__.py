@@ -1,7 +1,7 @@
 """The tournament domain's models, one module per concern: `register` (clubs, players),
 `tournament` (a tournament, its rules and options, the roles), `fees` (fee categories),
 `registrations` (a player registered in a tournament), `rounds` (rounds, tables, seats, table
-links), `hall` (check-in and check-out, referee calls, the hall display's link), `audit` (the
+links), `hall` (check-in and check-out: who is present for a round), `audit` (the
 audit log). Callers import from `tournaments.models`; the migrations name these paths too.
 """
 
@@ -15,8 +15,6 @@ from tournaments.models.hall import (
     CheckIn,
     CheckInMethod,
     CheckOut,
-    DisplayLink,
-    RefereeCall,
 )
 from tournaments.models.register import (
     Club,
@@ -64,14 +62,12 @@ __all__ = [
     "CheckInMethod",
     "CheckOut",
     "Club",
-    "DisplayLink",
     "FeeCategory",
     "FourTablePassPules",
     "GaldinsScoring",
     "Level",
     "PersonalPulePayment",
     "Player",
-    "RefereeCall",
     "Registration",
     "Role",
     "Round",

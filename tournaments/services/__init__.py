@@ -14,11 +14,6 @@ Callers use this package's names; the parts import each other only downwards fro
 """
 
 from tournaments.services.audit import audit
-from tournaments.services.check_in import (
-    CheckInClosedError,
-    WrongCodeError,
-    self_check_in,
-)
 from tournaments.services.clock import round_clock_reset, round_clock_start, round_time_call
 from tournaments.services.fees import (
     CategoryRow,
@@ -28,8 +23,6 @@ from tournaments.services.fees import (
     fees_paid_set,
 )
 from tournaments.services.links import (
-    display_link_issue,
-    display_link_revoke,
     table_token_issue,
     table_token_revoke,
 )
@@ -43,11 +36,6 @@ from tournaments.services.player_import import (
     decode_upload,
     players_import,
     players_import_preview,
-)
-from tournaments.services.referee_calls import (
-    CallTooSoonError,
-    referee_call,
-    referee_call_answer,
 )
 from tournaments.services.refusal import ServiceError
 from tournaments.services.register import club_create, player_save
@@ -71,22 +59,17 @@ from tournaments.services.tournaments import tournament_settings_save
 __all__ = [
     "IMPORT_MAX_BYTES",
     "AttendanceMismatchError",
-    "CallTooSoonError",
     "CategoryRow",
-    "CheckInClosedError",
     "ImportPreview",
     "ImportRefusedError",
     "ImportResult",
     "LineProblem",
     "ServiceError",
     "TableGoneError",
-    "WrongCodeError",
     "audit",
     "check_in_set",
     "club_create",
     "decode_upload",
-    "display_link_issue",
-    "display_link_revoke",
     "fee_categories_save",
     "fee_category_set",
     "fees_paid_by_present",
@@ -95,8 +78,6 @@ __all__ = [
     "player_save",
     "players_import",
     "players_import_preview",
-    "referee_call",
-    "referee_call_answer",
     "regenerate_confirmation",
     "registration_update",
     "registration_withdraw",
@@ -109,7 +90,6 @@ __all__ = [
     "round_swap_players",
     "round_time_call",
     "seating_scores",
-    "self_check_in",
     "table_gone_message",
     "table_token_issue",
     "table_token_revoke",

@@ -10,11 +10,14 @@ import re
 import pytest
 from django.urls import reverse
 
+from hall.models import DisplayLink, RefereeCall
+from hall.services.check_in import self_check_in
+from hall.services.referee_calls import referee_call
 from scoring.services import round_generate_seating
 from tests.clock import fix_the_clock
 from tests.factories import make_published_round, make_registrations, make_tournament, make_user
 from tournaments import services
-from tournaments.models import AuditEntry, CheckInMethod, DisplayLink, RefereeCall
+from tournaments.models import AuditEntry, CheckInMethod
 
 pytestmark = pytest.mark.django_db
 
@@ -40,11 +43,9 @@ def test_the_round_page_shows_the_code_and_who_checked_in_how_and_when(
     round_ = services.round_create(tournament=tournament)
     clock = fix_the_clock(monkeypatch)
     clock.now = datetime.datetime(2026, 12, 5, 8, 5, tzinfo=datetime.UTC)  # 10:05 in Riga
-    services.self_check_in(registration=entries[2], method=CheckInMethod.LINK)
+    self_check_in(registration=entries[2], method=CheckInMethod.LINK)
     clock.advance(minutes=3)
-    services.self_check_in(
-        registration=entries[4], method=CheckInMethod.CODE, code=round_.check_in_code
-    )
+    self_check_in(registration=entries[4], method=CheckInMethod.CODE, code=round_.check_in_code)
     url = reverse("organise:round", args=["kauss", 1])
 
     page = client.get(url).content.decode()
@@ -124,7 +125,7 @@ def test_calls_show_on_the_round_page_and_are_answered_there(organiser_client):
     tournament, client = organiser_client
     round_ = make_published_round(tournament)
     table = round_.tables.order_by("number").last()
-    call = services.referee_call(table=table)
+    call = referee_call(table=table)
     url = reverse("organise:round", args=["kauss", 1])
     page = client.get(url).content.decode()
     assert "Tables calling the chief referee" in page and f"Answered: table {table.number}" in page
@@ -143,8 +144,8 @@ def test_the_chief_referees_dashboard_lists_the_calls_of_his_tournaments_only(cl
     elsewhere = make_published_round(make_tournament(slug="cits"))
     chief = make_user()
     round_.tournament.chief_referees.add(chief)
-    mine = services.referee_call(table=round_.tables.first())
-    services.referee_call(table=elsewhere.tables.first())
+    mine = referee_call(table=round_.tables.first())
+    referee_call(table=elsewhere.tables.first())
     client.force_login(chief)
 
     page = client.get(reverse("organise:dashboard"))
@@ -159,7 +160,7 @@ def test_a_call_of_another_tournament_is_not_answered_through_this_one(organiser
     tournament, client = organiser_client
     make_published_round(tournament)
     elsewhere = make_published_round(make_tournament(slug="cits"))
-    call = services.referee_call(table=elsewhere.tables.first())
+    call = referee_call(table=elsewhere.tables.first())
     answer = reverse("organise:referee_call_answer", args=["kauss", call.pk])
     assert client.post(answer).status_code == 404
     assert RefereeCall.objects.get(pk=call.pk).answered_at is None
@@ -173,7 +174,7 @@ def test_saving_a_check_in_list_shown_before_a_self_check_in_keeps_it(organiser_
     shown = page.context["check_ins_shown"]
     assert f'name="check_ins_shown" value="{shown}"' in page.content.decode()
     late = make_registrations(tournament, 1)[0]
-    services.self_check_in(registration=late, method=CheckInMethod.CODE, code=_code(tournament))
+    self_check_in(registration=late, method=CheckInMethod.CODE, code=_code(tournament))
 
     client.post(
         reverse("organise:check_in", args=["kauss", 1]),

@@ -7,6 +7,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from core.page_cache import tournament_changed
+from hall.selectors import open_check_in_round, plays_round
 from tournaments.models import (
     CHECK_IN_CODE_LETTERS,
     AuditEntry,
@@ -17,7 +18,6 @@ from tournaments.models import (
     Round,
     RoundStatus,
 )
-from tournaments.selectors.check_in import open_check_in_round, plays_round
 from tournaments.services.audit import audit
 from tournaments.services.refusal import ServiceError
 

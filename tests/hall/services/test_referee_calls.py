@@ -6,9 +6,12 @@ import datetime
 import pytest
 from django.utils import timezone
 
+from hall.models import RefereeCall
+from hall.selectors import round_referee_calls, table_referee_call
+from hall.services.referee_calls import CallTooSoonError, referee_call, referee_call_answer
 from tests.factories import make_organiser, make_published_round
-from tournaments import selectors, services
-from tournaments.models import AuditEntry, RefereeCall
+from tournaments import services
+from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -19,43 +22,43 @@ def table():
 
 
 def test_a_call_is_open_until_answered_and_both_are_audited(table):
-    call = services.referee_call(table=table, via_link=True, ip_address="10.0.0.5")
-    assert selectors.table_referee_call(table=table) == call
-    assert selectors.round_referee_calls(round_=table.round) == [call]
+    call = referee_call(table=table, via_link=True, ip_address="10.0.0.5")
+    assert table_referee_call(table=table) == call
+    assert round_referee_calls(round_=table.round) == [call]
     chief = make_organiser()
 
-    services.referee_call_answer(call=call, by=chief, ip_address="10.0.0.6")
+    referee_call_answer(call=call, by=chief, ip_address="10.0.0.6")
 
     call.refresh_from_db()
     assert call.answered_by == chief and call.answered_at is not None
-    assert selectors.table_referee_call(table=table) is None
+    assert table_referee_call(table=table) is None
     called, answered = AuditEntry.objects.filter(table=table).order_by("pk")
     assert called.action == AuditEntry.Action.REFEREE_CALLED and called.detail["via_link"]
     assert answered.action == AuditEntry.Action.REFEREE_CALL_ANSWERED and answered.user == chief
 
 
 def test_a_second_press_within_a_minute_is_refused(table):
-    services.referee_call(table=table)
-    with pytest.raises(services.CallTooSoonError):
-        services.referee_call(table=table)
+    referee_call(table=table)
+    with pytest.raises(CallTooSoonError):
+        referee_call(table=table)
     assert RefereeCall.objects.count() == 1
     assert AuditEntry.objects.filter(action=AuditEntry.Action.REFEREE_CALLED).count() == 1
 
 
 def test_a_press_after_a_minute_reminds_the_same_call(table):
-    call = services.referee_call(table=table)
+    call = referee_call(table=table)
     RefereeCall.objects.filter(pk=call.pk).update(
         called_at=timezone.now() - datetime.timedelta(seconds=61)
     )
-    again = services.referee_call(table=table)
+    again = referee_call(table=table)
     assert again.pk == call.pk and again.reminded_at is not None
     assert RefereeCall.objects.count() == 1
 
 
 def test_after_the_answer_the_table_may_call_again(table):
-    call = services.referee_call(table=table)
-    services.referee_call_answer(call=call, by=make_organiser())
-    services.referee_call(table=table)
+    call = referee_call(table=table)
+    referee_call_answer(call=call, by=make_organiser())
+    referee_call(table=table)
     assert RefereeCall.objects.filter(answered_at__isnull=True).count() == 1
     assert RefereeCall.objects.count() == 2
 
@@ -65,13 +68,13 @@ def test_a_round_not_in_play_takes_no_call(table):
 
     Round.objects.filter(pk=table.round_id).update(status=RoundStatus.CLOSED)
     with pytest.raises(services.ServiceError, match="not in play"):
-        services.referee_call(table=table)
+        referee_call(table=table)
     assert not RefereeCall.objects.exists()
 
 
 def test_answering_twice_changes_nothing(table):
-    call = services.referee_call(table=table)
-    first = services.referee_call_answer(call=call, by=make_organiser())
-    second = services.referee_call_answer(call=call, by=make_organiser())
+    call = referee_call(table=table)
+    first = referee_call_answer(call=call, by=make_organiser())
+    second = referee_call_answer(call=call, by=make_organiser())
     assert second.answered_by == first.answered_by and second.answered_at == first.answered_at
     assert AuditEntry.objects.filter(action=AuditEntry.Action.REFEREE_CALL_ANSWERED).count() == 1

@@ -3,9 +3,11 @@ the round is a draft not yet seated; the organiser's ticks stay final."""
 
 import pytest
 
+from hall.selectors import confirmed_check_ins, last_check_in_id
+from hall.services.check_in import CheckInClosedError, WrongCodeError, self_check_in
 from scoring.services import round_generate_seating
 from tests.factories import make_registrations, make_tournament
-from tournaments import selectors, services
+from tournaments import services
 from tournaments.models import (
     CHECK_IN_CODE_LENGTH,
     CHECK_IN_CODE_LETTERS,
@@ -47,7 +49,7 @@ def test_the_code_confirms_a_provisional_check_in_and_is_audited(event):
     _tournament, entries, round_ = event
     assert method_of(round_, entries[0]) == CheckInMethod.ROUND
 
-    services.self_check_in(
+    self_check_in(
         registration=entries[0],
         method=CheckInMethod.CODE,
         code=f" {round_.check_in_code.lower()[:2]}-{round_.check_in_code[2:]} ",
@@ -59,14 +61,14 @@ def test_the_code_confirms_a_provisional_check_in_and_is_audited(event):
     assert entry.ip_address == "10.0.0.9" and entry.user is None
     assert entry.detail["player"] == entries[0].player.full_name
     assert entry.detail["method"] == "code"
-    assert [c.registration for c in selectors.confirmed_check_ins(round_=round_)] == [entries[0]]
+    assert [c.registration for c in confirmed_check_ins(round_=round_)] == [entries[0]]
 
 
 def test_a_wrong_code_is_refused_and_changes_nothing(event):
     _tournament, entries, round_ = event
     wrong = "AAAAA" if round_.check_in_code != "AAAAA" else "CCCCC"
-    with pytest.raises(services.WrongCodeError, match=r"AAAAA|CCCCC"):
-        services.self_check_in(registration=entries[0], method=CheckInMethod.CODE, code=wrong)
+    with pytest.raises(WrongCodeError, match=r"AAAAA|CCCCC"):
+        self_check_in(registration=entries[0], method=CheckInMethod.CODE, code=wrong)
     assert method_of(round_, entries[0]) == CheckInMethod.ROUND
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.SELF_CHECK_IN).exists()
 
@@ -76,7 +78,7 @@ def test_the_link_checks_in_a_player_not_yet_checked_in(event):
     late = make_registrations(tournament, 1)[0]  # registered after the round was prepared
     assert not CheckIn.objects.filter(round=round_, registration=late).exists()
 
-    services.self_check_in(registration=late, method=CheckInMethod.LINK)
+    self_check_in(registration=late, method=CheckInMethod.LINK)
 
     assert method_of(round_, late) == CheckInMethod.LINK
 
@@ -86,11 +88,11 @@ def test_the_organisers_untick_is_final(event):
     services.check_in_set(round_=round_, registrations=entries[1:])  # the first is absent
 
     with pytest.raises(services.ServiceError, match="absent"):
-        services.self_check_in(registration=entries[0], method=CheckInMethod.LINK)
+        self_check_in(registration=entries[0], method=CheckInMethod.LINK)
     assert not CheckIn.objects.filter(round=round_, registration=entries[0]).exists()
 
     services.check_in_set(round_=round_, registrations=entries)  # he came after all: ticked again
-    services.self_check_in(registration=entries[0], method=CheckInMethod.LINK)
+    self_check_in(registration=entries[0], method=CheckInMethod.LINK)
     assert method_of(round_, entries[0]) == CheckInMethod.ORGANISER
 
 
@@ -100,9 +102,7 @@ def test_the_player_never_changes_the_organisers_tick(event):
     services.check_in_set(round_=round_, registrations=tournament.registrations.all())
     ticked = CheckIn.objects.get(round=round_, registration=late)
 
-    again = services.self_check_in(
-        registration=late, method=CheckInMethod.CODE, code=round_.check_in_code
-    )
+    again = self_check_in(registration=late, method=CheckInMethod.CODE, code=round_.check_in_code)
 
     assert (again.method, again.checked_in_at) == (CheckInMethod.ORGANISER, ticked.checked_in_at)
     assert not AuditEntry.objects.filter(action=AuditEntry.Action.SELF_CHECK_IN).exists()
@@ -110,8 +110,8 @@ def test_the_player_never_changes_the_organisers_tick(event):
 
 def test_checking_in_twice_keeps_the_first(event):
     _tournament, entries, round_ = event
-    first = services.self_check_in(registration=entries[0], method=CheckInMethod.LINK)
-    second = services.self_check_in(
+    first = self_check_in(registration=entries[0], method=CheckInMethod.LINK)
+    second = self_check_in(
         registration=entries[0], method=CheckInMethod.CODE, code=round_.check_in_code
     )
     assert (second.method, second.checked_in_at) == (CheckInMethod.LINK, first.checked_in_at)
@@ -121,13 +121,11 @@ def test_checking_in_twice_keeps_the_first(event):
 def test_check_in_closes_when_the_round_is_seated(event):
     _tournament, entries, round_ = event
     round_generate_seating(round_=round_, mode="random", seed=1, by=None)
-    with pytest.raises(services.CheckInClosedError):
-        services.self_check_in(
-            registration=entries[0], method=CheckInMethod.CODE, code=round_.check_in_code
-        )
+    with pytest.raises(CheckInClosedError):
+        self_check_in(registration=entries[0], method=CheckInMethod.CODE, code=round_.check_in_code)
     services.round_publish(round_=round_, by=None)
-    with pytest.raises(services.CheckInClosedError):
-        services.self_check_in(registration=entries[0], method=CheckInMethod.LINK)
+    with pytest.raises(CheckInClosedError):
+        self_check_in(registration=entries[0], method=CheckInMethod.LINK)
 
 
 def test_a_withdrawn_player_cannot_check_in(event):
@@ -137,7 +135,7 @@ def test_a_withdrawn_player_cannot_check_in(event):
     services.registration_withdraw(registration=entries[0], after_round=1, by=None)
     round_2 = services.round_create(tournament=tournament)
     with pytest.raises(services.ServiceError, match="does not play round 2"):
-        services.self_check_in(
+        self_check_in(
             registration=entries[0], method=CheckInMethod.CODE, code=round_2.check_in_code
         )
 
@@ -145,8 +143,8 @@ def test_a_withdrawn_player_cannot_check_in(event):
 def test_a_self_check_in_made_after_the_organisers_screen_was_shown_stays(event):
     tournament, _entries, round_ = event
     late = make_registrations(tournament, 1)[0]  # not on the round's list yet
-    shown = selectors.last_check_in_id(round_=round_)
-    services.self_check_in(registration=late, method=CheckInMethod.LINK)
+    shown = last_check_in_id(round_=round_)
+    self_check_in(registration=late, method=CheckInMethod.LINK)
 
     # The organiser saves the list he was shown, which did not hold the late player.
     services.check_in_set(
@@ -158,6 +156,6 @@ def test_a_self_check_in_made_after_the_organisers_screen_was_shown_stays(event)
     services.check_in_set(
         round_=round_,
         registrations=tournament.registrations.exclude(pk=late.pk),
-        shown_until=selectors.last_check_in_id(round_=round_),
+        shown_until=last_check_in_id(round_=round_),
     )
     assert not CheckIn.objects.filter(round=round_, registration=late).exists()

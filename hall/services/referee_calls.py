@@ -8,7 +8,8 @@ from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
 
-from tournaments.models import AuditEntry, RefereeCall, RoundStatus, Table
+from hall.models import RefereeCall
+from tournaments.models import AuditEntry, RoundStatus, Table
 from tournaments.services.audit import audit
 from tournaments.services.locks import lock_round_and_table
 from tournaments.services.refusal import ServiceError

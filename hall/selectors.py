@@ -10,12 +10,11 @@ from django.utils import timezone
 
 from core.engine_text import display_name_key
 from engine.names import search_key
+from hall.models import DisplayLink, RefereeCall
 from tournaments.models import (
     CheckIn,
     CheckInMethod,
     CheckOut,
-    DisplayLink,
-    RefereeCall,
     Registration,
     Round,
     RoundStatus,

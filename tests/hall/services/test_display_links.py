@@ -7,9 +7,11 @@ import json
 
 import pytest
 
+from hall.models import DisplayLink
+from hall.selectors import display_link, display_link_by_token
+from hall.services.display_links import display_link_issue, display_link_revoke
 from tests.factories import make_tournament, make_user
-from tournaments import selectors, services
-from tournaments.models import AuditEntry, DisplayLink
+from tournaments.models import AuditEntry
 
 pytestmark = pytest.mark.django_db
 
@@ -17,11 +19,11 @@ pytestmark = pytest.mark.django_db
 def test_a_new_link_stops_the_old_one():
     tournament = make_tournament()
     organiser = make_user()
-    first = services.display_link_issue(tournament=tournament, by=organiser, ip_address="10.0.0.1")
+    first = display_link_issue(tournament=tournament, by=organiser, ip_address="10.0.0.1")
 
-    second = services.display_link_issue(tournament=tournament, by=organiser)
+    second = display_link_issue(tournament=tournament, by=organiser)
 
-    assert selectors.display_link(tournament) == second
+    assert display_link(tournament) == second
     assert DisplayLink.objects.get(pk=first.pk).revoked_at is not None
     assert len(second.token) >= 40 and second.token != first.token
     issued = AuditEntry.objects.filter(action=AuditEntry.Action.DISPLAY_LINK_ISSUED)
@@ -32,21 +34,21 @@ def test_a_new_link_stops_the_old_one():
 
 def test_a_withdrawn_link_leaves_none_and_the_log_never_holds_a_secret():
     tournament = make_tournament()
-    link = services.display_link_issue(tournament=tournament, by=None)
+    link = display_link_issue(tournament=tournament, by=None)
 
-    assert services.display_link_revoke(tournament=tournament, by=None) == 1
-    assert services.display_link_revoke(tournament=tournament, by=None) == 0
+    assert display_link_revoke(tournament=tournament, by=None) == 1
+    assert display_link_revoke(tournament=tournament, by=None) == 0
 
-    assert selectors.display_link(tournament) is None
+    assert display_link(tournament) is None
     logged = json.dumps(list(AuditEntry.objects.values_list("detail", flat=True)))
     assert link.token not in logged
 
 
 def test_each_tournament_has_its_own_link():
     one, other = make_tournament(slug="viens"), make_tournament(slug="otrs")
-    link = services.display_link_issue(tournament=one, by=None)
+    link = display_link_issue(tournament=one, by=None)
 
-    services.display_link_issue(tournament=other, by=None)
+    display_link_issue(tournament=other, by=None)
 
-    assert selectors.display_link(one) == link
-    assert selectors.display_link_by_token(slug="otrs", token=link.token) is None
+    assert display_link(one) == link
+    assert display_link_by_token(slug="otrs", token=link.token) is None
