@@ -11,18 +11,23 @@ import re
 import uuid
 from collections.abc import Sequence
 from functools import cached_property
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from django import forms
+from django.utils.functional import Promise
 from django.utils.translation import get_language
 from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import GAME_WORDS
+from core.form_fields import field_of
 from engine import Galdins, Pass, PenaltyPule, Play, Rules
 from engine.deals import SheetLine, galdins_draw_needed
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
 from scoring.models import EntryKind
 from scoring.sheet.shape import SheetPlayer, SheetRow
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 CLIENT_KEY_PATTERN = r"[A-Za-z0-9-]{1,64}"
 REASON_MAX_LENGTH = 200  # DealResult.reason
@@ -33,7 +38,7 @@ NO_BROWSER_MEMORY = {"autocomplete": "off"}
 NUMBER_ATTRS = {"inputmode": "numeric", **NO_BROWSER_MEMORY}
 
 
-def game_choices(rules: Rules) -> list[tuple[str, str]]:
+def game_choices(rules: Rules) -> list[tuple[str, Promise]]:
     """The games this tournament's rule set allows, in the sheet's order."""
     return [(game.value, GAME_WORDS[game.value]) for game in Game if rules.allows(game)]
 
@@ -42,14 +47,14 @@ def choice_buttons() -> forms.RadioSelect:
     return forms.RadioSelect(attrs=NO_BROWSER_MEMORY)
 
 
-def reason_field(label: object) -> forms.CharField:
+def reason_field(label: StrOrPromise) -> forms.CharField:
     """Why an entry is corrected or removed, a table unlocked: required, stripped."""
     return forms.CharField(
         max_length=REASON_MAX_LENGTH, label=label, widget=forms.TextInput(attrs=NO_BROWSER_MEMORY)
     )
 
 
-def player_field(label: object, *, required: bool = True) -> forms.ChoiceField:
+def player_field(label: StrOrPromise, *, required: bool = True) -> forms.ChoiceField:
     """A player at the table, chosen by a button; one who is not (put out of the round on
     another phone meanwhile, say) is refused in words, not by his registration id."""
     return forms.ChoiceField(
@@ -142,12 +147,13 @@ class DealForm(SubmissionForm):
         **kwargs: Any,
     ) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["game"].choices = game_choices(rules)
+        field_of(self, "game", forms.ChoiceField).choices = game_choices(rules)
         # Any seated player validates, so a page that went stale gets the engine's clear
         # message; the buttons offer only the players who may declare this deal.
-        self.fields["declarer"].choices = player_choices(players)
+        declarer = field_of(self, "declarer", forms.ChoiceField)
+        declarer.choices = player_choices(players)
         self.playing = [player for player in players if player != sitting_out]
-        self.fields["declarer"].widget.choices = player_choices(self.playing)
+        declarer.widget.choices = player_choices(self.playing)
         self.sitting_out = sitting_out
         if len(players) == 4:
             self.fields[self.SITS_OUT] = forms.CharField(
@@ -192,7 +198,7 @@ class DealForm(SubmissionForm):
             for player in self.playing
         ]
 
-    def _galdins(self, tricks: dict[str, object], points: dict[str, object]) -> Galdins | None:
+    def _galdins(self, tricks: dict[str, int], points: dict[str, int]) -> Galdins | None:
         """The galdiņš entry; when the engine says a card draw decides who pays the larger half,
         the referee is asked who drew (a choice left from an earlier attempt is dropped when no
         draw is needed)."""
@@ -205,7 +211,9 @@ class DealForm(SubmissionForm):
             return played
         by_key = {player.key: player for player in self.playing}
         self.draw_between = (by_key[tied[0]], by_key[tied[1]])
-        self.fields["draw_loser"].widget.choices = player_choices(self.draw_between)
+        field_of(self, "draw_loser", forms.ChoiceField).widget.choices = player_choices(
+            self.draw_between
+        )
         drawn = self.cleaned_data.get("draw_loser")
         if drawn not in tied:
             self.add_error(
@@ -226,11 +234,26 @@ class DealForm(SubmissionForm):
             return None
         return self["draw_loser"] if self.draw_between or self["draw_loser"].value() else None
 
-    def _require(self, name: str, message: str) -> object:
+    def _require(self, name: str, message: StrOrPromise) -> object:
         value = self.cleaned_data.get(name)
         if value in (None, "") and name not in self.errors:
             self.add_error(name, message)
         return value
+
+    def _required_number(self, name: str, message: StrOrPromise) -> int | None:
+        """A number field's whole number; None (and the form has an error) when it is missing."""
+        value = self._require(name, message)
+        return value if isinstance(value, int) else None
+
+    def _required_numbers(self, prefix: str, message: StrOrPromise) -> dict[str, int]:
+        """Each playing player's number (the field `prefix`_key): one missing is left out, and
+        the form has an error."""
+        numbers = {}
+        for player in self.playing:
+            number = self._required_number(f"{prefix}_{player.key}", message)
+            if number is not None:
+                numbers[player.key] = number
+        return numbers
 
     def clean(self) -> dict[str, object]:
         super().clean()
@@ -242,26 +265,24 @@ class DealForm(SubmissionForm):
         if game == Game.PASS:
             entry = Pass()
         elif game == Game.GALDINS:
-            tricks = {
-                player.key: self._require(f"tricks_{player.key}", _("Enter his tricks (0-8)."))
-                for player in self.playing
-            }
-            points = {
-                player.key: self._require(
-                    f"points_{player.key}", _("Enter his card points (0-120).")
-                )
-                for player in self.playing
-            }
+            all_tricks = self._required_numbers("tricks", _("Enter his tricks (0-8)."))
+            all_points = self._required_numbers("points", _("Enter his card points (0-120)."))
             if not self.errors:
-                entry = self._galdins(tricks, points)
+                entry = self._galdins(all_tricks, all_points)
         else:
             declarer = self._require("declarer", _("Choose the declarer."))
-            tricks = self._require("tricks", _("Enter the declarer's tricks (0-8)."))
-            points = cleaned.get("points")
+            declarer_tricks = self._required_number(
+                "tricks", _("Enter the declarer's tricks (0-8).")
+            )
+            declarer_points: int | None = cleaned.get("points")
             if game != Game.MAZA_ZOLE:  # mazā zole is decided by tricks alone
-                points = self._require("points", _("Enter the declarer's card points (0-120)."))
-            if not self.errors:
-                entry = Play(Game(game), str(declarer), tricks=tricks, points=points)
+                declarer_points = self._required_number(
+                    "points", _("Enter the declarer's card points (0-120).")
+                )
+            if not self.errors and declarer_tricks is not None:
+                entry = Play(
+                    Game(game), str(declarer), tricks=declarer_tricks, points=declarer_points
+                )
         cleaned["entry"] = entry
         return cleaned
 
@@ -273,7 +294,7 @@ class PenaltyForm(SubmissionForm):
 
     def __init__(self, *args: Any, players: Sequence[SheetPlayer], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = player_choices(players)
+        field_of(self, "player", forms.ChoiceField).choices = player_choices(players)
 
     def clean(self) -> dict[str, object]:
         super().clean()
@@ -306,7 +327,7 @@ class ConfirmForm(forms.Form):
     ) -> None:
         super().__init__(*args, **kwargs)
         if needs_confirmer:
-            self.fields["confirmer"].choices = player_choices(players)
+            field_of(self, "confirmer", forms.ChoiceField).choices = player_choices(players)
         else:
             del self.fields["confirmer"]
 
@@ -359,7 +380,7 @@ class LateArrivalForm(forms.Form):
 
     def __init__(self, *args: Any, players: Sequence[SheetPlayer], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = player_choices(players)
+        field_of(self, "player", forms.ChoiceField).choices = player_choices(players)
 
 
 class OutOfRoundForm(forms.Form):
@@ -369,4 +390,4 @@ class OutOfRoundForm(forms.Form):
 
     def __init__(self, *args: Any, players: Sequence[SheetPlayer], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["player"].choices = player_choices(players)
+        field_of(self, "player", forms.ChoiceField).choices = player_choices(players)

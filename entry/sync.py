@@ -27,6 +27,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST
 
 from core.dropped_connections import repeatable_posts
+from core.http import AuthenticatedHttpRequest
 from core.ratelimit import TABLE_LINK_FAILURES
 from entry.entries import ENTRY_ACTIONS, entry_outcome
 from entry.offered_forms import OfferedForms, entry_forms_html
@@ -193,6 +194,7 @@ def token_sync(request: HttpRequest, token: str) -> HttpResponse:
         return JsonResponse({"error": _("There is no such table link.")}, status=404)
     if linked.table is None:
         return gone(reseated=True)
+    assert linked.link is not None  # read by its link
     if linked.link.revoked_at is not None:
         return gone(reseated=False)
     return sync(
@@ -213,13 +215,14 @@ def token_sync(request: HttpRequest, token: str) -> HttpResponse:
     ),
 )
 @require_POST
-def table_sync(request: HttpRequest, door: DoorTable) -> HttpResponse:
+def table_sync(request: AuthenticatedHttpRequest, door: DoorTable) -> HttpResponse:
     """A signed-in account that may write the table (tournaments.permissions) sends its entries."""
+    table_id = door.seated_table.pk
     return sync(
         request,
         door=door,
-        url=reverse("entry:table_sheet", args=[door.table.pk]),
-        sync_url=reverse("entry:table_sync", args=[door.table.pk]),
+        url=reverse("entry:table_sheet", args=[table_id]),
+        sync_url=reverse("entry:table_sync", args=[table_id]),
     )
 
 
@@ -228,12 +231,13 @@ def table_sync(request: HttpRequest, door: DoorTable) -> HttpResponse:
 
 def sync(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str) -> HttpResponse:
     """`door`: the table as its door read it (`scoring.sheet.reader`)."""
-    table, token = door.table, door.link
+    token = door.link
     try:
         body = sync_body(request)
     except BadBody as error:
         return bad_request(str(error))
     try:
+        table = door.seated_table
         frame = sheet_frame(table, door.confirmation)
     except Table.DoesNotExist:  # seated again since the link was read
         return gone(reseated=True)
@@ -315,8 +319,12 @@ def server_scores(sheet: TableSheet, written: DealResult | None) -> dict[str, in
     row = sheet.row_at(written.position)
     if row is None or row.result.pk != written.pk:
         return None
-    scores = {cell.player.key: cell.score for cell in row.cells}
-    return None if None in scores.values() else scores
+    scores = {}
+    for cell in row.cells:
+        if cell.score is None:
+            return None
+        scores[cell.player.key] = cell.score
+    return scores
 
 
 def result(sheet: TableSheet, sent: SentEntry, outcome: Outcome) -> dict[str, object]:
@@ -324,7 +332,7 @@ def result(sheet: TableSheet, sent: SentEntry, outcome: Outcome) -> dict[str, ob
     if outcome.status == STORED and sent.scores is not None:
         written = written_result(outcome)
         scores = server_scores(sheet, written)
-        if scores is not None and scores != sent.scores:
+        if written is not None and scores is not None and scores != sent.scores:
             disagreed = True
             logger.warning(
                 "table %s (round %s, %s): the phone scored entry %s as %s, the server as %s",

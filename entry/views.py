@@ -17,6 +17,7 @@ import uuid
 from collections.abc import Callable
 
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -27,6 +28,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods
 
 from core.dropped_connections import repeatable_posts
+from core.http import AuthenticatedHttpRequest
 from core.query import whole_number
 from core.ratelimit import REFEREE_CALLS, TABLE_LINK_FAILURES
 from core.security import client_ip
@@ -38,6 +40,7 @@ from scoring import late_players, services
 from scoring.services import LockedError
 from scoring.sheet.door import table_role_required
 from scoring.sheet.reader import DoorTable, sheet_frame, table_by_link
+from scoring.sheet.shape import SheetFrame
 from tournaments import permissions
 from tournaments.models import Table, TableToken
 from tournaments.services import ServiceError, TableGoneError, table_gone_message
@@ -73,12 +76,14 @@ def token_sheet(request: HttpRequest, token: str) -> HttpResponse:
         raise Http404
     # A link that was issued (32 random bytes: never guessed) and no longer works: its holder
     # is told why, and that is no failed guess.
-    if linked.table is None:
-        return link_gone(request, linked.link, reseated=True)
-    if linked.link.revoked_at is not None:
-        return link_gone(request, linked.link, reseated=False)
+    link, table = linked.link, linked.table
+    assert link is not None  # read by its link
+    if table is None:
+        return link_gone(request, link, reseated=True)
+    if link.revoked_at is not None:
+        return link_gone(request, link, reseated=False)
     if request.method != "POST":  # its phone is heard from (a write is heard from by its sync)
-        services.table_heard(table_id=linked.table.pk, last=linked.heard)
+        services.table_heard(table_id=table.pk, last=linked.heard)
     return sheet_page(
         request,
         door=linked,
@@ -123,22 +128,23 @@ def link_gone(request: HttpRequest, token: TableToken | None, *, reseated: bool)
     ),
 )
 @require_http_methods(["GET", "HEAD", "POST"])
-def organiser_sheet(request: HttpRequest, door: DoorTable) -> HttpResponse:
+def organiser_sheet(request: AuthenticatedHttpRequest, door: DoorTable) -> HttpResponse:
     """The table's sheet for a signed-in account that may write it (tournaments.permissions)."""
+    table_id = door.seated_table.pk
     return sheet_page(
         request,
         door=door,
-        url=reverse("entry:table_sheet", args=[door.table.pk]),
-        sync_url=reverse("entry:table_sync", args=[door.table.pk]),
+        url=reverse("entry:table_sheet", args=[table_id]),
+        sync_url=reverse("entry:table_sync", args=[table_id]),
     )
 
 
 def sheet_page(request: HttpRequest, *, door: DoorTable, url: str, sync_url: str) -> HttpResponse:
     """The table as its door read it (`scoring.sheet.reader`): its link, or none for a
     signed-in account."""
-    table = door.table
     token = door.link
     try:
+        table = door.seated_table
         frame = sheet_frame(table, door.confirmation)
     except Table.DoesNotExist:
         if token is not None:  # the round was seated again since the link was read
@@ -241,7 +247,8 @@ def post_call_referee(page: SheetPage) -> HttpResponse:
     try:
         referee_calls.referee_call(
             table=table,
-            by=page.request.user,
+            # A link's holder who is not signed in calls as no account.
+            by=user if isinstance(user := page.request.user, User) else None,
             via_link=page.token is not None,
             ip_address=client_ip(page.request),
         )
@@ -267,6 +274,13 @@ CHIEF_ACTIONS: dict[str, Callable[[SheetPage], HttpResponse]] = {
 # --- Late and absent players --------------------------------------------------------------------
 
 
+def seated_name(frame: SheetFrame, key: str) -> str:
+    """The name of the player the form chose: one of the frame's (its choices are)."""
+    player = frame.player(key)
+    assert player is not None  # the form's choices are the frame's players
+    return player.name
+
+
 def post_late(page: SheetPage) -> HttpResponse:
     frame = page.frame
     form = LateArrivalForm(page.request.POST, prefix="late", players=frame.players)
@@ -288,7 +302,7 @@ def post_late(page: SheetPage) -> HttpResponse:
     except ServiceError as error:
         form.add_error(None, str(error))
         return page.render({"late_form": form})
-    name = frame.player(form.cleaned_data["player"]).name
+    name = seated_name(frame, form.cleaned_data["player"])
     minutes = arrival.late.minutes_late
     if arrival.pule_given:
         return page.done(
@@ -316,7 +330,7 @@ def post_out(page: SheetPage) -> HttpResponse:
         return page.render({"out_form": form})
     return page.done(
         _("%(name)s is out of the round: the table plays on without him.")
-        % {"name": frame.player(form.cleaned_data["player"]).name}
+        % {"name": seated_name(frame, form.cleaned_data["player"])}
     )
 
 

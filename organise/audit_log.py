@@ -5,6 +5,7 @@ are read by `tournaments.selectors.audit_entries`; this is how they are shown.""
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from django.db.models import TextChoices
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
@@ -191,9 +192,9 @@ class AuditPresenter:
         if value is None or value == [] or value == {}:
             return ""
         if key == "mode":
-            return str(SeatingMode(value).label) if value in SeatingMode.values else str(value)
+            return choice_label(SeatingMode, value)
         if key == "role":
-            return str(Role(value).label) if value in Role.values else str(value)
+            return choice_label(Role, value)
         if key == "status":
             return signup_status(value)
         if key == "via" and isinstance(value, str) and value in VIA_WORDS:
@@ -286,7 +287,17 @@ class AuditPresenter:
 
 def signup_status(value: object) -> str:
     """An online registration's status as people read it ("on the waiting list")."""
-    return str(SignUpStatus(value).label) if value in SignUpStatus.values else plain(value)
+    return choice_label(SignUpStatus, value) if value in SignUpStatus.values else plain(value)
+
+
+def choice_label(choices: type[TextChoices], value: object) -> str:
+    """A stored choice as people read it (its label), or as it is stored when it is not one of
+    the choices any more."""
+    return (
+        str(choices(value).label)
+        if isinstance(value, str) and value in choices.values
+        else str(value)
+    )
 
 
 def signed(value: object) -> str:

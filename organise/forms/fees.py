@@ -7,6 +7,7 @@ from decimal import Decimal
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.form_fields import field_of
 from core.name_fields import NameField
 from organise.forms.fields import (
     IdChoiceField,
@@ -61,13 +62,15 @@ class FeeCategorySetForm(forms.Form):
 
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["registrations"].queryset = tournament.registrations.all()
+        ticked = field_of(self, "registrations", RegistrationChoiceField)
+        ticked.queryset = tournament.registrations.all()
         categories = list(tournament.fee_categories.all())
-        self.fields["category"].queryset = tournament.fee_categories.all()
-        self.fields["category"].empty_label = None
+        category = field_of(self, "category", IdChoiceField)
+        category.queryset = tournament.fee_categories.all()
+        category.empty_label = None
         # The first category is everyone's already: the one players are given is another.
         if len(categories) > 1:
-            self.fields["category"].initial = categories[1].pk
+            category.initial = categories[1].pk
 
 
 class FeesPaidForm(forms.Form):
@@ -82,9 +85,10 @@ class FeesPaidForm(forms.Form):
 
     def __init__(self, *args, tournament, fee_labels: dict[int, str], **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["paid"]
-        field.queryset = tournament.registrations.select_related("player")
-        registrations = list(field.queryset)
+        field = field_of(self, "paid", RegistrationChoiceField)
+        registered = tournament.registrations.select_related("player")
+        field.queryset = registered
+        registrations = list(registered)
         marks = namesake_marks(registration.player for registration in registrations)
 
         def label(registration: Registration) -> str:

@@ -7,10 +7,11 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from django import forms
+from django.db import models
 
 from core.engine_text import display_name_key
 
-T = TypeVar("T")
+T = TypeVar("T", bound=models.Model)
 
 
 DATE_INPUT = forms.DateInput(attrs={"type": "date"}, format="%Y-%m-%d")

@@ -5,16 +5,20 @@ from __future__ import annotations
 
 import datetime
 from collections.abc import Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django import forms
 from django.contrib.auth.models import User
 from django.contrib.auth.validators import UnicodeUsernameValidator
 from django.utils.translation import gettext_lazy as _
 
+from core.form_fields import field_of
 from core.name_fields import NameField
 from engine.names import clean_name
 from tournaments.models import AuditEntry, Role, Table
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 DATETIME_INPUT = forms.DateTimeInput(attrs={"type": "datetime-local"}, format="%Y-%m-%dT%H:%M")
 # The database keeps moments in UTC: a moment on the first or the last day of the calendar can
@@ -25,7 +29,9 @@ FIRST_DAY, LAST_DAY = datetime.date(1, 1, 2), datetime.date(9999, 12, 30)
 class MomentField(forms.DateTimeField):
     """A date and time the database can compare with its moments."""
 
-    def to_python(self, value: object) -> datetime.datetime | None:
+    def to_python(
+        self, value: str | datetime.datetime | datetime.date | None
+    ) -> datetime.datetime | None:
         moment = super().to_python(value)
         if moment is not None and not FIRST_DAY <= moment.date() <= LAST_DAY:
             raise forms.ValidationError(
@@ -36,7 +42,7 @@ class MomentField(forms.DateTimeField):
         return moment
 
 
-def role_choices(roles: Sequence[str]) -> list[tuple[str, str]]:
+def role_choices(roles: Sequence[str]) -> list[tuple[str, StrOrPromise]]:
     return [(role, Role(role).label) for role in roles]
 
 
@@ -48,7 +54,7 @@ class RoleAddForm(forms.Form):
 
     def __init__(self, *args: Any, roles: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["role"].choices = role_choices(roles)
+        field_of(self, "role", forms.ChoiceField).choices = role_choices(roles)
 
     def clean_username(self) -> User:
         username = clean_name(self.cleaned_data["username"])
@@ -93,7 +99,7 @@ class RoleRemoveForm(forms.Form):
 
     def __init__(self, *args: Any, roles: Sequence[str], **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["role"].choices = role_choices(roles)
+        field_of(self, "role", forms.ChoiceField).choices = role_choices(roles)
 
 
 class TableRefereesForm(forms.Form):
@@ -133,6 +139,17 @@ class TableRefereesForm(forms.Form):
         ]
 
 
+class AuditFilters(TypedDict):
+    """The audit log's filters as its selector takes them (tournaments.selectors.audit_entries)."""
+
+    table: int | None
+    round_number: int | None
+    player: str
+    action: str
+    since: datetime.datetime | None
+    until: datetime.datetime | None
+
+
 class AuditFilterForm(forms.Form):
     """The audit log's filters; each one left empty filters nothing."""
 
@@ -155,15 +172,15 @@ class AuditFilterForm(forms.Form):
             self.add_error("until", _("The end of the time range is before its start."))
         return cleaned
 
-    def filters(self) -> dict[str, object]:
+    def filters(self) -> AuditFilters:
         """The selector's keyword arguments from the fields that are valid (after is_valid, a
         bad field is reported and left out, the others still filter; unbound: no filter)."""
         cleaned = getattr(self, "cleaned_data", {})
-        return {
-            "table": cleaned.get("table"),
-            "round_number": cleaned.get("round"),
-            "player": cleaned.get("player") or "",
-            "action": cleaned.get("action") or "",
-            "since": cleaned.get("since"),
-            "until": cleaned.get("until"),
-        }
+        return AuditFilters(
+            table=cleaned.get("table"),
+            round_number=cleaned.get("round"),
+            player=cleaned.get("player") or "",
+            action=cleaned.get("action") or "",
+            since=cleaned.get("since"),
+            until=cleaned.get("until"),
+        )

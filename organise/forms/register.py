@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.form_fields import field_of
 from core.name_fields import NameField
 from organise.forms.fields import (
     latvian_choices,
@@ -21,10 +22,10 @@ class PlayerForm(forms.ModelForm):
 
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["club"]
+        field = field_of(self, "club", forms.ModelChoiceField)
         field.choices = [
             ("", field.empty_label),
-            *latvian_choices(field.queryset, name=lambda club: club.name),
+            *latvian_choices(Club.objects.all(), name=lambda club: club.name),
         ]
 
 

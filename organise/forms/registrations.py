@@ -7,6 +7,7 @@ import json
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.form_fields import field_of
 from core.name_fields import NameField
 from engine.names import same_name_key, search_key, search_spellings
 from organise.forms.fields import (
@@ -29,13 +30,14 @@ class RegisterPlayersForm(forms.Form):
 
     def __init__(self, *args, tournament: Tournament, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["players"]
-        field.queryset = (
+        field = field_of(self, "players", RegistrationChoiceField)
+        unregistered = (
             Player.objects.filter(is_active=True)
             .exclude(registrations__tournament=tournament)
             .select_related("club")
         )
-        players = list(field.queryset)
+        field.queryset = unregistered
+        players = list(unregistered)
         marks = namesake_marks(players)
         field.choices = latvian_choices(
             players,
@@ -65,7 +67,8 @@ class RegistrationForm(forms.ModelForm):
     def __init__(self, *args, **kwargs) -> None:
         super().__init__(*args, **kwargs)
         # Only this tournament's fee categories.
-        self.fields["fee_category"].queryset = self.instance.tournament.fee_categories.all()
+        fee_category = field_of(self, "fee_category", forms.ModelChoiceField)
+        fee_category.queryset = self.instance.tournament.fee_categories.all()
 
     def clean_team(self) -> str:
         """A team that reads as one of the tournament's (another case, a look-alike letter) is

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.form_fields import field_of
 from organise.forms.fields import (
     RegistrationChoiceField,
     _labelled,
@@ -24,9 +25,10 @@ class CheckInForm(forms.Form):
 
     def __init__(self, *args, round_, **kwargs) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["registrations"]
-        field.queryset = round_.tournament.registrations.select_related("player")
-        registrations = list(field.queryset)
+        field = field_of(self, "registrations", forms.ModelMultipleChoiceField)
+        registered = round_.tournament.registrations.select_related("player")
+        field.queryset = registered
+        registrations = list(registered)
         marks = namesake_marks(registration.player for registration in registrations)
         field.choices = latvian_choices(
             registrations,
@@ -59,5 +61,6 @@ class SwapForm(forms.Form):
         names = latvian_choices(seated, name=lambda registration: registration.player.full_name)
         choices = [("", "---------"), *names]
         for name in ("first", "second"):
-            self.fields[name].queryset = seated
-            self.fields[name].choices = choices
+            field = field_of(self, name, forms.ModelChoiceField)
+            field.queryset = seated
+            field.choices = choices

@@ -3,16 +3,22 @@ and a player invited to a final. Forms check input; ranking.services writes."""
 
 from __future__ import annotations
 
+import datetime
 import re
+from typing import TYPE_CHECKING, TypedDict
 
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.form_fields import field_of
 from engine.errors import SheetError
 from engine.ranking import DEFAULT_POINTS_TABLE, MAX_PLACES, PointsTable
 from organise.forms.fields import DATE_INPUT, ID_MAX_DIGITS
 from ranking.models import Season
 from tournaments.models import Level, Player
+
+if TYPE_CHECKING:
+    from django_stubs_ext import StrOrPromise
 
 # The levels a season's table gives points for, the most valuable first.
 LEVELS = (Level.NATIONAL, Level.DISTRICT, Level.CLUB)
@@ -107,6 +113,17 @@ def points_field_name(level: str) -> str:
     return f"points_{level}"
 
 
+class SeasonValues(TypedDict):
+    """A season's rules as the services take them (ranking.services.season_create)."""
+
+    name: str
+    starts_on: datetime.date
+    ends_on: datetime.date
+    best_k: int
+    qualifiers: int
+    points_table: dict[str, list[int]]
+
+
 class SeasonForm(forms.ModelForm):
     """A season's dates, best K, qualifiers and points table (one text field per level). Levels
     of the stored table that no tournament can have (added in the admin) are kept as they are."""
@@ -126,7 +143,7 @@ class SeasonForm(forms.ModelForm):
         self.other_levels = {
             level: points for level, points in table.items() if level not in Level.values
         }
-        self.fields["best_k"].min_value = 1
+        field_of(self, "best_k", forms.IntegerField).min_value = 1
         self.fields["best_k"].widget.attrs["min"] = 1
         for level in LEVELS:
             name = points_field_name(level)
@@ -162,17 +179,17 @@ class SeasonForm(forms.ModelForm):
         self.instance.points_table = table
         return cleaned
 
-    def season_values(self) -> dict[str, object]:
+    def season_values(self) -> SeasonValues:
         """The keyword arguments of services.season_create / season_update."""
         data = self.cleaned_data
-        return {
-            "name": data["name"],
-            "starts_on": data["starts_on"],
-            "ends_on": data["ends_on"],
-            "best_k": data["best_k"],
-            "qualifiers": data["qualifiers"],
-            "points_table": data["points_table"],
-        }
+        return SeasonValues(
+            name=data["name"],
+            starts_on=data["starts_on"],
+            ends_on=data["ends_on"],
+            best_k=data["best_k"],
+            qualifiers=data["qualifiers"],
+            points_table=data["points_table"],
+        )
 
 
 class PlayerField(forms.ModelChoiceField):
@@ -217,7 +234,8 @@ class InvitationForm(forms.Form):
         self, *args, players: list[Player], season: Season, whole_season: bool, **kwargs
     ) -> None:
         super().__init__(*args, **kwargs)
-        field = self.fields["player"]
+        self.found = len(players)  # the players the search found, offered in the choice
+        field = field_of(self, "player", PlayerField)
         field.choices = [
             ("", field.empty_label),
             *(
@@ -228,7 +246,7 @@ class InvitationForm(forms.Form):
                 for player in players
             ),
         ]
-        scopes = [(SCOPE_FINAL, _("this final only"))]
+        scopes: list[tuple[str, StrOrPromise]] = [(SCOPE_FINAL, _("this final only"))]
         if whole_season:
             scopes.append(
                 (
@@ -236,7 +254,7 @@ class InvitationForm(forms.Form):
                     _("every final of season %(season)s") % {"season": season.name},
                 )
             )
-        self.fields["scope"].choices = scopes
+        field_of(self, "scope", forms.ChoiceField).choices = scopes
 
     @property
     def whole_season(self) -> bool:

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 from django.core.paginator import Paginator
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, render
 from django.views.decorators.http import require_safe
 
 from accounts.access import organiser_required
+from core.http import AuthenticatedHttpRequest
 from organise.audit_log import audit_rows
 from organise.forms.people import (
     AuditFilterForm,
@@ -18,7 +19,7 @@ from tournaments.models import Tournament
 
 @organiser_required
 @require_safe
-def audit_log(request: HttpRequest, slug: str) -> HttpResponse:
+def audit_log(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Every organiser and referee action of the tournament, filtered, a page at a time."""
     tournament = get_object_or_404(Tournament, slug=slug)
     form = AuditFilterForm(request.GET or None)

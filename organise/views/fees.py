@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
+from decimal import Decimal
+from typing import Any
+
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.access import organiser_required
+from core.http import AuthenticatedHttpRequest
 from core.security import client_ip
 from organise.forms.fees import FeeCategoryFormSet, FeeCategorySetForm, FeesPaidForm
 from tournaments import selectors, services
@@ -30,7 +34,9 @@ def fees_form(tournament: Tournament, data: object = None) -> FeesPaidForm | Non
     return FeesPaidForm(data, tournament=tournament, fee_labels=labels, initial=initial)
 
 
-def save_fees_on_screen(request: HttpRequest, round_: Round, *, announce: bool = True) -> None:
+def save_fees_on_screen(
+    request: AuthenticatedHttpRequest, round_: Round, *, announce: bool = True
+) -> None:
     """Save the fee ticks sent with the check-in (any of its buttons), when they were on screen;
     `announce`: say how many have paid."""
     if FEES_ON_SCREEN not in request.POST:
@@ -56,7 +62,7 @@ def save_fees_on_screen(request: HttpRequest, round_: Round, *, announce: bool =
 
 @organiser_required
 @require_POST
-def fee_category_set(request: HttpRequest, slug: str) -> HttpResponse:
+def fee_category_set(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The entries page's ticks: the players ticked pay the fee of the category chosen."""
     tournament = get_object_or_404(Tournament, slug=slug)
     form = FeeCategorySetForm(request.POST, tournament=tournament)
@@ -87,9 +93,21 @@ def fee_category_set(request: HttpRequest, slug: str) -> HttpResponse:
     return redirect("organise:registrations", slug=slug)
 
 
+def _category_row(cleaned: dict[str, Any]) -> services.CategoryRow:
+    """A row of the fees form as the service takes it. The form requires the fee of each
+    category kept; a removed one's may be left empty, and is not read."""
+    amount = cleaned.get("amount")
+    return services.CategoryRow(
+        pk=cleaned.get("category"),
+        name=cleaned["name"],
+        amount=Decimal(0) if amount is None else amount,
+        delete=bool(cleaned.get("remove")),
+    )
+
+
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def fee_categories(request: HttpRequest, slug: str) -> HttpResponse:
+def fee_categories(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The tournament's fee categories (the first is the standard fee) and the fund so far."""
     tournament = get_object_or_404(Tournament, slug=slug)
     initial = [
@@ -99,12 +117,7 @@ def fee_categories(request: HttpRequest, slug: str) -> HttpResponse:
     formset = FeeCategoryFormSet(request.POST or None, initial=initial, prefix="fees")
     if request.method == "POST" and formset.is_valid():
         rows = [
-            services.CategoryRow(
-                pk=form.cleaned_data.get("category"),
-                name=form.cleaned_data["name"],
-                amount=form.cleaned_data.get("amount"),
-                delete=bool(form.cleaned_data.get("remove")),
-            )
+            _category_row(form.cleaned_data)
             for form in formset.forms
             if form.cleaned_data.get("name") or form.cleaned_data.get("category")
         ]

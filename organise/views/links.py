@@ -5,7 +5,8 @@ renewed, withdrawn), from the round or tournament page."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.models import User
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.translation import gettext as _
@@ -13,6 +14,7 @@ from django.utils.translation import gettext_lazy
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.access import organiser_required
+from core.http import AuthenticatedHttpRequest
 from core.query import whole_number
 from core.security import client_ip
 from hall.services import display_links
@@ -27,7 +29,7 @@ def _round_page(table: Table) -> str:
     return f"{url}#entry-links"
 
 
-def _organises_table(user: object, table: Table) -> bool:
+def _organises_table(user: User, table: Table) -> bool:
     return permissions.is_organiser(user, table.round.tournament)
 
 
@@ -36,9 +38,9 @@ ONLY_ORGANISERS = gettext_lazy("Only the tournament's organisers manage its entr
 
 @table_role_required(_organises_table, ONLY_ORGANISERS)
 @require_POST
-def table_link_new(request: HttpRequest, door: DoorTable) -> HttpResponse:
+def table_link_new(request: AuthenticatedHttpRequest, door: DoorTable) -> HttpResponse:
     """A new entry link for the table; the old one stops working."""
-    table = door.table
+    table = door.seated_table
     services.table_token_issue(table=table, by=request.user, ip_address=client_ip(request))
     messages.success(
         request,
@@ -50,11 +52,11 @@ def table_link_new(request: HttpRequest, door: DoorTable) -> HttpResponse:
 
 @table_role_required(_organises_table, ONLY_ORGANISERS)
 @require_http_methods(["GET", "HEAD", "POST"])
-def table_link_revoke(request: HttpRequest, door: DoorTable) -> HttpResponse:
+def table_link_revoke(request: AuthenticatedHttpRequest, door: DoorTable) -> HttpResponse:
     """The table's entry link stops working (a lost phone, a leaked link). The list's button
     opens a page that asks first; only its form (`confirmed`) revokes, so a stray click or an
     old form resent does not cut a referee off mid-round."""
-    table = door.table
+    table = door.seated_table
     if request.method != "POST" or not request.POST.get("confirmed"):
         return render(request, "organise/link_revoke.html", {"table": table})
     revoked = services.table_token_revoke(
@@ -72,7 +74,7 @@ def table_link_revoke(request: HttpRequest, door: DoorTable) -> HttpResponse:
     return redirect(_round_page(table))
 
 
-def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
+def _back(request: AuthenticatedHttpRequest, tournament: Tournament) -> HttpResponse:
     """To the round page the form was on (`back`: its number), else the tournament page."""
     number = whole_number(request.POST.get("back"))
     if number is not None and tournament.rounds.filter(number=number).exists():
@@ -84,7 +86,7 @@ def _back(request: HttpRequest, tournament: Tournament) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def display_link_new(request: HttpRequest, slug: str) -> HttpResponse:
+def display_link_new(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """A new private link of the hall display; the old one stops working."""
     tournament = get_object_or_404(Tournament, slug=slug)
     display_links.display_link_issue(
@@ -102,7 +104,7 @@ def display_link_new(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def display_link_revoke(request: HttpRequest, slug: str) -> HttpResponse:
+def display_link_revoke(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The private link stops working (a leaked link); the public display stays."""
     tournament = get_object_or_404(Tournament, slug=slug)
     revoked = display_links.display_link_revoke(

@@ -4,8 +4,9 @@ accounts."""
 from __future__ import annotations
 
 from django.contrib import messages
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.cache import add_never_cache_headers
 from django.utils.translation import gettext as _
@@ -21,6 +22,7 @@ from accounts.services.roles import (
     role_revoke,
     tables_referees_set,
 )
+from core.http import AuthenticatedHttpRequest
 from core.security import client_ip
 from organise.forms.people import (
     RefereeAccountForm,
@@ -55,13 +57,13 @@ ROLE_MESSAGES = {
 }
 
 
-def _role_message(role: str, outcome: str, user) -> str:
-    return str(ROLE_MESSAGES[role][outcome]) % {"name": user.username}
+def _role_message(role: str, outcome: str, user: User) -> str:
+    return str(ROLE_MESSAGES[Role(role)][outcome]) % {"name": user.username}
 
 
 @role_manager_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_roles(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Who organises and referees the tournament; whoever may give a role adds people to it by
     username (tournaments.permissions.can_manage_role: organisers the table referees, staff and the
     chief referees the chief referees)."""
@@ -94,7 +96,7 @@ def tournament_roles(request: HttpRequest, slug: str) -> HttpResponse:
 
 
 def _roles_page(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     tournament: Tournament,
     manageable: list[str],
     *,
@@ -121,11 +123,12 @@ def _roles_page(
 
 
 def _referee_account_create(
-    request: HttpRequest, tournament: Tournament, manageable: list[str]
+    request: AuthenticatedHttpRequest, tournament: Tournament, manageable: list[str]
 ) -> HttpResponse:
     """A new referee account: the page answers directly (never stored, never cached) with the
     password to hand over, shown this once."""
     account_form = RefereeAccountForm(request.POST, prefix="account")
+    shown_form: RefereeAccountForm | None = account_form  # None once the account is made
     new_account = None
     if account_form.is_valid():
         try:
@@ -139,9 +142,9 @@ def _referee_account_create(
         except services.ServiceError as error:
             messages.error(request, str(error))
         else:
-            account_form = None
+            shown_form = None
     response = _roles_page(
-        request, tournament, manageable, account_form=account_form, new_account=new_account
+        request, tournament, manageable, account_form=shown_form, new_account=new_account
     )
     add_never_cache_headers(response)
     return response
@@ -158,7 +161,7 @@ ROLE_REMOVAL_REFUSALS = {
 
 @role_manager_required
 @require_POST
-def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_role_remove(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     form = RoleRemoveForm(request.POST, roles=Role.values)
     if not form.is_valid():
@@ -181,7 +184,7 @@ def tournament_role_remove(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def round_referees(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_referees(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
     """Assign the tournament's referee accounts to the round's tables."""
     round_ = round_or_404(slug, number)
     referees = role_holders(tournament=round_.tournament, role=Role.REFEREE)

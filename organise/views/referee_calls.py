@@ -8,13 +8,14 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect
 from django.urls import reverse
 from django.utils.translation import gettext as _
 from django.views.decorators.http import require_POST
 
 from accounts.access import lazy_tournament
+from core.http import AuthenticatedHttpRequest
 from core.security import client_ip
 from hall.models import RefereeCall
 from hall.services import referee_calls
@@ -27,7 +28,7 @@ def call_answerer_required(view: Callable[..., HttpResponse]) -> Callable[..., H
 
     @login_required
     @wraps(view)
-    def wrapped(request: HttpRequest, slug: str, **kwargs: object) -> HttpResponse:
+    def wrapped(request: AuthenticatedHttpRequest, slug: str, **kwargs: object) -> HttpResponse:
         if not permissions.can_run_clock(request.user, lazy_tournament(slug)):
             raise PermissionDenied(
                 _("Only the tournament's organisers and chief referees answer the tables' calls.")
@@ -39,7 +40,7 @@ def call_answerer_required(view: Callable[..., HttpResponse]) -> Callable[..., H
 
 @call_answerer_required
 @require_POST
-def referee_call_answer(request: HttpRequest, slug: str, call_id: int) -> HttpResponse:
+def referee_call_answer(request: AuthenticatedHttpRequest, slug: str, call_id: int) -> HttpResponse:
     """Mark the call answered; back to the round page (`back=round`) or the dashboard."""
     call = get_object_or_404(
         RefereeCall.objects.select_related("table__round"),

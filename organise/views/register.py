@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -11,6 +11,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.access import organiser_required
+from core.http import AuthenticatedHttpRequest
 from core.query import paginate
 from core.security import client_ip
 from organise.forms.fields import ID_MAX_DIGITS
@@ -25,7 +26,7 @@ LAST_IMPORT = "last_player_import"  # the session's pks of the players of the la
 
 @organiser_required
 @require_safe
-def player_list(request: HttpRequest) -> HttpResponse:
+def player_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     query = request.GET.get("q", "").strip()
     table = PlayerTable(selectors.player_list(query=query))
     if query:  # a search that finds nobody is not an empty register
@@ -45,13 +46,13 @@ def player_list(request: HttpRequest) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def player_edit(request: HttpRequest, player_id: int | None = None) -> HttpResponse:
+def player_edit(request: AuthenticatedHttpRequest, player_id: int | None = None) -> HttpResponse:
     player = get_object_or_404(Player, pk=player_id) if player_id else None
     form = PlayerForm(request.POST or None, instance=player)
     if request.method == "POST" and form.is_valid():
         services.player_save(
             player=player or Player(),
-            values={name: form.cleaned_data[name] for name in form._meta.fields},
+            values={name: form.cleaned_data[name] for name in PlayerForm.Meta.fields},
             by=request.user,
             ip_address=client_ip(request),
         )
@@ -105,7 +106,7 @@ def _preview_lines(preview, matches: dict[int, int | None]) -> list[dict]:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def player_import(request: HttpRequest) -> HttpResponse:
+def player_import(request: AuthenticatedHttpRequest) -> HttpResponse:
     """Step 1 uploads and previews; step 2 (confirm) imports the same text, all or nothing."""
     form = PlayerImportForm(
         request.POST or None,
@@ -169,7 +170,7 @@ def player_import(request: HttpRequest) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def club_list(request: HttpRequest) -> HttpResponse:
+def club_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         club = services.club_create(

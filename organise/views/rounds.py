@@ -8,7 +8,7 @@ from functools import wraps
 from django.contrib import messages
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils.functional import Promise
@@ -17,6 +17,7 @@ from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_POST, require_safe
 
 from accounts.access import organiser_required, round_or_404
+from core.http import AuthenticatedHttpRequest
 from core.query import whole_number
 from core.security import client_ip
 from hall.selectors import (
@@ -37,7 +38,7 @@ from tournaments.round_clock import round_clock
 
 @organiser_required
 @require_POST
-def round_create(request: HttpRequest, slug: str) -> HttpResponse:
+def round_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     try:
         new_round = services.round_create(
@@ -51,12 +52,12 @@ def round_create(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_safe
-def round_detail(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_detail(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
     return _round_page(request, round_or_404(slug, number))
 
 
 def _round_page(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     round_: Round,
     *,
     check_in_form: CheckInForm | None = None,
@@ -75,13 +76,18 @@ def _round_page(
         present = None  # the saved check-in
     # Seated by rank: each player's rank beside his seat, to check against the standings.
     by_rank = bool(tables) and round_.seating_mode == SeatingMode.RANKED
-    if by_rank:
-        ranks = scoring_selectors.rank_labels_before(
+    ranks = (
+        scoring_selectors.rank_labels_before(
             tournament=round_.tournament, before_round=round_.number
         )
-        for view in tables:
-            for seat in view.seats:
-                seat.rank_label = ranks.get(seat.registration_id, "")
+        if by_rank
+        else {}
+    )
+    # Each table with its seats, a seat beside its player's rank ("" when not seated by rank).
+    seated_tables = [
+        (view, [(seat, ranks.get(seat.registration_id, "")) for seat in view.seats])
+        for view in tables
+    ]
     check_ins_made = confirmed_check_ins(round_=round_)
     attendance = selectors.attendance_difference(
         round_=round_,
@@ -95,6 +101,7 @@ def _round_page(
             "tournament": round_.tournament,
             "round": round_,
             "tables": tables,
+            "seated_tables": seated_tables,
             "uneven_dealing": selectors.uneven_dealing(round_=round_, tables=tables),
             "check_in_form": check_in_form,
             "fees_form": fees_form(round_.tournament),
@@ -152,7 +159,7 @@ def clock_keeper_required(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 
     @login_required
     @wraps(view)
-    def wrapped(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+    def wrapped(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
         round_ = round_or_404(slug, number)
         if not permissions.can_run_clock(request.user, round_.tournament):
             raise PermissionDenied(
@@ -165,7 +172,7 @@ def clock_keeper_required(view: Callable[..., HttpResponse]) -> Callable[..., Ht
 
 @clock_keeper_required
 @require_POST
-def round_clock_action(request: HttpRequest, round_: Round) -> HttpResponse:
+def round_clock_action(request: AuthenticatedHttpRequest, round_: Round) -> HttpResponse:
     """Start the round's clock, call time or reset it (the form's `action`); back to the round
     page (an organiser) or the dashboard (a chief referee) with what happened."""
     action = CLOCK_ACTIONS.get(request.POST.get("action", ""))
@@ -188,7 +195,7 @@ def round_clock_action(request: HttpRequest, round_: Round) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_check_in(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = round_or_404(slug, number)
     save_fees_on_screen(request, round_)
     form = CheckInForm(request.POST, round_=round_)
@@ -199,7 +206,7 @@ def round_check_in(request: HttpRequest, slug: str, number: int) -> HttpResponse
     return redirect("organise:round", slug=slug, number=number)
 
 
-def _save_check_in(request: HttpRequest, round_: Round, form: CheckInForm) -> bool:
+def _save_check_in(request: AuthenticatedHttpRequest, round_: Round, form: CheckInForm) -> bool:
     """The check-in as ticked on screen, saved; False (and why, in a message) when refused."""
     try:
         count = services.check_in_set(
@@ -222,7 +229,9 @@ def _save_check_in(request: HttpRequest, round_: Round, form: CheckInForm) -> bo
 
 @organiser_required
 @require_POST
-def round_fees_paid_present(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_fees_paid_present(
+    request: AuthenticatedHttpRequest, slug: str, number: int
+) -> HttpResponse:
     """Everyone present has paid: the check-in on screen is saved (the fee ticks with it), then
     every player checked in is ticked paid."""
     round_ = round_or_404(slug, number)
@@ -252,12 +261,12 @@ def round_fees_paid_present(request: HttpRequest, slug: str, number: int) -> Htt
     return back
 
 
-def check_ins_shown(request: HttpRequest) -> int | None:
+def check_ins_shown(request: AuthenticatedHttpRequest) -> int | None:
     """The last check-in the organiser's screen showed (self check-in goes on meanwhile)."""
     return whole_number(request.POST.get("check_ins_shown"))
 
 
-def _attendance_on_screen(request: HttpRequest, round_: Round) -> CheckInForm | None:
+def _attendance_on_screen(request: AuthenticatedHttpRequest, round_: Round) -> CheckInForm | None:
     """The check-in list as sent with the round's form (its `attendance` marker says the list
     was on screen: no tick at all then means nobody is present); None without it."""
     if "attendance" not in request.POST:
@@ -267,7 +276,7 @@ def _attendance_on_screen(request: HttpRequest, round_: Round) -> CheckInForm | 
 
 @organiser_required
 @require_POST
-def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_generate(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
     """Seat the players ticked on screen: the check-in is saved with the seating."""
     round_ = round_or_404(slug, number)
     save_fees_on_screen(request, round_)
@@ -299,7 +308,7 @@ def round_generate(request: HttpRequest, slug: str, number: int) -> HttpResponse
 
 @organiser_required
 @require_POST
-def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_swap(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
     round_ = round_or_404(slug, number)
     form = SwapForm(request.POST, round_=round_)
     if not form.is_valid():
@@ -324,7 +333,7 @@ def round_swap(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_publish(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
     """Publish with the check-in on screen (saved with it); refused while the seated players
     are not the present ones, unless the organiser ticks that it is published as it is."""
     round_ = round_or_404(slug, number)
@@ -353,7 +362,7 @@ def round_publish(request: HttpRequest, slug: str, number: int) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def round_close(request: HttpRequest, slug: str, number: int) -> HttpResponse:
+def round_close(request: AuthenticatedHttpRequest, slug: str, number: int) -> HttpResponse:
     """Close a round once every table is confirmed: its results are final."""
     round_ = get_object_or_404(Round, tournament__slug=slug, number=number)
     try:

@@ -9,7 +9,7 @@ from urllib.parse import urlencode
 
 from django.contrib import messages
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -18,6 +18,7 @@ from django.utils.translation import ngettext
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from accounts.access import organiser_required
+from core.http import AuthenticatedHttpRequest
 from core.query import id_param
 from core.security import client_ip
 from organise.forms.seasons import InvitationForm, SeasonForm
@@ -28,7 +29,9 @@ from tournaments.models import Player, Tournament
 from tournaments.services import ServiceError
 
 
-def _qualification_season(request: HttpRequest, tournament: Tournament) -> Season | None:
+def _qualification_season(
+    request: AuthenticatedHttpRequest, tournament: Tournament
+) -> Season | None:
     seasons = selectors.season_list()
     season_id = id_param(request, "season")
     if season_id is None:
@@ -44,13 +47,15 @@ def _qualification_url(tournament: Tournament, season: Season | None) -> str:
     return f"{url}?{urlencode({'season': season.pk})}" if season is not None else url
 
 
-def _search_query(request: HttpRequest) -> str:
+def _search_query(request: AuthenticatedHttpRequest) -> str:
     """The player search of the invitation form (?q=, or the POSTed q it was made from)."""
     text = request.POST.get("q") if request.method == "POST" else request.GET.get("q")
     return (text or "").strip()[:80]
 
 
-def _invitation_form(request: HttpRequest, season: Season, *, query: str) -> InvitationForm:
+def _invitation_form(
+    request: AuthenticatedHttpRequest, season: Season, *, query: str
+) -> InvitationForm:
     players = selectors.invitable_players(query=query)
     if request.method == "POST":
         # The chosen player stays in the list when the form comes back with an error.
@@ -69,7 +74,7 @@ def _invitation_form(request: HttpRequest, season: Season, *, query: str) -> Inv
 
 
 def _qualification_page(
-    request: HttpRequest,
+    request: AuthenticatedHttpRequest,
     tournament: Tournament,
     season: Season | None,
     *,
@@ -94,14 +99,14 @@ def _qualification_page(
             "invitations": invitations,
             "form": form,
             "query": query,
-            "found": len(form.fields["player"].choices) - 1 if form is not None else 0,
+            "found": form.found if form is not None else 0,
         },
     )
 
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def qualification(request: HttpRequest, slug: str) -> HttpResponse:
+def qualification(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """The final's qualifiers by the season's rules and its invitations; a POST registers the
     qualifiers not registered yet (the invited players too)."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -133,7 +138,7 @@ def qualification(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def invitation_add(request: HttpRequest, slug: str) -> HttpResponse:
+def invitation_add(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Invite a player to the final (?season= the page's season): back to the page, or the page
     again with the form's error."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -164,7 +169,7 @@ def invitation_add(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def invitation_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
+def invitation_withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Take back an invitation to this final (one to every final of the season: federation
     staff only)."""
     tournament = get_object_or_404(Tournament, slug=slug)
@@ -212,7 +217,7 @@ def invitation_withdraw(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_safe
-def season_list(request: HttpRequest) -> HttpResponse:
+def season_list(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(request, "organise/season_list.html", {"seasons": selectors.season_list()})
 
 
@@ -228,7 +233,7 @@ def _new_season_initial(seasons: list[Season]) -> dict[str, object]:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def season_create(request: HttpRequest) -> HttpResponse:
+def season_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = SeasonForm(
         request.POST if request.method == "POST" else None,
         initial=_new_season_initial(selectors.season_list()),
@@ -248,7 +253,7 @@ def season_create(request: HttpRequest) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def season_edit(request: HttpRequest, season_id: int) -> HttpResponse:
+def season_edit(request: AuthenticatedHttpRequest, season_id: int) -> HttpResponse:
     season = get_object_or_404(Season, pk=season_id)
     # The form works on a copy: the season itself changes only through the service.
     form = SeasonForm(

@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import gettext_lazy, ngettext
 from django.views.decorators.http import require_http_methods, require_POST
 
 from accounts.access import organiser_required
+from core.http import AuthenticatedHttpRequest
 from core.security import client_ip
 from organise.forms.signups import SignUpActionForm, SignUpsAcceptForm
 from signups import services as signup_services
@@ -27,19 +28,19 @@ DONE = {
 }
 
 
-def _act(request: HttpRequest, signup: SignUp, action: str) -> None:
-    who = {"by": request.user, "ip_address": client_ip(request)}
+def _act(request: AuthenticatedHttpRequest, signup: SignUp, action: str) -> None:
+    by, ip_address = request.user, client_ip(request)
     if action == "accept":
-        signup_services.signup_accept(signup=signup, **who)
+        signup_services.signup_accept(signup=signup, by=by, ip_address=ip_address)
     elif action == "refuse":
-        signup_services.signup_refuse(signup=signup, **who)
+        signup_services.signup_refuse(signup=signup, by=by, ip_address=ip_address)
     else:
-        signup_services.signup_move(signup=signup, to=action, **who)
+        signup_services.signup_move(signup=signup, to=action, by=by, ip_address=ip_address)
 
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def signups(request: HttpRequest, slug: str) -> HttpResponse:
+def signups(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     if request.method == "POST":
         form = SignUpActionForm(request.POST)
@@ -60,8 +61,8 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
     numbers = {
         line.signup.pk: line.number for line in (*lists.registered, *lists.waiting) if line.signup
     }
-    for signup in every:
-        signup.number = numbers.get(signup.pk)
+    # Each sign-up beside its number on its list (None: on neither).
+    numbered = [(numbers.get(signup.pk), signup) for signup in every]
     return render(
         request,
         "organise/signups.html",
@@ -70,9 +71,13 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
             "lists": lists,
             "is_open": signup_open(tournament),
             "joins_round": selectors.round_to_join(tournament=tournament),
-            "listed": [s for s in every if s.status == SignUpStatus.LISTED],
-            "waiting": [s for s in every if s.status == SignUpStatus.WAITING],
-            "done": [s for s in every if s.status in (SignUpStatus.ACCEPTED, SignUpStatus.REFUSED)],
+            "listed": [(n, s) for n, s in numbered if s.status == SignUpStatus.LISTED],
+            "waiting": [(n, s) for n, s in numbered if s.status == SignUpStatus.WAITING],
+            "done": [
+                (n, s)
+                for n, s in numbered
+                if s.status in (SignUpStatus.ACCEPTED, SignUpStatus.REFUSED)
+            ],
             # A place is free and someone waits: the organiser moves him (never done silently).
             "first_waiting": lists.waiting[0] if lists.waiting and lists.free_places else None,
             # Accepting several at once: as many as the places take (the whole list when they
@@ -86,7 +91,7 @@ def signups(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_POST
-def signups_accept(request: HttpRequest, slug: str) -> HttpResponse:
+def signups_accept(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """Accept the first N of the online list in one step; then the entries page, where the
     players now are."""
     tournament = get_object_or_404(Tournament, slug=slug)

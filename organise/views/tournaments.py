@@ -6,7 +6,8 @@ import copy
 from dataclasses import dataclass
 
 from django.contrib import messages
-from django.http import HttpRequest, HttpResponse
+from django.contrib.auth.models import User
+from django.http import HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
@@ -14,6 +15,7 @@ from django.views.decorators.http import require_http_methods, require_safe
 
 from accounts.access import organiser_required, role_required
 from accounts.selectors import chief_refereed_tournaments, organised_tournaments, refereed_tables
+from core.http import AuthenticatedHttpRequest
 from core.security import client_ip
 from engine.presets import PRESETS
 from hall.selectors import display_link, open_check_in_round, referee_calls_for
@@ -41,7 +43,7 @@ class RefereeRound:
     keeps_clock: bool
 
 
-def referee_rounds(user: object, tables: list[Table]) -> list[RefereeRound]:
+def referee_rounds(user: User, tables: list[Table]) -> list[RefereeRound]:
     """The tables grouped by round, in the order given; the role check runs once a tournament."""
     grouped: dict[int, list[Table]] = {}
     for table in tables:
@@ -61,7 +63,7 @@ def referee_rounds(user: object, tables: list[Table]) -> list[RefereeRound]:
 
 @role_required
 @require_safe
-def dashboard(request: HttpRequest) -> HttpResponse:
+def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     """The signed-in start page: the tournaments one organises, the tables one referees."""
     is_staff = permissions.is_federation_staff(request.user)
     tables = refereed_tables(user=request.user)
@@ -82,7 +84,9 @@ def dashboard(request: HttpRequest) -> HttpResponse:
     )
 
 
-def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> HttpResponse:
+def _tournament_form(
+    request: AuthenticatedHttpRequest, tournament: Tournament | None
+) -> HttpResponse:
     """The settings form of a new or an existing tournament. "Fill in" (the preset list's button
     without JavaScript) shows the preset's options filled in, unsaved."""
     data = request.POST or None
@@ -90,23 +94,24 @@ def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> Htt
     # page's links and heading stay on the saved tournament (a form with no name and no slug
     # made them link to a tournament without a slug).
     edited = copy.copy(tournament) if tournament is not None else None
-    if data is not None and data.get("fill_preset") and data.get("preset") in PRESETS:
-        data = data.copy()
-        for name, value in preset_options(data["preset"]).items():
+    preset = data.get("preset") if data is not None else None
+    if data is not None and data.get("fill_preset") and preset is not None and preset in PRESETS:
+        filled = data.copy()
+        for name, value in preset_options(preset).items():
             if isinstance(value, bool):
-                data.setlist(name, ["on"] if value else [])
+                filled.setlist(name, ["on"] if value else [])
             elif value is None:
-                data[name] = ""
+                filled[name] = ""
             else:
-                data[name] = str(value)
-        form = TournamentForm(data, instance=edited)
+                filled[name] = str(value)
+        form = TournamentForm(filled, instance=edited)
         messages.info(request, _("The preset is filled in: check the options, then save."))
     else:
         form = TournamentForm(data, instance=edited)
         if data is not None and form.is_valid():
             # The form's instance holds the values, with an option left out of the request
             # kept as it was (Django's ModelForm).
-            values = {name: getattr(form.instance, name) for name in form._meta.fields}
+            values = {name: getattr(form.instance, name) for name in TournamentForm.Meta.fields}
             try:
                 saved = services.tournament_settings_save(
                     tournament=form.instance if tournament is None else tournament,
@@ -137,19 +142,19 @@ def _tournament_form(request: HttpRequest, tournament: Tournament | None) -> Htt
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def tournament_create(request: HttpRequest) -> HttpResponse:
+def tournament_create(request: AuthenticatedHttpRequest) -> HttpResponse:
     return _tournament_form(request, None)
 
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def tournament_edit(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_edit(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     return _tournament_form(request, get_object_or_404(Tournament, slug=slug))
 
 
 @organiser_required
 @require_safe
-def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
+def tournament_detail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(
         request,
@@ -169,7 +174,7 @@ def tournament_detail(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def registrations(request: HttpRequest, slug: str) -> HttpResponse:
+def registrations(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     # The players of the account's last import (the register's import page) not yet registered here.
     last_import = selectors.unregistered_players(
@@ -194,15 +199,18 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
     listed = selectors.registration_list(tournament=tournament)
     marks = namesake_marks(registration.player for registration in listed)
     fees = selectors.registration_fees(tournament=tournament)
-    for registration in listed:
-        registration.player.namesake_mark = marks.get(registration.player_id, "")
-        registration.fee = fees.get(registration.pk)
+    # Each registration beside its player's namesake mark and its fee category.
+    rows = [
+        (registration, marks.get(registration.player_id, ""), fees.get(registration.pk))
+        for registration in listed
+    ]
     return render(
         request,
         "organise/registrations.html",
         {
             "tournament": tournament,
             "registrations": listed,
+            "rows": rows,
             "form": form,
             "last_import": last_import,
             "import_form": PlayerImportForm(),
@@ -217,7 +225,9 @@ def registrations(request: HttpRequest, slug: str) -> HttpResponse:
 
 @organiser_required
 @require_http_methods(["GET", "HEAD", "POST"])
-def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> HttpResponse:
+def registration_edit(
+    request: AuthenticatedHttpRequest, slug: str, registration_id: int
+) -> HttpResponse:
     registration = get_object_or_404(
         Registration.objects.select_related("player", "tournament"),
         pk=registration_id,
@@ -244,7 +254,7 @@ def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> 
     elif request.method == "POST" and form.is_valid():
         services.registration_update(
             registration=registration,
-            values={name: form.cleaned_data[name] for name in form._meta.fields},
+            values={name: form.cleaned_data[name] for name in RegistrationForm.Meta.fields},
             by=request.user,
             ip_address=client_ip(request),
         )
@@ -264,7 +274,7 @@ def registration_edit(request: HttpRequest, slug: str, registration_id: int) -> 
 
 @organiser_required
 @require_safe
-def meetings(request: HttpRequest, slug: str) -> HttpResponse:
+def meetings(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     tournament = get_object_or_404(Tournament, slug=slug)
     return render(
         request,

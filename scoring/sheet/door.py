@@ -7,16 +7,18 @@ from collections.abc import Callable
 from functools import wraps
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpResponse
 from django.utils.functional import Promise
 
+from core.http import AuthenticatedHttpRequest
 from scoring.sheet.reader import table_by_id
 from tournaments.models import Table
 
 
 def table_role_required(
-    allowed: Callable[[object, Table], bool], refusal: str | Promise
+    allowed: Callable[[User, Table], bool], refusal: str | Promise
 ) -> Callable[[Callable[..., HttpResponse]], Callable[..., HttpResponse]]:
     """Views of one table (`table_id` in the URL): visitors are sent to sign in, accounts the
     check refuses get 403, before anything else is read or the method is looked at. The view
@@ -25,7 +27,9 @@ def table_role_required(
     def decorator(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
         @login_required
         @wraps(view)
-        def wrapped(request: HttpRequest, table_id: int, **kwargs: object) -> HttpResponse:
+        def wrapped(
+            request: AuthenticatedHttpRequest, table_id: int, **kwargs: object
+        ) -> HttpResponse:
             door = table_by_id(table_id)
             if door is None or door.table is None:  # no such table
                 raise Http404

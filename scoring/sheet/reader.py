@@ -33,6 +33,14 @@ class DoorTable:
     heard: TableHeard | None  # when its phone was last heard from (None: never)
     link: TableToken | None = None  # None: the signed-in door
 
+    @property
+    def seated_table(self) -> Table:
+        """The table; Table.DoesNotExist when the round was seated again since its link was
+        issued (the signed-in door finds no table to pass: a 404)."""
+        if self.table is None:
+            raise Table.DoesNotExist
+        return self.table
+
 
 def _door_table(parts: tuple | None) -> DoorTable | None:
     if parts is None:

@@ -5,11 +5,13 @@ tournament settings open registration online."""
 from __future__ import annotations
 
 import datetime
+import re
 
 import pytest
 from django.urls import reverse
 from django.utils import timezone
 
+from signups import services
 from signups.models import SignUp, SignUpStatus
 from signups.services import signup_create, signup_move
 from tests.factories import make_organiser, make_tournament
@@ -215,3 +217,21 @@ def test_a_hostile_count_is_refused_and_accepts_nobody(tournament, staff, count)
     before = database_state()
     response = staff.post(accept_first(tournament), {"count": count}, follow=True)
     assert_refused(response, before, count)
+
+
+def test_each_signup_shows_its_number_on_its_list_and_a_decided_one_none(tournament, staff):
+    services.signup_create(tournament=tournament, full_name="Anna Ozoliņa")
+    services.signup_create(tournament=tournament, full_name="Jānis Bērziņš")
+    refused = services.signup_create(tournament=tournament, full_name="Pēteris Kalns")
+    services.signup_refuse(signup=refused, by=None)
+
+    html = staff.get(page(tournament)).content.decode()
+
+    def number_of(name: str) -> str:
+        found = re.search(rf"<td>([^<]*)</td>\s*<td>{name}<br>", html)
+        assert found is not None, name
+        return found.group(1)
+
+    # One place: Anna is on the list, Jānis first on the waiting list.
+    assert (number_of("Anna Ozoliņa"), number_of("Jānis Bērziņš")) == ("1", "1")
+    assert number_of("Pēteris Kalns") == ""
