@@ -1,6 +1,6 @@
-"""The audit log as the organiser reads it: each entry in words (players by name, games in the
-sheet's words, seatings table by table) with what it changed, before and after. The entries
-are read by `tournaments.selectors.audit_entries`; this is how they are shown."""
+"""The audit log as the organiser reads it: each record in words (players by name, games in the
+sheet's words, seatings table by table) with what it changed, before and after. The records
+are read by `tournaments.selectors.audit_records`; this is how they are shown."""
 
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -14,7 +14,7 @@ from django.utils.translation import gettext_lazy as _
 
 from core.engine_text import GAME_WORDS
 from signups.models import SignUpStatus
-from tournaments.models import AuditEntry, Role, SeatingMode, Tournament
+from tournaments.models import AuditRecord, Role, SeatingMode, Tournament
 from tournaments.selectors.audit import registration_names
 
 
@@ -29,9 +29,9 @@ class AuditChange:
 
 @dataclass(frozen=True)
 class AuditRow:
-    """An audit entry ready to read: when, who, from where, what, and what changed."""
+    """An audit record ready to read: when, who, from where, what, and what changed."""
 
-    entry: AuditEntry
+    record: AuditRecord
     who: str
     where: str
     what: str
@@ -40,17 +40,17 @@ class AuditRow:
     changes: list[AuditChange]
 
 
-def audit_rows(entries: Iterable[AuditEntry], *, tournament: Tournament) -> list[AuditRow]:
-    """The entries in words: players by name (the log keeps registration ids), games in the sheet's
+def audit_rows(records: Iterable[AuditRecord], *, tournament: Tournament) -> list[AuditRow]:
+    """The records in words: players by name (the log keeps registration ids), games in the sheet's
     words, seatings table by table. One query for the names, whatever the page."""
     names = registration_names(tournament=tournament)
-    return [AuditPresenter(entry, names).row() for entry in entries]
+    return [AuditPresenter(record, names).row() for record in records]
 
 
 NOTHING = "—"
 
 
-# The label of each key the services write into an audit entry's detail (the keys are stored
+# The label of each key the services write into an audit record's detail (the keys are stored
 # in English and never change; the labels are translated when the page is shown).
 FACT_LABELS: dict[str, Promise] = {
     "mode": _("Seating"),
@@ -69,7 +69,7 @@ FACT_LABELS: dict[str, Promise] = {
     "username": _("Account"),
     "tables": _("Tables left"),
     "season": _("Season"),
-    "history_entries": _("Earlier audit entries"),
+    "history_entries": _("Earlier audit records"),
     "new_table_links": _("New table links"),
     "round": _("Round"),
     "position": _("Entry"),
@@ -110,10 +110,10 @@ MOMENT_KEYS = frozenset({"started_at", "ends_at", "time_called_at"})
 
 # A key whose label depends on the action: (action, key) → label.
 ACTION_FACT_LABELS: dict[tuple[str, str], Promise] = {
-    (AuditEntry.Action.QUALIFIERS_REGISTERED.value, "players"): _("Players registered"),
-    (AuditEntry.Action.ENTRIES_REGISTERED.value, "players"): _("Players registered"),
-    (AuditEntry.Action.SIGNUP_ACCEPTED.value, "players"): _("Players accepted"),
-    (AuditEntry.Action.FEE_CATEGORY_SET.value, "players"): _("Players"),
+    (AuditRecord.Action.QUALIFIERS_REGISTERED.value, "players"): _("Players registered"),
+    (AuditRecord.Action.REGISTRATIONS_CREATED.value, "players"): _("Players registered"),
+    (AuditRecord.Action.SIGNUP_ACCEPTED.value, "players"): _("Players accepted"),
+    (AuditRecord.Action.FEE_CATEGORY_SET.value, "players"): _("Players"),
 }
 
 
@@ -130,16 +130,16 @@ PLACE_KEYS = frozenset({"round", "position", "via", "before", "after"})
 
 @dataclass(frozen=True)
 class AuditPresenter:
-    entry: AuditEntry
+    record: AuditRecord
     names: dict[str, str]  # registration id (as text) → the player's name
 
     def row(self) -> AuditRow:
-        entry, detail = self.entry, self.detail
+        record, detail = self.record, self.detail
         return AuditRow(
-            entry=entry,
+            record=record,
             who=self.who(),
-            where=entry.ip_address or NOTHING,
-            what=entry.get_action_display(),
+            where=record.ip_address or NOTHING,
+            what=record.get_action_display(),
             place=self.place(),
             facts=[
                 (self.label(key), text)
@@ -153,16 +153,16 @@ class AuditPresenter:
 
     @property
     def detail(self) -> dict[str, object]:
-        detail = self.entry.detail
+        detail = self.record.detail
         return detail if isinstance(detail, dict) else {"detail": detail}
 
     def label(self, key: str) -> str:
         """A detail key as people read it; a key no service writes today shows as it is."""
-        label = ACTION_FACT_LABELS.get((self.entry.action, key)) or FACT_LABELS.get(key)
+        label = ACTION_FACT_LABELS.get((self.record.action, key)) or FACT_LABELS.get(key)
         return str(label) if label is not None else key.replace("_", " ")
 
     def who(self) -> str:
-        user = self.entry.user
+        user = self.record.user
         via_link = self.detail.get("via") == "link"
         if user is not None:
             name = user.get_full_name() or user.username
@@ -175,7 +175,7 @@ class AuditPresenter:
 
     def place(self) -> str:
         parts = []
-        table = self.entry.table
+        table = self.record.table
         round_number = table.round.number if table is not None else self.detail.get("round")
         if round_number is not None:
             parts.append(_("round %(number)s") % {"number": round_number})
@@ -224,15 +224,15 @@ class AuditPresenter:
         if "before" not in detail and "after" not in detail:
             return []
         before, after = detail.get("before"), detail.get("after")
-        action = self.entry.action
+        action = self.record.action
         if action.startswith(("deal.", "penalty.")):
             return [AuditChange(str(_("Entry")), self.deal(before), self.deal(after))]
-        if action == AuditEntry.Action.TABLE_UNLOCKED:
+        if action == AuditRecord.Action.TABLE_UNLOCKED:
             shown = self.points(before) if isinstance(before, dict) else plain(before)
             return [AuditChange(str(_("Confirmed result")), shown, str(_("unlocked")))]
-        if action == AuditEntry.Action.ROUND_REGENERATED:
+        if action == AuditRecord.Action.ROUND_REGENERATED:
             return self.seating_changes(before, after)
-        if action == AuditEntry.Action.TABLE_REFEREES:
+        if action == AuditRecord.Action.TABLE_REFEREES:
             return [AuditChange(str(_("Referees")), plain(before), plain(after))]
         if action.startswith("signup."):
             return [AuditChange(str(_("List")), signup_status(before), signup_status(after))]

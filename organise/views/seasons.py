@@ -203,8 +203,8 @@ def invitation_withdraw(request: AuthenticatedHttpRequest, slug: str) -> HttpRes
             messages.warning(
                 request,
                 _(
-                    "%(name)s stays registered for the final: withdraw the entry on the "
-                    "entries page if he should not play."
+                    "%(name)s stays registered for the final: withdraw the registration on the "
+                    "registrations page if he should not play."
                 )
                 % {"name": name},
             )

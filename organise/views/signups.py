@@ -92,7 +92,7 @@ def signups(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
 @organiser_required
 @require_POST
 def signups_accept(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
-    """Accept the first N of the online list in one step; then the entries page, where the
+    """Accept the first N of the online list in one step; then the registrations page, where the
     players now are."""
     tournament = get_object_or_404(Tournament, slug=slug)
     form = SignUpsAcceptForm(request.POST)

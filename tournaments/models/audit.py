@@ -7,7 +7,7 @@ from django.utils.translation import gettext_lazy as _
 from tournaments.models.tournament import Tournament
 
 
-class AuditEntry(models.Model):
+class AuditRecord(models.Model):
     """One organiser or referee action, with a typed code (who, when, from where, what)."""
 
     class Action(models.TextChoices):
@@ -18,10 +18,12 @@ class AuditEntry(models.Model):
         PLAYERS_IMPORTED = "players.imported", _("players imported")
         PLAYER_SAVED = "player.saved", _("player added or changed")
         CLUB_ADDED = "club.added", _("club added")
-        ENTRIES_REGISTERED = "entries.registered", _("players registered")
-        # Stored values: actions on a registration keep their `entry.*` names in the log.
-        ENTRY_CHANGED = "entry.changed", _("entry changed")
-        ENTRY_WITHDRAWN = "entry.withdrawn", _("entry withdrawn")
+        # The codes are stored, in the database and in every exported archive: those of actions on
+        # registrations keep the names they were first stored under (`entries.*`, `entry.*`),
+        # so that an archive of any age imports as it was written.
+        REGISTRATIONS_CREATED = "entries.registered", _("players registered")
+        REGISTRATION_CHANGED = "entry.changed", _("registration changed")
+        REGISTRATION_WITHDRAWN = "entry.withdrawn", _("registration withdrawn")
         ROUND_CREATED = "round.created", _("round prepared")
         CHECK_IN_CHANGED = "round.check_in", _("check-in changed")
         QUALIFIERS_REGISTERED = "entries.qualified", _("qualifiers registered from the ranking")
@@ -70,7 +72,7 @@ class AuditEntry(models.Model):
         on_delete=models.CASCADE,
         null=True,
         blank=True,
-        related_name="audit_entries",
+        related_name="audit_records",
         verbose_name=_("tournament"),
     )
     table = models.ForeignKey(
@@ -78,7 +80,7 @@ class AuditEntry(models.Model):
         on_delete=models.SET_NULL,
         null=True,
         blank=True,
-        related_name="audit_entries",
+        related_name="audit_records",
         verbose_name=_("table"),
     )
     action = models.CharField(_("action"), max_length=40, choices=Action.choices)
@@ -96,8 +98,8 @@ class AuditEntry(models.Model):
 
     class Meta:
         ordering = ("-at", "-id")
-        verbose_name = _("audit entry")
-        verbose_name_plural = _("audit entries")
+        verbose_name = _("audit record")
+        verbose_name_plural = _("audit records")
 
     def __str__(self) -> str:
         return f"{self.at:%Y-%m-%d %H:%M} {self.action}"  # codes, for operators
