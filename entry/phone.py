@@ -10,7 +10,11 @@ and the end of the round (every deal in, or time up with the deal under way ente
 confirmation). The phone fills the placeholders in (static/js/table/form-placeholders.js). Each
 set is rendered once per shape (the language, the rules, the table's size, who deals) and kept in
 a bounded LRU: rendering the five sets of a table of four was half the CPU of the entry page
-(bench/entry.py)."""
+(bench/entry.py).
+
+The sheet's row and foot are the server's own too (scoring/_sheet_row.html, _sheet_foot.html),
+compiled with every part marked (scoring.templatetags.sheet_row_parts) and rendered with a
+placeholder for each value: the phone writes its rows from them (static/js/table/sheet-row.js)."""
 
 from __future__ import annotations
 
@@ -159,7 +163,10 @@ def placeholder_forms(shape: FormsShape) -> str:
     return render_to_string(FORMS_TEMPLATE, context)
 
 
-# --- The sheet's row with its parts marked -------------------------------------------------------
+# --- The sheet's row and foot with their parts marked --------------------------------------------
+
+# The sheet's foot (the row's file is kept_sheet_rows.ROW_TEMPLATE).
+FOOT_TEMPLATE = "scoring/_sheet_foot.html"
 
 
 def _placeholder_names(prefix: str) -> dict[str, str]:
@@ -196,9 +203,6 @@ def _placeholder_row() -> dict[str, object]:
     }
 
 
-FOOT_TEMPLATE = "scoring/_sheet_foot.html"
-
-
 def _on_one_line(html: str) -> str:
     """The phone writes its rows with no line break or indent between their cells."""
     return "".join(line.lstrip(" ") for line in html.split("\n"))
@@ -206,6 +210,7 @@ def _on_one_line(html: str) -> str:
 
 @lru_cache(maxsize=SHAPES_KEPT)
 def _sheet_templates(language: str) -> dict[str, str]:
+    """Rendered once per language: a row's parts are all in it, whatever the table's shape."""
     row = {
         "row": _placeholder_row(),
         "page_url": placeholder("url"),
