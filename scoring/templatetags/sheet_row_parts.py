@@ -96,6 +96,12 @@ class ValueNode(Node):
         return value_mark(self.name)
 
 
+def _as_written(nodelist: NodeList) -> Node:
+    """The body as the server renders it: its one node itself (a loop, a phrase), else a node
+    that renders them all."""
+    return nodelist[0] if len(nodelist) == 1 else BodyNode(nodelist)
+
+
 class NoNode(Node):
     def render(self, context: Context) -> str:
         return ""
@@ -114,7 +120,7 @@ def part(parser: Parser, token: Token) -> Node:
     if _marking.get():
         return MarkedNode(name, nodelist, otherwise)
     if condition is None:  # the phone's only
-        return BodyNode(otherwise) if otherwise is not None else NoNode()
+        return _as_written(otherwise) if otherwise is not None else NoNode()
     branches: list[tuple[TemplateLiteral | None, NodeList]] = [(condition, nodelist)]
     if otherwise is not None:
         branches.append((None, otherwise))
@@ -126,7 +132,7 @@ def each(parser: Parser, token: Token) -> Node:
     name = _name(token, token.split_contents())
     nodelist = parser.parse(("endeach",))
     parser.delete_first_token()
-    return MarkedNode(name, nodelist) if _marking.get() else BodyNode(nodelist)
+    return MarkedNode(name, nodelist) if _marking.get() else _as_written(nodelist)
 
 
 @register.tag
@@ -134,7 +140,7 @@ def slot(parser: Parser, token: Token) -> Node:
     name = _name(token, token.split_contents())
     nodelist = parser.parse(("endslot",))
     parser.delete_first_token()
-    return ValueNode(name) if _marking.get() else BodyNode(nodelist)
+    return ValueNode(name) if _marking.get() else _as_written(nodelist)
 
 
 def marked_from_string(
