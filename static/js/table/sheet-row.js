@@ -129,6 +129,9 @@ export function refusedRowHtml(record, shape, table) {
     numbered: Boolean(record.number),
     number: record.number ? esc(record.number) : "",
     columns: players.length + (shape.pules ? 1 : 0) + (shape.action ? 1 : 0),
+    cells: [], // the refusal takes the players' cells and the columns after them
+    pules: false,
+    action: false,
     refusal: esc(record.message || ""),
     key: esc(record.key),
   });
