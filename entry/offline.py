@@ -26,6 +26,7 @@ from scoring.sheet.reader import table_by_link
 TABLE_PAGE_MODULES = (
     "js/table/page.js",
     "js/table/deal-form.js",
+    "js/table/fill-template.js",
     "js/table/form-placeholders.js",
     "js/table/refusal-text.js",
     "js/table/sheet-row.js",

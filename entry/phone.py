@@ -10,7 +10,11 @@ and the end of the round (every deal in, or time up with the deal under way ente
 confirmation). The phone fills the placeholders in (static/js/table/form-placeholders.js). Each
 set is rendered once per shape (the language, the rules, the table's size, who deals) and kept in
 a bounded LRU: rendering the five sets of a table of four was half the CPU of the entry page
-(bench/entry.py)."""
+(bench/entry.py).
+
+The sheet's row and foot are the server's own too (scoring/_sheet_row.html, _sheet_foot.html),
+compiled with every part marked (scoring.templatetags.sheet_row_parts) and rendered with a
+placeholder for each value: the phone writes its rows from them (static/js/table/sheet-row.js)."""
 
 from __future__ import annotations
 
@@ -22,6 +26,7 @@ from pathlib import Path
 from django import forms
 from django.http import HttpRequest
 from django.middleware.csrf import get_token
+from django.template import Context
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.utils import formats, timezone
@@ -32,7 +37,6 @@ import engine
 from core.engine_text import GAME_WORDS
 from engine import Rules
 from engine.rules import TRICKS_PER_DEAL
-from engine.sheet import PuleEvent
 from entry.forms import REASON_MAX_LENGTH
 from entry.offered_forms import (
     FORMS_TEMPLATE,
@@ -44,6 +48,8 @@ from entry.offered_forms import (
     offers_next_deal,
 )
 from scoring.sheet.shape import SheetPlayer, TableSheet
+from scoring.templatetags.kept_sheet_rows import ROW_TEMPLATE
+from scoring.templatetags.sheet_row_parts import marked_template
 
 # The messages the engine's refusals are written from: every literal it marks for translation.
 ENGINE_DIR = Path(engine.__file__).parent
@@ -157,44 +163,91 @@ def placeholder_forms(shape: FormsShape) -> str:
     return render_to_string(FORMS_TEMPLATE, context)
 
 
+# --- The sheet's row and foot with their parts marked --------------------------------------------
+
+# The sheet's foot (the row's file is kept_sheet_rows.ROW_TEMPLATE).
+FOOT_TEMPLATE = "scoring/_sheet_foot.html"
+
+
+def _placeholder_names(prefix: str) -> dict[str, str]:
+    return {
+        "short_name": placeholder(f"{prefix}_short"),
+        "name": placeholder(f"{prefix}_name"),
+        "initials": placeholder(f"{prefix}_initials"),
+    }
+
+
+def _placeholder_row() -> dict[str, object]:
+    """What scoring/_sheet_row.html reads of a row, each value a placeholder: the phone's
+    values (static/js/table/sheet-row.js), and one galdiņš player and one cell, which it repeats."""
+    cell = {name: placeholder(name) for name in ("score", "total", "personal_pules")}
+    return {
+        "position": placeholder("position"),
+        "number": placeholder("number"),
+        "game_words": placeholder("game"),
+        "common_pules": placeholder("common_pules"),
+        "declarer": _placeholder_names("declarer"),
+        "points": placeholder("points"),
+        "tricks": placeholder("tricks"),
+        "galdins": [
+            (
+                _placeholder_names("player"),
+                placeholder("player_tricks"),
+                placeholder("player_points"),
+            )
+        ],
+        "pule_owner": _placeholder_names("owner"),
+        "version": placeholder("version"),
+        "result": {"reason": placeholder("reason")},
+        "cells": [cell],
+    }
+
+
+def _on_one_line(html: str) -> str:
+    """The phone writes its rows with no line break or indent between their cells."""
+    return "".join(line.lstrip(" ") for line in html.split("\n"))
+
+
+@lru_cache(maxsize=SHAPES_KEPT)
+def _sheet_templates(language: str) -> dict[str, str]:
+    """Rendered once per language: a row's parts are all in it, whatever the table's shape."""
+    row = {
+        "row": _placeholder_row(),
+        "page_url": placeholder("url"),
+        "columns": placeholder("columns"),
+        "refusal": placeholder("refusal"),
+        "key": placeholder("key"),
+    }
+    foot = {"sheet": {"settlement": [placeholder("value")], "totals": [placeholder("value")]}}
+    return {
+        "row": _on_one_line(marked_template(ROW_TEMPLATE).render(Context(row))),
+        "foot": _on_one_line(marked_template(FOOT_TEMPLATE).render(Context(foot))),
+    }
+
+
+def phone_sheet_templates() -> dict[str, str]:
+    """The sheet's row (scoring/_sheet_row.html) and foot (scoring/_sheet_foot.html) with every
+    part marked and every value a placeholder, in the active language (part of the key): the
+    phone writes its rows from them."""
+    return _sheet_templates(get_language())
+
+
 def _words() -> dict[str, object]:
     """The words the phone writes, escaped as HTML (it puts them in the page as they are)."""
     return {
-        # The words of a sheet's row, as scoring/_sheet_row.html writes them.
-        "dealer_mark": escape(pgettext("the dealer's mark on the sheet", "D")),
-        "personal_mark": escape(pgettext("the score sheet's mark of a personal pule", "P")),
-        "common_open": escape(gettext("common pules open")),
-        "personal_open": escape(gettext("open personal pules")),
-        "deals": escape(gettext("deals")),
-        "deals_sits_out": escape(gettext("deals and sits out")),
-        "events": {
-            PuleEvent.COMMON_WRITTEN.value: escape(gettext("common pule written")),
-            PuleEvent.OWN_COLLECTED.value: escape(gettext("crossed out his own pule")),
-            PuleEvent.COMMON_COLLECTED.value: escape(gettext("collected a common pule")),
-            PuleEvent.PERSONAL_WRITTEN.value: escape(gettext("personal pule written")),
-        },
-        "collected_pule_of": escape(gettext("collected the pule of %(name)s")),
-        "corrected": escape(gettext("corrected, version %(version)s")),
+        # The values of a sheet's row (scoring/_sheet_row.html, handed: `phone_sheet_templates`).
         "tricks": [
             escape(ngettext("%(tricks)s trick", "%(tricks)s tricks", count) % {"tricks": count})
             for count in range(TRICKS_PER_DEAL + 1)
         ],
         "games": {game: escape(words) for game, words in GAME_WORDS.items()},
         "entry": escape(gettext("entry")),
-        "settlement": escape(gettext("Settlement")),
-        "total": escape(gettext("Total")),
+        # The sheet's progress, and the sheet with no row.
         "progress_next": escape(gettext("Deal %(number)s of %(total)s")),
         "progress_complete": escape(gettext("All %(total)s deals are in")),
         "progress_time_up": escape(gettext("%(number)s of %(total)s deals played · time is up")),
         "no_deals": escape(gettext("No deals yet.")),
         # The phone's own words: its queue and what the server made of it.
-        "on_phone": escape(gettext("on this phone")),
-        "on_phone_title": escape(
-            gettext("Entered on this phone: it is sent to the server when the connection allows.")
-        ),
-        "refused": escape(gettext("refused")),
-        "conflict": escape(gettext("this phone's version")),
-        "remove": escape(gettext("Remove from this phone")),
         "waiting": escape(gettext("Waiting on this phone: %(count)s")),
         "refused_count": escape(gettext("Refused: %(count)s (see the sheet)")),
         "all_sent": escape(gettext("Every entry is on the server.")),
@@ -288,6 +341,7 @@ def phone_data(request: HttpRequest, offered: OfferedForms) -> dict[str, object]
         "words": _words(),
         "messages": engine_messages(),
         "forms": phone_forms(offered),
+        "sheet": phone_sheet_templates(),
         # Filled in by the phone (the time from the forms' data-time-up-at once time is up).
         "time_up": escape(
             gettext(TIME_UP)

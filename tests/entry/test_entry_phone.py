@@ -1,18 +1,24 @@
 """What the entry page hands the phone's script (entry/phone.py): the forms it fills in for
-the next entry are the server's own forms for that sheet, and its words and the engine's messages
-are in the page's language."""
+the next entry are the server's own forms for that sheet, the sheet's row and foot it writes
+its rows from are the server's own templates, and its words and the engine's messages are in
+the page's language."""
 
 import re
+from pathlib import Path
 
 import pytest
+from django.template.loader import get_template
 from django.test import RequestFactory
+from django.test.signals import template_rendered
 from django.utils import translation
 from django.utils.html import escape
 
 from engine import SheetError
 from entry import offered_forms, phone
 from entry.offered_forms import OfferedForms
+from entry.phone import FOOT_TEMPLATE
 from scoring.sheet.reader import table_sheet
+from scoring.templatetags.kept_sheet_rows import ROW_TEMPLATE
 from tests.entry.test_offered_forms import CSRF, PAGE_URL, deals_for, direct, play, table_of
 from tests.factories import play_round_with
 
@@ -154,7 +160,11 @@ def test_the_phone_words_and_the_engines_messages_are_in_the_pages_language():
         )
         assert data["messages"][template] == translation.gettext(template) != template
         assert data["messages"]["deal %(deal)s: %(message)s"].startswith("%(deal)s. partij")
-        assert data["words"]["on_phone"] == translation.gettext("on this phone") != "on this phone"
+        assert data["words"]["waiting"] == escape(
+            translation.gettext("Waiting on this phone: %(count)s")
+        )
+        assert translation.gettext("on this phone") != "on this phone"
+        assert translation.gettext("on this phone") in data["sheet"]["row"]
         assert data["deals_per_round"] == offered.sheet.deals_per_round
     with translation.override("ru"):
         assert data_for(offered)["words"]["waiting"] != data["words"]["waiting"]
@@ -168,3 +178,27 @@ def test_every_message_the_engine_raises_is_handed_to_the_phone():
     assert all("%" not in text or re.search(r"%\(\w+\)[sd]", text) for text in templates)
     error = SheetError("points must be %(low)s-%(high)s, got %(value)s", low=0, high=120, value=1)
     assert error.template in templates
+
+
+def test_the_phone_writes_its_rows_and_foot_from_the_servers_own_template_files():
+    """The row and foot the phone is handed are rendered from the files the server renders
+    its sheet with (their parts marked), not from a copy: tests/js/sheet-row.test.js holds what
+    the phone writes from them to the server's rows."""
+    phone._sheet_templates.cache_clear()
+    rendered = []
+
+    def seen(sender, template, context, **kwargs):
+        rendered.append(template)
+
+    template_rendered.connect(seen)
+    try:
+        with translation.override("en"):
+            handed = phone.phone_sheet_templates()
+    finally:
+        template_rendered.disconnect(seen)
+    servers = {name: get_template(name).origin.name for name in (ROW_TEMPLATE, FOOT_TEMPLATE)}
+    assert {template.name: template.origin.name for template in rendered} == servers
+    for template in rendered:
+        assert template.source == Path(template.origin.name).read_text(encoding="utf-8")
+    assert set(handed) == {"row", "foot"}
+    assert all("\x1d#" in html and "\n" not in html for html in handed.values())

@@ -1,8 +1,9 @@
 """What the phone's unit tests (tests/js/, run by `node --test tests/js/`) read is what the server
 writes: a table's state before and after a round of entries (entry.state.table_state, the sheet
 in the engine's JSON), what the engine scores of the sheet after them, the phone's queue of the
-entries in between, the rows the server renders of that sheet (scoring/_sheet_row.html) and the
-words it hands the phone (entry.phone). This test writes them again and fails when
+entries in between, the rows the server renders of that sheet (scoring/_sheet_row.html) and
+feet (scoring/_sheet_foot.html), the same two files as the server hands them to the phone, and
+the words it hands it (entry.phone). This test writes them again and fails when
 tests/js/fixtures/ differs: after a change that changes them, run it with WRITE_JS_FIXTURES=1
 and commit the files it wrote."""
 
@@ -16,6 +17,7 @@ from uuid import uuid4
 
 import pytest
 from django.core.serializers.json import DjangoJSONEncoder
+from django.template.loader import render_to_string
 from django.utils import translation
 
 from core.engine_text import error_text
@@ -23,7 +25,7 @@ from engine import Galdins, PenaltyPule, Play, SheetError
 from engine.json_contract import entry_from_json, entry_to_json, score_json
 from engine.rules import Game
 from entry.forms import DealForm
-from entry.phone import _words
+from entry.phone import FOOT_TEMPLATE, _words, phone_sheet_templates
 from entry.state import table_state
 from scoring import services
 from scoring.services import Writer
@@ -133,6 +135,29 @@ def fields_of(entry_json, sits_out):
     return fields
 
 
+def sheet_feet(sheet, scored):
+    """The foot the server renders of the sheet once closed, with the engine's figures and
+    with figures of both signs, with and without the correction links' column."""
+    a, b, c, d = (player.key for player in sheet.players)
+    figures = [
+        (scored["settlement"], scored["totals"]),
+        ({a: 6, b: -2, c: 0, d: -4}, {a: 20, b: -7, c: 1, d: -14}),
+    ]
+    feet = []
+    for settlement, totals in figures:
+        closed = {
+            "settlement": [settlement[player.key] for player in sheet.players],
+            "totals": [totals[player.key] for player in sheet.players],
+            "rules": sheet.rules,
+        }
+        for editable in (False, True):
+            html = render_to_string(FOOT_TEMPLATE, {"sheet": closed, "editable": editable})
+            feet.append(
+                {"settlement": settlement, "totals": totals, "editable": editable, "html": html}
+            )
+    return feet
+
+
 def written_fixture():
     forget_rows()
     table = seated_table()
@@ -173,6 +198,8 @@ def written_fixture():
     with translation.override("en"):
         rows = [row_html(row, editable=False, page_url=LINK, pules=True) for row in sheet.rows]
         words = _words()
+        templates = phone_sheet_templates()
+        feet = sheet_feet(sheet, score_json(after["sheet"]))
     for deal, sits_out in deals_and_dealers(entries, keys, sheet):
         posted = {
             **fields_of(deal, sits_out),
@@ -199,6 +226,9 @@ def written_fixture():
         "scored": score_json(after["sheet"]),
         "rows": rows,
         "words": words,
+        "feet": feet,
+        # What the phone writes its rows and foot from, rendered from the same files.
+        "templates": templates,
         "refused": refused,
     }
     fixture = json.loads(json.dumps(renamed(fixture, aliases), cls=DjangoJSONEncoder))

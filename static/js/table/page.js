@@ -2,14 +2,14 @@
 // correction, a removal, a confirmation is scored at once here (static/js/sheet-scoring.js, the
 // twin of the engine's sheet scoring) on top of the server's last sheet and the entries still
 // waiting (sheet-state.js), written to the phone's storage (static/js/table-queue.js, IndexedDB)
-// and shown on the sheet (sheet-row.js), marked "on this phone", with its running scores, totals and pules; the form is made
-// ready for the next entry at once. The queue is sent to the server in the background, in order,
+// and shown on the sheet (sheet-row.js, from the server's own row), marked "on this phone", with
+// its running scores, totals and pules; the form is made ready for the next entry at once. The queue is sent to the server in the background, in order,
 // and whatever the server answers replaces the sheet, with what still waits laid on top again.
 // A refusal is kept on the phone, marked with the server's words, until the referee removes it.
 //
 // What it writes comes from the page (json_script "table-phone": the words in the page's
 // language, the engine's messages, the server's entry forms with placeholders for what changes
-// from one deal to the next: entry/phone.py); the table as the server last had it comes from
+// from one deal to the next, the sheet's row and foot with their parts marked: entry/phone.py); the table as the server last had it comes from
 // json_script "table-state". Without this script, IndexedDB or fetch, the forms post as plain
 // forms.
 //
@@ -99,9 +99,10 @@ function start() {
     return atTimeLimit(base, view, phone.deals_per_round);
   }
 
-  // What a row of the sheet is written with: the players and the page's words.
+  // What a row of the sheet is written with: the players, the page's words, the server's row
+  // and foot with their parts marked.
   function tableAndWords() {
-    return { players: base.players, words: W };
+    return { players: base.players, words: W, templates: phone.sheet };
   }
 
   // --- Rows ----------------------------------------------------------------------------------
