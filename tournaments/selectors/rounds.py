@@ -211,7 +211,7 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
         for registration in tournament.registrations.select_related("player__club")
     }
 
-    def by_name(a: str, b: str) -> tuple[Registration, Registration]:
+    def pair_by_name(a: str, b: str) -> tuple[Registration, Registration]:
         first, second = sorted(
             (registrations[a], registrations[b]),
             key=lambda e: display_name_key(e.player.full_name),
@@ -220,7 +220,7 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
 
     pairs = sorted(
         (
-            (count, *by_name(a, b))
+            (count, *pair_by_name(a, b))
             for pair, count in counts.items()
             for a, b in [sorted(pair)]
             if a in registrations and b in registrations
