@@ -1,4 +1,4 @@
-"""The API's writes: an organiser's personal tokens, made and revoked, each with an audit entry.
+"""The API's writes: an organiser's personal tokens, made and revoked, each with an audit record.
 
 A token's secret is made here and returned once (`MadeToken.secret`); only its SHA-256 is stored,
 so `token_for_secret` finds a token by hashing what a request presents."""
@@ -17,7 +17,7 @@ from django.utils.translation import gettext as _
 
 from api.models import ApiToken
 from tournaments import permissions
-from tournaments.models import AuditEntry
+from tournaments.models import AuditRecord
 from tournaments.services import ServiceError, audit
 
 # Every secret starts with it: a leaked one is recognisable (secret scanners, logs).
@@ -65,7 +65,7 @@ def api_token_create(*, user: User, name: str, ip_address: str | None = None) ->
         user=user, name=name, digest=secret_digest(secret), hint=secret[:HINT_LENGTH]
     )
     audit(
-        action=AuditEntry.Action.API_TOKEN_CREATED,
+        action=AuditRecord.Action.API_TOKEN_CREATED,
         by=user,
         ip_address=ip_address,
         token=token.pk,
@@ -86,7 +86,7 @@ def api_token_revoke(*, token: ApiToken, by: User, ip_address: str | None = None
     locked.revoked_at = timezone.now()
     locked.save(update_fields=["revoked_at"])
     audit(
-        action=AuditEntry.Action.API_TOKEN_REVOKED,
+        action=AuditRecord.Action.API_TOKEN_REVOKED,
         by=by,
         ip_address=ip_address,
         token=locked.pk,

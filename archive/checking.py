@@ -105,7 +105,7 @@ class Checker(PeopleChecks, RoundChecks):
         }
         roles = self._roles(self._added_in(2, "roles", {}), Tournament, "roles")
         audit = [
-            self._audit(as_object(item, f"audit entry {index}"), f"audit entry {index}")
+            self._audit(as_object(item, f"audit record {index}"), f"audit record {index}")
             for index, item in enumerate(as_list(self._added_in(2, "audit", []), "audit"), 1)
         ]
         self._check_mix_plan(tournament.mix_plan)

@@ -279,7 +279,7 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
             "detail": detail,
         }
         for action, at, user, round_number, table_number, detail in (
-            tournament.audit_entries.order_by("at", "pk").values_list(
+            tournament.audit_records.order_by("at", "pk").values_list(
                 "action", "at", "user__username", "table__round__number", "table__number", "detail"
             )
         )

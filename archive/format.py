@@ -10,7 +10,7 @@ from django.contrib.auth import get_user_model
 from django.db import models
 
 from scoring.models import TWELFTHS
-from tournaments.models import AuditEntry, RoundStatus
+from tournaments.models import AuditRecord, RoundStatus
 
 # The file calls a registration an entry ("entries"; the "entry" of a seat, a result and a deal
 # version; "confirmed_by_entry"): a file written before must still load, so its keys keep that
@@ -31,13 +31,13 @@ READABLE_VERSIONS = (1, 2, 3, 4)
 # Not settings: the row's id and creation time. (The roles, many-to-many relations to accounts,
 # are exported by username beside the settings.)
 NOT_SETTINGS = frozenset({"id", "created_at"})
-# Audit entries whose detail names players by entry id (as the engine keys them).
+# Audit records whose detail names players by entry id (as the engine keys them).
 DEAL_ACTIONS = frozenset(
     {
-        AuditEntry.Action.DEAL_ENTERED,
-        AuditEntry.Action.DEAL_CORRECTED,
-        AuditEntry.Action.DEAL_REMOVED,
-        AuditEntry.Action.PENALTY_GIVEN,
+        AuditRecord.Action.DEAL_ENTERED,
+        AuditRecord.Action.DEAL_CORRECTED,
+        AuditRecord.Action.DEAL_REMOVED,
+        AuditRecord.Action.PENALTY_GIVEN,
     }
 )
 IMPORT_CLIENT_KEY = "archive-{position}-{version}"  # DealResult.client_key of an imported row

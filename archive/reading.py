@@ -19,7 +19,7 @@ from engine import Galdins, Pass, PenaltyPule, Play
 from engine.deals import SheetLine
 from engine.names import clean_name, mixed_word
 from tournaments.bounds import MAX_DEALS_PER_ROUND, MAX_ROUND_MINUTES
-from tournaments.models import AuditEntry
+from tournaments.models import AuditRecord
 from tournaments.services import ServiceError
 
 
@@ -241,7 +241,7 @@ def remap_galdins(galdins: object, key_of: Callable[[str], str]) -> object:
 
 
 def remap_detail(action: str, detail: dict[str, Any], key_of: Callable[[str], str]) -> dict:
-    """An audit entry's detail with the entry ids it names mapped (see the services' `audit`
+    """An audit record's detail with the entry ids it names mapped (see the services' `audit`
     calls: a deal's before/after, a confirmed table's totals, an unlocked table's before, a
     player's own check-in)."""
     detail = copy.deepcopy(detail)
@@ -254,11 +254,11 @@ def remap_detail(action: str, detail: dict[str, Any], key_of: Callable[[str], st
                 deal["player_id"] = int(key_of(str(deal["player_id"])))
             if "galdins" in deal:
                 deal["galdins"] = remap_galdins(deal["galdins"], key_of)
-    elif action == AuditEntry.Action.TABLE_CONFIRMED:
+    elif action == AuditRecord.Action.TABLE_CONFIRMED:
         detail["totals"] = remap_scores(detail.get("totals"), key_of)
-    elif action == AuditEntry.Action.TABLE_UNLOCKED:
+    elif action == AuditRecord.Action.TABLE_UNLOCKED:
         detail["before"] = remap_scores(detail.get("before"), key_of)
-    elif action == AuditEntry.Action.SELF_CHECK_IN and detail.get("registration") is not None:
+    elif action == AuditRecord.Action.SELF_CHECK_IN and detail.get("registration") is not None:
         detail["registration"] = int(key_of(str(detail["registration"])))
     return detail
 

@@ -23,7 +23,7 @@ from scoring.sheet.lines import (
 )
 from signups.models import SignUp
 from tournaments.models import (
-    AuditEntry,
+    AuditRecord,
     CheckIn,
     CheckOut,
     Club,
@@ -341,9 +341,9 @@ def _write(
         (round_.number, table.number): saved
         for saved, (_round_row, round_, table) in zip(tables, placed, strict=True)
     }
-    audit = AuditEntry.objects.bulk_create(
+    audit = AuditRecord.objects.bulk_create(
         (
-            AuditEntry(
+            AuditRecord(
                 tournament=tournament,
                 table=table_of[row.table] if row.table is not None else None,
                 action=row.action,
@@ -358,9 +358,9 @@ def _write(
     # The import itself is logged too, when it happens: the links printed before on the score
     # sheets' QR codes are not in the archive, so the sheets of the rounds in play must be
     # reprinted.
-    AuditEntry.objects.create(
+    AuditRecord.objects.create(
         tournament=tournament,
-        action=AuditEntry.Action.TOURNAMENT_IMPORTED,
+        action=AuditRecord.Action.TOURNAMENT_IMPORTED,
         detail={
             "history_entries": len(plan.audit),
             "new_table_links": len(tokens),

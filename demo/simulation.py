@@ -18,7 +18,7 @@ gives the same tournament on a fresh database (the seating reads registration id
 database may seat differently) and the `fast` path gives the same results as the services path.
 
 `fast` is for load tests only: it checks every table's sheet with the engine, as the services
-do, but writes the deal versions, confirmations and seat results in bulk, with one audit entry
+do, but writes the deal versions, confirmations and seat results in bulk, with one audit record
 per confirmed table instead of one per deal.
 """
 
@@ -54,7 +54,7 @@ from scoring.sheet.lines import result_fields
 from tournaments import services as tournament_services
 from tournaments.bounds import MAX_DEALS_PER_ROUND
 from tournaments.models import (
-    AuditEntry,
+    AuditRecord,
     Club,
     Player,
     Round,
@@ -492,11 +492,11 @@ def _play_round_in_bulk(
         ),
         batch_size=2000,
     )
-    AuditEntry.objects.bulk_create(
-        AuditEntry(
+    AuditRecord.objects.bulk_create(
+        AuditRecord(
             tournament=tournament,
             table=table,
-            action=AuditEntry.Action.TABLE_CONFIRMED,
+            action=AuditRecord.Action.TABLE_CONFIRMED,
             detail={
                 "round": round_.number,
                 "confirmed_by": seats_of[table.pk][plan.confirmer].player.full_name,

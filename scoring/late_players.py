@@ -24,7 +24,7 @@ from scoring.services.deal_entries import _require_open
 from scoring.sheet.lines import current_results, deals_played, sheet_line
 from scoring.sheet.reader import locked_sheet
 from scoring.sheet.shape import SheetPlayer, TableSheet
-from tournaments.models import AuditEntry, Round, Seat, Table, Tournament
+from tournaments.models import AuditRecord, Round, Seat, Table, Tournament
 from tournaments.services import ServiceError, audit
 
 
@@ -136,7 +136,7 @@ def late_arrival_record(
         recorded_by=writer.account,
     )
     audit(
-        action=AuditEntry.Action.LATE_ARRIVAL,
+        action=AuditRecord.Action.LATE_ARRIVAL,
         by=writer.account,
         tournament=tournament,
         table=state.table,
@@ -221,7 +221,7 @@ def player_out_of_round(*, table: Table, player_key: str, writer: Writer) -> Lat
         recorded_by=writer.account,
     )
     audit(
-        action=AuditEntry.Action.OUT_OF_ROUND,
+        action=AuditRecord.Action.OUT_OF_ROUND,
         by=writer.account,
         tournament=tournament,
         table=state.table,

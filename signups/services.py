@@ -20,7 +20,7 @@ from signups.selectors import (
     signup_open,
 )
 from tournaments import selectors
-from tournaments.models import AuditEntry, Club, Player, Registration, Tournament
+from tournaments.models import AuditRecord, Club, Player, Registration, Tournament
 from tournaments.services.audit import audit
 from tournaments.services.refusal import ServiceError
 from tournaments.services.register import club_create, player_save
@@ -107,7 +107,7 @@ def signup_create(
         queued_at=timezone.now(),
     )
     audit(
-        action=AuditEntry.Action.SIGNUP_CREATED,
+        action=AuditRecord.Action.SIGNUP_CREATED,
         by=by,  # a visitor: nobody; someone signed in registering a player: him
         tournament=tournament,
         ip_address=ip_address,
@@ -226,7 +226,7 @@ def signup_accept(*, signup: SignUp, by: User | None, ip_address: str | None = N
         tournament, [signup], first_round=first_round, by=by, ip_address=ip_address
     )
     audit(
-        action=AuditEntry.Action.SIGNUP_ACCEPTED,
+        action=AuditRecord.Action.SIGNUP_ACCEPTED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -243,7 +243,7 @@ def signups_accept(
     *, tournament: Tournament, count: int, by: User | None, ip_address: str | None = None
 ) -> list[SignUp]:
     """Accept the first `count` sign-ups of the list, in its order,
-    in one step (one audit entry). Refused, with nothing written, when the list holds fewer or
+    in one step (one audit record). Refused, with nothing written, when the list holds fewer or
     when they would fill more than the places."""
     tournament = Tournament.objects.select_for_update().get(pk=tournament.pk)
     first_round = _first_round_to_join(tournament)
@@ -273,7 +273,7 @@ def signups_accept(
     chosen = listed[:count]
     players = _accepted(tournament, chosen, first_round=first_round, by=by, ip_address=ip_address)
     audit(
-        action=AuditEntry.Action.SIGNUP_ACCEPTED,
+        action=AuditRecord.Action.SIGNUP_ACCEPTED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -330,7 +330,7 @@ def signup_move(
     signup.queued_at = timezone.now()
     signup.save(update_fields=["status", "queued_at"])
     audit(
-        action=AuditEntry.Action.SIGNUP_MOVED,
+        action=AuditRecord.Action.SIGNUP_MOVED,
         by=by,
         tournament=signup.tournament,
         ip_address=ip_address,
@@ -351,7 +351,7 @@ def signup_refuse(*, signup: SignUp, by: User | None, ip_address: str | None = N
     signup.status = SignUpStatus.REFUSED
     signup.save(update_fields=["status"])
     audit(
-        action=AuditEntry.Action.SIGNUP_REFUSED,
+        action=AuditRecord.Action.SIGNUP_REFUSED,
         by=by,
         tournament=signup.tournament,
         ip_address=ip_address,

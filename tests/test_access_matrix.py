@@ -781,7 +781,7 @@ MORE_WRITES: dict[str, tuple[str, Callable[[World], list[object]], Callable[[Wor
 
 
 def _writes() -> dict[str, tuple[str, Callable, Callable, Callable | None]]:
-    # A player's self check-in is his own, by no account: its audit entry names the player
+    # A player's self check-in is his own, by no account: its audit record names the player
     # (tests/public/test_player_check_in.py).
     writes = {
         name: (name, spec.args, spec.post, spec.prepare)
@@ -798,9 +798,9 @@ WRITES = _writes()
 @pytest.mark.parametrize("label", sorted(WRITES))
 def test_every_write_lands_in_the_audit_log_with_its_author(label, world, client):
     """An organiser's write (settings, entries, registrations, check-ins, withdrawals, the register
-    of players and clubs, ...) leaves an audit entry that names him. The writes are the matrix's: a
+    of players and clubs, ...) leaves an audit record that names him. The writes are the matrix's: a
     new write view is walked here as soon as it is in SPECS."""
-    from tournaments.models import AuditEntry
+    from tournaments.models import AuditRecord
 
     name, args, post, prepare = WRITES[label]
     if prepare is not None:
@@ -812,13 +812,13 @@ def test_every_write_lands_in_the_audit_log_with_its_author(label, world, client
     user = world.users[role]
     client.force_login(user)
     before = snapshot()
-    newest = AuditEntry.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    newest = AuditRecord.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
 
     response = client.post(reverse(name, args=args(world)), post(world))
 
     assert response.status_code < 400, response.status_code
     assert changed_tables(before, snapshot()), f"{label} wrote nothing"
-    written = list(AuditEntry.objects.filter(pk__gt=newest))
+    written = list(AuditRecord.objects.filter(pk__gt=newest))
     assert written, f"{label} ({name}) wrote {changed_tables(before, snapshot())} unaudited"
     assert {entry.user for entry in written} == {user}
     assert all(entry.ip_address for entry in written)
@@ -942,7 +942,7 @@ def test_a_late_arrival_is_recorded_by_the_tables_writers_only_and_audited(
     name, args, allowed, world, client
 ):
     from scoring.models import LatePlayer
-    from tournaments.models import AuditEntry
+    from tournaments.models import AuditRecord
 
     late_rules(world)
     url = reverse(name, args=args(world))
@@ -960,7 +960,7 @@ def test_a_late_arrival_is_recorded_by_the_tables_writers_only_and_audited(
             written = client.post(url, late)
             refused_out = client.post(url, out)  # a table of 3: never put out, by anyone
             recorded = LatePlayer.objects.filter(table=world.table).count()
-            audited = list(AuditEntry.objects.filter(action=AuditEntry.Action.LATE_ARRIVAL))
+            audited = list(AuditRecord.objects.filter(action=AuditRecord.Action.LATE_ARRIVAL))
             seats = world.table.seats.count()
             after = snapshot()
             transaction.set_rollback(True)

@@ -16,7 +16,7 @@ from django.utils.translation import gettext as _
 
 from accounts.services.organisers import account_username
 from engine.names import clean_name
-from tournaments.models import ROLE_RELATIONS, AuditEntry, Role, Table, Tournament
+from tournaments.models import ROLE_RELATIONS, AuditRecord, Role, Table, Tournament
 from tournaments.services.audit import audit
 from tournaments.services.locks import lock_round_and_table
 from tournaments.services.refusal import ServiceError
@@ -41,7 +41,7 @@ def role_grant(
     by: User | None,
     ip_address: str | None = None,
 ) -> bool:
-    """Give `user` the role in the tournament; False (and no audit entry) if he already has it.
+    """Give `user` the role in the tournament; False (and no audit record) if he already has it.
     Nobody gives a role to himself: every role is given by a second person."""
     relation = _relation(tournament, role)
     if by is not None and by.pk == user.pk:
@@ -54,7 +54,7 @@ def role_grant(
         return False
     relation.add(user)
     audit(
-        action=AuditEntry.Action.ROLE_GRANTED,
+        action=AuditRecord.Action.ROLE_GRANTED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -80,7 +80,7 @@ def referee_account_create(
     ip_address: str | None = None,
 ) -> NewAccount:
     """A new account, a table referee of the tournament, with a made-up password: what the
-    organiser needed Django's admin for. The audit entry says the account was created."""
+    organiser needed Django's admin for. The audit record says the account was created."""
     username = account_username(username)
     if User.objects.filter(username__iexact=username).exists():
         raise ServiceError(
@@ -93,7 +93,7 @@ def referee_account_create(
     )
     _relation(tournament, Role.REFEREE).add(user)
     audit(
-        action=AuditEntry.Action.ROLE_GRANTED,
+        action=AuditRecord.Action.ROLE_GRANTED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -121,7 +121,7 @@ def role_revoke(
     ip_address: str | None = None,
 ) -> bool:
     """Take the role away; a referee also leaves every table of the tournament he was assigned
-    to. False (and no audit entry) if he did not have it."""
+    to. False (and no audit record) if he did not have it."""
     relation = _relation(tournament, role)
     if not relation.filter(pk=user.pk).exists():
         return False
@@ -135,7 +135,7 @@ def role_revoke(
         assignments.delete()
     left: TablesLeft = {"tables": [list(pair) for pair in tables]} if tables else {}
     audit(
-        action=AuditEntry.Action.ROLE_REVOKED,
+        action=AuditRecord.Action.ROLE_REVOKED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -155,7 +155,7 @@ def table_referees_set(
     ip_address: str | None = None,
 ) -> bool:
     """Exactly these referee accounts are assigned to the table; each must be one of the
-    tournament's referees. False (and no audit entry) when nothing changes."""
+    tournament's referees. False (and no audit record) when nothing changes."""
     _round, table = lock_round_and_table(table)
     tournament = table.round.tournament
     wanted = {user.pk: user for user in referees}
@@ -171,7 +171,7 @@ def table_referees_set(
         return False
     table.referees.set(wanted.values())
     audit(
-        action=AuditEntry.Action.TABLE_REFEREES,
+        action=AuditRecord.Action.TABLE_REFEREES,
         by=by,
         tournament=tournament,
         table=table,

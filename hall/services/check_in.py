@@ -10,7 +10,7 @@ from core.page_cache import tournament_changed
 from hall.selectors import open_check_in_round, plays_round
 from tournaments.models import (
     CHECK_IN_CODE_LETTERS,
-    AuditEntry,
+    AuditRecord,
     CheckIn,
     CheckInMethod,
     CheckOut,
@@ -98,7 +98,7 @@ def self_check_in(
         check_in.method, check_in.checked_in_at = method, now
     tournament_changed(tournament.pk)
     audit(
-        action=AuditEntry.Action.SELF_CHECK_IN,
+        action=AuditRecord.Action.SELF_CHECK_IN,
         by=None,
         tournament=tournament,
         ip_address=ip_address,

@@ -6,7 +6,7 @@ from django.db import transaction
 from django.utils import timezone
 
 from hall.models import DisplayLink
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditRecord, Tournament
 from tournaments.services.audit import audit
 
 
@@ -27,7 +27,7 @@ def display_link_issue(
     )
     link = DisplayLink.objects.create(tournament=tournament)
     audit(
-        action=AuditEntry.Action.DISPLAY_LINK_ISSUED,
+        action=AuditRecord.Action.DISPLAY_LINK_ISSUED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -46,7 +46,7 @@ def display_link_revoke(
         revoked_at=timezone.now()
     )
     audit(
-        action=AuditEntry.Action.DISPLAY_LINK_REVOKED,
+        action=AuditRecord.Action.DISPLAY_LINK_REVOKED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,

@@ -9,7 +9,7 @@ from django.utils import timezone
 from django.utils.translation import gettext as _
 
 from hall.models import RefereeCall
-from tournaments.models import AuditEntry, RoundStatus, Table
+from tournaments.models import AuditRecord, RoundStatus, Table
 from tournaments.services.audit import audit
 from tournaments.services.locks import lock_round_and_table
 from tournaments.services.refusal import ServiceError
@@ -61,7 +61,7 @@ def referee_call(
             ) from None
         again = False
     audit(
-        action=AuditEntry.Action.REFEREE_CALLED,
+        action=AuditRecord.Action.REFEREE_CALLED,
         by=by,
         tournament=round_.tournament,
         table=table,
@@ -91,7 +91,7 @@ def referee_call_answer(
     call.answered_by = by
     call.save(update_fields=["answered_at", "answered_by"])
     audit(
-        action=AuditEntry.Action.REFEREE_CALL_ANSWERED,
+        action=AuditRecord.Action.REFEREE_CALL_ANSWERED,
         by=by,
         tournament=call.table.round.tournament,
         table=call.table,

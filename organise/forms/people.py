@@ -15,7 +15,7 @@ from django.utils.translation import gettext_lazy as _
 from core.form_fields import field_of
 from core.name_fields import NameField
 from engine.names import clean_name
-from tournaments.models import AuditEntry, Role, Table
+from tournaments.models import AuditRecord, Role, Table
 
 if TYPE_CHECKING:
     from django_stubs_ext import StrOrPromise
@@ -140,7 +140,7 @@ class TableRefereesForm(forms.Form):
 
 
 class AuditFilters(TypedDict):
-    """The audit log's filters as its selector takes them (tournaments.selectors.audit_entries)."""
+    """The audit log's filters as its selector takes them (tournaments.selectors.audit_records)."""
 
     table: int | None
     round_number: int | None
@@ -158,7 +158,7 @@ class AuditFilterForm(forms.Form):
     player = forms.CharField(required=False, max_length=120, label=_("Player"))
     action = forms.ChoiceField(
         required=False,
-        choices=[("", _("every action")), *AuditEntry.Action.choices],
+        choices=[("", _("every action")), *AuditRecord.Action.choices],
         label=_("Action"),
     )
     since = MomentField(required=False, widget=DATETIME_INPUT, label=_("From"))

@@ -25,7 +25,7 @@ def audit_log(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     form = AuditFilterForm(request.GET or None)
     if form.is_bound:
         form.is_valid()  # a bad field is reported on the form; the valid ones still filter
-    entries = selectors.audit_entries(tournament=tournament, **form.filters())
+    entries = selectors.audit_records(tournament=tournament, **form.filters())
     page = Paginator(entries, selectors.AUDIT_PAGE_SIZE).get_page(request.GET.get("page"))
     query = request.GET.copy()
     query.pop("page", None)

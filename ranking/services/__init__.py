@@ -1,7 +1,7 @@
 """Ranking writes: ratings after each confirmed (or unlocked) table, placings of a finished
 tournament, the final's qualifiers registered, the whole recomputation, and the federation's
 season rules (`season_create`, `season_update`) and final invitations (`invitation_create`,
-`invitation_withdraw`), each in a transaction with an audit entry.
+`invitation_withdraw`), each in a transaction with an audit record.
 
 Ratings depend on the order of the tables, and the engine rates them in one stable order: the
 tournament's date, its slug, the round, the table number (`table_key`). A table confirmed in that

@@ -129,7 +129,7 @@ def qualifiers_register(
     by: User | None,
     ip_address: str | None = None,
 ) -> int:
-    """Register the final's qualifiers not registered yet (one step, one audit entry); returns
+    """Register the final's qualifiers not registered yet (one step, one audit record); returns
     how many were registered. Inactive players are refused by the caller's list."""
     if not players:
         raise ServiceError(_("nobody to register: every qualifier is registered already"))

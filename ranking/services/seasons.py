@@ -18,10 +18,10 @@ from ranking.models import (
     Season,
 )
 from ranking.ranking_page_cache import season_ranking_changed
-from tournaments.models import AuditEntry, Player, Tournament
+from tournaments.models import AuditRecord, Player, Tournament
 from tournaments.services import ServiceError, audit
 
-# What a season's audit entry records of it, as stored (dates as ISO text).
+# What a season's audit record records of it, as stored (dates as ISO text).
 SEASON_FIELDS = ("name", "starts_on", "ends_on", "best_k", "qualifiers", "points_table")
 
 
@@ -75,7 +75,7 @@ def season_create(
     )
     _save_season(season)
     audit(
-        action=AuditEntry.Action.RANKING_CHANGED,
+        action=AuditRecord.Action.RANKING_CHANGED,
         by=by,
         ip_address=ip_address,
         season=season.name,
@@ -101,7 +101,7 @@ def season_update(
 ) -> bool:
     """Change a season's rules. The ranking points are computed when read (`Placing` keeps the
     place, not the points), so a new points table or best K changes the ranking at once; the
-    ranking pages' cache is renewed. False (and no audit entry) when nothing changes."""
+    ranking pages' cache is renewed. False (and no audit record) when nothing changes."""
     current = Season.objects.select_for_update().get(pk=season.pk)
     before = _season_values(current)
     current.name = name
@@ -118,7 +118,7 @@ def season_update(
     for field in SEASON_FIELDS:
         setattr(season, field, getattr(current, field))
     audit(
-        action=AuditEntry.Action.RANKING_CHANGED,
+        action=AuditRecord.Action.RANKING_CHANGED,
         by=by,
         ip_address=ip_address,
         season=current.name,
@@ -149,7 +149,7 @@ def invitation_create(
 ) -> Invitation:
     """Invite `player` to the final `final` (or, `whole_season`, to every final of the season):
     a title holder, a wild card. Refused for an inactive player, one invited to this final
-    already, and one who qualifies by the ranking anyway. The audit entry is the final's."""
+    already, and one who qualifies by the ranking anyway. The audit record is the final's."""
     # One invitation of a season at a time: two organisers cannot invite the same player twice.
     Season.objects.select_for_update().filter(pk=season.pk).order_by().first()
     name = player.full_name
@@ -187,7 +187,7 @@ def invitation_create(
         reason=reason.strip(),
     )
     audit(
-        action=AuditEntry.Action.RANKING_CHANGED,
+        action=AuditRecord.Action.RANKING_CHANGED,
         by=by,
         tournament=final,
         ip_address=ip_address,
@@ -208,7 +208,7 @@ def invitation_withdraw(
     by: User | None,
     ip_address: str | None = None,
 ) -> bool:
-    """Take an invitation back (done from the final `final`'s page; the audit entry is that
+    """Take an invitation back (done from the final `final`'s page; the audit record is that
     final's). Returns whether the player is registered for the final all the same: withdrawing
     the invitation does not withdraw an entry."""
     player = invitation.player
@@ -221,7 +221,7 @@ def invitation_withdraw(
             _("The invitation of %(name)s was withdrawn already.") % {"name": player.full_name}
         )
     audit(
-        action=AuditEntry.Action.RANKING_CHANGED,
+        action=AuditRecord.Action.RANKING_CHANGED,
         by=by,
         tournament=final,
         ip_address=ip_address,

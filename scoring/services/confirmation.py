@@ -25,7 +25,7 @@ from scoring.sheet.lines import engine_sheet
 from scoring.sheet.reader import locked_sheet
 from scoring.sheet.shape import TableSheet
 from tournaments import permissions
-from tournaments.models import AuditEntry, Registration, RoundStatus, Table
+from tournaments.models import AuditRecord, Registration, RoundStatus, Table
 from tournaments.round_clock import time_is_up
 from tournaments.services import ServiceError, audit
 
@@ -114,7 +114,7 @@ def table_confirm_on_sheet(
     reactions.table_confirmed.send(TableResult, table_result=result)
     tournament_changed(tournament.pk)
     audit(
-        action=AuditEntry.Action.TABLE_CONFIRMED,
+        action=AuditRecord.Action.TABLE_CONFIRMED,
         by=writer.account,
         tournament=tournament,
         table=state.table,
@@ -196,7 +196,7 @@ def table_unlock(*, table: Table, writer: Writer, reason: str) -> None:
     result.delete()
     tournament_changed(tournament.pk)
     audit(
-        action=AuditEntry.Action.TABLE_UNLOCKED,
+        action=AuditRecord.Action.TABLE_UNLOCKED,
         by=writer.account,
         tournament=tournament,
         table=state.table,
@@ -239,7 +239,7 @@ def table_deals_allow(*, table: Table, writer: Writer, more: int, reason: str) -
     state.table.deals_allowed_after_time = before + more
     tournament_changed(tournament.pk)
     audit(
-        action=AuditEntry.Action.DEALS_ALLOWED,
+        action=AuditRecord.Action.DEALS_ALLOWED,
         by=writer.account,
         tournament=tournament,
         table=state.table,

@@ -28,7 +28,7 @@ from scoring.services.deal_entries import (
 from scoring.sheet.lines import sheet_line
 from scoring.sheet.reader import locked_sheet
 from scoring.sheet.shape import SheetFrame
-from tournaments.models import AuditEntry, Table
+from tournaments.models import AuditRecord, Table
 from tournaments.services import ServiceError, audit
 
 
@@ -99,9 +99,9 @@ def deal_correct_on_sheet(
     )
     tournament_changed(state.round.tournament_id)
     audit(
-        action=AuditEntry.Action.DEAL_REMOVED
+        action=AuditRecord.Action.DEAL_REMOVED
         if entry is None
-        else AuditEntry.Action.DEAL_CORRECTED,
+        else AuditRecord.Action.DEAL_CORRECTED,
         by=writer.account,
         tournament=state.round.tournament,
         table=state.table,

@@ -27,7 +27,7 @@ from scoring.sheet import plain_sql
 from scoring.sheet.lines import engine_sheet, result_fields, sheet_line
 from scoring.sheet.reader import locked_sheet
 from scoring.sheet.shape import SheetFrame, TableSheet
-from tournaments.models import AuditEntry, Registration, Round, RoundStatus, Table, TableToken
+from tournaments.models import AuditRecord, Registration, Round, RoundStatus, Table, TableToken
 from tournaments.services import ServiceError, audit
 
 
@@ -280,7 +280,7 @@ def deal_record_on_sheet(
         state.round.status = RoundStatus.IN_PLAY  # the sheet handed back says so too
         tournament_changed(state.round.tournament_id)  # the public pages say "in play"
     audit(
-        action=AuditEntry.Action.DEAL_ENTERED if is_deal else AuditEntry.Action.PENALTY_GIVEN,
+        action=AuditRecord.Action.DEAL_ENTERED if is_deal else AuditRecord.Action.PENALTY_GIVEN,
         by=writer.account,
         tournament=state.round.tournament,
         table=state.table,

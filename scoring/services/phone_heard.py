@@ -29,7 +29,7 @@ def table_heard(
     on it and refused (None: it did not say; the last counts it gave stay). `last`: the row as
     the request read it (None: there is none). Whether anything was written.
 
-    No audit entry and no transaction of its own: it changes nothing of the tournament, and a
+    No audit record and no transaction of its own: it changes nothing of the tournament, and a
     lost write is made good by the phone's next request."""
     now = timezone.now()
     if last is not None:

@@ -17,7 +17,7 @@ from scoring.selectors.progress import tables_confirmed_short
 from scoring.selectors.standings_before import standings_before
 from scoring.services.deal_entries import Writer
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Registration, Round, RoundStatus
+from tournaments.models import AuditRecord, Registration, Round, RoundStatus
 from tournaments.services import ServiceError, audit
 
 
@@ -47,7 +47,7 @@ def round_close(*, round_: Round, writer: Writer) -> Round:
     reactions.round_closed.send(Round, round_=round_)
     tournament_changed(round_.tournament_id)
     audit(
-        action=AuditEntry.Action.ROUND_CLOSED,
+        action=AuditRecord.Action.ROUND_CLOSED,
         by=writer.account,
         tournament=round_.tournament,
         ip_address=writer.ip_address,

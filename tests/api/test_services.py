@@ -10,7 +10,7 @@ import pytest
 from api import services
 from api.models import ApiToken
 from tests.factories import make_organiser, make_tournament, make_user
-from tournaments.models import AuditEntry
+from tournaments.models import AuditRecord
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -41,10 +41,10 @@ def test_making_and_revoking_a_token_are_audited_with_their_author():
 
     services.api_token_revoke(token=made.token, by=organiser, ip_address="10.0.0.7")
 
-    entries = list(AuditEntry.objects.order_by("pk"))
+    entries = list(AuditRecord.objects.order_by("pk"))
     assert [entry.action for entry in entries] == [
-        AuditEntry.Action.API_TOKEN_CREATED,
-        AuditEntry.Action.API_TOKEN_REVOKED,
+        AuditRecord.Action.API_TOKEN_CREATED,
+        AuditRecord.Action.API_TOKEN_REVOKED,
     ]
     assert {entry.user for entry in entries} == {organiser}
     assert {entry.ip_address for entry in entries} == {"10.0.0.7"}
@@ -59,7 +59,7 @@ def test_a_revoked_token_opens_nothing_and_revoking_again_changes_nothing():
     services.api_token_revoke(token=made.token, by=organiser)
 
     assert services.token_for_secret(made.secret) is None
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.API_TOKEN_REVOKED).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.API_TOKEN_REVOKED).count() == 1
 
 
 def test_only_the_owner_revokes_his_token():

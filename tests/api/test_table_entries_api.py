@@ -13,7 +13,7 @@ from django.urls import reverse
 from scoring.models import DealResult
 from tests.factories import make_published_round, make_user, seat_keys
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, TableToken
+from tournaments.models import AuditRecord, TableToken
 
 pytestmark = pytest.mark.django_db
 
@@ -92,7 +92,7 @@ def test_the_api_needs_no_csrf_token_and_writes_as_the_link_not_the_signed_in_ac
     answer = send(api_url(table), [lielais(table, 1, "k-1")], client=browser)
 
     assert answer.status_code == 200
-    entered = AuditEntry.objects.get(action=AuditEntry.Action.DEAL_ENTERED)
+    entered = AuditRecord.objects.get(action=AuditRecord.Action.DEAL_ENTERED)
     assert entered.user is None
     phone = reverse("entry:token_sync", args=[token_of(table)])
     assert send(phone, [lielais(table, 2, "k-2")], client=browser).status_code == 403

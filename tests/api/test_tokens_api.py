@@ -16,7 +16,7 @@ from scoring.services import round_generate_seating
 from tests.factories import make_club, make_player, make_registrations, make_tournament, make_user
 from tests.hostile import hidden_variants
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Club, Player, Registration
+from tournaments.models import AuditRecord, Club, Player, Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -125,7 +125,7 @@ def test_players_are_imported_and_registered_in_the_tournament_and_audited():
     }
     assert Player.objects.get(full_name="Jānis Bērziņš").club.name == "Ogres Kārts"
     assert Registration.objects.filter(tournament=tournament, player=known).exists()
-    audited = AuditEntry.objects.get(action=AuditEntry.Action.PLAYERS_IMPORTED)
+    audited = AuditRecord.objects.get(action=AuditRecord.Action.PLAYERS_IMPORTED)
     assert audited.tournament == tournament and audited.detail["registered"] == 3
 
 
@@ -158,7 +158,7 @@ def test_a_wrong_player_refuses_the_whole_list_naming_its_line_and_field():
     assert "Anna Ozola" in body["errors"][1]["detail"]
     assert Player.objects.count() == 1 and not Club.objects.exists()
     assert not Registration.objects.exists()
-    assert not AuditEntry.objects.filter(action=AuditEntry.Action.PLAYERS_IMPORTED).exists()
+    assert not AuditRecord.objects.filter(action=AuditRecord.Action.PLAYERS_IMPORTED).exists()
 
 
 @pytest.mark.parametrize(

@@ -48,7 +48,7 @@ from tests.tournament_play import (
 )
 from tournaments import services as tournament_services
 from tournaments.models import (
-    AuditEntry,
+    AuditRecord,
     CheckIn,
     Club,
     Player,
@@ -182,7 +182,7 @@ def empty_the_database() -> None:
     """Every tournament row of the database, as on a fresh one: only the user accounts stay (an
     archive names accounts, it does not hold them)."""
     for model in (
-        AuditEntry,
+        AuditRecord,
         LatePlayer,
         SeatResult,
         TableResult,
@@ -299,7 +299,7 @@ def row_counts() -> dict[str, int]:
         Round,
         Table,
         DealResult,
-        AuditEntry,
+        AuditRecord,
         TableToken,
     )
     counts = {model.__name__: model.objects.count() for model in models}
@@ -422,12 +422,12 @@ class TestRoundTrip:
         slug = import_file(write(tmp_path, export(tournament.slug)), "--slug", "kopija")
         imported = Tournament.objects.get(slug=slug)
         names = {str(entry.pk): entry.player.full_name for entry in imported.registrations.all()}
-        confirmed = imported.audit_entries.filter(action="table.confirmed")
+        confirmed = imported.audit_records.filter(action="table.confirmed")
         assert confirmed.count() == 3 * 2 + 2  # round 3, table 1 is confirmed twice
         for row in confirmed:
             assert set(row.detail["totals"]) <= set(names)
             assert row.table.round.tournament == imported
-        unlocked = imported.audit_entries.get(action="table.unlocked")
+        unlocked = imported.audit_records.get(action="table.unlocked")
         assert unlocked.user.username == "galvenais"
         assert set(unlocked.detail["before"]) <= set(names)
 
@@ -937,15 +937,15 @@ class TestBadArchives:
             ),
             (
                 lambda a: a["audit"][0].update(at="2026-02-30T10:00:00+00:00"),
-                "audit entry 1: at must be a date and time",
+                "audit record 1: at must be a date and time",
             ),
             (
                 lambda a: a["audit"][0].update(at="0001-01-01T00:00:00+05:00"),
-                "audit entry 1: at must be a date and time from year 1 to 9999 in UTC",
+                "audit record 1: at must be a date and time from year 1 to 9999 in UTC",
             ),
             (
                 lambda a: a["audit"][0].update(at="0001-01-01T00:00:00"),
-                "audit entry 1: at must be a date and time with its UTC offset",
+                "audit record 1: at must be a date and time with its UTC offset",
             ),
             (
                 lambda a: a["rounds"][0]["tables"][0]["versions"][0].update(

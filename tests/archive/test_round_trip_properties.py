@@ -50,7 +50,7 @@ from signups.services import signup_accept, signup_create, signup_move, signup_r
 from tests.factories import make_club, make_player, make_tournament
 from tournaments import services
 from tournaments.models import (
-    AuditEntry,
+    AuditRecord,
     CheckIn,
     CheckInMethod,
     CheckOut,
@@ -78,7 +78,7 @@ NOT_ARCHIVED: dict[tuple[type[models.Model], str], str] = {
     (Round, "check_in_code"): "read in the hall, not kept: the import gives a new one",
     (DealResult, "client_key"): "a device's key, replaced by the archive's own",
     (DealResult, "ip_address"): "personal data, nothing to check a result with",
-    (AuditEntry, "ip_address"): "personal data, nothing to check a result with",
+    (AuditRecord, "ip_address"): "personal data, nothing to check a result with",
 }
 REFEREE_IP = "10.0.0.5"
 
@@ -120,11 +120,11 @@ class Names:
                     deal["player_id"] = self.entry(deal["player_id"])
                 if "galdins" in deal:
                     deal["galdins"] = self.galdins(deal["galdins"])
-        if action == AuditEntry.Action.TABLE_CONFIRMED:
+        if action == AuditRecord.Action.TABLE_CONFIRMED:
             detail["totals"] = self.keyed(detail.get("totals"))
-        if action == AuditEntry.Action.TABLE_UNLOCKED:
+        if action == AuditRecord.Action.TABLE_UNLOCKED:
             detail["before"] = self.keyed(detail.get("before"))
-        if action == AuditEntry.Action.SELF_CHECK_IN:
+        if action == AuditRecord.Action.SELF_CHECK_IN:
             detail["registration"] = self.entry(detail.get("registration"))
         return detail
 
@@ -136,7 +136,7 @@ class Names:
             return self.related(field.related_model, value)
         if isinstance(row, DealResult) and field.name == "galdins":
             return self.galdins(value)
-        if isinstance(row, AuditEntry) and field.name == "detail":
+        if isinstance(row, AuditRecord) and field.name == "detail":
             return self.audit_detail(row.action, value)
         if isinstance(row, Tournament) and field.name == "mix_plan" and value:
             return {
@@ -189,7 +189,7 @@ def rows(model: type[models.Model], names: Names, **where: object) -> list[str]:
         if model is TableResult:  # the newest version confirmed: an id of this database
             version = DealResult.objects.get(pk=row.last_version_id)
             values["last_version_id"] = (version.position, version.version)
-        if model is AuditEntry and row.action == AuditEntry.Action.TOURNAMENT_IMPORTED:
+        if model is AuditRecord and row.action == AuditRecord.Action.TOURNAMENT_IMPORTED:
             continue  # the import logs itself
         described.append(json.dumps(values, sort_keys=True, ensure_ascii=False, default=str))
     return sorted(described)
@@ -228,7 +228,7 @@ def what_the_site_shows(tournament: Tournament, season: Season) -> dict[str, Any
         "results": rows(SeatResult, names, table_result__table__round__tournament=tournament),
         "late players": rows(LatePlayer, names, table__round__tournament=tournament),
         "referee calls": rows(RefereeCall, names, table__round__tournament=tournament),
-        "audit trail": rows(AuditEntry, names, **of_tournament),
+        "audit trail": rows(AuditRecord, names, **of_tournament),
         "placings": rows(Placing, names, **of_tournament),
         "rating changes": rows(
             RatingChange, names, table_result__table__round__tournament=tournament

@@ -15,7 +15,7 @@ from django.urls import reverse
 from core.dropped_connections import RETRY_AFTER_SECONDS
 from scoring.models import DealResult
 from tests.factories import make_organiser, make_published_round, make_tournament, seat_keys
-from tournaments.models import AuditEntry, TableToken
+from tournaments.models import AuditRecord, TableToken
 from zole_site import views
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -94,7 +94,7 @@ def test_a_deal_whose_connection_dropped_before_the_commit_is_stored_once(
     assert response.status_code == 302
     assert dropped.queries_failed == 1
     assert DealResult.objects.filter(table=table).count() == 1
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.DEAL_ENTERED).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.DEAL_ENTERED).count() == 1
 
 
 def test_a_deal_committed_whose_answer_was_lost_is_not_stored_twice(
@@ -119,7 +119,7 @@ def test_a_deal_committed_whose_answer_was_lost_is_not_stored_twice(
     assert response.status_code == 302
     assert commits == ["lost"]
     assert DealResult.objects.filter(table=table).count() == 1
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.DEAL_ENTERED).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.DEAL_ENTERED).count() == 1
 
 
 def test_a_database_still_away_after_the_repeat_gets_a_translated_try_again_503(

@@ -27,7 +27,7 @@ from engine.sheet import Sheet, score_sheet
 from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services
-from tournaments.models import AuditEntry, Seat
+from tournaments.models import AuditRecord, Seat
 
 
 def sheet_error(*entries, players=("A", "B", "C", "D")) -> SheetError:
@@ -181,7 +181,7 @@ def test_a_swap_warns_in_the_readers_language_and_audits_in_english(
     shown = services.round_swap_players(round_=round_, first=fixed, second=other, by=None)
     name = fixed.player.full_name
     assert f"«table 2: «{name} must sit at table 1, not at table 2»»" in shown
-    audited = AuditEntry.objects.filter(action=AuditEntry.Action.ROUND_SWAP).get()
+    audited = AuditRecord.objects.filter(action=AuditRecord.Action.ROUND_SWAP).get()
     assert f"table 2: {name} must sit at table 1, not at table 2" in audited.detail["warnings"]
     table = round_.tables.get(number=2)
     stored = next(flag for flag in table.flags if flag["code"] == "fixed_table")

@@ -22,7 +22,7 @@ from engine.presets import PRESETS
 from engine.rules import Game
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.sheet.lines import engine_sheet
-from tournaments.models import AuditEntry, Player, RoundStatus, Seat, Table, Tournament
+from tournaments.models import AuditRecord, Player, RoundStatus, Seat, Table, Tournament
 from tournaments.rule_set import (
     RULE_SET_FIELDS,
     preset_options,
@@ -113,7 +113,7 @@ class TestSimulatedTournament:
         assert corrected.count() == 2
         assert all(result.reason for result in corrected)
         assert DealResult.objects.filter(kind="penalty").count() == 1
-        actions = AuditEntry.objects.filter(tournament=tournament)
+        actions = AuditRecord.objects.filter(tournament=tournament)
         assert actions.filter(action="deal.entered").count() == 3 * 2 * 6  # tables, rounds, deals
         assert actions.filter(action="deal.corrected").count() == 2
         assert actions.filter(action="penalty.given").count() == 1

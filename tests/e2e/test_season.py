@@ -13,7 +13,7 @@ from ranking.models import Invitation, Season
 from ranking.selectors import player_ranking, season_standings
 from ranking.services import QUALIFIERS_REGISTERED
 from tests.factories import make_player, make_season, make_tournament, make_user
-from tournaments.models import AuditEntry, Player
+from tournaments.models import AuditRecord, Player
 
 from .conftest import assert_fits_the_phone
 
@@ -92,8 +92,8 @@ def test_a_player_finds_his_season_and_the_organiser_builds_the_final(
     ranked = {row.player_id for row in season_standings(season=season).rows if row.rank <= 5}
     assert registered == ranked | {champion.pk}
     assert me.pk in registered
-    audit = AuditEntry.objects.get(tournament=final, action=QUALIFIERS_REGISTERED)
+    audit = AuditRecord.objects.get(tournament=final, action=QUALIFIERS_REGISTERED)
     assert audit.user == organiser and "Titula Turētāja" in audit.detail["players"]
-    assert AuditEntry.objects.filter(
-        tournament=final, action=AuditEntry.Action.RANKING_CHANGED, user=organiser
+    assert AuditRecord.objects.filter(
+        tournament=final, action=AuditRecord.Action.RANKING_CHANGED, user=organiser
     ).exists()

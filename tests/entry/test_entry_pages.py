@@ -28,7 +28,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Round, TableToken
+from tournaments.models import AuditRecord, Round, TableToken
 
 pytestmark = pytest.mark.django_db
 
@@ -393,7 +393,7 @@ class TestEnteringDeals:
             REMOTE_ADDR=remote,
             HTTP_X_FORWARDED_FOR=forwarded,
         )
-        entry = AuditEntry.objects.get(action=AuditEntry.Action.DEAL_ENTERED)
+        entry = AuditRecord.objects.get(action=AuditRecord.Action.DEAL_ENTERED)
         assert entry.ip_address == recorded  # the whole IPv6 address, not its /64
 
     def test_the_form_carries_the_next_position_and_a_fresh_client_key(
@@ -499,7 +499,7 @@ class TestEnteringDeals:
         second = client.post(url, data)
         assert first.status_code == second.status_code == 302
         assert DealResult.objects.count() == 1
-        assert AuditEntry.objects.filter(action="deal.entered").count() == 1
+        assert AuditRecord.objects.filter(action="deal.entered").count() == 1
 
     def test_a_stale_position_gets_the_conflict_message(self, client, table_of_three):
         _a, b, c = seat_keys(table_of_three)
@@ -859,7 +859,7 @@ class TestConfirmation:
         assert client.get(organiser_url).context["offered"].unlock_form is None
         assert client.post(organiser_url, unlock).status_code == 403
         assert TableResult.objects.filter(table=short_round).exists()
-        assert not AuditEntry.objects.filter(action="table.unlocked").exists()
+        assert not AuditRecord.objects.filter(action="table.unlocked").exists()
 
         client.force_login(chief)
         assert client.get(organiser_url).context["offered"].unlock_form is not None
@@ -869,7 +869,7 @@ class TestConfirmation:
         response = client.post(organiser_url, unlock)
         assert response.status_code == 302
         assert not TableResult.objects.filter(table=short_round).exists()
-        audit = AuditEntry.objects.get(action="table.unlocked")
+        audit = AuditRecord.objects.get(action="table.unlocked")
         assert (audit.user, audit.detail["reason"]) == (chief, "deal 2 was wrong")
         assert client.get(organiser_url).context["offered"].confirm_form is not None
 
@@ -966,7 +966,7 @@ class TestEntryLinks:
         done = client.post(revoke, {"confirmed": "yes"})
         assert done.status_code == 302
         assert not TableToken.objects.filter(table=table_of_three, revoked_at=None).exists()
-        assert AuditEntry.objects.filter(action=AuditEntry.Action.TOKEN_REVOKED).count() == 1
+        assert AuditRecord.objects.filter(action=AuditRecord.Action.TOKEN_REVOKED).count() == 1
 
     def test_the_holder_of_a_replaced_link_is_told_so_in_his_language(self, client, table_of_three):
         url = url_of(table_of_three)

@@ -31,7 +31,7 @@ from tests.factories import (
 )
 from tests.tournament_play import hall_plays, with_rules
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, TableToken
+from tournaments.models import AuditRecord, TableToken
 
 pytestmark = pytest.mark.django_db
 
@@ -194,7 +194,7 @@ class TestSentOnce:
         assert "Deal 4 of 24" in html["progress"]
         # The next entry is an ordinary deal: the phone fills its own forms in (entry.phone).
         assert html["forms"] is None
-        assert AuditEntry.objects.filter(action="deal.entered").count() == 3
+        assert AuditRecord.objects.filter(action="deal.entered").count() == 3
 
     def test_the_forms_the_phone_cannot_fill_in_come_with_the_answer(self, client, short_round):
         url = sync_url(short_round)
@@ -588,7 +588,7 @@ class TestCost:
         # Each deal: its transaction's savepoint and release (in the test's transaction), the
         # round and table locked (on PostgreSQL the round's shared lock first), whether it is
         # confirmed, the seats again under the lock (a player may have been put out since),
-        # its entries, the insert, its audit entry; the first also marks the round in play.
+        # its entries, the insert, its audit record; the first also marks the round in play.
         # Before them the link and the seats, after them the entries read once.
         with django_assert_max_num_queries(28 * 9 + 6):
             response = send(client, url, entries)

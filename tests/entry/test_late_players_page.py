@@ -14,7 +14,7 @@ from scoring.models import DealResult, LatePlayer
 from scoring.services import Writer
 from tests.clock import fix_the_clock
 from tests.factories import make_published_round, play_round_with, seat_keys
-from tournaments.models import AuditEntry, Round, TableToken, Tournament
+from tournaments.models import AuditRecord, Round, TableToken, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -81,7 +81,7 @@ class TestTheLatePart:
         page = client.get(url_of(table)).content.decode()
         assert "late: 6 min" in page
         assert "penalty pule, entry 1" in page
-        assert AuditEntry.objects.filter(action=AuditEntry.Action.LATE_ARRIVAL).exists()
+        assert AuditRecord.objects.filter(action=AuditRecord.Action.LATE_ARRIVAL).exists()
 
     def test_the_public_sheet_says_why_the_pule_is_there(self, client):
         table, _start = table_with_rules(6, late_wait_minutes=3)

@@ -14,7 +14,7 @@ from django.utils import timezone
 from hall.models import RefereeCall
 from hall.services.referee_calls import CALL_AGAIN_AFTER
 from tests.factories import make_organiser, make_published_round, make_user
-from tournaments.models import AuditEntry, TableToken
+from tournaments.models import AuditRecord, TableToken
 
 pytestmark = pytest.mark.django_db
 
@@ -40,7 +40,7 @@ def test_the_link_page_calls_the_chief_referee_and_shows_it_waits(table, client)
     assert response.status_code == 302 and response.url.endswith("#referee-call")
     call = RefereeCall.objects.get(table=table)
     assert call.answered_at is None
-    audit = AuditEntry.objects.get(action=AuditEntry.Action.REFEREE_CALLED)
+    audit = AuditRecord.objects.get(action=AuditRecord.Action.REFEREE_CALLED)
     assert audit.detail["via_link"] and audit.ip_address == "10.2.2.2"
     shown = client.get(link_url(table)).content.decode()
     assert "The chief referee is called, just now." in shown
@@ -59,7 +59,7 @@ def test_the_signed_in_door_calls_too(table, client):
     client.force_login(organiser)
     url = reverse("entry:table_sheet", args=[table.pk])
     assert client.post(url, CALL).status_code == 302
-    assert AuditEntry.objects.get(action=AuditEntry.Action.REFEREE_CALLED).user == organiser
+    assert AuditRecord.objects.get(action=AuditRecord.Action.REFEREE_CALLED).user == organiser
 
 
 def a_minute_passes() -> None:

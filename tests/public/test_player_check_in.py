@@ -15,7 +15,7 @@ from archive.export import tournament_archive
 from scoring.services import round_generate_seating
 from tests.factories import make_player, make_published_round, make_tournament, make_user
 from tournaments import services
-from tournaments.models import AuditEntry, CheckIn, CheckInMethod, Registration
+from tournaments.models import AuditRecord, CheckIn, CheckInMethod, Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -123,7 +123,7 @@ def test_a_player_finds_himself_without_marks_and_checks_in_by_the_code(event, c
     assert method_of(round_, entries[0]) == CheckInMethod.CODE
     page = client.get(response.url).content.decode()
     assert "Jānis Bērziņš is checked in for round 1" in page
-    assert AuditEntry.objects.get(action=AuditEntry.Action.SELF_CHECK_IN).ip_address == "10.1.1.1"
+    assert AuditRecord.objects.get(action=AuditRecord.Action.SELF_CHECK_IN).ip_address == "10.1.1.1"
 
 
 def test_cyrillic_is_found_in_latin_letters(event, client):

@@ -31,7 +31,7 @@ from tests.tournament_play import (
     confirm_with_totals,
     publish_next_round,
 )
-from tournaments.models import AuditEntry, Club, Player, Registration, Tournament
+from tournaments.models import AuditRecord, Club, Player, Registration, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -297,7 +297,7 @@ def test_the_organiser_registers_the_top_n_and_the_invited_in_one_step(client, f
         Registration.objects.filter(tournament=tournament).values_list("player_id", flat=True)
     )
     assert registered == expected
-    audit = AuditEntry.objects.get(tournament=tournament, action=QUALIFIERS_REGISTERED)
+    audit = AuditRecord.objects.get(tournament=tournament, action=QUALIFIERS_REGISTERED)
     assert audit.user == organiser and len(audit.detail["players"]) == len(expected)
 
     again = client.post(url, follow=True)

@@ -17,7 +17,7 @@ from scoring.sheet.reader import table_sheet
 from tests.factories import deals_on_sheet, play_round_with, seat_keys
 from tests.scoring.sheet_play import lielais
 from tests.tournament_play import hall_plays, with_rules
-from tournaments.models import AuditEntry, Round
+from tournaments.models import AuditRecord, Round
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -55,9 +55,9 @@ class TestALateArrival:
         assert arrival.late.penalty_position == 1
         sheet = table_sheet(table_id=table.pk)
         assert sheet.rows[0].pule_event == "penalty"
-        audit = AuditEntry.objects.get(action=AuditEntry.Action.LATE_ARRIVAL)
+        audit = AuditRecord.objects.get(action=AuditRecord.Action.LATE_ARRIVAL)
         assert (audit.detail["minutes_late"], audit.detail["penalty_position"]) == (6, 1)
-        assert AuditEntry.objects.filter(action=AuditEntry.Action.PENALTY_GIVEN).count() == 1
+        assert AuditRecord.objects.filter(action=AuditRecord.Action.PENALTY_GIVEN).count() == 1
 
     def test_coming_within_the_waiting_time_costs_nothing(self, table_of_three):
         table = with_rules(table_of_three, late_wait_minutes=3)
@@ -153,7 +153,7 @@ class TestOutOfTheRound:
         results = SeatResult.objects.filter(table_result__table=table)
         assert sorted(str(r.registration_id) for r in results) == sorted(players)
         assert sum(r.game_points for r in results) == 0
-        audit = AuditEntry.objects.get(action=AuditEntry.Action.OUT_OF_ROUND)
+        audit = AuditRecord.objects.get(action=AuditRecord.Action.OUT_OF_ROUND)
         assert audit.detail["out_by_deal"] == 4
 
     def test_a_table_of_3_cannot_play_on_with_two(self, table_of_three):

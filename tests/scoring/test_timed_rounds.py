@@ -30,7 +30,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments import services as tournament_services
-from tournaments.models import AuditEntry, Round, Table, TableToken
+from tournaments.models import AuditRecord, Round, Table, TableToken
 from tournaments.rule_set import round_rule_set
 from tournaments.services import ServiceError
 
@@ -137,7 +137,7 @@ class TestConfirmingShort:
         assert {
             str(registration_id): points for registration_id, points in stored.items()
         } == closed
-        audit = AuditEntry.objects.get(action=AuditEntry.Action.TABLE_CONFIRMED)
+        audit = AuditRecord.objects.get(action=AuditRecord.Action.TABLE_CONFIRMED)
         assert (audit.detail["time_called"], audit.detail["deals"]) == (True, 3)
         assert audit.detail["totals"] == closed
 
@@ -167,7 +167,7 @@ class TestConfirmingShort:
         clock.advance(hours=1)
         result = confirm(table)
         assert result.time_called is False
-        assert "time_called" not in AuditEntry.objects.get(action="table.confirmed").detail
+        assert "time_called" not in AuditRecord.objects.get(action="table.confirmed").detail
 
     def test_a_sheet_changed_since_the_confirmer_checked_it_is_a_conflict(
         self, table, organiser, clock
@@ -379,7 +379,7 @@ class TestTimeStopsATable:
         with pytest.raises(ServiceError, match="may enter only the deal that was under way"):
             record(table, lielais(c), 5)
         assert DealResult.objects.filter(table=table).count() == 4
-        assert AuditEntry.objects.filter(action="deal.entered").count() == 4
+        assert AuditRecord.objects.filter(action="deal.entered").count() == 4
         assert confirm(table).last_position == 4
 
     def test_when_the_clock_runs_out_the_deals_entered_before_count(self, table, organiser, clock):
@@ -454,11 +454,11 @@ class TestTimeStopsATable:
             allow(table, chief, 1, reason="  ")
         with pytest.raises(ServiceError, match="1 to 2 more deals, not 3"):
             allow(table, chief, 3)
-        assert not AuditEntry.objects.filter(action="table.deals_allowed").exists()
+        assert not AuditRecord.objects.filter(action="table.deals_allowed").exists()
 
         allow(table, chief, 1)
 
-        audit = AuditEntry.objects.get(action="table.deals_allowed")
+        audit = AuditRecord.objects.get(action="table.deals_allowed")
         assert audit.user == chief and audit.table_id == table.pk
         assert (audit.detail["more"], audit.detail["before"], audit.detail["after"]) == (1, 4, 5)
         _a, b, c = seat_keys(table)

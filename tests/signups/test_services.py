@@ -22,7 +22,7 @@ from signups.services import (
 )
 from tests.factories import make_club, make_organiser, make_player, make_tournament
 from tournaments import services
-from tournaments.models import AuditEntry, Club, Player, Registration, Round, RoundStatus
+from tournaments.models import AuditRecord, Club, Player, Registration, Round, RoundStatus
 
 pytestmark = pytest.mark.django_db
 
@@ -111,7 +111,7 @@ class TestRegistering:
     def test_the_registration_is_audited_without_the_contact(self):
         tournament = open_tournament()
         register(tournament, "Anna Ozoliņa", contact="anna@example.lv", ip_address="10.0.0.9")
-        entry = AuditEntry.objects.get(action=AuditEntry.Action.SIGNUP_CREATED)
+        entry = AuditRecord.objects.get(action=AuditRecord.Action.SIGNUP_CREATED)
         assert entry.ip_address == "10.0.0.9"
         assert entry.detail["player"] == "Anna Ozoliņa"
         assert "anna@example.lv" not in str(entry.detail)
@@ -130,7 +130,7 @@ class TestTheOrganiser:
         assert (player.club, player.licence_number) == (club, "LV-9")
         assert signup.registration == Registration.objects.get(tournament=tournament)
         assert signup.registration.player == player
-        actions = set(AuditEntry.objects.values_list("action", flat=True))
+        actions = set(AuditRecord.objects.values_list("action", flat=True))
         assert {"signup.accepted", "entries.registered", "player.saved"} <= actions
         # He keeps his place on the list.
         assert signup_lists(tournament=tournament).place_of(signup) == ("listed", 1)
@@ -181,7 +181,7 @@ class TestTheOrganiser:
         signup_move(signup=liga, to="listed", by=None)
         lists = signup_lists(tournament=tournament)
         assert [line.full_name for line in lists.registered] == ["Līga"]
-        assert AuditEntry.objects.filter(action="signup.moved").count() == 2
+        assert AuditRecord.objects.filter(action="signup.moved").count() == 2
         with pytest.raises(services.ServiceError):
             signup_move(signup=liga, to="listed", by=None)
 
@@ -192,7 +192,7 @@ class TestTheOrganiser:
         lists = signup_lists(tournament=tournament)
         assert lists.free_places == 1
         assert lists.place_of(janis) == ("waiting", 1)
-        assert AuditEntry.objects.filter(action="signup.refused").exists()
+        assert AuditRecord.objects.filter(action="signup.refused").exists()
         # Refused, he is on no list: registering again is allowed.
         assert register(tournament, "Anna").status == SignUpStatus.LISTED
 
@@ -324,10 +324,10 @@ class TestAcceptingTogether:
         assert [entry.player.full_name for entry in entries] == ["Berta", "Cilda", "Dace"]
         assert all(entry.first_round == 1 for entry in entries)
         # One entry in the audit log for the acceptance, one for the registrations.
-        (entry,) = AuditEntry.objects.filter(action=AuditEntry.Action.SIGNUP_ACCEPTED)
+        (entry,) = AuditRecord.objects.filter(action=AuditRecord.Action.SIGNUP_ACCEPTED)
         assert entry.user == organiser
         assert entry.detail["players"] == ["Berta", "Cilda", "Dace"]
-        (registered,) = AuditEntry.objects.filter(action=AuditEntry.Action.ENTRIES_REGISTERED)
+        (registered,) = AuditRecord.objects.filter(action=AuditRecord.Action.REGISTRATIONS_CREATED)
         assert registered.detail["players"] == ["Berta", "Cilda", "Dace"]
 
     def test_accepting_beyond_the_places_is_refused_and_nothing_is_written(self):
@@ -335,7 +335,7 @@ class TestAcceptingTogether:
         for name in ("Anna", "Berta", "Cilda"):
             register(tournament, name)
         Registration.objects.create(tournament=tournament, player=make_player())  # by hand
-        before = set(AuditEntry.objects.values_list("pk", flat=True))
+        before = set(AuditRecord.objects.values_list("pk", flat=True))
 
         with pytest.raises(services.ServiceError) as refused:
             signups_accept(tournament=tournament, count=3, by=None)
@@ -346,7 +346,7 @@ class TestAcceptingTogether:
         )
         assert tournament.registrations.count() == 1
         assert set(SignUp.objects.values_list("status", flat=True)) == {SignUpStatus.LISTED}
-        assert set(AuditEntry.objects.values_list("pk", flat=True)) == before
+        assert set(AuditRecord.objects.values_list("pk", flat=True)) == before
         assert len(signups_accept(tournament=tournament, count=2, by=None)) == 2
 
     @pytest.mark.parametrize("count", [0, -1, 4])

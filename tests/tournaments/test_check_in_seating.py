@@ -10,7 +10,7 @@ from django.urls import reverse
 from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, CheckIn, Round, RoundStatus, Seat
+from tournaments.models import AuditRecord, CheckIn, Round, RoundStatus, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -96,7 +96,7 @@ class TestPublishingChecksTheAttendance:
         services.round_publish(round_=round_, by=None, present=present, attendance_confirmed=True)
         assert Round.objects.get(pk=round_.pk).status == RoundStatus.PUBLISHED
         assert checked_in(round_) == {entry.pk for entry in present}
-        entry = AuditEntry.objects.get(action=AuditEntry.Action.ROUND_PUBLISHED)
+        entry = AuditRecord.objects.get(action=AuditRecord.Action.ROUND_PUBLISHED)
         assert entry.detail["seated_not_present"] == [gone.player.full_name]
         assert entry.detail["present_not_seated"] == []
 

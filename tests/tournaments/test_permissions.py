@@ -15,7 +15,7 @@ from accounts.services.roles import table_referees_set
 from scoring.models import DealResult
 from tests.factories import make_published_round, make_tournament, make_user
 from tournaments import permissions
-from tournaments.models import AuditEntry, Role, Table
+from tournaments.models import AuditRecord, Role, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -159,7 +159,7 @@ class TestPeoplePage:
         organiser = account("organiser")
         tournament.organisers.add(organiser)
         account("someone")
-        audited = AuditEntry.objects.count()
+        audited = AuditRecord.objects.count()
         client.force_login(organiser)
         unknown = client.post(self.url(tournament), {"username": "nobody", "role": "referee"})
         assert unknown.status_code == 200
@@ -168,7 +168,7 @@ class TestPeoplePage:
         assert promote.status_code == 200 and promote.context["form"].errors["role"]
         assert list(tournament.organisers.all()) == [organiser]
         assert not tournament.referees.exists()
-        assert AuditEntry.objects.count() == audited
+        assert AuditRecord.objects.count() == audited
 
     def test_an_organiser_cannot_remove_another_organiser_but_staff_can(self, client, tournament):
         organiser, colleague = account("organiser"), account("colleague")
@@ -196,7 +196,7 @@ class TestPeoplePage:
             assert response.status_code == 200 and response.context["form"].errors["role"]
         assert not tournament.chief_referees.exists()
         assert not permissions.is_chief_referee(organiser, tournament)
-        assert not AuditEntry.objects.filter(action="role.granted").exists()
+        assert not AuditRecord.objects.filter(action="role.granted").exists()
 
     def test_an_organiser_cannot_remove_the_chief_referee(self, client, tournament):
         organiser, chief = account("organiser"), account("chief")
@@ -506,7 +506,7 @@ class TestRefereeAccounts:
         password = response.context["new_account"].password
         assert password in response.content.decode()  # shown once, to hand over
         assert Client().login(username="ilze.tiesnese", password=password)
-        entry = AuditEntry.objects.filter(action=AuditEntry.Action.ROLE_GRANTED).get()
+        entry = AuditRecord.objects.filter(action=AuditRecord.Action.ROLE_GRANTED).get()
         assert entry.tournament == tournament and entry.user == organiser
         assert entry.detail == {
             "role": "referee",
@@ -525,11 +525,11 @@ class TestRefereeAccounts:
         organiser = account("organiser")
         tournament.organisers.add(organiser)
         client.force_login(organiser)
-        users, audited = User.objects.count(), AuditEntry.objects.count()
+        users, audited = User.objects.count(), AuditRecord.objects.count()
         response = client.post(self.url(tournament), {"account-username": username})
         assert response.status_code == 200
         assert message in response.content.decode()
-        assert (User.objects.count(), AuditEntry.objects.count()) == (users, audited)
+        assert (User.objects.count(), AuditRecord.objects.count()) == (users, audited)
 
     @pytest.mark.parametrize(
         ("username", "message"),

@@ -13,7 +13,7 @@ from scoring import services as scoring_services
 from tests.clock import START, fix_the_clock
 from tests.factories import make_organiser, make_published_round, make_tournament, make_user
 from tournaments import services
-from tournaments.models import AuditEntry, Round, RoundStatus
+from tournaments.models import AuditRecord, Round, RoundStatus
 from tournaments.round_clock import clock_text, round_clock, time_is_up
 from tournaments.services import ServiceError
 
@@ -101,7 +101,7 @@ class TestStart:
             50,
             None,
         )
-        audit = AuditEntry.objects.get(action=AuditEntry.Action.CLOCK_STARTED)
+        audit = AuditRecord.objects.get(action=AuditRecord.Action.CLOCK_STARTED)
         assert (audit.user, audit.ip_address, audit.tournament_id) == (
             organiser,
             "10.0.0.1",
@@ -137,7 +137,7 @@ class TestStart:
         with pytest.raises(ServiceError, match="only the organisers and the chief referee"):
             services.round_clock_start(round_=timed_round, by=by)
         assert fresh(timed_round).clock_started_at is None
-        assert not AuditEntry.objects.filter(action=AuditEntry.Action.CLOCK_STARTED).exists()
+        assert not AuditRecord.objects.filter(action=AuditRecord.Action.CLOCK_STARTED).exists()
 
     def test_a_running_clock_is_not_started_twice(self, timed_round, organiser, clock):
         services.round_clock_start(round_=timed_round, by=organiser)
@@ -145,7 +145,7 @@ class TestStart:
         with pytest.raises(ServiceError, match="already started"):
             services.round_clock_start(round_=timed_round, by=organiser)
         assert fresh(timed_round).clock_started_at == START
-        assert AuditEntry.objects.filter(action=AuditEntry.Action.CLOCK_STARTED).count() == 1
+        assert AuditRecord.objects.filter(action=AuditRecord.Action.CLOCK_STARTED).count() == 1
 
     def test_a_tournament_without_a_limit_has_no_clock_to_start(self, organiser, clock):
         round_ = make_published_round(make_tournament(), players=6)
@@ -182,7 +182,7 @@ class TestCallTime:
         services.round_time_call(round_=timed_round, by=chief, ip_address="10.0.0.2")
         round_ = fresh(timed_round)
         assert round_.time_called_at == START + datetime.timedelta(minutes=42)
-        audit = AuditEntry.objects.get(action=AuditEntry.Action.TIME_CALLED)
+        audit = AuditRecord.objects.get(action=AuditRecord.Action.TIME_CALLED)
         assert (audit.user, audit.ip_address) == (chief, "10.0.0.2")
         assert audit.detail["round"] == 1
         assert audit.detail["time_called_at"] == round_.time_called_at.isoformat()
@@ -227,7 +227,7 @@ class TestReset:
             None,
             None,
         )
-        audit = AuditEntry.objects.get(action=AuditEntry.Action.CLOCK_RESET)
+        audit = AuditRecord.objects.get(action=AuditRecord.Action.CLOCK_RESET)
         assert audit.detail["started_at"] == START.isoformat()
         assert audit.detail["round"] == 1 and audit.detail["time_limit"] == 50
         # and it starts again, from the moment of the new start
@@ -244,7 +244,7 @@ class TestReset:
     def test_not_a_clock_that_never_started(self, timed_round, organiser):
         with pytest.raises(ServiceError, match="has not started"):
             scoring_services.round_clock_reset(round_=timed_round, by=organiser)
-        assert not AuditEntry.objects.filter(action=AuditEntry.Action.CLOCK_RESET).exists()
+        assert not AuditRecord.objects.filter(action=AuditRecord.Action.CLOCK_RESET).exists()
 
     def test_not_by_a_table_referee(self, timed_round, organiser):
         services.round_clock_start(round_=timed_round, by=organiser)

@@ -11,7 +11,7 @@ from organise.forms.tournament import PRESET_CHOICES, TournamentForm
 from scoring.services import round_generate_seating
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import services
-from tournaments.models import AuditEntry, RoundStatus, Tournament
+from tournaments.models import AuditRecord, RoundStatus, Tournament
 from tournaments.rule_set import (
     RULE_SET_FIELDS,
     preset_options,
@@ -110,7 +110,7 @@ class TestARoundKeepsItsRules:
         round_.status = status
         round_.save()
         before = rule_set_options(tournament)
-        audits = AuditEntry.objects.count()
+        audits = AuditRecord.objects.count()
         response = organiser_client.post(
             reverse("organise:edit", args=["kauss"]), settings_form(tournament, **{field: value})
         )
@@ -118,7 +118,7 @@ class TestARoundKeepsItsRules:
         page = response.content.decode()
         assert "round 1 is" in page and "applies from the next round" in page
         assert rule_set_options(Tournament.objects.get(pk=tournament.pk)) == before
-        assert AuditEntry.objects.count() == audits  # refused: nothing written, nothing audited
+        assert AuditRecord.objects.count() == audits  # refused: nothing written, nothing audited
 
     def test_other_settings_still_change_while_a_round_is_played(self, organiser_client):
         tournament = make_tournament(slug="kauss", venue="Rīga")
@@ -156,7 +156,7 @@ class TestSettingsAreAudited:
             reverse("organise:edit", args=["kauss"]),
             settings_form(tournament, venue="Cēsis", deals_per_round=28),
         )
-        entry = AuditEntry.objects.get(action=AuditEntry.Action.SETTINGS_CHANGED)
+        entry = AuditRecord.objects.get(action=AuditRecord.Action.SETTINGS_CHANGED)
         assert entry.tournament_id == tournament.pk and entry.user is not None
         assert entry.detail["before"] == {"venue": "Rīga", "deals_per_round": 24}
         assert entry.detail["after"] == {"venue": "Cēsis", "deals_per_round": 28}
@@ -167,12 +167,12 @@ class TestSettingsAreAudited:
             reverse("organise:edit", args=["kauss"]), settings_form(tournament)
         )
         assert response.status_code == 302
-        assert not AuditEntry.objects.filter(action=AuditEntry.Action.SETTINGS_CHANGED).exists()
+        assert not AuditRecord.objects.filter(action=AuditRecord.Action.SETTINGS_CHANGED).exists()
 
     def test_a_new_tournament_is_audited_with_its_settings(self, organiser_client):
         data = settings_form(Tournament(), name="Ogres kauss", slug="ogre", starts_on="2026-12-12")
         assert organiser_client.post(reverse("organise:create"), data).status_code == 302
-        entry = AuditEntry.objects.get(action=AuditEntry.Action.SETTINGS_CHANGED)
+        entry = AuditRecord.objects.get(action=AuditRecord.Action.SETTINGS_CHANGED)
         assert entry.detail["created"] is True
         assert entry.detail["after"]["starts_on"] == "2026-12-12"
         assert entry.detail["after"]["name"] == "Ogres kauss"

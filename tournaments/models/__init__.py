@@ -6,7 +6,7 @@ audit log). Callers import from `tournaments.models`; the migrations name these 
 """
 
 from tournaments.models.audit import (
-    AuditEntry,
+    AuditRecord,
 )
 from tournaments.models.fees import (
     FeeCategory,
@@ -57,7 +57,7 @@ __all__ = [
     "ROLE_RELATIONS",
     "AbsentPlayers",
     "AllPass",
-    "AuditEntry",
+    "AuditRecord",
     "CheckIn",
     "CheckInMethod",
     "CheckOut",

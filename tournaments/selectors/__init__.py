@@ -7,7 +7,7 @@ players, clubs), `roles` (who holds which role), `audit` (the audit log), `signu
 
 from tournaments.selectors.audit import (
     AUDIT_PAGE_SIZE,
-    audit_entries,
+    audit_records,
     registration_names,
 )
 from tournaments.selectors.fees import (
@@ -55,7 +55,7 @@ __all__ = [
     "CategoryFund",
     "Fund",
     "attendance_difference",
-    "audit_entries",
+    "audit_records",
     "cents",
     "checked_in",
     "club_list",

@@ -7,13 +7,13 @@ from collections.abc import Iterator
 from django.db.models import Q, QuerySet
 
 from engine.names import search_key
-from tournaments.models import AuditEntry, Seat, Tournament
+from tournaments.models import AuditRecord, Seat, Tournament
 
 AUDIT_PAGE_SIZE = 50
 
 
 def _strings(value: object) -> Iterator[str]:
-    """Every string inside an audit entry's detail (names sit in lists of tables, pairs ...)."""
+    """Every string inside an audit record's detail (names sit in lists of tables, pairs ...)."""
     if isinstance(value, str):
         yield value
     elif isinstance(value, dict):
@@ -25,7 +25,7 @@ def _strings(value: object) -> Iterator[str]:
 
 
 def _concerning_players(tournament: Tournament, query: str) -> Q:
-    """Audit entries about the players whose name contains `query`: everything written at a
+    """Audit records about the players whose name contains `query`: everything written at a
     table where one of them sat, and the entries without a table that name one of them
     (a withdrawal, a swap, a regenerated seating). Those name players as they were written,
     so they are matched here, in Python; there are a handful per round."""
@@ -38,7 +38,7 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
     if not matched:
         return Q(pk__in=[])
     names = set(matched.values())
-    without_table = AuditEntry.objects.filter(tournament=tournament, table__isnull=True)
+    without_table = AuditRecord.objects.filter(tournament=tournament, table__isnull=True)
     mentioned = [
         pk
         for pk, detail in without_table.values_list("pk", "detail")
@@ -48,7 +48,7 @@ def _concerning_players(tournament: Tournament, query: str) -> Q:
     return Q(table_id__in=seated_at) | Q(pk__in=mentioned)
 
 
-def audit_entries(
+def audit_records(
     *,
     tournament: Tournament,
     table: int | None = None,
@@ -57,11 +57,11 @@ def audit_entries(
     action: str = "",
     since: datetime.datetime | None = None,
     until: datetime.datetime | None = None,
-) -> QuerySet[AuditEntry]:
+) -> QuerySet[AuditRecord]:
     """The tournament's audit log, newest first, filtered by table number, round number, player
     (a part of the name, case and diacritics ignored), action code and time (both ends
     included). The page count and the page itself are one query each."""
-    entries = AuditEntry.objects.filter(tournament=tournament)
+    entries = AuditRecord.objects.filter(tournament=tournament)
     if table is not None:
         entries = entries.filter(table__number=table)
     if round_number is not None:

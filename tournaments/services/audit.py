@@ -7,7 +7,7 @@ from decimal import Decimal
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import models
 
-from tournaments.models import AuditEntry, Table, Tournament
+from tournaments.models import AuditRecord, Table, Tournament
 
 
 def audit(
@@ -18,9 +18,9 @@ def audit(
     table: Table | None = None,
     ip_address: str | None = None,
     **detail: object,
-) -> AuditEntry:
+) -> AuditRecord:
     user = by if isinstance(by, User) and by.is_authenticated else None
-    return AuditEntry.objects.create(
+    return AuditRecord.objects.create(
         tournament_id=tournament.pk if tournament is not None else None,
         table_id=table.pk if table is not None else None,
         action=action,

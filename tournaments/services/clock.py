@@ -11,7 +11,7 @@ from django.utils.translation import ngettext
 
 from core.page_cache import tournament_changed
 from tournaments import permissions
-from tournaments.models import AuditEntry, Round
+from tournaments.models import AuditRecord, Round
 from tournaments.round_clock import CLOCK_STATUSES, round_clock
 from tournaments.services.audit import audit
 from tournaments.services.refusal import ServiceError
@@ -63,7 +63,7 @@ def round_clock_start(*, round_: Round, by: User | None, ip_address: str | None 
     tournament_changed(round_.tournament_id)
     started = round_clock(round_, now=clock.now)
     audit(
-        action=AuditEntry.Action.CLOCK_STARTED,
+        action=AuditRecord.Action.CLOCK_STARTED,
         by=by,
         tournament=round_.tournament,
         ip_address=ip_address,
@@ -109,7 +109,7 @@ def round_clock_reset(
             % {"numbers": ", ".join(str(number) for number in tables_confirmed_short)}
         )
     audit(
-        action=AuditEntry.Action.CLOCK_RESET,
+        action=AuditRecord.Action.CLOCK_RESET,
         by=by,
         tournament=round_.tournament,
         ip_address=ip_address,
@@ -150,7 +150,7 @@ def round_time_call(*, round_: Round, by: User | None, ip_address: str | None = 
     round_.save(update_fields=["time_called_at"])
     tournament_changed(round_.tournament_id)
     audit(
-        action=AuditEntry.Action.TIME_CALLED,
+        action=AuditRecord.Action.TIME_CALLED,
         by=by,
         tournament=round_.tournament,
         ip_address=ip_address,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 
 from core.page_cache import tournament_changed
 from engine.names import clean_name, same_name_key
-from tournaments.models import AuditEntry, FeeCategory, Registration, Round, Tournament
+from tournaments.models import AuditRecord, FeeCategory, Registration, Round, Tournament
 from tournaments.services.audit import audit
 from tournaments.services.refusal import ServiceError
 
@@ -86,7 +86,7 @@ def fee_categories_save(
     after = [(category.name, str(category.amount)) for category in saved]
     if after != before:
         audit(
-            action=AuditEntry.Action.FEE_CATEGORIES,
+            action=AuditRecord.Action.FEE_CATEGORIES,
             by=by,
             tournament=tournament,
             ip_address=ip_address,
@@ -123,7 +123,7 @@ def fees_paid_set(
             registrations.filter(pk__in=chosen ^ before).values_list("pk", "player__full_name")
         )
         audit(
-            action=AuditEntry.Action.FEES_PAID,
+            action=AuditRecord.Action.FEES_PAID,
             by=by,
             tournament=tournament,
             ip_address=ip_address,
@@ -158,7 +158,7 @@ def fee_category_set(
     names = sorted(registrations.values_list("player__full_name", flat=True))
     registrations.update(fee_category=category)
     audit(
-        action=AuditEntry.Action.FEE_CATEGORY_SET,
+        action=AuditRecord.Action.FEE_CATEGORY_SET,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -186,7 +186,7 @@ def fees_paid_by_present(*, round_: Round, by: User | None, ip_address: str | No
     )
     if names:
         audit(
-            action=AuditEntry.Action.FEES_PAID,
+            action=AuditRecord.Action.FEES_PAID,
             by=by,
             tournament=tournament,
             ip_address=ip_address,

@@ -4,7 +4,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
-from tournaments.models import AuditEntry, Table, TableToken
+from tournaments.models import AuditRecord, Table, TableToken
 from tournaments.services.audit import audit
 from tournaments.services.locks import lock_round_and_table
 
@@ -20,7 +20,7 @@ def table_token_issue(
     )
     token = TableToken.objects.create(table=table, round_id=table.round_id)
     audit(
-        action=AuditEntry.Action.TOKEN_ISSUED,
+        action=AuditRecord.Action.TOKEN_ISSUED,
         by=by,
         tournament=table.round.tournament,
         table=table,
@@ -37,7 +37,7 @@ def table_token_revoke(*, table: Table, by: User | None, ip_address: str | None 
         revoked_at=timezone.now()
     )
     audit(
-        action=AuditEntry.Action.TOKEN_REVOKED,
+        action=AuditRecord.Action.TOKEN_REVOKED,
         by=by,
         tournament=table.round.tournament,
         table=table,

@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from core.name_fields import name_problem
 from engine.names import clean_name
 from tournaments import selectors
-from tournaments.models import AuditEntry, Club, Player, Registration, Tournament
+from tournaments.models import AuditRecord, Club, Player, Registration, Tournament
 from tournaments.namesakes import club_key, licence_key, name_key
 from tournaments.player_csv import COLUMN_WORDS, CsvPlayer, read_players
 from tournaments.services.audit import audit
@@ -338,7 +338,7 @@ def players_import(
     line's licence when he has none) unless `matches` says otherwise: line → the chosen
     player's pk, or None for a new player. With a `tournament`, every player of the list (new,
     already in the register or matched) is also registered in it, in the same transaction, and
-    the audit entry says how many."""
+    the audit record says how many."""
     if players is not None:
         preview = players_list_preview(players)
     elif raw is not None:
@@ -398,7 +398,7 @@ def players_import(
         )
         registration = {"registered": len(registered)}
     audit(
-        action=AuditEntry.Action.PLAYERS_IMPORTED,
+        action=AuditRecord.Action.PLAYERS_IMPORTED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,

@@ -3,7 +3,7 @@
 from django.contrib.auth.models import User
 from django.db import transaction
 
-from tournaments.models import AuditEntry, Club, Player
+from tournaments.models import AuditRecord, Club, Player
 from tournaments.services.audit import audit, audit_value, changes
 
 
@@ -12,7 +12,7 @@ def player_save(
     *, player: Player, values: dict[str, object], by: User | None, ip_address: str | None = None
 ) -> Player:
     """Add a player to the register, or change one, with what changed in the audit log (the
-    register belongs to no tournament, and neither does its audit entry)."""
+    register belongs to no tournament, and neither does its audit record)."""
     creating = player.pk is None
     if not creating:
         player = Player.objects.select_for_update().get(pk=player.pk)
@@ -24,7 +24,7 @@ def player_save(
     player.save()
     if after:
         audit(
-            action=AuditEntry.Action.PLAYER_SAVED,
+            action=AuditRecord.Action.PLAYER_SAVED,
             by=by,
             ip_address=ip_address,
             player=player.full_name,
@@ -39,7 +39,7 @@ def player_save(
 def club_create(*, name: str, city: str, by: User | None, ip_address: str | None = None) -> Club:
     club = Club.objects.create(name=name, city=city)
     audit(
-        action=AuditEntry.Action.CLUB_ADDED,
+        action=AuditRecord.Action.CLUB_ADDED,
         by=by,
         ip_address=ip_address,
         club=club.name,

@@ -7,12 +7,12 @@ from django.contrib.auth.models import User
 from django.db import transaction
 
 from core.page_cache import tournament_changed
-from tournaments.models import AuditEntry, CheckIn, Player, Registration, Tournament
+from tournaments.models import AuditRecord, CheckIn, Player, Registration, Tournament
 from tournaments.services.audit import audit, changes
 
 
 class RegistrationsDetail(TypedDict, total=False):
-    """What else the audit entry of a registration says: the season whose final's qualifiers
+    """What else the audit record of a registration says: the season whose final's qualifiers
     the ranking registers."""
 
     season: str
@@ -26,7 +26,7 @@ def registrations_create(
     first_round: int = 1,
     by: User | None = None,
     ip_address: str | None = None,
-    action: str = AuditEntry.Action.ENTRIES_REGISTERED,
+    action: str = AuditRecord.Action.REGISTRATIONS_CREATED,
     **detail: Unpack[RegistrationsDetail],
 ) -> list[Registration]:
     """Register players; a registration after round 1 has started is a late one. One audit
@@ -61,7 +61,7 @@ def registration_update(
     ip_address: str | None = None,
 ) -> bool:
     """Change a registration (team, fixed table, first round), with what changed in the audit log.
-    False (and no audit entry) when nothing changes."""
+    False (and no audit record) when nothing changes."""
     registration = (
         Registration.objects.select_for_update()
         .select_related("player", "tournament")
@@ -75,7 +75,7 @@ def registration_update(
     registration.save(update_fields=list(values))
     tournament_changed(registration.tournament_id)
     audit(
-        action=AuditEntry.Action.ENTRY_CHANGED,
+        action=AuditRecord.Action.REGISTRATION_CHANGED,
         by=by,
         tournament=registration.tournament,
         ip_address=ip_address,
@@ -96,7 +96,7 @@ def registration_withdraw(
     CheckIn.objects.filter(registration=registration, round__number__gt=after_round).delete()
     tournament_changed(registration.tournament_id)
     audit(
-        action=AuditEntry.Action.ENTRY_WITHDRAWN,
+        action=AuditRecord.Action.REGISTRATION_WITHDRAWN,
         by=by,
         tournament=registration.tournament,
         ip_address=ip_address,

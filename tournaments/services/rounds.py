@@ -25,7 +25,7 @@ from engine.seating import (
 from engine.standings import Standing
 from tournaments import selectors
 from tournaments.models import (
-    AuditEntry,
+    AuditRecord,
     CheckIn,
     CheckInMethod,
     CheckOut,
@@ -77,7 +77,7 @@ def round_create(
     )
     tournament_changed(tournament.pk)
     audit(
-        action=AuditEntry.Action.ROUND_CREATED,
+        action=AuditRecord.Action.ROUND_CREATED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -147,7 +147,7 @@ def check_in_set(
             )
         )
         audit(
-            action=AuditEntry.Action.CHECK_IN_CHANGED,
+            action=AuditRecord.Action.CHECK_IN_CHANGED,
             by=by,
             tournament=round_.tournament,
             ip_address=ip_address,
@@ -193,7 +193,7 @@ def round_generate_seating(
     `present`: the players ticked on the organiser's screen; they are checked in first, in the
     same transaction (a refused seating saves no check-in either). A draft round may be
     regenerated freely; a published one only with the typed confirmation, and that leaves an
-    audit entry."""
+    audit record."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     _require_draft_seating(round_)
     if present is not None:
@@ -280,9 +280,9 @@ def round_generate_seating(
         else {}
     )
     audit(
-        action=AuditEntry.Action.ROUND_REGENERATED
+        action=AuditRecord.Action.ROUND_REGENERATED
         if was_published
-        else AuditEntry.Action.ROUND_GENERATED,
+        else AuditRecord.Action.ROUND_GENERATED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
@@ -399,7 +399,7 @@ def round_swap_players(
 ) -> list[str]:
     """Swap two seated players in a draft round; returns the warnings of the tables it changed
     (a repeat meeting, a club clash, a fixed table no longer honoured), in the reader's language
-    (the audit entry keeps them in English)."""
+    (the audit record keeps them in English)."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
         raise ServiceError(_("players can be swapped only while the round is a draft"))
@@ -437,7 +437,7 @@ def round_swap_players(
         warnings += [f"table {table.number}: {flag['detail']}" for flag in changed]
         shown += [table_warning_text(table.number, flag) for flag in changed]
     audit(
-        action=AuditEntry.Action.ROUND_SWAP,
+        action=AuditRecord.Action.ROUND_SWAP,
         by=by,
         tournament=round_.tournament,
         ip_address=ip_address,
@@ -501,7 +501,7 @@ def round_publish(
 
     `present`: the players ticked on the organiser's screen, checked in first in the same
     transaction. When the seated players are not the checked-in ones, publishing is refused
-    (AttendanceMismatchError, nothing saved) unless `attendance_confirmed`: then the audit entry
+    (AttendanceMismatchError, nothing saved) unless `attendance_confirmed`: then the audit record
     names who differs."""
     round_ = Round.objects.select_for_update().get(pk=round_.pk)
     if round_.status != RoundStatus.DRAFT:
@@ -536,7 +536,7 @@ def round_publish(
     _issue_missing_links(round_)
     tournament_changed(round_.tournament_id)
     audit(
-        action=AuditEntry.Action.ROUND_PUBLISHED,
+        action=AuditRecord.Action.ROUND_PUBLISHED,
         by=by,
         tournament=round_.tournament,
         ip_address=ip_address,

@@ -8,7 +8,7 @@ from django.utils.translation import gettext as _
 from core.model_columns import concrete_field
 from core.page_cache import tournament_changed
 from tournaments import selectors
-from tournaments.models import AuditEntry, Tournament
+from tournaments.models import AuditRecord, Tournament
 from tournaments.rule_set import RULE_SET_FIELDS
 from tournaments.services.audit import audit, audit_value
 from tournaments.services.refusal import ServiceError
@@ -60,7 +60,7 @@ def tournament_settings_save(
     tournament.save()
     if changed:
         audit(
-            action=AuditEntry.Action.SETTINGS_CHANGED,
+            action=AuditRecord.Action.SETTINGS_CHANGED,
             by=by,
             tournament=tournament,
             ip_address=ip_address,

@@ -16,7 +16,7 @@ from accounts.services.roles import (
 )
 from tests.factories import make_published_round
 from tournaments import permissions
-from tournaments.models import AuditEntry, Role, Table
+from tournaments.models import AuditRecord, Role, Table
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -49,7 +49,7 @@ class TestRoleWrites:
             tournament=tournament, user=referee, role=Role.REFEREE, by=organiser, ip_address="::1"
         )
         assert not role_grant(tournament=tournament, user=referee, role=Role.REFEREE, by=organiser)
-        audit = AuditEntry.objects.get(action="role.granted")
+        audit = AuditRecord.objects.get(action="role.granted")
         assert (audit.user, audit.ip_address, audit.detail) == (
             organiser,
             "::1",
@@ -69,7 +69,7 @@ class TestRoleWrites:
                 role_grant(tournament=tournament, user=user, role=role, by=user)
         assert not tournament.chief_referees.exists() and not tournament.referees.exists()
         assert list(tournament.organisers.all()) == [organiser]
-        assert not AuditEntry.objects.filter(action="role.granted").exists()
+        assert not AuditRecord.objects.filter(action="role.granted").exists()
 
     def test_a_chief_referee_may_step_down(self, tournament):
         chief = account("chief")
@@ -94,7 +94,7 @@ class TestRoleWrites:
         assert role_revoke(tournament=tournament, user=referee, role=Role.REFEREE, by=None)
         assert not tables[0].referees.exists()
         assert not permissions.can_write_table(referee, tables[0])
-        audit = AuditEntry.objects.get(action="role.revoked")
+        audit = AuditRecord.objects.get(action="role.revoked")
         assert audit.detail["tables"] == [[1, tables[0].number]]
         assert not role_revoke(tournament=tournament, user=referee, role=Role.REFEREE, by=None)
 
@@ -106,7 +106,7 @@ class TestRoleWrites:
         assert not tables[0].referees.exists()
         assert table_referees_set(table=tables[0], referees=[referee], by=None)
         assert not table_referees_set(table=tables[0], referees=[referee], by=None)
-        audit = AuditEntry.objects.get(action="table.referees")
+        audit = AuditRecord.objects.get(action="table.referees")
         assert (audit.table, audit.detail["before"], audit.detail["after"]) == (
             tables[0],
             [],
@@ -134,7 +134,7 @@ class TestRoleWrites:
         assert created.user.check_password(created.password)
         assert (created.user.username, created.user.last_name) == ("Jānis", "Bērziņš")
         assert tournament.referees.filter(pk=created.user.pk).exists()
-        audit = AuditEntry.objects.get(action="role.granted")
+        audit = AuditRecord.objects.get(action="role.granted")
         assert (audit.user, audit.detail) == (
             organiser,
             {"role": "referee", "username": "Jānis", "account_created": True},

@@ -11,7 +11,7 @@ from tournaments import services
 from tournaments.models import (
     CHECK_IN_CODE_LENGTH,
     CHECK_IN_CODE_LETTERS,
-    AuditEntry,
+    AuditRecord,
     CheckIn,
     CheckInMethod,
 )
@@ -57,7 +57,7 @@ def test_the_code_confirms_a_provisional_check_in_and_is_audited(event):
     )
 
     assert method_of(round_, entries[0]) == CheckInMethod.CODE
-    entry = AuditEntry.objects.get(action=AuditEntry.Action.SELF_CHECK_IN)
+    entry = AuditRecord.objects.get(action=AuditRecord.Action.SELF_CHECK_IN)
     assert entry.ip_address == "10.0.0.9" and entry.user is None
     assert entry.detail["player"] == entries[0].player.full_name
     assert entry.detail["method"] == "code"
@@ -70,7 +70,7 @@ def test_a_wrong_code_is_refused_and_changes_nothing(event):
     with pytest.raises(WrongCodeError, match=r"AAAAA|CCCCC"):
         self_check_in(registration=entries[0], method=CheckInMethod.CODE, code=wrong)
     assert method_of(round_, entries[0]) == CheckInMethod.ROUND
-    assert not AuditEntry.objects.filter(action=AuditEntry.Action.SELF_CHECK_IN).exists()
+    assert not AuditRecord.objects.filter(action=AuditRecord.Action.SELF_CHECK_IN).exists()
 
 
 def test_the_link_checks_in_a_player_not_yet_checked_in(event):
@@ -105,7 +105,7 @@ def test_the_player_never_changes_the_organisers_tick(event):
     again = self_check_in(registration=late, method=CheckInMethod.CODE, code=round_.check_in_code)
 
     assert (again.method, again.checked_in_at) == (CheckInMethod.ORGANISER, ticked.checked_in_at)
-    assert not AuditEntry.objects.filter(action=AuditEntry.Action.SELF_CHECK_IN).exists()
+    assert not AuditRecord.objects.filter(action=AuditRecord.Action.SELF_CHECK_IN).exists()
 
 
 def test_checking_in_twice_keeps_the_first(event):
@@ -115,7 +115,7 @@ def test_checking_in_twice_keeps_the_first(event):
         registration=entries[0], method=CheckInMethod.CODE, code=round_.check_in_code
     )
     assert (second.method, second.checked_in_at) == (CheckInMethod.LINK, first.checked_in_at)
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.SELF_CHECK_IN).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.SELF_CHECK_IN).count() == 1
 
 
 def test_check_in_closes_when_the_round_is_seated(event):

@@ -11,7 +11,7 @@ from hall.models import DisplayLink
 from hall.selectors import display_link, display_link_by_token
 from hall.services.display_links import display_link_issue, display_link_revoke
 from tests.factories import make_tournament, make_user
-from tournaments.models import AuditEntry
+from tournaments.models import AuditRecord
 
 pytestmark = pytest.mark.django_db
 
@@ -26,7 +26,7 @@ def test_a_new_link_stops_the_old_one():
     assert display_link(tournament) == second
     assert DisplayLink.objects.get(pk=first.pk).revoked_at is not None
     assert len(second.token) >= 40 and second.token != first.token
-    issued = AuditEntry.objects.filter(action=AuditEntry.Action.DISPLAY_LINK_ISSUED)
+    issued = AuditRecord.objects.filter(action=AuditRecord.Action.DISPLAY_LINK_ISSUED)
     assert [entry.detail["replaced"] for entry in issued.order_by("pk")] == [False, True]
     assert issued.order_by("pk").first().ip_address == "10.0.0.1"
     assert issued.order_by("pk").first().user == organiser
@@ -40,7 +40,7 @@ def test_a_withdrawn_link_leaves_none_and_the_log_never_holds_a_secret():
     assert display_link_revoke(tournament=tournament, by=None) == 0
 
     assert display_link(tournament) is None
-    logged = json.dumps(list(AuditEntry.objects.values_list("detail", flat=True)))
+    logged = json.dumps(list(AuditRecord.objects.values_list("detail", flat=True)))
     assert link.token not in logged
 
 

@@ -12,7 +12,7 @@ from hall.selectors import round_referee_calls, table_referee_call
 from hall.services.referee_calls import CallTooSoonError, referee_call, referee_call_answer
 from tests.factories import make_organiser, make_published_round
 from tournaments import services
-from tournaments.models import AuditEntry
+from tournaments.models import AuditRecord
 
 pytestmark = pytest.mark.django_db
 
@@ -33,15 +33,15 @@ def test_a_call_is_open_until_answered_and_both_are_audited(table):
     call.refresh_from_db()
     assert call.answered_by == chief and call.answered_at is not None
     assert table_referee_call(table=table) is None
-    called, answered = AuditEntry.objects.filter(table=table).order_by("pk")
-    assert called.action == AuditEntry.Action.REFEREE_CALLED and called.detail["via_link"]
-    assert answered.action == AuditEntry.Action.REFEREE_CALL_ANSWERED and answered.user == chief
+    called, answered = AuditRecord.objects.filter(table=table).order_by("pk")
+    assert called.action == AuditRecord.Action.REFEREE_CALLED and called.detail["via_link"]
+    assert answered.action == AuditRecord.Action.REFEREE_CALL_ANSWERED and answered.user == chief
 
 
 def test_a_link_holder_not_signed_in_calls_as_no_account(table):
     referee_call(table=table, by=AnonymousUser(), via_link=True)
 
-    assert AuditEntry.objects.get(table=table).user is None
+    assert AuditRecord.objects.get(table=table).user is None
 
 
 def test_a_second_press_within_a_minute_is_refused(table):
@@ -49,7 +49,7 @@ def test_a_second_press_within_a_minute_is_refused(table):
     with pytest.raises(CallTooSoonError):
         referee_call(table=table)
     assert RefereeCall.objects.count() == 1
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.REFEREE_CALLED).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.REFEREE_CALLED).count() == 1
 
 
 def test_a_press_after_a_minute_reminds_the_same_call(table):
@@ -84,4 +84,4 @@ def test_answering_twice_changes_nothing(table):
     first = referee_call_answer(call=call, by=make_organiser())
     second = referee_call_answer(call=call, by=make_organiser())
     assert second.answered_by == first.answered_by and second.answered_at == first.answered_at
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.REFEREE_CALL_ANSWERED).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.REFEREE_CALL_ANSWERED).count() == 1

@@ -17,7 +17,7 @@ from scoring.services import round_generate_seating
 from tests.clock import fix_the_clock
 from tests.factories import make_published_round, make_registrations, make_tournament, make_user
 from tournaments import services
-from tournaments.models import AuditEntry, CheckInMethod
+from tournaments.models import AuditRecord, CheckInMethod
 
 pytestmark = pytest.mark.django_db
 
@@ -101,13 +101,13 @@ def test_the_round_and_tournament_pages_give_the_hall_display_its_private_link(
     assert revoked.url == f"{round_page}#hall-display"
     assert not DisplayLink.objects.filter(revoked_at__isnull=True).exists()
     assert list(
-        AuditEntry.objects.filter(action__startswith="display_link.")
+        AuditRecord.objects.filter(action__startswith="display_link.")
         .order_by("pk")
         .values_list("action", "user__username")
     ) == [
-        (AuditEntry.Action.DISPLAY_LINK_ISSUED, "organiser-1"),
-        (AuditEntry.Action.DISPLAY_LINK_ISSUED, "organiser-1"),
-        (AuditEntry.Action.DISPLAY_LINK_REVOKED, "organiser-1"),
+        (AuditRecord.Action.DISPLAY_LINK_ISSUED, "organiser-1"),
+        (AuditRecord.Action.DISPLAY_LINK_ISSUED, "organiser-1"),
+        (AuditRecord.Action.DISPLAY_LINK_REVOKED, "organiser-1"),
     ]
 
 
@@ -153,7 +153,7 @@ def test_the_chief_referees_dashboard_lists_the_calls_of_his_tournaments_only(cl
     assert [call.pk for call in page.context["referee_calls"]] == [mine.pk]
     answer = reverse("organise:referee_call_answer", args=["kauss", mine.pk])
     assert client.post(answer).url.endswith(reverse("organise:dashboard") + "#referee-calls")
-    assert AuditEntry.objects.get(action=AuditEntry.Action.REFEREE_CALL_ANSWERED).user == chief
+    assert AuditRecord.objects.get(action=AuditRecord.Action.REFEREE_CALL_ANSWERED).user == chief
 
 
 def test_a_call_of_another_tournament_is_not_answered_through_this_one(organiser_client):

@@ -11,7 +11,7 @@ from django.urls import reverse
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tests.hostile import assert_refused, database_state
 from tournaments import services
-from tournaments.models import AuditEntry, FeeCategory, Registration
+from tournaments.models import AuditRecord, FeeCategory, Registration
 from tournaments.services import CategoryRow
 
 pytestmark = pytest.mark.django_db
@@ -58,7 +58,7 @@ def test_fees_are_ticked_paid_with_the_check_in_and_shown_with_each_players_fee(
 
     assert response.status_code == 302
     assert Registration.objects.filter(fee_paid_at__isnull=False).count() == 2
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.FEES_PAID).exists()
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.FEES_PAID).exists()
 
 
 def test_fees_left_out_of_a_check_in_request_stay_as_they_are(organiser_client, tournament):
@@ -270,7 +270,7 @@ def test_the_registrations_page_gives_the_ticked_players_a_fee_and_lists_each_on
     rows = content[content.index("<tbody>") : content.index("</tbody>")]
     assert rows.count("<td>Dāmām</td>") == 2 and rows.count("<td>Standarta</td>") == 4
     assert set(Registration.objects.filter(fee_category=ladies)) == {anna, berta}
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.FEE_CATEGORY_SET).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.FEE_CATEGORY_SET).count() == 1
 
 
 @pytest.mark.parametrize(

@@ -13,7 +13,7 @@ from tests.factories import (
     make_user,
 )
 from tournaments import services
-from tournaments.models import AuditEntry, Club, Player, Registration, Round, Seat, Tournament
+from tournaments.models import AuditRecord, Club, Player, Registration, Round, Seat, Tournament
 
 pytestmark = pytest.mark.django_db
 
@@ -213,7 +213,7 @@ def test_register_check_in_seat_swap_and_publish_round_one(organiser_client):
     organiser_client.post(reverse("organise:publish", args=["vakars", 1]))
     round_.refresh_from_db()
     assert round_.status == "published"
-    assert AuditEntry.objects.filter(action="round.published").exists()
+    assert AuditRecord.objects.filter(action="round.published").exists()
 
 
 def test_regenerating_a_published_round_without_confirmation_is_refused_on_the_page(
@@ -326,7 +326,7 @@ def test_an_imported_list_is_registered_straight_into_a_tournament(organiser_cli
     registered = set(tournament.registrations.values_list("player__full_name", flat=True))
     assert registered == {"Jānis Bērziņš", "Anna Ozoliņa", "Ļena Ščukina"}
     assert tournament.registrations.filter(player=known).exists()  # already in the register
-    entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAYERS_IMPORTED)
+    entry = AuditRecord.objects.get(action=AuditRecord.Action.PLAYERS_IMPORTED)
     assert entry.tournament == tournament
     assert entry.detail["registered"] == 3 and entry.detail["imported"] == 2
 

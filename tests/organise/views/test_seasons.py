@@ -1,5 +1,5 @@
 """The federation's ranking pages: seasons (federation staff) and a final's invitations (its
-organisers). Writes go through the services, in a transaction, with an audit entry; a refused
+organisers). Writes go through the services, in a transaction, with an audit record; a refused
 request changes nothing."""
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from ranking import services
 from ranking.models import Invitation, Season
 from ranking.selectors import qualification, season_standings
 from tests.factories import make_organiser, make_player, make_tournament, make_user
-from tournaments.models import AuditEntry, Player, Registration
+from tournaments.models import AuditRecord, Player, Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -47,8 +47,8 @@ def staff(client):
     return user
 
 
-def ranking_changes() -> list[AuditEntry]:
-    return list(AuditEntry.objects.filter(action=AuditEntry.Action.RANKING_CHANGED).order_by("pk"))
+def ranking_changes() -> list[AuditRecord]:
+    return list(AuditRecord.objects.filter(action=AuditRecord.Action.RANKING_CHANGED).order_by("pk"))
 
 
 # --- Seasons ------------------------------------------------------------------------------------
@@ -265,7 +265,7 @@ def test_the_organiser_finds_and_invites_a_player_then_registers_him(client, sea
     assert response.status_code == 302
     invitation = Invitation.objects.get(player=champion)
     assert invitation.tournament == tournament and invitation.reason == "title holder 2025"
-    entry = AuditEntry.objects.get(action=AuditEntry.Action.RANKING_CHANGED)
+    entry = AuditRecord.objects.get(action=AuditRecord.Action.RANKING_CHANGED)
     assert entry.tournament == tournament and entry.user == organiser
     assert entry.detail["player"] == "Titula Turētāja" and entry.detail["invited"] is True
     log = client.get(reverse("organise:audit", args=[tournament.slug])).content.decode()
@@ -315,14 +315,14 @@ def test_a_withdrawn_invitation_leaves_the_qualification_list(client, season, fi
     assert guest not in [
         row.player for row in qualification(tournament=tournament, season=season).rows
     ]
-    entry = AuditEntry.objects.get(action=AuditEntry.Action.RANKING_CHANGED)
+    entry = AuditRecord.objects.get(action=AuditRecord.Action.RANKING_CHANGED)
     assert entry.detail["invited"] is False and entry.tournament == tournament
 
     again = client.post(
         withdraw_url(tournament, season), {"invitation": invitation.pk}, follow=True
     )
     assert "it may be withdrawn already" in again.content.decode()
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.RANKING_CHANGED).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.RANKING_CHANGED).count() == 1
 
 
 def test_withdrawing_the_invitation_of_a_registered_player_keeps_his_entry(client, season, final):
@@ -369,7 +369,7 @@ def test_an_invitation_that_cannot_be_is_refused_and_says_why(client, season, fi
     assert response.status_code == 200
     assert message in response.content.decode()
     assert Invitation.objects.count() == invitations
-    assert not AuditEntry.objects.filter(action=AuditEntry.Action.RANKING_CHANGED).exists()
+    assert not AuditRecord.objects.filter(action=AuditRecord.Action.RANKING_CHANGED).exists()
 
 
 def test_staff_invite_to_every_final_of_the_season(client, season, final):
@@ -437,7 +437,7 @@ def test_visitors_and_other_accounts_cannot_invite_or_withdraw(client, season, f
         assert client.post(url, data).status_code == 403
         assert client.get(url).status_code == 403
     assert list(Invitation.objects.values_list("pk", flat=True)) == [invitation.pk]
-    assert not AuditEntry.objects.exists()
+    assert not AuditRecord.objects.exists()
 
 
 def test_the_invite_and_withdraw_addresses_only_take_posts(client, season, final):

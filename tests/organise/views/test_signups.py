@@ -16,7 +16,7 @@ from signups.models import SignUp, SignUpStatus
 from signups.services import signup_create, signup_move
 from tests.factories import make_organiser, make_tournament
 from tests.hostile import BAD_NUMBERS, assert_refused, database_state, hostile_client
-from tournaments.models import AuditEntry
+from tournaments.models import AuditRecord
 
 pytestmark = pytest.mark.django_db
 
@@ -63,7 +63,7 @@ def test_the_organiser_sees_the_contact_and_accepts(tournament, staff, organiser
     accepted = "Anna Ozoliņa: sign-up accepted, registered in the tournament."
     assert accepted in response.content.decode()
     assert tournament.registrations.get().player.full_name == "Anna Ozoliņa"
-    entry = AuditEntry.objects.get(action="signup.accepted")
+    entry = AuditRecord.objects.get(action="signup.accepted")
     assert entry.user == organiser
 
 
@@ -134,7 +134,7 @@ def test_the_settings_allow_late_signups_until_a_round(tournament, staff):
     assert response.status_code == 302
     tournament.refresh_from_db()
     assert tournament.signup_late_until_round == 3
-    entry = AuditEntry.objects.filter(action=AuditEntry.Action.SETTINGS_CHANGED).last()
+    entry = AuditRecord.objects.filter(action=AuditRecord.Action.SETTINGS_CHANGED).last()
     assert entry.detail["after"]["signup_late_until_round"] == 3
 
 
@@ -189,7 +189,7 @@ def test_the_first_n_are_accepted_at_once_and_the_registrations_page_follows(sta
         "Anna Ozoliņa",
         "Berta Kalniņa",
     ]
-    assert AuditEntry.objects.get(action="signup.accepted").user == organiser
+    assert AuditRecord.objects.get(action="signup.accepted").user == organiser
 
 
 def test_the_bulk_form_offers_what_the_places_allow_and_refuses_more(tournament, staff):

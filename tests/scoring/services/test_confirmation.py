@@ -16,7 +16,7 @@ from scoring.models import SeatResult, TableResult
 from scoring.services import LockedError, Writer
 from tests.factories import deals_on_sheet, make_organiser, play_round_with, seat_keys
 from tests.scoring.sheet_play import REFEREE, lielais, play_full_round, record
-from tournaments.models import AuditEntry
+from tournaments.models import AuditRecord
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -85,7 +85,7 @@ class TestConfirmation:
         )
         assert not TableResult.objects.exists()
         assert not SeatResult.objects.exists()
-        audit = AuditEntry.objects.get(action="table.unlocked")
+        audit = AuditRecord.objects.get(action="table.unlocked")
         assert audit.detail["reason"] == "deal 7 wrong"
         assert sum(audit.detail["before"].values()) == 0
 

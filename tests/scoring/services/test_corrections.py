@@ -7,7 +7,7 @@ from scoring.models import DealResult
 from scoring.services import ConflictError
 from tests.factories import seat_keys
 from tests.scoring.sheet_play import REFEREE, lielais, record
-from tournaments.models import AuditEntry
+from tournaments.models import AuditRecord
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -28,7 +28,7 @@ class TestCorrections:
         )
         versions = list(DealResult.objects.order_by("version").values_list("version", "points"))
         assert versions == [(1, 75), (2, 95)]
-        audit = AuditEntry.objects.get(action="deal.corrected")
+        audit = AuditRecord.objects.get(action="deal.corrected")
         assert (audit.detail["before"]["points"], audit.detail["after"]["points"]) == (75, 95)
         assert audit.detail["reason"] == "95, not 75"
 

@@ -9,7 +9,7 @@ from scoring.services import ConflictError, KeyReusedError, round_generate_seati
 from scoring.sheet.reader import table_sheet
 from tests.factories import make_tournament, play_round_with, seat_keys
 from tests.scoring.sheet_play import REFEREE, lielais, play_full_round, record
-from tournaments.models import AuditEntry, Round, RoundStatus
+from tournaments.models import AuditRecord, Round, RoundStatus
 from tournaments.services import ServiceError
 
 pytestmark = pytest.mark.django_db
@@ -27,7 +27,7 @@ class TestEnteringDeals:
         )
         table_of_three.round.refresh_from_db()
         assert table_of_three.round.status == RoundStatus.IN_PLAY
-        audit = AuditEntry.objects.get(action="deal.entered")
+        audit = AuditRecord.objects.get(action="deal.entered")
         assert audit.ip_address == "10.0.0.7"
         assert audit.detail["after"]["points"] == 75
 
@@ -170,4 +170,4 @@ class TestEnteringDeals:
         a, b, _c = seat_keys(table_of_three)
         record(table_of_three, PenaltyPule(a), 1)
         record(table_of_three, lielais(b), 2)
-        assert AuditEntry.objects.filter(action="penalty.given").count() == 1
+        assert AuditRecord.objects.filter(action="penalty.given").count() == 1

@@ -29,7 +29,7 @@ from tests.factories import (
     seat_keys,
 )
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, Registration, Role, Table
+from tournaments.models import AuditRecord, Registration, Role, Table
 
 pytestmark = pytest.mark.django_db
 
@@ -122,12 +122,12 @@ class TestReading:
         response = organiser_client.get(audit_url(played.tournament))
         assert response.status_code == 200
         rows = response.context["rows"]
-        actions = [row.entry.action for row in rows]
+        actions = [row.record.action for row in rows]
         assert actions.count("deal.entered") == 3
         assert {"deal.corrected", "table.confirmed", "table.unlocked", "penalty.given"} <= set(
             actions
         )
-        by_action = {row.entry.action: row for row in rows}
+        by_action = {row.record.action: row for row in rows}
         first = played.tables.get(number=1)
         players = seat_keys(first)
 
@@ -139,7 +139,7 @@ class TestReading:
         assert change.after == f"lielais · {name_of(players[1])}: 95 points, 5 tricks"
         assert ("Reason", "95, not 75") in correction.facts
 
-        entered = [row for row in rows if row.entry.action == "deal.entered"]
+        entered = [row for row in rows if row.record.action == "deal.entered"]
         assert {row.who for row in entered} == {"the table's private link"}
         assert {row.where for row in entered} == {"10.1.1.1"}
 
@@ -180,7 +180,7 @@ class TestReading:
         )
 
         rows = organiser_client.get(audit_url(tournament)).context["rows"]
-        by_action = {row.entry.action: row for row in rows}
+        by_action = {row.record.action: row for row in rows}
         names = [entry.player.full_name for entry in registered]
         registration = by_action["entries.registered"]
         assert registration.who == "Rita Ozola" and registration.where == "10.9.9.9"
@@ -217,7 +217,7 @@ class TestReading:
         services.fees_paid_by_present(round_=round_, by=None)
 
         rows = organiser_client.get(audit_url(tournament)).context["rows"]
-        by_action = {row.entry.action: dict(row.facts) for row in rows}
+        by_action = {row.record.action: dict(row.facts) for row in rows}
         both = "Anna Ozoliņa, Berta Kalniņa"
         assert by_action["signup.accepted"]["Players accepted"] == both
         assert by_action["fees.category_set"] == {"Fee category": "Dāmām", "Players": both}
@@ -249,7 +249,7 @@ class TestFilters:
     def actions(self, client, tournament, **filters) -> list[str]:
         response = client.get(audit_url(tournament, **filters))
         assert response.status_code == 200
-        return [row.entry.action for row in response.context["rows"]]
+        return [row.record.action for row in response.context["rows"]]
 
     def test_by_table_round_and_action(self, organiser_client, played):
         tournament = played.tournament
@@ -268,9 +268,9 @@ class TestFilters:
         name = name_of(seat_keys(first)[2])  # "Ņikita Ļebedevs 5": sat at table 1, withdrew
         typed = search_key(name.split()[1]).upper()  # "LEBEDEVS"
         found = organiser_client.get(audit_url(tournament, player=typed)).context["rows"]
-        assert {row.entry.table_id for row in found} == {first.pk, None}
-        assert "entry.withdrawn" in [row.entry.action for row in found]
-        assert "penalty.given" not in [row.entry.action for row in found]
+        assert {row.record.table_id for row in found} == {first.pk, None}
+        assert "entry.withdrawn" in [row.record.action for row in found]
+        assert "penalty.given" not in [row.record.action for row in found]
         nobody = self.actions(organiser_client, tournament, player="Nav Tāda")
         assert nobody == []
 
@@ -281,15 +281,15 @@ class TestFilters:
         a, b = (table.seats.first().registration for table in round_2.tables.order_by("number"))
         services.round_swap_players(round_=round_2, first=a, second=b, by=None)
         for entry in (a, b):
-            found = selectors.audit_entries(tournament=tournament, player=entry.player.full_name)
+            found = selectors.audit_records(tournament=tournament, player=entry.player.full_name)
             assert "round.swap" in [audit.action for audit in found]
 
     def test_by_time_both_ends_included(self, organiser_client, played):
         tournament = played.tournament
         noon = timezone.make_aware(datetime.datetime(2026, 12, 5, 12, 0))
-        entries = list(AuditEntry.objects.filter(tournament=tournament).order_by("id"))
+        entries = list(AuditRecord.objects.filter(tournament=tournament).order_by("id"))
         for index, entry in enumerate(entries):
-            AuditEntry.objects.filter(pk=entry.pk).update(
+            AuditRecord.objects.filter(pk=entry.pk).update(
                 at=noon + datetime.timedelta(minutes=index)
             )
         window = self.actions(
@@ -304,7 +304,7 @@ class TestFilters:
         )
         assert response.status_code == 200
         assert set(response.context["form"].errors) == {"table", "since"}
-        assert [row.entry.action for row in response.context["rows"]] == ["deal.corrected"]
+        assert [row.record.action for row in response.context["rows"]] == ["deal.corrected"]
         backwards = organiser_client.get(
             audit_url(tournament, since="2026-12-05T12:00", until="2026-12-04T12:00")
         )
@@ -314,19 +314,19 @@ class TestFilters:
 
     def test_another_tournaments_entries_never_show(self, organiser_client, played):
         other = make_published_round(make_tournament(), players=6)
-        assert AuditEntry.objects.filter(tournament=other.tournament).exists()
+        assert AuditRecord.objects.filter(tournament=other.tournament).exists()
         shown = organiser_client.get(audit_url(played.tournament)).context["page"].paginator
-        assert shown.count == AuditEntry.objects.filter(tournament=played.tournament).count()
+        assert shown.count == AuditRecord.objects.filter(tournament=played.tournament).count()
 
 
 class TestPages:
     def fill(self, tournament, count: int) -> None:
         table = Table.objects.filter(round__tournament=tournament).first()
-        AuditEntry.objects.bulk_create(
-            AuditEntry(
+        AuditRecord.objects.bulk_create(
+            AuditRecord(
                 tournament=tournament,
                 table=table,
-                action=AuditEntry.Action.TOKEN_ISSUED,
+                action=AuditRecord.Action.TOKEN_ISSUED,
                 ip_address="10.0.0.1",
                 detail={"round": 1},
             )
@@ -336,10 +336,10 @@ class TestPages:
     def test_fifty_a_page_newest_first(self, organiser_client, played):
         tournament = played.tournament
         self.fill(tournament, 120)
-        total = AuditEntry.objects.filter(tournament=tournament).count()
+        total = AuditRecord.objects.filter(tournament=tournament).count()
         first = organiser_client.get(audit_url(tournament))
         assert len(first.context["rows"]) == 50
-        ids = [row.entry.pk for row in first.context["rows"]]
+        ids = [row.record.pk for row in first.context["rows"]]
         assert ids == sorted(ids, reverse=True)
         last = organiser_client.get(audit_url(tournament, page=3, table=1))
         assert last.context["page"].number == 3

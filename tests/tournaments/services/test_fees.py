@@ -9,7 +9,7 @@ import pytest
 
 from tests.factories import make_organiser, make_registrations, make_tournament
 from tournaments import selectors, services
-from tournaments.models import AuditEntry, FeeCategory
+from tournaments.models import AuditRecord, FeeCategory
 from tournaments.services import CategoryRow
 
 pytestmark = pytest.mark.django_db
@@ -43,7 +43,7 @@ def test_the_fund_is_the_fees_paid_each_at_its_category_and_the_first_is_the_sta
     anna.refresh_from_db()
     assert anna.fee_paid_at is not None
     assert anna.fee_paid_to == organiser
-    entry = AuditEntry.objects.get(action=AuditEntry.Action.FEES_PAID)
+    entry = AuditRecord.objects.get(action=AuditRecord.Action.FEES_PAID)
     assert entry.user == organiser
     assert entry.detail["paid_count"] == 3
     assert standard.order == 0
@@ -60,7 +60,7 @@ def test_unticking_a_fee_takes_it_out_of_the_fund_and_is_audited():
     assert selectors.prize_fund(tournament=tournament).total_cents == 1500
     berta.refresh_from_db()
     assert (berta.fee_paid_at, berta.fee_paid_to) == (None, None)
-    last = AuditEntry.objects.filter(action=AuditEntry.Action.FEES_PAID).first()
+    last = AuditRecord.objects.filter(action=AuditRecord.Action.FEES_PAID).first()
     assert last.detail["unpaid"] == [berta.player.full_name]
 
 
@@ -74,7 +74,7 @@ def test_ticking_the_same_fees_again_changes_nothing_and_writes_no_audit_entry()
     services.fees_paid_set(tournament=tournament, paid=[anna], by=None)
 
     assert type(anna).objects.get(pk=anna.pk).fee_paid_at == paid_at
-    assert AuditEntry.objects.filter(action=AuditEntry.Action.FEES_PAID).count() == 1
+    assert AuditRecord.objects.filter(action=AuditRecord.Action.FEES_PAID).count() == 1
 
 
 def test_another_tournaments_registration_is_never_ticked_paid():
@@ -140,7 +140,7 @@ def test_categories_may_swap_names_and_order_and_the_change_is_audited():
         (second.pk, "A", Decimal("10.00")),
         (first.pk, "B", Decimal("15.00")),
     ]
-    entry = AuditEntry.objects.filter(action=AuditEntry.Action.FEE_CATEGORIES).first()
+    entry = AuditRecord.objects.filter(action=AuditRecord.Action.FEE_CATEGORIES).first()
     assert entry.detail["after"] == ["A 10.00", "B 15.00"]
 
 
@@ -212,7 +212,7 @@ class TestSeveralPlayersAtOnce:
         assert count == 2
         fees = selectors.registration_fees(tournament=tournament)
         assert (fees[anna.pk], fees[berta.pk], fees[cilda.pk]) == (ladies, standard, ladies)
-        (entry,) = AuditEntry.objects.filter(action=AuditEntry.Action.FEE_CATEGORY_SET)
+        (entry,) = AuditRecord.objects.filter(action=AuditRecord.Action.FEE_CATEGORY_SET)
         assert entry.user == organiser
         assert entry.detail["category"] == "Dāmām"
         assert entry.detail["players"] == sorted([anna.player.full_name, cilda.player.full_name])
@@ -232,7 +232,7 @@ class TestSeveralPlayersAtOnce:
                     by=None,
                 )
         assert {anna.fee_category_id, stranger.fee_category_id} == {None}
-        assert not AuditEntry.objects.filter(action=AuditEntry.Action.FEE_CATEGORY_SET).exists()
+        assert not AuditRecord.objects.filter(action=AuditRecord.Action.FEE_CATEGORY_SET).exists()
 
     def test_everyone_present_is_ticked_paid_in_one_step(self):
         tournament = make_tournament()
@@ -251,7 +251,7 @@ class TestSeveralPlayersAtOnce:
         assert set(selectors.fees_paid(tournament=tournament)) == {anna.pk, berta.pk, cilda.pk}
         anna.refresh_from_db()
         assert anna.fee_paid_at == paid_earlier
-        entry = AuditEntry.objects.filter(action=AuditEntry.Action.FEES_PAID).latest("pk")
+        entry = AuditRecord.objects.filter(action=AuditRecord.Action.FEES_PAID).latest("pk")
         assert entry.user == organiser
         assert entry.detail["paid"] == sorted([berta.player.full_name, cilda.player.full_name])
         assert dace.pk not in selectors.fees_paid(tournament=tournament)

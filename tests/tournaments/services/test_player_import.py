@@ -6,7 +6,7 @@ import pytest
 
 from tests.factories import make_club, make_player, make_tournament
 from tournaments import services
-from tournaments.models import AuditEntry, Club, Player
+from tournaments.models import AuditRecord, Club, Player
 
 pytestmark = pytest.mark.django_db
 
@@ -203,7 +203,7 @@ class TestLikelyDuplicates:
         assert janis.licence_number == "LV-101"
         assert janis.full_name == "Jānis Bērziņš"  # the register's spelling stays
         assert (result.created, result.updated) == ([], [janis])
-        entry = AuditEntry.objects.get(action=AuditEntry.Action.PLAYERS_IMPORTED)
+        entry = AuditRecord.objects.get(action=AuditRecord.Action.PLAYERS_IMPORTED)
         assert entry.detail["imported"] == 0 and entry.detail["updated"] == 1
 
     def test_the_organiser_may_choose_a_new_player(self, janis):

@@ -5,7 +5,7 @@ import pytest
 
 from tests.factories import make_organiser, make_player, make_published_round, make_tournament
 from tournaments import services
-from tournaments.models import AuditEntry, CheckIn, Registration
+from tournaments.models import AuditRecord, CheckIn, Registration
 
 pytestmark = pytest.mark.django_db
 
@@ -17,7 +17,7 @@ def test_a_player_is_registered_once_however_often_he_is_named():
     again = services.registrations_create(tournament=tournament, players=[*players, players[0]])
     assert len(first) == 2 and again == []
     assert tournament.registrations.count() == 2
-    logged = AuditEntry.objects.filter(action=AuditEntry.Action.ENTRIES_REGISTERED)
+    logged = AuditRecord.objects.filter(action=AuditRecord.Action.REGISTRATIONS_CREATED)
     assert [line.detail["players"] for line in logged] == [["Jānis Bērziņš", "Anna Kalniņa"]]
 
 
@@ -39,7 +39,7 @@ def test_a_change_is_logged_before_and_after_and_no_change_is_not_logged():
     assert not services.registration_update(
         registration=registration, values={"team": "Rīga"}, by=organiser
     )
-    changed = AuditEntry.objects.filter(action=AuditEntry.Action.ENTRY_CHANGED)
+    changed = AuditRecord.objects.filter(action=AuditRecord.Action.REGISTRATION_CHANGED)
     assert [(line.detail["before"], line.detail["after"]) for line in changed] == [
         ({"team": ""}, {"team": "Rīga"})
     ]
@@ -59,5 +59,5 @@ def test_a_withdrawal_keeps_the_rounds_played_and_drops_the_later_check_ins():
         "round__number", flat=True
     )
     assert list(rounds_checked_in) == [1]
-    withdrawn = AuditEntry.objects.get(action=AuditEntry.Action.ENTRY_WITHDRAWN)
+    withdrawn = AuditRecord.objects.get(action=AuditRecord.Action.REGISTRATION_WITHDRAWN)
     assert withdrawn.detail == {"player": registration.player.full_name, "after_round": 1}

@@ -12,7 +12,7 @@ from tests.factories import (
     make_tournament,
 )
 from tournaments import services
-from tournaments.models import AuditEntry, CheckIn, RoundStatus, Seat
+from tournaments.models import AuditRecord, CheckIn, RoundStatus, Seat
 
 pytestmark = pytest.mark.django_db
 
@@ -120,7 +120,7 @@ class TestSeating:
         round_generate_seating(
             round_=round_, seed=2, by=organiser, confirmation="regenerate round 1"
         )
-        audit = AuditEntry.objects.get(action=AuditEntry.Action.ROUND_REGENERATED)
+        audit = AuditRecord.objects.get(action=AuditRecord.Action.ROUND_REGENERATED)
         assert audit.user == organiser
         assert audit.detail["seed"] == 2
         assert len(audit.detail["before"]) == 3
