@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from functools import wraps
+from typing import cast
 
 from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied
@@ -23,7 +24,9 @@ from tournaments.selectors.rounds import tournament_id_of
 def lazy_tournament(slug: str) -> Tournament:
     """The URL's tournament, loaded only if a check needs it (staff pass without a query);
     an unknown address is a 404."""
-    return SimpleLazyObject(lambda: get_object_or_404(Tournament, slug=slug))
+    # The proxy stands in for the tournament, attribute for attribute; the stubs' proxy type
+    # is not generic, so only a cast can say what it stands in for.
+    return cast(Tournament, SimpleLazyObject(lambda: get_object_or_404(Tournament, slug=slug)))
 
 
 def cached_tournament_page(

@@ -17,7 +17,6 @@ import uuid
 from collections.abc import Callable
 
 from django.contrib import messages
-from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
@@ -247,8 +246,7 @@ def post_call_referee(page: SheetPage) -> HttpResponse:
     try:
         referee_calls.referee_call(
             table=table,
-            # A link's holder who is not signed in calls as no account.
-            by=user if isinstance(user := page.request.user, User) else None,
+            by=page.request.user,
             via_link=page.token is not None,
             ip_address=client_ip(page.request),
         )

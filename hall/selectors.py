@@ -4,6 +4,7 @@ to the chief referee."""
 from __future__ import annotations
 
 from collections.abc import Iterable
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from django.db.models import Max, Q, QuerySet
 from django.utils import timezone
@@ -22,6 +23,9 @@ from tournaments.models import (
     Table,
     Tournament,
 )
+
+if TYPE_CHECKING:  # the stubs' type of a model with attributes of its own
+    from django_stubs_ext import WithAnnotations
 
 SELF_METHODS = (CheckInMethod.CODE, CheckInMethod.LINK)
 
@@ -94,9 +98,17 @@ def plays_round(round_: Round) -> Q:
     )
 
 
+class CheckInState(TypedDict):
+    """A player found for check-in: his check-in to the round (None: not yet) and whether he
+    has checked out of it."""
+
+    check_in: CheckIn | None
+    checked_out: bool
+
+
 def check_in_matches(
     *, tournament: Tournament, round_: Round, query: str, limit: int
-) -> list[Registration]:
+) -> list[WithAnnotations[Registration, CheckInState]]:
     """The players of the round a search for `query` finds by name, read as every search reads
     a name (`engine.names.search_key`: "berzins" finds "Bērziņš"), in the reader's alphabetical
     order, at most `limit`; each with `check_in` (or None) and `checked_out`. Three queries."""
@@ -122,10 +134,12 @@ def check_in_matches(
             "registration_id", flat=True
         )
     )
-    for registration in registrations:
+    # The state is set on the registrations here: only the stubs' annotated type can say so.
+    found = cast("list[WithAnnotations[Registration, CheckInState]]", registrations)
+    for registration in found:
         registration.check_in = check_ins.get(registration.pk)
         registration.checked_out = registration.pk in checked_out
-    return registrations
+    return found
 
 
 def latest_seat(*, registration: Registration) -> Seat | None:
@@ -149,21 +163,30 @@ def open_calls() -> QuerySet[RefereeCall]:
     )
 
 
-def with_waiting(calls: Iterable[RefereeCall]) -> list[RefereeCall]:
+class Waiting(TypedDict):
+    """A referee call as the lists show it: whole minutes since it was made."""
+
+    waiting_minutes: int
+
+
+def with_waiting(calls: Iterable[RefereeCall]) -> list[WithAnnotations[RefereeCall, Waiting]]:
     """The calls, each with `waiting_minutes`: whole minutes since it was made."""
     now = timezone.now()
-    listed = list(calls)
+    # The minutes are set on the calls here: only the stubs' annotated type can say so.
+    listed = cast("list[WithAnnotations[RefereeCall, Waiting]]", list(calls))
     for call in listed:
         call.waiting_minutes = max(0, int((now - call.called_at).total_seconds() // 60))
     return listed
 
 
-def round_referee_calls(*, round_: Round) -> list[RefereeCall]:
+def round_referee_calls(*, round_: Round) -> list[WithAnnotations[RefereeCall, Waiting]]:
     """The round's open calls, the longest waiting first."""
     return with_waiting(open_calls().filter(table__round=round_))
 
 
-def referee_calls_for(*, user: object, is_staff: bool) -> list[RefereeCall]:
+def referee_calls_for(
+    *, user: object, is_staff: bool
+) -> list[WithAnnotations[RefereeCall, Waiting]]:
     """The open calls of the rounds in play of the tournaments the account answers for (their
     organisers and chief referees; federation staff: every tournament)."""
     calls = open_calls().filter(

@@ -7,7 +7,6 @@ the round too, whatever the address (CHECK_IN_ROUND_FAILURES)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Protocol, cast
 
 from django import forms
 from django.contrib import messages
@@ -73,13 +72,6 @@ def player_status(check_in: CheckIn | None, checked_out: bool) -> str:
     return _("not confirmed yet")
 
 
-class _SearchedRegistration(Protocol):
-    """A registration as `check_in_matches` returns it, with its round's check-in."""
-
-    check_in: CheckIn | None
-    checked_out: bool
-
-
 @dataclass(frozen=True)
 class CheckInMatch:
     """A player the search found, with what his line says and whether he is done."""
@@ -98,9 +90,7 @@ def found(tournament: Tournament, round_: Round, query: str) -> list[CheckInMatc
     )
     matches = []
     for registration in registrations:
-        # The selector sets these two attributes on each registration it returns.
-        searched = cast(_SearchedRegistration, registration)
-        check_in, checked_out = searched.check_in, searched.checked_out
+        check_in, checked_out = registration.check_in, registration.checked_out
         confirmed = checked_out or (check_in is not None and check_in.method != CheckInMethod.ROUND)
         matches.append(
             CheckInMatch(

@@ -77,10 +77,11 @@ def signup_create(
             % {"licence": licence},
             field="licence_number",
         )
-    if registered_entry(tournament=tournament, player=match.player) is not None:
+    registered = registered_entry(tournament=tournament, player=match.player)
+    if registered is not None:
         raise SignUpRefusedError(
             _("%(name)s is already registered in this tournament: you are on the list of players.")
-            % {"name": match.player.full_name}
+            % {"name": registered.player.full_name}
         )
     earlier = same_person_signup(
         tournament=tournament,
@@ -189,9 +190,9 @@ def _accepted(
     first_round: int,
     by: User | None,
     ip_address: str | None,
-) -> None:
+) -> list[Player]:
     """Register the sign-ups' players (those not registered yet, in one step) and mark the
-    sign-ups accepted."""
+    sign-ups accepted; their players, sign-up by sign-up."""
     players = [_register_player(signup, by=by, ip_address=ip_address) for signup in signups]
     registrations_create(
         tournament=tournament,
@@ -209,6 +210,7 @@ def _accepted(
         signup.registration = registrations[player.pk]
         signup.status = SignUpStatus.ACCEPTED
         signup.save(update_fields=["player", "registration", "status"])
+    return players
 
 
 @transaction.atomic
@@ -220,13 +222,15 @@ def signup_accept(*, signup: SignUp, by: User | None, ip_address: str | None = N
     tournament = signup.tournament
     first_round = _first_round_to_join(tournament, signup.full_name)
     was = signup.status
-    _accepted(tournament, [signup], first_round=first_round, by=by, ip_address=ip_address)
+    (player,) = _accepted(
+        tournament, [signup], first_round=first_round, by=by, ip_address=ip_address
+    )
     audit(
         action=AuditRecord.Action.SIGNUP_ACCEPTED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
-        player=signup.player.full_name,
+        player=player.full_name,
         before=was,
         after=signup.status,
     )
@@ -267,13 +271,13 @@ def signups_accept(
         if registered + count > places:
             raise ServiceError(_places_full(places, registered))
     chosen = listed[:count]
-    _accepted(tournament, chosen, first_round=first_round, by=by, ip_address=ip_address)
+    players = _accepted(tournament, chosen, first_round=first_round, by=by, ip_address=ip_address)
     audit(
         action=AuditRecord.Action.SIGNUP_ACCEPTED,
         by=by,
         tournament=tournament,
         ip_address=ip_address,
-        players=[signup.player.full_name for signup in chosen],
+        players=[player.full_name for player in players],
         before=SignUpStatus.LISTED,
         after=SignUpStatus.ACCEPTED,
     )
@@ -311,7 +315,10 @@ def signup_move(
 ) -> SignUp:
     """Move a sign-up to the end of the other list (the list or the waiting list). The
     organiser decides: the list may then hold more than the places."""
-    other = {SignUpStatus.LISTED: SignUpStatus.WAITING, SignUpStatus.WAITING: SignUpStatus.LISTED}
+    other: dict[str, SignUpStatus] = {
+        SignUpStatus.LISTED: SignUpStatus.WAITING,
+        SignUpStatus.WAITING: SignUpStatus.LISTED,
+    }
     signup = _locked(signup, *other)
     if to != other[signup.status]:
         raise ServiceError(

@@ -15,6 +15,7 @@ from typing import Any
 from django.utils.text import capfirst
 from django.utils.translation import gettext as _
 
+from core.model_columns import concrete_field
 from engine import AbsentRule, PlaceScheme, Rules
 from engine.presets import PRESETS
 from engine.rules import Game
@@ -117,7 +118,7 @@ def rule_set_words(
     rules = rule_set_from_options(options).rules
 
     def said(name: str) -> str:
-        field = Tournament._meta.get_field(name)
+        field = concrete_field(Tournament, name)
         value = options[name]
         return f"{capfirst(field.verbose_name)}: {dict(field.flatchoices).get(value, value)}"
 

@@ -8,9 +8,10 @@ from __future__ import annotations
 import secrets
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib.auth.models import User
-from django.db import models, transaction
+from django.db import transaction
 from django.utils.translation import gettext as _
 
 from accounts.services.organisers import account_username
@@ -20,8 +21,11 @@ from tournaments.services.audit import audit
 from tournaments.services.locks import lock_round_and_table
 from tournaments.services.refusal import ServiceError
 
+if TYPE_CHECKING:  # built by Django at run time: only the stubs declare it
+    from django.db.models.fields.related_descriptors import ManyRelatedManager
 
-def _relation(tournament: Tournament, role: str) -> models.Manager:
+
+def _relation(tournament: Tournament, role: str) -> ManyRelatedManager[User, Any]:
     try:
         return getattr(tournament, ROLE_RELATIONS[role])
     except KeyError:
@@ -100,6 +104,13 @@ def referee_account_create(
     return NewAccount(user=user, password=password)
 
 
+class TablesLeft(TypedDict, total=False):
+    """A referee's revoked role in the audit log: the tables he leaves, if any."""
+
+    # [round number, table number] of each table he leaves.
+    tables: list[list[int]]
+
+
 @transaction.atomic
 def role_revoke(
     *,
@@ -122,6 +133,7 @@ def role_revoke(
         )
         tables = sorted(assignments.values_list("table__round__number", "table__number"))
         assignments.delete()
+    left: TablesLeft = {"tables": [list(pair) for pair in tables]} if tables else {}
     audit(
         action=AuditRecord.Action.ROLE_REVOKED,
         by=by,
@@ -129,8 +141,7 @@ def role_revoke(
         ip_address=ip_address,
         role=role,
         username=user.username,
-        # [round number, table number] of each table he leaves.
-        **({"tables": [list(pair) for pair in tables]} if tables else {}),
+        **left,
     )
     return True
 

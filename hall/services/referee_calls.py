@@ -3,7 +3,7 @@ at most; pressing again is refused for a minute, then it reminds him."""
 
 import datetime
 
-from django.contrib.auth.models import User
+from django.contrib.auth.models import AnonymousUser, User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 from django.utils.translation import gettext as _
@@ -24,11 +24,16 @@ class CallTooSoonError(ServiceError):
 
 @transaction.atomic
 def referee_call(
-    *, table: Table, by: User | None = None, via_link: bool = False, ip_address: str | None = None
+    *,
+    table: Table,
+    by: User | AnonymousUser | None = None,
+    via_link: bool = False,
+    ip_address: str | None = None,
 ) -> RefereeCall:
     """The table calls the chief referee: a new call, or, when its call is open for a minute
     already, a reminder of it. Refused while the round is not in play (a draft, closed) and
-    within a minute of the table's last press."""
+    within a minute of the table's last press. A link's holder who is not signed in calls as
+    no account."""
     round_, table = lock_round_and_table(table)
     if round_.status not in (RoundStatus.PUBLISHED, RoundStatus.IN_PLAY):
         raise ServiceError(

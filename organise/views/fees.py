@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from decimal import Decimal
 from typing import Any
 
 from django.contrib import messages
@@ -96,11 +95,10 @@ def fee_category_set(request: AuthenticatedHttpRequest, slug: str) -> HttpRespon
 def _category_row(cleaned: dict[str, Any]) -> services.CategoryRow:
     """A row of the fees form as the service takes it. The form requires the fee of each
     category kept; a removed one's may be left empty, and is not read."""
-    amount = cleaned.get("amount")
     return services.CategoryRow(
         pk=cleaned.get("category"),
         name=cleaned["name"],
-        amount=Decimal(0) if amount is None else amount,
+        amount=cleaned.get("amount"),
         delete=bool(cleaned.get("remove")),
     )
 

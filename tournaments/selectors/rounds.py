@@ -1,17 +1,20 @@
 """Tournaments, rounds, registrations, check-in, a round's tables, who met whom, players and
 clubs."""
 
+from __future__ import annotations
+
 import datetime
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, TypedDict, cast
 
 from django.core.validators import slug_re
 from django.db.models import Count, Max, Prefetch, QuerySet
 from django.db.models.functions import Coalesce
 
 from core.engine_text import display_name_key
-from engine.names import search_key
+from engine.names import NameKey, search_key
 from engine.rules import deals_per_round_fits
 from engine.seating import meeting_counts
 from tournaments.models import (
@@ -27,6 +30,9 @@ from tournaments.models import (
 from tournaments.namesakes import club_key
 from tournaments.rule_set import round_rule_set
 from tournaments.selectors.seating import seating_history
+
+if TYPE_CHECKING:  # the stubs' type of a model with attributes of its own
+    from django_stubs_ext import WithAnnotations
 
 
 def tournament_id_of(slug: str) -> int | None:
@@ -85,6 +91,13 @@ def checked_in(*, round_: Round) -> list[int]:
     return list(round_.check_ins.values_list("registration_id", flat=True))
 
 
+class AttendanceNames(TypedDict, total=False):
+    """An attendance difference in the audit log, if there is one: the players by name."""
+
+    present_not_seated: list[str]
+    seated_not_present: list[str]
+
+
 @dataclass(frozen=True)
 class AttendanceDifference:
     """Where a round's seating and its check-in disagree, each list in the reader's order."""
@@ -95,7 +108,7 @@ class AttendanceDifference:
     def __bool__(self) -> bool:
         return bool(self.present_not_seated or self.seated_not_present)
 
-    def names(self) -> dict[str, list[str]]:
+    def names(self) -> AttendanceNames:
         """The players by name (for the audit log)."""
         return {
             "present_not_seated": [
@@ -122,16 +135,17 @@ def attendance_difference(
     present = set(checked_in(round_=round_) if present is None else present)
     if present == seated:
         return AttendanceDifference([], [])
-    differing = Registration.objects.filter(
-        tournament_id=round_.tournament_id, pk__in=seated ^ present
-    ).select_related("player")
+    differing = list(
+        Registration.objects.filter(
+            tournament_id=round_.tournament_id, pk__in=seated ^ present
+        ).select_related("player")
+    )
 
     def by_name(registrations: Iterable[Registration]) -> list[Registration]:
         return sorted(
             registrations, key=lambda registration: display_name_key(registration.player.full_name)
         )
 
-    differing = list(differing)
     return AttendanceDifference(
         present_not_seated=by_name(
             registration for registration in differing if registration.pk in present
@@ -196,15 +210,17 @@ def meeting_matrix(*, tournament: Tournament) -> dict[str, object]:
         str(registration.pk): registration
         for registration in tournament.registrations.select_related("player__club")
     }
+
+    def pair_by_name(a: str, b: str) -> tuple[Registration, Registration]:
+        first, second = sorted(
+            (registrations[a], registrations[b]),
+            key=lambda e: display_name_key(e.player.full_name),
+        )
+        return first, second
+
     pairs = sorted(
         (
-            (
-                count,
-                *sorted(
-                    (registrations[a], registrations[b]),
-                    key=lambda e: display_name_key(e.player.full_name),
-                ),
-            )
+            (count, *pair_by_name(a, b))
             for pair, count in counts.items()
             for a, b in [sorted(pair)]
             if a in registrations and b in registrations
@@ -237,21 +253,30 @@ def players_found(players: Iterable[Player], query: str) -> list[Player]:
     ]
 
 
-def player_list(*, query: str = "") -> list[Player]:
+class PlayerSortKeys(TypedDict):
+    """A player of the register as its table sorts him: by name, or by club then name."""
+
+    name_key: NameKey
+    club_key: tuple[NameKey, NameKey]
+
+
+def player_list(*, query: str = "") -> list[WithAnnotations[Player, PlayerSortKeys]]:
     """The register (or the players a search for `query` finds: `players_found`) in the
     reader's alphabetical order, each with `name_key` and `club_key` for sorting the table by
     name or club: the database's collation sorts by character code (Juris before Jānis)."""
     listed = list(Player.objects.select_related("club"))
     if query:
         listed = players_found(listed, query)
-    for player in listed:
+    # The keys are set on the players here: only the stubs' annotated type can say so.
+    keyed = cast("list[WithAnnotations[Player, PlayerSortKeys]]", listed)
+    for player in keyed:
         player.name_key = display_name_key(player.full_name)
         # No club sorts first; within a club, by name.
         player.club_key = (
             display_name_key(player.club.name if player.club else ""),
             player.name_key,
         )
-    return sorted(listed, key=lambda player: player.name_key)
+    return sorted(keyed, key=lambda player: player.name_key)
 
 
 def club_list() -> list[Club]:
@@ -296,7 +321,7 @@ def coming_tournaments_for(
     coming = Tournament.objects.annotate(last_day=Coalesce("ends_on", "starts_on")).filter(
         last_day__gte=today
     )
-    found = []
+    found: list[tuple[Tournament, int]] = []
     for tournament in coming.order_by("starts_on", "name"):
         missing = len(unregistered_players(tournament=tournament, pks=pks))
         if missing:

@@ -23,11 +23,12 @@ CENT = Decimal("0.01")
 
 @dataclass(frozen=True)
 class CategoryRow:
-    """A fee category as the organiser's form sends it: `pk` None for a new one."""
+    """A fee category as the organiser's form sends it: `pk` None for a new one, `amount`
+    None only for one removed (its fee is not read)."""
 
     pk: int | None
     name: str
-    amount: Decimal
+    amount: Decimal | None
     delete: bool = False
 
 
@@ -75,6 +76,8 @@ def fee_categories_save(
     for order, row in enumerate(kept):
         found = existing.get(row.pk) if row.pk is not None else None
         category = found if found is not None else FeeCategory(tournament=tournament)
+        if row.amount is None:  # the form requires the fee of every category kept
+            raise ValueError(f"fee category {row.name!r} is kept without its fee")
         category.name = clean_name(row.name)
         category.amount = row.amount.quantize(CENT)  # "15" is kept and logged as 15.00
         category.order = order

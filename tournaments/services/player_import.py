@@ -3,6 +3,7 @@
 import unicodedata
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -13,7 +14,7 @@ from django.utils.translation import gettext as _
 from core.name_fields import name_problem
 from engine.names import clean_name
 from tournaments import selectors
-from tournaments.models import AuditRecord, Club, Player, Tournament
+from tournaments.models import AuditRecord, Club, Player, Registration, Tournament
 from tournaments.namesakes import club_key, licence_key, name_key
 from tournaments.player_csv import COLUMN_WORDS, CsvPlayer, read_players
 from tournaments.services.audit import audit
@@ -156,13 +157,13 @@ def _line_problem(
                 "name": register[key][1],
             }
     else:
-        key = _name_key(full_name, club)
-        if key in seen_names:
+        named = _name_key(full_name, club)
+        if named in seen_names:
             return "full_name", (
                 _("%(name)s (%(club)s) is also on line %(line)d")
                 if club
                 else _("%(name)s is also on line %(line)d")
-            ) % {"name": full_name, "club": club, "line": seen_names[key]}
+            ) % {"name": full_name, "club": club, "line": seen_names[named]}
     return None
 
 
@@ -218,7 +219,7 @@ def _preview(players: Sequence[CsvPlayer], problems: list[LineProblem]) -> Impor
         else:
             seen_names[_name_key(row.full_name, row.club)] = row.line
             existing = (row.full_name, row.club or None) in existing_names
-        duplicates = ()
+        duplicates: tuple[RegisterPlayer, ...] = ()
         if not existing:
             duplicates = tuple(
                 player
@@ -314,6 +315,12 @@ def _chosen_players(
     return chosen, problems
 
 
+class Registered(TypedDict, total=False):
+    """An import into a tournament in the audit log: how many players it registered there."""
+
+    registered: int
+
+
 @transaction.atomic
 def players_import(
     *,
@@ -332,7 +339,12 @@ def players_import(
     player's pk, or None for a new player. With a `tournament`, every player of the list (new,
     already in the register or matched) is also registered in it, in the same transaction, and
     the audit record says how many."""
-    preview = players_import_preview(raw) if players is None else players_list_preview(players)
+    if players is not None:
+        preview = players_list_preview(players)
+    elif raw is not None:
+        preview = players_import_preview(raw)
+    else:
+        raise TypeError("players_import imports a CSV (`raw`) or a list (`players`): neither given")
     chosen, problems = _chosen_players(preview.rows, matches or {})
     if preview.errors or problems:
         raise ImportRefusedError(
@@ -357,7 +369,7 @@ def players_import(
     for row in new_rows:
         if row.club and club_key(row.club) not in clubs:
             clubs[club_key(row.club)] = Club.objects.create(name=row.club)
-    players = Player.objects.bulk_create(
+    created = Player.objects.bulk_create(
         Player(
             full_name=row.full_name,
             club=clubs.get(club_key(row.club)) if row.club else None,
@@ -372,12 +384,12 @@ def players_import(
             for player in (
                 *_players_of_rows(row for row in preview.rows if row.existing),
                 *matched.values(),
-                *players,
+                *created,
             )
         }.values()
     )
-    registration = {}
-    registered = []
+    registration: Registered = {}
+    registered: list[Registration] = []
     if tournament is not None:
         registered = registrations_create(
             tournament=tournament,
@@ -390,13 +402,13 @@ def players_import(
         by=by,
         tournament=tournament,
         ip_address=ip_address,
-        imported=len(players),
+        imported=len(created),
         updated=len(updated),
-        skipped=len(preview.rows) - len(players) - len(updated),
+        skipped=len(preview.rows) - len(created) - len(updated),
         **registration,
     )
     return ImportResult(
-        created=players, updated=updated, registered=len(registered), players=listed
+        created=created, updated=updated, registered=len(registered), players=listed
     )
 
 

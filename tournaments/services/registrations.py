@@ -1,6 +1,7 @@
 """Registrations: players registered in a tournament, a registration changed, a withdrawal."""
 
 from collections.abc import Iterable
+from typing import TypedDict, Unpack
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -8,6 +9,13 @@ from django.db import transaction
 from core.page_cache import tournament_changed
 from tournaments.models import AuditRecord, CheckIn, Player, Registration, Tournament
 from tournaments.services.audit import audit, changes
+
+
+class RegistrationsDetail(TypedDict, total=False):
+    """What else the audit record of a registration says: the season whose final's qualifiers
+    the ranking registers."""
+
+    season: str
 
 
 @transaction.atomic
@@ -19,7 +27,7 @@ def registrations_create(
     by: User | None = None,
     ip_address: str | None = None,
     action: str = AuditRecord.Action.REGISTRATIONS_CREATED,
-    **detail: object,
+    **detail: Unpack[RegistrationsDetail],
 ) -> list[Registration]:
     """Register players; a registration after round 1 has started is a late one. One audit
     entry names them (`action` and `detail`: the ranking registers a final's qualifiers)."""

@@ -3,6 +3,7 @@ ranked) or swapped by hand, and published with its tables' entry links."""
 
 import secrets
 from collections.abc import Iterable, Sequence
+from typing import TypedDict
 
 from django.contrib.auth.models import User
 from django.db import transaction
@@ -163,6 +164,14 @@ def regenerate_confirmation(round_: Round) -> str:
     return _("regenerate round %(number)d") % {"number": round_.number}
 
 
+class Reseated(TypedDict, total=False):
+    """A published round seated again in the audit log: its tables before and after, each a
+    list of player names in seat order."""
+
+    before: list[list[str]]
+    after: list[list[str]]
+
+
 @transaction.atomic
 def round_generate_seating(
     *,
@@ -265,6 +274,11 @@ def round_generate_seating(
         _issue_missing_links(round_)
     # A public seating changed, or a draft's: its check-in closed (the hall display's code).
     tournament_changed(tournament.pk)
+    reseated: Reseated = (
+        {"before": previous_tables, "after": selectors.round_seating(round_=round_)}
+        if was_published
+        else {}
+    )
     audit(
         action=AuditRecord.Action.ROUND_REGENERATED
         if was_published
@@ -276,11 +290,7 @@ def round_generate_seating(
         mode=mode,
         seed=seed,
         players=len(players),
-        **(
-            {"before": previous_tables, "after": selectors.round_seating(round_=round_)}
-            if was_published
-            else {}
-        ),
+        **reseated,
     )
     return round_
 

@@ -5,6 +5,7 @@ from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils.translation import gettext as _
 
+from core.model_columns import concrete_field
 from core.page_cache import tournament_changed
 from tournaments import selectors
 from tournaments.models import AuditRecord, Tournament
@@ -40,7 +41,7 @@ def tournament_settings_save(
         playing = selectors.playing_round(tournament=tournament)
         if playing is not None:
             fields = ", ".join(
-                str(Tournament._meta.get_field(name).verbose_name) for name in rule_changes
+                str(concrete_field(Tournament, name).verbose_name) for name in rule_changes
             )
             raise RuleSetLockedError(
                 _(

@@ -4,6 +4,7 @@ answered by the chief referee; every call and answer audited."""
 import datetime
 
 import pytest
+from django.contrib.auth.models import AnonymousUser
 from django.utils import timezone
 
 from hall.models import RefereeCall
@@ -35,6 +36,12 @@ def test_a_call_is_open_until_answered_and_both_are_audited(table):
     called, answered = AuditRecord.objects.filter(table=table).order_by("pk")
     assert called.action == AuditRecord.Action.REFEREE_CALLED and called.detail["via_link"]
     assert answered.action == AuditRecord.Action.REFEREE_CALL_ANSWERED and answered.user == chief
+
+
+def test_a_link_holder_not_signed_in_calls_as_no_account(table):
+    referee_call(table=table, by=AnonymousUser(), via_link=True)
+
+    assert AuditRecord.objects.get(table=table).user is None
 
 
 def test_a_second_press_within_a_minute_is_refused(table):

@@ -106,6 +106,26 @@ def test_a_category_with_players_cannot_be_removed_and_nothing_changes():
     assert FeeCategory.objects.filter(tournament=tournament).count() == 2
 
 
+def test_a_category_removed_needs_no_fee_and_one_kept_does():
+    tournament = make_tournament()
+    standard, ladies = categories(tournament, ("Standarta", "15"), ("Dāmām", "10"))
+
+    with pytest.raises(ValueError, match="kept without its fee"):
+        services.fee_categories_save(
+            tournament=tournament, rows=[CategoryRow(standard.pk, "Standarta", None)], by=None
+        )
+    services.fee_categories_save(
+        tournament=tournament,
+        rows=[
+            CategoryRow(standard.pk, "Standarta", Decimal(15)),
+            CategoryRow(ladies.pk, "Dāmām", None, delete=True),
+        ],
+        by=None,
+    )
+
+    assert [category.name for category in tournament.fee_categories.all()] == ["Standarta"]
+
+
 def test_categories_may_swap_names_and_order_and_the_change_is_audited():
     tournament = make_tournament()
     first, second = categories(tournament, ("A", "15"), ("B", "10"))
