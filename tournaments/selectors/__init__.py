@@ -1,8 +1,8 @@
 """Reads for the tournaments app (HackSoft style: views call these, never the ORM directly).
 
-The parts: `seating` (what seating reads), `rounds` (tournaments, rounds, entries, tables,
-players, clubs), `roles` (who holds which role), `audit` (the audit log), `signups`
-(registration online), `check_in` (self check-in, the tables' calls to the chief referee).
+The parts: `seating` (what seating reads), `rounds` (tournaments, rounds, registrations,
+tables, players, clubs), `audit` (the audit log's records, filtered), `fees` (fees and the prize
+fund).
 """
 
 from tournaments.selectors.audit import (

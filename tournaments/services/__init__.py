@@ -2,13 +2,12 @@
 models directly).
 
 The parts: `refusal` (what every write raises when the rules refuse), `audit` (the audit log's
-line), `locks` (the lock order of every write that touches a table), `accounts` (organiser
-accounts), `roles` (roles given and taken, referees of tables, referee accounts), `tournaments`
+record), `locks` (the lock order of every write that touches a table), `tournaments`
 (settings), `register` (players, clubs), `player_import` (the register from CSV),
-`registrations` (registered, changed, withdrawn), `signups` (registration online), `rounds`
-(creation, check-in, seating, publication), `clock` (the round clock), `links` (a table's entry
-link, the hall display's private link), `check_in` (players checking themselves in), `fees` (fee
-categories, fees paid), `referee_calls` (a table calls the chief referee).
+`registrations` (registered, changed, withdrawn), `rounds` (creation, check-in, seating,
+publication), `clock` (the round clock), `links` (a table's entry link), `fees` (fee categories,
+fees paid). Roles and accounts, the hall and sign-ups are apps of their own (`accounts`, `hall`,
+`signups`), above this one.
 Callers use this package's names; the parts import each other only downwards from `refusal`,
 `audit` and `locks`.
 """
