@@ -5,13 +5,13 @@ are read by `tournaments.selectors.audit_records`; this is how they are shown.""
 from collections.abc import Iterable
 from dataclasses import dataclass
 
-from django.db.models import TextChoices
 from django.utils import timezone
 from django.utils.dateparse import parse_datetime
 from django.utils.formats import date_format
 from django.utils.functional import Promise
 from django.utils.translation import gettext_lazy as _
 
+from core.choices import choice_label
 from core.engine_text import GAME_WORDS
 from signups.models import SignUpStatus
 from tournaments.models import AuditRecord, Role, SeatingMode, Tournament
@@ -288,16 +288,6 @@ class AuditPresenter:
 def signup_status(value: object) -> str:
     """An online registration's status as people read it ("on the waiting list")."""
     return choice_label(SignUpStatus, value) if value in SignUpStatus.values else plain(value)
-
-
-def choice_label(choices: type[TextChoices], value: object) -> str:
-    """A stored choice as people read it (its label), or as it is stored when it is not one of
-    the choices any more."""
-    return (
-        str(choices(value).label)
-        if isinstance(value, str) and value in choices.values
-        else str(value)
-    )
 
 
 def signed(value: object) -> str:

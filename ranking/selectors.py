@@ -18,6 +18,7 @@ from django.core.cache import cache
 from django.db.models import Count, OuterRef, Q, Subquery
 from django.utils import timezone
 
+from core.choices import choice_label
 from core.engine_text import display_name_key
 from engine.names import latvian_sort_key
 from engine.ranking import (
@@ -244,7 +245,7 @@ class PlayerEvent:
 
     @property
     def level_display(self) -> str:
-        return str(Level(self.level).label) if self.level in Level.values else self.level
+        return choice_label(Level, self.level)
 
 
 @dataclass(frozen=True)

@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING, TypedDict
 from django import forms
 from django.utils.translation import gettext_lazy as _
 
+from core.choices import choice_label
 from core.form_fields import field_of
 from engine.errors import SheetError
 from engine.ranking import DEFAULT_POINTS_TABLE, MAX_PLACES, PointsTable
@@ -28,7 +29,7 @@ SEPARATORS = re.compile(r"[\s,;]+")
 
 
 def level_label(level: str) -> str:
-    return str(Level(level).label) if level in Level.values else level
+    return choice_label(Level, level)
 
 
 def points_text(points: list[int] | tuple[int, ...]) -> str:
