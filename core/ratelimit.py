@@ -318,6 +318,20 @@ API_TOKEN_FAILURES = FailureLimit(
 
 # Not failures: every registration sent from one address on a tournament's public registration
 # page, accepted or not: a club's secretary registers his members, a bot floods.
+# Push subscriptions given or taken back on one player's page, counted per player, whatever the
+# address: a script cannot fill the table or make the server post to many push addresses.
+PUSH_CHANGES = FailureLimit(
+    scope="push",
+    refusal_title=_("Too many attempts"),
+    refusal_message=ngettext_lazy(
+        "Messages were switched on and off too often on this page. Try again in %(minutes)d "
+        "minute.",
+        "Messages were switched on and off too often on this page. Try again in %(minutes)d "
+        "minutes.",
+        "minutes",
+    ),
+)
+
 SIGNUPS = FailureLimit(
     scope="signup",
     refusal_title=_("Too many sign-ups"),

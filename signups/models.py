@@ -43,6 +43,8 @@ class SignUp(models.Model):
     created_at = models.DateTimeField(_("registered at"), auto_now_add=True)
     # Orders a list: when he joined the list he is on (a move puts him at its end).
     queued_at = models.DateTimeField(_("on this list since"))
+    # The language he signed up in: what the site tells him (by mail) is written in it.
+    language = models.CharField(_("language"), max_length=8, default="lv")
     registration = models.OneToOneField(
         Registration,
         on_delete=models.SET_NULL,

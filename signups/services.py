@@ -4,13 +4,15 @@ registration), moves between the two lists, or refuses."""
 
 from __future__ import annotations
 
+from django.conf import settings
 from django.contrib.auth.models import AnonymousUser, User
 from django.db import transaction
-from django.utils import timezone
+from django.utils import timezone, translation
 from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.page_cache import tournament_changed
+from signups import signup_reactions
 from signups.models import SignUp, SignUpStatus
 from signups.selectors import (
     register_match,
@@ -105,7 +107,9 @@ def signup_create(
         contact=contact,
         status=SignUpStatus.WAITING if full else SignUpStatus.LISTED,
         queued_at=timezone.now(),
+        language=translation.get_language() or settings.LANGUAGE_CODE,
     )
+    signup_reactions.signup_created.send(SignUp, signup=signup)
     audit(
         action=AuditRecord.Action.SIGNUP_CREATED,
         by=by,  # a visitor: nobody; someone signed in registering a player: him
@@ -225,6 +229,7 @@ def signup_accept(*, signup: SignUp, by: User | None, ip_address: str | None = N
     (player,) = _accepted(
         tournament, [signup], first_round=first_round, by=by, ip_address=ip_address
     )
+    signup_reactions.signups_accepted.send(SignUp, signups=[signup])
     audit(
         action=AuditRecord.Action.SIGNUP_ACCEPTED,
         by=by,
@@ -272,6 +277,7 @@ def signups_accept(
             raise ServiceError(_places_full(places, registered))
     chosen = listed[:count]
     players = _accepted(tournament, chosen, first_round=first_round, by=by, ip_address=ip_address)
+    signup_reactions.signups_accepted.send(SignUp, signups=chosen)
     audit(
         action=AuditRecord.Action.SIGNUP_ACCEPTED,
         by=by,
@@ -329,6 +335,7 @@ def signup_move(
     signup.status = to
     signup.queued_at = timezone.now()
     signup.save(update_fields=["status", "queued_at"])
+    signup_reactions.signup_moved.send(SignUp, signup=signup)
     audit(
         action=AuditRecord.Action.SIGNUP_MOVED,
         by=by,
@@ -350,6 +357,7 @@ def signup_refuse(*, signup: SignUp, by: User | None, ip_address: str | None = N
     was = signup.status
     signup.status = SignUpStatus.REFUSED
     signup.save(update_fields=["status"])
+    signup_reactions.signup_refused.send(SignUp, signup=signup)
     audit(
         action=AuditRecord.Action.SIGNUP_REFUSED,
         by=by,

@@ -39,6 +39,16 @@ def _rating_jobs_in_the_test(settings) -> None:
 
 
 @pytest.fixture(autouse=True)
+def _notices_sent_in_the_test(settings) -> None:
+    """Notices are sent at the commit, in the test's own thread (as the rating jobs), and to no
+    push service unless a test starts its own (tests/notices/conftest.py)."""
+    settings.NOTICES_SENDER = "inline"
+    settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
+    settings.PUSH_SERVICES = []
+    settings.EMAIL_BACKEND = "django.core.mail.backends.locmem.EmailBackend"
+
+
+@pytest.fixture(autouse=True)
 def _renders_unlimited_unless_a_test_asks(settings) -> None:
     """A test's many pages from one address (a hypothesis run, a browser) are no hostile
     visitor: the limit on renders per address is tested on its own

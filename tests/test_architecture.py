@@ -12,6 +12,7 @@ APPS = (
     "signups",
     "hall",
     "scoring",
+    "notices",
     "ranking",
     "archive",
     "documents",

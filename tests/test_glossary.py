@@ -12,7 +12,7 @@ import polib
 from django.apps import apps
 
 ROOT = Path(__file__).resolve().parent.parent
-DOMAIN_APPS = ("tournaments", "accounts", "hall", "signups", "scoring", "ranking")
+DOMAIN_APPS = ("tournaments", "accounts", "hall", "signups", "scoring", "notices", "ranking")
 # Models that hold machinery rather than a word of the game or the event.
 MACHINERY = {
     "scoring.TableHeard": "when the server last heard a table's phone",

@@ -77,6 +77,7 @@ INSTALLED_APPS = [
     "hall",
     "scoring",
     "ranking",
+    "notices",  # what players are told: Web Push to their phones, mail to sign-ups
     "archive",  # a tournament exported and imported as one JSON file
     "documents",  # the printed documents (PDF)
     "entry",  # table entry: the referee's sheet page, the phone's sync
@@ -317,6 +318,48 @@ RATING_INLINE_TABLES = env_int("RATING_INLINE_TABLES", 500)
 # stopped process left.
 RATING_UPDATES_IN_BACKGROUND = env_bool("RATING_UPDATES_IN_BACKGROUND", True)
 
+# Notices to players (notices/): Web Push to the phones that asked on a player's own page, and
+# mail to players who signed up online. The VAPID key pair signs every push (`manage.py
+# make_vapid_keys` makes one); without it no page offers messages. VAPID_SUBJECT is how a push
+# service reaches the site's operator (a mailto: or https: address).
+VAPID_PUBLIC_KEY = os.environ.get("VAPID_PUBLIC_KEY", "")
+VAPID_PRIVATE_KEY = os.environ.get("VAPID_PRIVATE_KEY", "")
+VAPID_SUBJECT = os.environ.get("VAPID_SUBJECT", "mailto:webmaster@localhost")
+# The push services the server posts to (a browser names its own; any other address is refused,
+# so a made-up subscription cannot make the server call an internal host): origins, or
+# "https://*.domain" for every subdomain. The defaults are Chrome's and Android's, Firefox's,
+# Safari's (Apple) and Edge's (Windows).
+PUSH_SERVICES = env_list(
+    "PUSH_SERVICES",
+    default=[
+        "https://fcm.googleapis.com",
+        "https://updates.push.services.mozilla.com",
+        "https://web.push.apple.com",
+        "https://*.push.apple.com",
+        "https://*.notify.windows.com",
+    ],
+)
+# How notices are sent: "thread" (a thread of the web process that committed them, started at
+# the commit, and `manage.py send_notices` for what a stopped process left), "worker" (only the
+# `manage.py send_notices` process), or "inline" (at the commit, in the request: the tests).
+NOTICES_SENDER = os.environ.get("NOTICES_SENDER", "thread")
+# The site's own address, for the links in mail (a mail has no page to be relative to).
+SITE_URL = os.environ.get("SITE_URL", "").rstrip("/")
+# Mail (Django's SMTP backend): EMAIL_HOST unset keeps mail in the console's log.
+EMAIL_HOST = os.environ.get("EMAIL_HOST", "")
+EMAIL_BACKEND = (
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend"
+)
+EMAIL_PORT = env_int("EMAIL_PORT", 587)
+EMAIL_HOST_USER = os.environ.get("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = os.environ.get("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", default=EMAIL_PORT == 587)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", default=EMAIL_PORT == 465)
+EMAIL_TIMEOUT = 20
+DEFAULT_FROM_EMAIL = os.environ.get("DEFAULT_FROM_EMAIL", "zole@localhost")
+
 # Uploads: the largest request body accepted at all (core.security answers 413 above it).
 # It is above the player import's own 1 MB limit, so a CSV between the two gets the import's
 # message. Files below it stay in memory: an upload never lands on disk.
@@ -359,6 +402,9 @@ RATE_LIMITS = {
     # Registrations sent on the public registration pages (core.ratelimit.SIGNUPS), each one
     # counted: a club registering its members from one phone stays below.
     "signup": {"failures": env_int("SIGNUPS_ALLOWED", 20), "seconds": 60 * 60},
+    # Push subscriptions given or taken back on one player's page (core.ratelimit.PUSH_CHANGES),
+    # each one counted: a player with a phone and a tablet stays far below.
+    "push": {"failures": env_int("PUSH_CHANGES_ALLOWED", 20), "seconds": 60 * 60},
 }
 
 LOG_LEVEL = os.environ.get("LOG_LEVEL", "WARNING")

@@ -66,6 +66,8 @@ class AuditRecord(models.Model):
         SIGNUP_ACCEPTED = "signup.accepted", _("online sign-up accepted")
         SIGNUP_MOVED = "signup.moved", _("online sign-up moved")
         SIGNUP_REFUSED = "signup.refused", _("online sign-up refused")
+        # What the players are told (notices).
+        ANNOUNCEMENT_SENT = "notice.announcement", _("announcement sent to the players")
 
     tournament = models.ForeignKey(
         Tournament,

@@ -10,7 +10,7 @@ from django.utils.translation import gettext as _
 from django.utils.translation import ngettext
 
 from core.page_cache import tournament_changed
-from tournaments import permissions
+from tournaments import permissions, round_reactions
 from tournaments.models import AuditRecord, Round
 from tournaments.round_clock import CLOCK_STATUSES, round_clock
 from tournaments.services.audit import audit
@@ -61,6 +61,7 @@ def round_clock_start(*, round_: Round, by: User | None, ip_address: str | None 
     round_.time_called_at = None
     round_.save(update_fields=["clock_started_at", "time_limit", "time_called_at"])
     tournament_changed(round_.tournament_id)
+    round_reactions.round_clock_started.send(Round, round_=round_)
     started = round_clock(round_, now=clock.now)
     audit(
         action=AuditRecord.Action.CLOCK_STARTED,
@@ -149,6 +150,7 @@ def round_time_call(*, round_: Round, by: User | None, ip_address: str | None = 
     round_.time_called_at = clock.now
     round_.save(update_fields=["time_called_at"])
     tournament_changed(round_.tournament_id)
+    round_reactions.round_time_called.send(Round, round_=round_)
     audit(
         action=AuditRecord.Action.TIME_CALLED,
         by=by,

@@ -23,7 +23,7 @@ from engine.seating import (
     table_sizes,
 )
 from engine.standings import Standing
-from tournaments import selectors
+from tournaments import round_reactions, selectors
 from tournaments.models import (
     AuditRecord,
     CheckIn,
@@ -76,6 +76,7 @@ def round_create(
         for registration in playing
     )
     tournament_changed(tournament.pk)
+    round_reactions.round_created.send(Round, round_=new_round)
     audit(
         action=AuditRecord.Action.ROUND_CREATED,
         by=by,
@@ -535,6 +536,7 @@ def round_publish(
     round_.save(update_fields=["status", "published_at", "rule_set"])
     _issue_missing_links(round_)
     tournament_changed(round_.tournament_id)
+    round_reactions.round_published.send(Round, round_=round_)
     audit(
         action=AuditRecord.Action.ROUND_PUBLISHED,
         by=by,
