@@ -65,9 +65,7 @@ def push_message(
             body = _("Round %(number)d has started: %(minutes)d minutes, until %(time)s.") % {
                 "number": number,
                 "minutes": clock.limit_minutes or 0,
-                "time": formats.time_format(timezone.localtime(deadline), "TIME_FORMAT")
-                if deadline
-                else "",
+                "time": timezone.localtime(deadline).strftime("%H:%M") if deadline else "",
             }
         elif notice.kind == NoticeKind.TIME_CALLED:
             body = _("Time is called in round %(number)d: finish the deal under way.") % {

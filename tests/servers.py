@@ -133,3 +133,45 @@ def redis_server(port: int) -> subprocess.Popen:
 def nginx_bin() -> str | None:
     """Debian's nginx (in /usr/sbin, which a user's PATH may lack), if installed."""
     return shutil.which("nginx") or shutil.which("nginx", path="/usr/sbin:/usr/local/sbin")
+
+
+class SmtpServer:
+    """aiosmtpd, a real SMTP server, on a loopback port, keeping each mail it accepts in a
+    Maildir (`mails()`). It runs as a process of its own, started from its folder: its
+    dependency atpublic installs a top-level module named `public`, which the project's own
+    public app shadows in the project's processes."""
+
+    def __init__(self, folder: Path) -> None:
+        self.port = free_port()
+        self.maildir = folder / "maildir"
+        self.process = subprocess.Popen(
+            [
+                *(sys.executable, "-m", "aiosmtpd", "-n"),
+                *("-l", f"127.0.0.1:{self.port}", "-c", "aiosmtpd.handlers.Mailbox"),
+                str(self.maildir),
+            ],
+            cwd=folder,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+        )
+        if not wait_for_port(self.port, self.process, 20):
+            self.process.kill()
+            raise AssertionError(f"aiosmtpd did not start: {self.process.stderr.read()!r}")
+
+    def mails(self, count: int = 1, seconds: float = 10) -> list:
+        """The mails received, oldest first, once there are `count` (or the time is out)."""
+        import mailbox
+
+        deadline = time.monotonic() + seconds
+        while True:
+            received = sorted(
+                mailbox.Maildir(str(self.maildir), create=True),
+                key=lambda mail: mail.get_date(),
+            )
+            if len(received) >= count or time.monotonic() > deadline:
+                return received
+            time.sleep(0.05)
+
+    def stop(self) -> None:
+        self.process.terminate()
+        self.process.wait(10)
