@@ -7,6 +7,7 @@ from organise.views import (
     audit,
     fees,
     links,
+    notices,
     people,
     referee_calls,
     register,
@@ -77,6 +78,7 @@ tournament_pages = [
         name="display_link_revoke",
     ),
     path("t/<slug:slug>/audit/", audit.audit_log, name="audit"),
+    path("t/<slug:slug>/notices/", notices.notices, name="notices"),
     path("t/<slug:slug>/fees/", fees.fee_categories, name="fees"),
     path("tables/<int:table_id>/link/new/", links.table_link_new, name="table_link_new"),
     path(

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from public import player_check_in
+from public import my_notices, player_check_in
 from public import signup as signups
 from public import views as public
 
@@ -37,5 +37,16 @@ urlpatterns = [
         "t/<slug:slug>/me/<str:player_token>/",
         player_check_in.my_check_in,
         name="my_check_in",
+    ),
+    # The player's phone asks for messages (Web Push), or stops them.
+    path(
+        "t/<slug:slug>/me/<str:player_token>/notices/",
+        my_notices.subscribe,
+        name="my_notices_subscribe",
+    ),
+    path(
+        "t/<slug:slug>/me/<str:player_token>/notices/stop/",
+        my_notices.unsubscribe,
+        name="my_notices_unsubscribe",
     ),
 ]

@@ -99,3 +99,18 @@ def season(db):
 
     Season.objects.all().delete()
     return make_season(2026)
+
+
+@pytest.fixture
+def push_service(settings):
+    """A push service of the suite's own on loopback (demo/push_service.py), and the site's
+    VAPID keys made for the test: a phone subscribed there receives the site's messages."""
+    from demo.push_service import PushService
+    from notices.push import vapid_keys_make
+
+    private, public = vapid_keys_make()
+    with PushService(vapid_public_key=public) as service:
+        settings.VAPID_PUBLIC_KEY, settings.VAPID_PRIVATE_KEY = public, private
+        settings.VAPID_SUBJECT = "mailto:organiser@example.lv"
+        settings.PUSH_SERVICES = [service.origin]
+        yield service

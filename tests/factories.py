@@ -118,3 +118,19 @@ def play_round_with(round_, **options) -> None:
     round_.tournament.refresh_from_db()
     round_.rule_set = {**round_.rule_set, **options}
     round_.save(update_fields=["rule_set"])
+
+
+def subscribe_phone(push_service, registration: Registration, *, language: str = "lv") -> dict:
+    """The player's phone subscribes on his page: a subscription of the test's push service,
+    kept for him. Its JSON, as the browser gives it."""
+    from notices.services import push_subscribe
+
+    browser = push_service.subscribe()
+    push_subscribe(
+        registration=registration,
+        endpoint=browser["endpoint"],
+        p256dh=browser["keys"]["p256dh"],
+        auth=browser["keys"]["auth"],
+        language=language,
+    )
+    return browser

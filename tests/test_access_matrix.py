@@ -345,6 +345,12 @@ class ViewSpec:
         return post(world) if post is not None else {}
 
 
+def own_link(world: World) -> list[object]:
+    """A player's own page: the tournament and his secret."""
+    first = world.tournament.registrations.order_by("pk").first()
+    return [world.tournament.slug, first.check_in_token]
+
+
 def fee_category_form() -> dict[str, object]:
     """The fees page with one new category."""
     return {
@@ -528,6 +534,11 @@ SPECS: dict[str, ViewSpec] = {
         lambda w: {},
         prepare=unseat_round_2,
     ),
+    # A player's phone asks for messages, or stops them, by his own link: a JSON body
+    # (tests/public/test_my_notices.py subscribes through it); a form's body writes nothing.
+    "public:my_notices_subscribe": ViewSpec(EVERYONE, own_link, has_page=False),
+    "public:my_notices_unsubscribe": ViewSpec(EVERYONE, own_link, has_page=False),
+    "organise:notices": ViewSpec(ORGANISERS, slug, lambda w: {"text": "Pusdienas 30 min"}),
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),
     "organise:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),

@@ -1,6 +1,6 @@
 """A notice becomes its deliveries: one message per subscribed phone of each player it
 concerns (or one mail), each in its reader's language, written once so that a retry sends the
-same words. Runs off the request path (notices.sender)."""
+same words. Runs off the request path (notices.services.sender)."""
 
 from __future__ import annotations
 

@@ -8,7 +8,7 @@ from django.db import transaction
 from django.utils.translation import gettext as _
 
 from notices.models import Notice, NoticeKind
-from notices.sender import wake_sender
+from notices.services.sender import wake_sender
 from signups.models import SignUp
 from tournaments.models import AuditRecord, Round, Table, Tournament
 from tournaments.services.audit import audit

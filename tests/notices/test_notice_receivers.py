@@ -8,8 +8,13 @@ from django.db import transaction
 
 from notices.models import Delivery, DeliveryState, Notice, NoticeKind
 from scoring.services import Writer, round_close, round_generate_seating
-from tests.factories import make_organiser, make_registrations, make_tournament, seat_keys
-from tests.notices.conftest import subscribe
+from tests.factories import (
+    make_organiser,
+    make_registrations,
+    make_tournament,
+    seat_keys,
+    subscribe_phone,
+)
 from tests.tournament_play import confirm_with_totals
 from tournaments import services
 from tournaments.models import Seat
@@ -31,7 +36,7 @@ def tournament():
 def test_a_subscribed_player_hears_of_his_round_step_by_step(push_service, tournament):
     organiser = make_organiser()
     anna = tournament.registrations.order_by("pk").first()
-    phone = subscribe(push_service, anna, language="lv")
+    phone = subscribe_phone(push_service, anna, language="lv")
 
     round_ = services.round_create(tournament=tournament, by=organiser)
     assert messages(push_service, phone) == [
@@ -53,7 +58,8 @@ def test_a_subscribed_player_hears_of_his_round_step_by_step(push_service, tourn
     assert messages(push_service, phone)[-1].startswith("1. kārta ir sākusies: 90 minūtes, līdz ")
 
     players = seat_keys(seat.table)
-    totals = dict(zip(players, [12, -4, -8, 0][: len(players)], strict=True))
+    others = [player for player in players if player != str(anna.pk)]
+    totals = {str(anna.pk): 12, **dict(zip(others, [-4, -8, 0][: len(others)], strict=True))}
     from scoring import reactions
     from scoring.models import TableResult
 
@@ -85,7 +91,7 @@ def test_the_last_round_closed_gives_the_final_standings(push_service):
     tournament = make_tournament(rounds_planned=1)
     make_registrations(tournament, 6)
     anna = tournament.registrations.order_by("pk").first()
-    phone = subscribe(push_service, anna, language="en")
+    phone = subscribe_phone(push_service, anna, language="en")
     round_ = services.round_create(tournament=tournament)
     round_generate_seating(round_=round_, seed=1, by=None)
     services.round_publish(round_=round_, by=None)
@@ -105,7 +111,7 @@ def test_players_without_a_phone_subscribed_make_no_delivery(push_service, tourn
 
 def test_a_step_undone_tells_nobody(push_service, tournament):
     """Seating publication refused (no seating): no notice, no message."""
-    subscribe(push_service, tournament.registrations.first())
+    subscribe_phone(push_service, tournament.registrations.first())
     round_ = services.round_create(tournament=tournament)
     with pytest.raises(services.ServiceError):
         services.round_publish(round_=round_, by=None)

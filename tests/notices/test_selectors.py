@@ -5,8 +5,12 @@ from django.utils import timezone
 
 from notices.models import Delivery, DeliveryState, Notice, NoticeKind
 from notices.selectors import notice_reach, notice_recipients, round_seats
-from tests.factories import make_published_round, make_registrations, make_tournament
-from tests.notices.conftest import subscribe
+from tests.factories import (
+    make_published_round,
+    make_registrations,
+    make_tournament,
+    subscribe_phone,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -16,7 +20,7 @@ def test_a_table_notice_reaches_only_that_tables_players(push_service):
     make_registrations(tournament, 7)
     round_ = make_published_round(tournament)
     for registration in tournament.registrations.all():
-        subscribe(push_service, registration)
+        subscribe_phone(push_service, registration)
     table = round_.tables.get(number=1)
     notice = Notice(
         tournament=tournament, kind=NoticeKind.TABLE_CONFIRMED, round=round_, table=table
@@ -44,9 +48,9 @@ def test_a_seat_names_the_others_at_the_table_in_seat_order():
 def test_the_organiser_sees_how_many_players_receive_messages(push_service):
     tournament = make_tournament()
     anna, juris, _liga = make_registrations(tournament, 3)
-    subscribe(push_service, anna)
-    subscribe(push_service, anna)  # her tablet too
-    phone = subscribe(push_service, juris)
+    subscribe_phone(push_service, anna)
+    subscribe_phone(push_service, anna)  # her tablet too
+    phone = subscribe_phone(push_service, juris)
     notice = Notice.objects.create(
         tournament=tournament, kind=NoticeKind.ANNOUNCEMENT, expanded_at=timezone.now()
     )

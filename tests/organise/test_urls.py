@@ -49,6 +49,7 @@ ADDRESSES = [
     ("display_link_new", {"slug": "cup-2026"}, "/organise/t/cup-2026/display-link/new/"),
     ("display_link_revoke", {"slug": "cup-2026"}, "/organise/t/cup-2026/display-link/revoke/"),
     ("audit", {"slug": "cup-2026"}, "/organise/t/cup-2026/audit/"),
+    ("notices", {"slug": "cup-2026"}, "/organise/t/cup-2026/notices/"),
     ("fees", {"slug": "cup-2026"}, "/organise/t/cup-2026/fees/"),
     ("round_close", {"slug": "cup-2026", "number": 2}, "/organise/t/cup-2026/rounds/2/close/"),
     ("table_link_new", {"table_id": 17}, "/organise/tables/17/link/new/"),

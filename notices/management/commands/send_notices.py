@@ -11,7 +11,7 @@ from typing import Any
 
 from django.core.management.base import BaseCommand, CommandParser
 
-from notices.sender import notices_work, run_sender
+from notices.services.sender import notices_work, run_sender
 
 
 class Command(BaseCommand):

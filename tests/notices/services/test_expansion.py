@@ -11,8 +11,12 @@ from notices.models import Delivery, Notice, NoticeKind
 from notices.services import notices_expand
 from notices.services.expansion import mail_address, notice_deliveries
 from signups.services import signup_create
-from tests.factories import make_published_round, make_registrations, make_tournament
-from tests.notices.conftest import subscribe
+from tests.factories import (
+    make_published_round,
+    make_registrations,
+    make_tournament,
+    subscribe_phone,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -36,7 +40,7 @@ def test_each_phone_reads_its_seat_in_its_own_language(push_service):
     make_registrations(tournament, 6)
     anna = tournament.registrations.order_by("pk").first()
     for language in ("lv", "ru", "en"):
-        subscribe(push_service, anna, language=language)
+        subscribe_phone(push_service, anna, language=language)
     round_ = make_published_round(tournament, players=6)
     seat = anna.seats.get(table__round=round_)
     notice = Notice(tournament=tournament, kind=NoticeKind.SEATING_PUBLISHED, round=round_)
@@ -55,7 +59,7 @@ def test_a_player_not_seated_hears_nothing_of_the_seating(push_service):
     make_registrations(tournament, 6)
     round_ = make_published_round(tournament, players=6)
     late = make_registrations(tournament, 1)[0]  # registered after the seating
-    subscribe(push_service, late)
+    subscribe_phone(push_service, late)
     notice = Notice(tournament=tournament, kind=NoticeKind.SEATING_PUBLISHED, round=round_)
     notice.created_at = timezone.now()
     assert notice_deliveries(notice) == []
@@ -63,7 +67,7 @@ def test_a_player_not_seated_hears_nothing_of_the_seating(push_service):
 
 def test_a_notice_is_expanded_once(push_service):
     tournament = make_tournament()
-    subscribe(push_service, make_registrations(tournament, 1)[0])
+    subscribe_phone(push_service, make_registrations(tournament, 1)[0])
     Notice.objects.create(tournament=tournament, kind=NoticeKind.ANNOUNCEMENT, text="Sākam")
     assert notices_expand() == 1
     assert notices_expand() == 0

@@ -11,8 +11,7 @@ from django.utils import timezone
 from notices.models import Delivery, DeliveryState, Notice, NoticeKind, PushSubscription
 from notices.services import deliveries_send_due
 from notices.services.sending import LEASE, MAX_ATTEMPTS, backoff
-from tests.factories import make_registrations, make_tournament
-from tests.notices.conftest import subscribe
+from tests.factories import make_registrations, make_tournament, subscribe_phone
 from tests.servers import SmtpServer
 
 pytestmark = pytest.mark.django_db
@@ -29,7 +28,7 @@ def waiting_delivery(push_service, *, minutes_to_live=60, mail=""):
     subscription = None
     browser = None
     if not mail:
-        browser = subscribe(push_service, make_registrations(tournament, 1)[0])
+        browser = subscribe_phone(push_service, make_registrations(tournament, 1)[0])
         subscription = PushSubscription.objects.get(endpoint=browser["endpoint"])
     delivery = Delivery.objects.create(
         notice=notice,

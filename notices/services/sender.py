@@ -21,6 +21,8 @@ from django.db.models import Min
 from django.utils import timezone
 
 from notices.models import Delivery, DeliveryState, Notice
+from notices.services.expansion import notices_expand
+from notices.services.sending import deliveries_send_due
 
 logger = logging.getLogger(__name__)
 
@@ -36,8 +38,6 @@ _thread: threading.Thread | None = None
 def notices_work() -> bool:
     """Expand the waiting notices and send the due deliveries, until none is left now; whether
     anything was done."""
-    from notices.services import deliveries_send_due, notices_expand
-
     done = False
     while True:
         expanded = notices_expand()

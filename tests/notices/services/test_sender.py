@@ -8,12 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.db import transaction
 
-from notices import sender
 from notices.models import Delivery, DeliveryState, NoticeKind
-from notices.sender import wake_sender
-from notices.services import notice_record
-from tests.factories import make_registrations, make_tournament
-from tests.notices.conftest import subscribe
+from notices.services import notice_record, sender
+from notices.services.sender import wake_sender
+from tests.factories import make_registrations, make_tournament, subscribe_phone
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -21,7 +19,7 @@ pytestmark = pytest.mark.django_db(transaction=True)
 def test_the_thread_sends_after_the_commit_and_ends_when_idle(push_service, settings):
     settings.NOTICES_SENDER = "thread"
     tournament = make_tournament()
-    phone = subscribe(push_service, make_registrations(tournament, 1)[0])
+    phone = subscribe_phone(push_service, make_registrations(tournament, 1)[0])
     with transaction.atomic():
         notice_record(tournament=tournament, kind=NoticeKind.ANNOUNCEMENT, text="Sākam")
         assert push_service.received == []  # nothing leaves before the commit
@@ -39,7 +37,7 @@ def test_the_thread_sends_after_the_commit_and_ends_when_idle(push_service, sett
 def test_the_command_sends_what_a_stopped_process_left(push_service, settings):
     settings.NOTICES_SENDER = "worker"  # nobody sends at the commit
     tournament = make_tournament()
-    phone = subscribe(push_service, make_registrations(tournament, 1)[0])
+    phone = subscribe_phone(push_service, make_registrations(tournament, 1)[0])
     notice_record(tournament=tournament, kind=NoticeKind.ANNOUNCEMENT, text="Sākam")
     assert push_service.received == []
     call_command("send_notices", "--once")
@@ -49,7 +47,7 @@ def test_the_command_sends_what_a_stopped_process_left(push_service, settings):
 
 def test_inline_sending_happens_at_the_commit(push_service):
     tournament = make_tournament()
-    phone = subscribe(push_service, make_registrations(tournament, 1)[0])
+    phone = subscribe_phone(push_service, make_registrations(tournament, 1)[0])
     with transaction.atomic():
         notice_record(tournament=tournament, kind=NoticeKind.ANNOUNCEMENT, text="Sākam")
     assert len(push_service.messages_for(phone["endpoint"])) == 1
