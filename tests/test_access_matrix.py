@@ -528,6 +528,14 @@ SPECS: dict[str, ViewSpec] = {
         lambda w: {},
         prepare=unseat_round_2,
     ),
+    "public:my_page_manifest": ViewSpec(
+        EVERYONE,
+        lambda w: [
+            w.tournament.slug,
+            w.tournament.registrations.order_by("pk").first().check_in_token,
+        ],
+    ),
+    "public:my_page_worker": ViewSpec(EVERYONE, slug),
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),
     "organise:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),
