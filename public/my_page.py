@@ -30,7 +30,7 @@ from core.security import CSP_HEADER, client_ip
 from hall.selectors import open_check_in_round, registration_by_check_in_token, round_check_in
 from hall.services.check_in import self_check_in
 from public.player_check_in import player_status
-from scoring.selectors.own_page import own_page
+from scoring import selectors
 from tournaments import services
 from tournaments.models import CheckInMethod, Registration, Round
 from tournaments.round_clock import round_clock
@@ -68,7 +68,7 @@ def my_page_context(
 ) -> dict[str, Any]:
     """Everything the page shows (one place, for every section the page has)."""
     tournament = registration.tournament
-    page = own_page(registration=registration)
+    page = selectors.own_page(registration=registration)
     check_in_now, checked_out = (
         round_check_in(round_=round_, registration=registration)
         if round_ is not None
