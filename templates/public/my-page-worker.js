@@ -11,6 +11,8 @@ const PAGES_CACHE = "zole-my-pages";
 const MY_PAGE = /^\/t\/[A-Za-z0-9_-]+\/me\/[A-Za-z0-9_-]+\/$/;
 // The page carries this hidden note; a copy served from here shows it.
 const NOTE_HIDDEN = "data-offline-note hidden";
+// What a copy served from here hides: the round clock, whose time left was the copy's.
+const LIVE_ONLY = "data-live-only>";
 
 function isMyPage(url) {
   return url.origin === self.location.origin && MY_PAGE.test(url.pathname);
@@ -89,7 +91,9 @@ async function myPage(request) {
     const cache = await caches.open(PAGES_CACHE);
     const kept = await cache.match(pageKey(url));
     if (!kept) throw error;
-    const html = (await kept.text()).replace(NOTE_HIDDEN, "data-offline-note");
+    const html = (await kept.text())
+      .replace(NOTE_HIDDEN, "data-offline-note")
+      .replace(LIVE_ONLY, "data-live-only hidden>");
     const headers = new Headers(kept.headers);
     headers.set("X-Served-By", "my-page-worker");
     return new Response(html, { status: 200, headers: headers });

@@ -77,6 +77,7 @@ def test_the_page_opens_offline_from_its_last_copy(live_server, open_page, shots
     assert note.startswith(before_time.split("|")[0])
     assert page.locator("h1").inner_text() == entry.player.full_name
     assert page.locator(".my-round").count() == 2
+    assert page.locator("[data-round-clock]").is_hidden()  # its time left was the copy's
     no_violations(page)  # the kept copy keeps the page's strict policy
     page.screenshot(path=str(shots / "my-page-360-offline.png"), full_page=True)
 
