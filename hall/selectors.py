@@ -19,7 +19,6 @@ from tournaments.models import (
     Registration,
     Round,
     RoundStatus,
-    Seat,
     Table,
     Tournament,
 )
@@ -140,19 +139,6 @@ def check_in_matches(
         registration.check_in = check_ins.get(registration.pk)
         registration.checked_out = registration.pk in checked_out
     return found
-
-
-def latest_seat(*, registration: Registration) -> Seat | None:
-    """The player's seat in the latest round in play, if he has one."""
-    return (
-        Seat.objects.filter(
-            registration=registration,
-            table__round__status__in=(RoundStatus.PUBLISHED, RoundStatus.IN_PLAY),
-        )
-        .select_related("table__round")
-        .order_by("-table__round__number")
-        .first()
-    )
 
 
 def open_calls() -> QuerySet[RefereeCall]:

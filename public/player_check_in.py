@@ -1,8 +1,8 @@
-"""Self check-in, the players' pages: the tournament's check-in page (find yourself by name,
-type the round's code from the hall display) and a player's own page (his secret link checks
-him in with one tap). Never cached: each answer is the visitor's own. Wrong codes and unknown
-links count against the address (core.ratelimit.CHECK_IN_FAILURES); wrong codes count against
-the round too, whatever the address (CHECK_IN_ROUND_FAILURES)."""
+"""Self check-in by the round's code: the tournament's check-in page (find yourself by name,
+type the round's code from the hall display); the player's own page (public/my_page.py) checks
+him in with one tap. Never cached: each answer is the visitor's own. Wrong codes count against
+the address (core.ratelimit.CHECK_IN_FAILURES) and against the round too, whatever the address
+(CHECK_IN_ROUND_FAILURES)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 from django import forms
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.utils import timezone
@@ -27,10 +27,7 @@ from core.security import client_ip
 from engine.names import search_key
 from hall.selectors import (
     check_in_matches,
-    latest_seat,
     open_check_in_round,
-    registration_by_check_in_token,
-    round_check_in,
 )
 from hall.services.check_in import WrongCodeError, self_check_in
 from tournaments import services
@@ -193,61 +190,6 @@ def check_in(request: HttpRequest, slug: str) -> HttpResponse:
             and len(search_key(query).replace(" ", "")) < SEARCH_MIN_LENGTH,
             "form": form,
             "chosen": chosen,
-            "error": error,
-        },
-        status=status,
-    )
-
-
-@never_cache
-@require_http_methods(["GET", "HEAD", "POST"])
-def my_check_in(request: HttpRequest, slug: str, player_token: str) -> HttpResponse:
-    """A player's own page, by his secret link: one tap checks him in for the open round."""
-    registration = registration_by_check_in_token(slug=slug, token=player_token)
-    if registration is None:
-        refusal = CHECK_IN_FAILURES.begin(request)  # only unknown links count
-        if refusal is not None:
-            return refusal
-        raise Http404(_("This check-in link is not known: ask the organiser for yours."))
-    if request.GET:  # the link is the player's: no other address of it is kept or shared
-        return redirect(request.path)
-    tournament = registration.tournament
-    round_ = open_check_in_round(tournament)
-    error = ""
-    status = 200
-    if request.method == "POST":
-        try:
-            checked_in = self_check_in(
-                registration=registration,
-                method=CheckInMethod.LINK,
-                ip_address=client_ip(request),
-            )
-        except services.ServiceError as refused:
-            error, status = str(refused), 409
-        else:
-            messages.success(
-                request,
-                _("You are checked in for round %(number)d. Thank you!")
-                % {"number": checked_in.round.number},
-            )
-            return redirect(request.path)
-    check_in_now, checked_out = (
-        round_check_in(round_=round_, registration=registration)
-        if round_ is not None
-        else (None, False)
-    )
-    return render(
-        request,
-        "public/my_check_in.html",
-        {
-            "tournament": tournament,
-            "registration": registration,
-            "round": round_,
-            "status": player_status(check_in_now, checked_out) if round_ else "",
-            "can_check_in": round_ is not None
-            and not checked_out
-            and (check_in_now is None or check_in_now.method == CheckInMethod.ROUND),
-            "seat": latest_seat(registration=registration),
             "error": error,
         },
         status=status,

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from public import my_notices, player_check_in
+from public import my_notices, my_page, player_check_in
 from public import signup as signups
 from public import views as public
 
@@ -31,12 +31,21 @@ urlpatterns = [
         name="round_clock",
     ),
     path("players/<int:player_id>/", public.player_detail, name="player"),
-    # Self check-in: by the round's code, or by the player's own secret link.
+    # Self check-in by the round's code.
     path("t/<slug:slug>/check-in/", player_check_in.check_in, name="check_in"),
+    # The player's own page, by his secret link (it checks him in with one tap too), its web
+    # app manifest, and its service worker: served from /t/<slug>/me/, its scope is the
+    # players' pages of the tournament.
+    path("t/<slug:slug>/me/worker.js", my_page.my_page_worker, name="my_page_worker"),
     path(
         "t/<slug:slug>/me/<str:player_token>/",
-        player_check_in.my_check_in,
+        my_page.my_check_in,
         name="my_check_in",
+    ),
+    path(
+        "t/<slug:slug>/me/<str:player_token>/manifest.webmanifest",
+        my_page.my_page_manifest,
+        name="my_page_manifest",
     ),
     # The player's phone asks for messages (Web Push), or stops them.
     path(

@@ -539,6 +539,8 @@ SPECS: dict[str, ViewSpec] = {
     "public:my_notices_subscribe": ViewSpec(EVERYONE, own_link, has_page=False),
     "public:my_notices_unsubscribe": ViewSpec(EVERYONE, own_link, has_page=False),
     "organise:notices": ViewSpec(ORGANISERS, slug, lambda w: {"text": "Pusdienas 30 min"}),
+    "public:my_page_manifest": ViewSpec(EVERYONE, own_link),
+    "public:my_page_worker": ViewSpec(EVERYONE, slug),
     "ranking:season": ViewSpec(EVERYONE, no_args),
     "ranking:rating": ViewSpec(EVERYONE, no_args),
     "organise:qualification": ViewSpec(ORGANISERS, slug, lambda w: {}, prepare=invite_to_the_final),

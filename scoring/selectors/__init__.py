@@ -7,7 +7,8 @@ size of the tournament: rows are loaded in bulk and joined in Python.
 
 The parts: `public_results` (what the public sees, points as text), `progress`, `listing` (the
 tournament list), `tournament_standings`, `round_page`, `display` (the hall display), `players` (a
-player's page), `standings_before` (the standings a round is seated by).
+player's page), `own_page` (the player's own page, by his private link), `standings_before` (the
+standings a round is seated by).
 """
 
 from scoring.selectors.display import (
@@ -22,6 +23,7 @@ from scoring.selectors.listing import (
     public_tournament_list,
     registration_count,
 )
+from scoring.selectors.own_page import OwnPage, own_page
 from scoring.selectors.players import (
     player_history,
     public_player,
@@ -55,6 +57,7 @@ from scoring.selectors.tournament_standings import (
 
 __all__ = [
     "PUBLIC_STATUSES",
+    "OwnPage",
     "PrizeList",
     "PrizeRow",
     "RoundCell",
@@ -65,6 +68,7 @@ __all__ = [
     "display_round",
     "hall_display",
     "has_public_result",
+    "own_page",
     "player_history",
     "points_exact",
     "points_number",

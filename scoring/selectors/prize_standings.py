@@ -10,13 +10,14 @@ from core.engine_text import error_text
 from engine import SheetError
 from engine.prizes import parse_prize_shares, split_prize_fund
 from engine.standings import place_text
-from scoring.selectors.tournament_standings import tournament_standings
+from scoring.selectors.tournament_standings import Standings, tournament_standings
 from tournaments.models import Tournament
 from tournaments.selectors.fees import Fund, money_text, percent_text, prize_fund
 
 
 @dataclass(frozen=True)
 class PrizeRow:
+    registration_id: int
     place: str  # "2–3" when shared
     name: str
     club: str
@@ -70,15 +71,17 @@ class PrizeList:
         )
 
 
-def prize_list(*, tournament: Tournament) -> PrizeList:
-    """The prizes as the confirmed standings give them now."""
+def prize_list(*, tournament: Tournament, standings: Standings | None = None) -> PrizeList:
+    """The prizes as the confirmed standings give them now (`standings`: those standings, when
+    the caller has them already)."""
     fund = prize_fund(tournament=tournament)
     costs_percent = tournament.prize_costs_percent
     try:
         shares = parse_prize_shares(tournament.prize_shares)
     except SheetError as error:
         return PrizeList(fund, costs_percent, 0, (), (), 0, problem=error_text(error))
-    standings = tournament_standings(tournament=tournament)
+    if standings is None:
+        standings = tournament_standings(tournament=tournament)
     scored = max(
         (number for row in standings.rows for number in row.rounds),
         default=0,
@@ -97,6 +100,7 @@ def prize_list(*, tournament: Tournament) -> PrizeList:
     by_player = {row.registration_id: row for row in standings.rows}
     rows = tuple(
         PrizeRow(
+            registration_id=int(prize.player),
             place=place_text(prize.first_place, prize.last_place),
             name=by_player[int(prize.player)].name,
             club=by_player[int(prize.player)].club,
