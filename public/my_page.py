@@ -29,6 +29,7 @@ from core.ratelimit import CHECK_IN_FAILURES
 from core.security import CSP_HEADER, client_ip
 from hall.selectors import open_check_in_round, registration_by_check_in_token, round_check_in
 from hall.services.check_in import self_check_in
+from notices.push import push_configured
 from public.player_check_in import player_status
 from scoring import selectors
 from tournaments import services
@@ -41,6 +42,8 @@ MY_PAGE_ASSETS = (
     "js/htmx.min.js",
     "js/round-clock.js",
     "js/my-page.js",
+    "js/notices/my-notices.js",
+    "js/notices/push-state.js",
     "img/table-icon.svg",
 )
 
@@ -86,6 +89,8 @@ def my_page_context(
         and not checked_out
         and (check_in_now is None or check_in_now.method == CheckInMethod.ROUND),
         "saved_at": timezone.now(),
+        # The site's Web Push key, for the page's "receive messages" button (none: no button).
+        "push_key": settings.VAPID_PUBLIC_KEY if push_configured() else "",
         "error": error,
     }
 

@@ -159,17 +159,23 @@ class SmtpServer:
             raise AssertionError(f"aiosmtpd did not start: {self.process.stderr.read()!r}")
 
     def mails(self, count: int = 1, seconds: float = 10) -> list:
-        """The mails received, oldest first, once there are `count` (or the time is out)."""
+        """The mails received, oldest first, once there are `count` (or the time is out), as
+        the standard library's EmailMessage (headers decoded, `get_content()`)."""
+        import email
+        import email.policy
         import mailbox
 
         deadline = time.monotonic() + seconds
         while True:
-            received = sorted(
+            kept = sorted(
                 mailbox.Maildir(str(self.maildir), create=True),
                 key=lambda mail: mail.get_date(),
             )
-            if len(received) >= count or time.monotonic() > deadline:
-                return received
+            if len(kept) >= count or time.monotonic() > deadline:
+                return [
+                    email.message_from_bytes(bytes(mail), policy=email.policy.default)
+                    for mail in kept
+                ]
             time.sleep(0.05)
 
     def stop(self) -> None:

@@ -116,3 +116,53 @@ self.addEventListener("fetch", (event) => {
     event.respondWith(staticFile(request));
   }
 });
+
+// A message the site sent (Web Push): shown as a notification. Its JSON carries the title, the
+// text, the page a tap opens and a tag (a newer message of the same tag takes the older's place).
+const ICON = ASSETS.find((path) => path.endsWith(".svg"));
+
+function pushedMessage(event) {
+  if (!event.data) return {};
+  try {
+    return event.data.json();
+  } catch (error) {
+    return { body: event.data.text() };
+  }
+}
+
+self.addEventListener("push", (event) => {
+  const message = pushedMessage(event);
+  event.waitUntil(
+    self.registration.showNotification(message.title || self.location.host, {
+      body: message.body || "",
+      tag: message.tag || undefined,
+      renotify: Boolean(message.tag),
+      icon: ICON,
+      data: { url: message.url || "" },
+    })
+  );
+});
+
+// A tap on it opens the page it names, one of the site's own: the window that shows it already
+// is brought forward and loaded anew (the seat it shows may be the last round's), else a new one.
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const named = (event.notification.data && event.notification.data.url) || "";
+  const url = new URL(named, self.location.origin);
+  if (url.origin !== self.location.origin) return;
+  event.waitUntil(
+    (async () => {
+      const windows = await self.clients.matchAll({ type: "window", includeUncontrolled: true });
+      const open = windows.find((client) => new URL(client.url).pathname === url.pathname);
+      if (open) {
+        try {
+          await open.focus();
+        } catch (error) {
+          // Only the player's own tap may bring a window forward: it is loaded anew anyway.
+        }
+        return open.navigate(url.href);
+      }
+      return self.clients.openWindow(url.href);
+    })()
+  );
+});
