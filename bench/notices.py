@@ -212,6 +212,7 @@ def main() -> int:
     wall: dict[str, list[float]] = {"with": [], "none": []}
     process_cpu: dict[str, list[float]] = {"with": [], "none": []}
     thread_cpu: dict[str, list[float]] = {"with": [], "none": []}
+    round_page: dict[str, list[float]] = {"with": [], "none": []}
     trivial_wall: list[float] = []
     trivial_cpu: list[float] = []
     after_response: list[float] = []
@@ -236,6 +237,12 @@ def main() -> int:
         end_cpu = time.process_time()
         if response.status_code != 302:
             failures.append(f"publish {target.slug}: status {response.status_code}")
+        # The organiser's browser follows the redirect at once, while the sender thread starts.
+        page_start = time.monotonic()
+        page = client.get(response["Location"])
+        page_wall = time.monotonic() - page_start
+        if page.status_code != 200:
+            failures.append(f"round page after {target.slug}: status {page.status_code}")
         expected = len(target.phones)
         service.wait_for(arrived_before + expected, timeout=ARRIVAL_TIMEOUT_SECONDS)
         if not sender_idle(ARRIVAL_TIMEOUT_SECONDS):
@@ -245,6 +252,7 @@ def main() -> int:
             wall[kind].append(end - start)
             process_cpu[kind].append(end_cpu - start_cpu)
             thread_cpu[kind].append(end_thread - start_thread)
+            round_page[kind].append(page_wall)
             counts["expected"] += expected
         per_phone = Counter(message.subscription_id for message in arrived)
         for message in arrived:
@@ -334,6 +342,11 @@ def main() -> int:
         f"ratio with/without: wall {ratio:.3f}, CPU {with_cpu / none_cpu:.3f}, "
         f"the request's thread {with_thread / none_thread:.3f}"
     )
+    page_with, page_none = ms(round_page["with"]), ms(round_page["none"])
+    print(
+        f"the round page read right after (the redirect followed), wall ms: {page_with:.2f} "
+        f"with, {page_none:.2f} without: ratio {page_with / page_none:.3f}"
+    )
     print(
         f"queries of the publish request: {query_counts['with']} with the phones subscribed, "
         f"{query_counts['none']} with none"
@@ -378,6 +391,8 @@ def main() -> int:
                     "ratio": ratio,
                     "ratio_cpu": with_cpu / none_cpu,
                     "ratio_thread_cpu": with_thread / none_thread,
+                    "round_page_with_ms": page_with,
+                    "round_page_none_ms": page_none,
                     "queries_with": query_counts["with"],
                     "queries_none": query_counts["none"],
                     "messages_expected": counts["expected"],
