@@ -92,9 +92,10 @@ def test_offline_entry_benchmark_quick_run_reports_every_measurement():
         assert isinstance(figures[name], bool), name
 
 
-def test_notices_benchmark_quick_run_delivers_each_message_once():
+@pytest.mark.parametrize("where", [(), ("--push-process",)], ids=["thread", "process"])
+def test_notices_benchmark_quick_run_delivers_each_message_once(where):
     players, repeat = 12, 2
-    arguments = ("--players", str(players), "--repeat", str(repeat), "--json")
+    arguments = ("--players", str(players), "--repeat", str(repeat), *where, "--json")
     completed = subprocess.run(
         [sys.executable, str(REPO_ROOT / "bench" / "notices.py"), *arguments],
         cwd=REPO_ROOT,
@@ -107,6 +108,7 @@ def test_notices_benchmark_quick_run_delivers_each_message_once():
     assert completed.returncode == 0, completed.stderr[-3000:]
     figures = json.loads(completed.stdout.strip().splitlines()[-1])
     assert figures["failures"] == 0
+    assert figures["push_process"] is bool(where)
     assert figures["messages_expected"] == players * repeat
     assert figures["messages_delivered"] == players * repeat
     for name in ("missing", "duplicates", "wrong_text", "stray"):
@@ -121,6 +123,8 @@ def test_notices_benchmark_quick_run_delivers_each_message_once():
         "publish_none_thread_cpu_ms",
         "ratio",
         "ratio_thread_cpu",
+        "round_page_with_ms",
+        "round_page_none_ms",
     ):
         assert figures[name] > 0, name
     # Each message's wait is counted from the request's start and from its end: the first longer.
