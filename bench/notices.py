@@ -56,7 +56,6 @@ LATENCY_TARGET_SECONDS = 5.0
 LANGUAGES = ("lv", "ru", "en")
 # How long the messages of one publish may take before they are counted missing.
 ARRIVAL_TIMEOUT_SECONDS = 60.0
-FORM = "application/x-www-form-urlencoded"
 
 
 @dataclass
