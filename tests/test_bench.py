@@ -90,3 +90,46 @@ def test_offline_entry_benchmark_quick_run_reports_every_measurement():
         assert figures[name] > 0, name
     for name in ("save_target_met", "offline_start_target_met", "queued_target_met"):
         assert isinstance(figures[name], bool), name
+
+
+@pytest.mark.parametrize("where", [(), ("--push-process",)], ids=["thread", "process"])
+def test_notices_benchmark_quick_run_delivers_each_message_once(where):
+    players, repeat = 12, 2
+    arguments = ("--players", str(players), "--repeat", str(repeat), *where, "--json")
+    completed = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bench" / "notices.py"), *arguments],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=300,
+        check=False,
+    )
+
+    assert completed.returncode == 0, completed.stderr[-3000:]
+    figures = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert figures["failures"] == 0
+    assert figures["push_process"] is bool(where)
+    assert figures["messages_expected"] == players * repeat
+    assert figures["messages_delivered"] == players * repeat
+    for name in ("missing", "duplicates", "wrong_text", "stray"):
+        assert figures[name] == 0, name
+    # The request writes one notice whoever listens: the phones are the sender's work.
+    assert figures["queries_with"] == figures["queries_none"] > 0
+    for name in (
+        "trivial_ms",
+        "publish_with_ms",
+        "publish_none_ms",
+        "publish_with_thread_cpu_ms",
+        "publish_none_thread_cpu_ms",
+        "ratio",
+        "ratio_thread_cpu",
+        "round_page_with_ms",
+        "round_page_none_ms",
+    ):
+        assert figures[name] > 0, name
+    # Each message's wait is counted from the request's start and from its end: the first longer.
+    assert 0 < figures["after_start_p50_s"] <= figures["after_start_p95_s"]
+    assert figures["after_start_p95_s"] <= figures["after_start_max_s"]
+    assert figures["after_response_max_s"] < figures["after_start_max_s"]
+    for name in ("ratio_target_met", "latency_target_met"):
+        assert isinstance(figures[name], bool), name
