@@ -101,6 +101,7 @@ FACT_LABELS: dict[str, Promise] = {
     "paid": _("Paid"),
     "unpaid": _("Not paid"),
     "paid_count": _("Fees paid in all"),
+    "text": _("Text"),
 }
 
 

@@ -189,6 +189,26 @@ def test_the_worker_is_served_fresh_under_the_strict_policy_at_the_pages_folder(
     assert f'data-worker="{worker}"' in page and "data-offline-note hidden" in page
 
 
+def test_the_messages_section_is_offered_when_the_site_has_its_keys(
+    tournament, client, push_service
+):
+    entry = tournament.registrations.first()
+    page = client.get(my_url(entry)).content.decode()
+    assert 'id="my-notices"' in page
+    assert f'data-key="{django_settings.VAPID_PUBLIC_KEY}"' in page
+    subscribe = reverse("public:my_notices_subscribe", args=["gulbene", entry.check_in_token])
+    assert f'data-subscribe="{subscribe}"' in page
+    assert "/static/js/notices/my-notices.js" in page
+    worker = client.get(reverse("public:my_page_worker", args=["gulbene"])).content.decode()
+    assert "/static/js/notices/push-state.js" in worker  # kept for the offline copy
+    assert 'addEventListener("push"' in worker and 'addEventListener("notificationclick"' in worker
+
+
+def test_without_the_sites_keys_no_messages_are_offered(tournament, client):
+    page = client.get(my_url(tournament.registrations.first())).content.decode()
+    assert 'id="my-notices"' not in page and "my-notices.js" not in page
+
+
 def test_the_pages_queries_do_not_grow_with_the_rounds_played(
     client, django_assert_max_num_queries
 ):

@@ -62,3 +62,10 @@ def test_a_bad_announcement_is_refused_and_nothing_sent(
 def test_without_keys_the_page_says_how_to_make_them(organiser_client):
     page = organiser_client.get(reverse("organise:notices", args=["kauss"])).content.decode()
     assert "make_vapid_keys" in page
+
+
+def test_the_audit_log_says_who_announced_what(organiser_client, push_service, tournament):
+    organiser_client.post(reverse("organise:notices", args=["kauss"]), {"text": "Sākam 10:30"})
+    log = organiser_client.get(reverse("organise:audit", args=["kauss"])).content.decode()
+    assert "announcement sent to the players" in log
+    assert "Sākam 10:30" in log
