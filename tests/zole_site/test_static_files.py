@@ -38,3 +38,20 @@ def test_a_collected_module_imports_the_hashed_names_of_the_modules_beside_it(tm
     assert every_import == expected
     assert imported["page.js"], "the page imports its modules"
     assert all(re.search(r"\.[0-9a-f]{12}\.js$", name) for name in every_import)
+
+
+def test_the_messages_module_imports_its_helper_under_its_hashed_name(tmp_path):
+    storages = {
+        "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+        "staticfiles": {"BACKEND": "zole_site.static_files.HashedStaticFiles"},
+    }
+    with override_settings(STORAGES=storages, STATIC_ROOT=tmp_path):
+        call_command("collectstatic", "--noinput", verbosity=0)
+        from django.contrib.staticfiles.storage import staticfiles_storage
+
+        collected = tmp_path / staticfiles_storage.stored_name("js/notices/my-notices.js")
+        helper = staticfiles_storage.stored_name("js/notices/push-state.js")
+    assert IMPORTED.findall(collected.read_text(encoding="utf-8")) == [
+        "./" + helper.removeprefix("js/notices/")
+    ]
+    assert re.search(r"push-state\.[0-9a-f]{12}\.js$", helper)
