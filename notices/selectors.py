@@ -140,10 +140,12 @@ def standings_places(*, tournament: Tournament) -> dict[int, Placing]:
     return {row.registration_id: Placing(row.rank_label, len(rows)) for row in rows}
 
 
-def prizes_won(*, tournament: Tournament) -> dict[str, str]:
-    """The final prize list's amounts in words, by the prized player's name."""
+def prizes_won(*, tournament: Tournament) -> dict[int, str]:
+    """The final prize list's amounts in words, by the prized player's registration."""
     prizes = prize_list(tournament=tournament)
-    return {row.name: row.amount_text for row in prizes.rows if row.cents}
+    if not prizes.finished:
+        return {}
+    return {row.registration_id: row.amount_text for row in prizes.rows if row.cents}
 
 
 @dataclass(frozen=True)

@@ -55,7 +55,7 @@ def _push_deliveries(notice: Notice) -> list[Delivery]:
     seats = {}
     lines = {}
     placings = {}
-    prizes: dict[str, str] = {}
+    prizes: dict[int, str] = {}
     if notice.kind == NoticeKind.SEATING_PUBLISHED and notice.round_id is not None:
         seats = selectors.round_seats(round_id=notice.round_id)
     if notice.kind == NoticeKind.TABLE_CONFIRMED and notice.table_id is not None:
@@ -79,7 +79,7 @@ def _push_deliveries(notice: Notice) -> list[Delivery]:
                 seat=seats.get(recipient.registration_id),
                 line=lines.get(recipient.registration_id),
                 placing=placings.get(recipient.registration_id),
-                prize=prizes.get(recipient.name, ""),
+                prize=prizes.get(recipient.registration_id, ""),
             )
             if message is not None:
                 deliveries.append(

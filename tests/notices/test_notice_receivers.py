@@ -3,10 +3,13 @@ service: check-in opened, his seat with his tablemates, the clock, his table con
 his points and place, the round closed, the final standings. Each notice is written in the
 step's own transaction and sent once it commits."""
 
+from decimal import Decimal
+
 import pytest
 from django.db import transaction
 
 from notices.models import Delivery, DeliveryState, Notice, NoticeKind
+from scoring.selectors import prize_list
 from scoring.services import Writer, round_close, round_generate_seating
 from tests.factories import (
     make_organiser,
@@ -18,6 +21,7 @@ from tests.factories import (
 from tests.tournament_play import confirm_with_totals
 from tournaments import services
 from tournaments.models import Seat
+from tournaments.services import CategoryRow
 
 pytestmark = pytest.mark.django_db(transaction=True)
 
@@ -87,9 +91,13 @@ def test_a_subscribed_player_hears_of_his_round_step_by_step(push_service, tourn
     assert urls == {f"/t/{tournament.slug}/me/{anna.check_in_token}/"}
 
 
-def test_the_last_round_closed_gives_the_final_standings(push_service):
-    tournament = make_tournament(rounds_planned=1)
+def test_the_last_round_closed_gives_the_final_standings_and_the_prize(push_service):
+    tournament = make_tournament(rounds_planned=1, prize_shares="100")
     make_registrations(tournament, 6)
+    services.fee_categories_save(
+        tournament=tournament, rows=[CategoryRow(None, "Standarta", Decimal(10))], by=None
+    )
+    services.fees_paid_set(tournament=tournament, paid=tournament.registrations.all(), by=None)
     anna = tournament.registrations.order_by("pk").first()
     phone = subscribe_phone(push_service, anna, language="en")
     round_ = services.round_create(tournament=tournament)
@@ -99,7 +107,11 @@ def test_the_last_round_closed_gives_the_final_standings(push_service):
         keys = seat_keys(table)
         confirm_with_totals(table, {key: (6 if key == str(anna.pk) else -3) for key in keys})
     round_close(round_=round_, writer=Writer(user=make_organiser()))
-    assert messages(push_service, phone)[-1] == "Final standings: place 1 of 6."
+    prize = prize_list(tournament=tournament).rows[0]
+    assert prize.registration_id == anna.pk
+    assert messages(push_service, phone)[-1] == (
+        f"Final standings: place 1 of 6. Your prize: {prize.amount_text}."
+    )
 
 
 def test_players_without_a_phone_subscribed_make_no_delivery(push_service, tournament):
