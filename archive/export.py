@@ -407,6 +407,8 @@ def tournament_archive(tournament: Tournament) -> dict[str, Any]:
                 "club": signup.club,
                 "licence": signup.licence_number,
                 "contact": signup.contact,
+                # What he is told by mail is written in it.
+                "language": signup.language,
                 "status": signup.status,
                 "created_at": json_value(signup.created_at),
                 "queued_at": json_value(signup.queued_at),

@@ -9,6 +9,7 @@ from collections.abc import Mapping
 from decimal import Decimal
 from typing import TYPE_CHECKING, Any, cast
 
+from django.conf import settings
 from django.db import models
 
 from archive.plan import (
@@ -210,11 +211,16 @@ class PeopleChecks:
             queued_at = moment_field(data, "queued_at", where)
             if queued_at is None:
                 raise ArchiveError(f"{where}: queued_at is missing")
+            # Archives written before sign-ups kept their language: the site's own.
+            language = data.get("language", settings.LANGUAGE_CODE)
+            if language not in dict(settings.LANGUAGES):
+                raise ArchiveError(f"{where}: unknown language {shown(language)}")
             signup = SignUp(
                 full_name=name_field(data, "name", where, max_length=120),
                 club=name_field(data, "club", where, max_length=120),
                 licence_number=text_field(data, "licence", where, max_length=20),
                 contact=text_field(data, "contact", where, max_length=120),
+                language=language,
                 status=status,
                 queued_at=queued_at,
                 player_id=player,

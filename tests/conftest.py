@@ -41,7 +41,7 @@ def _rating_jobs_in_the_test(settings) -> None:
 @pytest.fixture(autouse=True)
 def _notices_sent_in_the_test(settings) -> None:
     """Notices are sent at the commit, in the test's own thread (as the rating jobs), and to no
-    push service unless a test starts its own (tests/notices/conftest.py)."""
+    push service unless a test starts its own (the `push_service` fixture below)."""
     settings.NOTICES_SENDER = "inline"
     settings.VAPID_PUBLIC_KEY = settings.VAPID_PRIVATE_KEY = ""
     settings.PUSH_SERVICES = []

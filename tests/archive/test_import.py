@@ -29,6 +29,7 @@ from scoring.late_players import player_out_of_round
 from scoring.models import DealResult, LatePlayer, SeatResult, TableResult
 from scoring.selectors import tournament_standings
 from scoring.services import Writer, round_generate_seating
+from signups.models import SignUp
 from tests.factories import (
     deals_on_sheet,
     make_organiser,
@@ -1066,3 +1067,22 @@ class TestNames:
         with pytest.raises(CommandError, match="player 2: name: the word “Vаldis” mixes Latin"):
             import_file(write(tmp_path, archive), "--slug", "cits")
         assert row_counts() == counts
+
+
+def test_a_sign_ups_language_comes_back_and_an_older_archive_takes_the_sites(tmp_path, settings):
+    """What a player who signed up is told by mail is written in his language: it is kept."""
+    tournament = make_tournament(slug="tiessaistes-kauss")
+    SignUp.objects.create(
+        tournament=tournament, full_name="Anna Ozoliņa", language="ru", queued_at=timezone.now()
+    )
+    archive = export(tournament.slug)
+    assert archive["signups"][0]["language"] == "ru"
+    slug = import_file(write(tmp_path, archive), "--slug", "kopija")
+    assert SignUp.objects.get(tournament__slug=slug).language == "ru"
+    del archive["signups"][0]["language"]  # as archives were written before
+    slug = import_file(write(tmp_path, archive), "--slug", "vecaka-kopija")
+    assert SignUp.objects.get(tournament__slug=slug).language == settings.LANGUAGE_CODE
+    archive["signups"][0]["language"] = "klingon"
+    with pytest.raises(CommandError, match=r"online registration 1: unknown language \"klingon\""):
+        import_file(write(tmp_path, archive), "--slug", "salauzts")
+    assert not Tournament.objects.filter(slug="salauzts").exists()

@@ -94,7 +94,7 @@ async function setUp() {
       say(
         Notification.permission === "denied"
           ? texts.textBlocked
-          : texts.textFailed.replace("%(reason)s", error.message || String(error)),
+          : `${texts.textFailed} ${error.message || String(error)}`,
       );
     } finally {
       button.disabled = false;
