@@ -38,6 +38,16 @@ def _rating_jobs_in_the_test(settings) -> None:
     settings.RATING_UPDATES_IN_BACKGROUND = False
 
 
+@pytest.fixture(autouse=True, scope="session")
+def _notices_never_sent_by_a_thread_of_the_suite() -> None:
+    """Inline as the suite's own setting, not only a test's: a request a browser test's page
+    still makes after its test ends (its settings restored) must not start a sender thread,
+    which would hold SQLite's shared in-memory test database against the next test."""
+    from django.conf import settings
+
+    settings.NOTICES_SENDER = "inline"
+
+
 @pytest.fixture(autouse=True)
 def _notices_sent_in_the_test(settings) -> None:
     """Notices are sent at the commit, in the test's own thread (as the rating jobs), and to no

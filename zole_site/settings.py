@@ -76,8 +76,8 @@ INSTALLED_APPS = [
     "signups",
     "hall",
     "scoring",
-    "ranking",
     "notices",  # what players are told: Web Push to their phones, mail to sign-ups
+    "ranking",
     "archive",  # a tournament exported and imported as one JSON file
     "documents",  # the printed documents (PDF)
     "entry",  # table entry: the referee's sheet page, the phone's sync

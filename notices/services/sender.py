@@ -59,7 +59,8 @@ def next_due() -> datetime.datetime | None:
 def run_sender(
     *, stop: threading.Event, poll: datetime.timedelta = POLL, exit_idle: bool = False
 ) -> None:
-    """Send until `stop` is set (or, with `exit_idle`, until nothing is pending)."""
+    """Send until `stop` is set (or, with `exit_idle`, until nothing is pending, or the database
+    fails: what waits is then left to the next wake or to `manage.py send_notices`)."""
     while not stop.is_set():
         try:
             close_old_connections()
@@ -67,6 +68,8 @@ def run_sender(
             due = next_due()
         except Exception:  # a database gone for a moment: try again after the poll
             logger.exception("sending the notices failed: tried again shortly")
+            if exit_idle:
+                return
             due = timezone.now() + poll
         if due is None and exit_idle:
             return

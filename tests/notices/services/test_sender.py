@@ -53,3 +53,22 @@ def test_inline_sending_happens_at_the_commit(push_service):
     assert len(push_service.messages_for(phone["endpoint"])) == 1
     wake_sender()  # woken again: nothing is sent twice
     assert len(push_service.received) == 1
+
+
+def test_a_thread_whose_database_fails_ends_and_leaves_the_work_waiting(monkeypatch):
+    """The web process's thread never loops on a failing database: the next wake, or the
+    command, takes up what waits."""
+    import threading
+
+    def database_gone():
+        raise OSError("the database went away")
+
+    monkeypatch.setattr(sender, "notices_work", database_gone)
+    finished = threading.Event()
+
+    def run():
+        sender.run_sender(stop=threading.Event(), exit_idle=True)
+        finished.set()
+
+    threading.Thread(target=run, daemon=True).start()
+    assert finished.wait(10)
