@@ -128,6 +128,7 @@ def build_publishes(
     """`count` tournaments of `players` with round 1 seated, not yet published; with
     `subscribed`, every player's phone at `service`."""
     from django.db import transaction
+    from django.test import override_settings
 
     from hall.selectors import last_check_in_id
     from notices.services import push_subscribe
@@ -152,7 +153,10 @@ def build_publishes(
             Registration.objects.bulk_create(
                 Registration(tournament=tournament, player=player) for player in people
             )
-        round_ = services.round_create(tournament=tournament)  # everyone checked in
+        # Check-in opens for everyone; its notice is sent at once, before any phone subscribes,
+        # so that no sender thread's late check-in message reaches a phone during the measures.
+        with override_settings(NOTICES_SENDER="inline"):
+            round_ = services.round_create(tournament=tournament)
         round_generate_seating(round_=round_, mode="random", seed=number + 1, by=None)
         registrations = list(tournament.registrations.order_by("pk"))
         publish = Publish(
