@@ -9,7 +9,7 @@ import hashlib
 import json
 
 from django.conf import settings
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.template.loader import render_to_string
 from django.templatetags.static import static
 from django.urls import reverse
@@ -19,6 +19,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.ratelimit import TABLE_LINK_FAILURES
 from core.security import CSP_HEADER
+from core.web_app import app_manifest
 from scoring.sheet.reader import table_by_link
 
 # The phone's script: the page's module and every module it imports (an offline reload loads
@@ -94,24 +95,8 @@ def table_manifest(request: HttpRequest, token: str) -> HttpResponse:
         "table_number": table.number,
     }
     page = reverse("entry:token_sheet", args=[token])
-    manifest = {
-        "name": f"{name} · {table.round.tournament.name}",
-        "short_name": name,
-        "lang": request.LANGUAGE_CODE,
-        "start_url": page,
-        "scope": page,
-        "display": "standalone",
-        "background_color": "#ffffff",
-        "theme_color": "#1f5130",
-        "icons": [
-            {
-                "src": static("img/table-icon.svg"),
-                "sizes": "any",
-                "type": "image/svg+xml",
-                "purpose": "any",
-            }
-        ],
-    }
-    response = JsonResponse(manifest, content_type="application/manifest+json")
+    response = app_manifest(
+        request, name=f"{name} · {table.round.tournament.name}", short_name=name, page=page
+    )
     response["Cache-Control"] = "no-cache"
     return response

@@ -14,7 +14,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib import messages
-from django.http import Http404, HttpRequest, HttpResponse, JsonResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.template.loader import render_to_string
 from django.templatetags.static import static
@@ -27,6 +27,7 @@ from django.views.decorators.http import require_http_methods
 
 from core.ratelimit import CHECK_IN_FAILURES
 from core.security import CSP_HEADER, client_ip
+from core.web_app import app_manifest
 from hall.selectors import open_check_in_round, registration_by_check_in_token, round_check_in
 from hall.services.check_in import self_check_in
 from notices.push import push_configured
@@ -163,22 +164,4 @@ def my_page_manifest(request: HttpRequest, slug: str, player_token: str) -> Http
         return registration
     name = f"{registration.player.full_name} · {registration.tournament.name}"
     page = reverse("public:my_check_in", args=[slug, player_token])
-    manifest = {
-        "name": name,
-        "short_name": registration.tournament.name,
-        "lang": request.LANGUAGE_CODE,
-        "start_url": page,
-        "scope": page,
-        "display": "standalone",
-        "background_color": "#ffffff",
-        "theme_color": "#1f5130",
-        "icons": [
-            {
-                "src": static("img/table-icon.svg"),
-                "sizes": "any",
-                "type": "image/svg+xml",
-                "purpose": "any",
-            }
-        ],
-    }
-    return JsonResponse(manifest, content_type="application/manifest+json")
+    return app_manifest(request, name=name, short_name=registration.tournament.name, page=page)

@@ -162,6 +162,7 @@ MODULES_TESTED_ELSEWHERE = {
     "ranking/receivers.py": "the ranking's reactions: tests/scoring/test_reactions.py",
     "tournaments/round_reactions.py": "signals: tests/notices/test_notice_receivers.py hears each",
     "signups/signup_reactions.py": "signals: tests/notices/test_notice_receivers.py hears each",
+    "core/web_app.py": "the manifests: tests/entry/test_offline.py, tests/public/test_my_page.py",
     "demo/push_service.py": "the suite's own push service: tests/notices/test_push.py sends to it",
     "ranking/selectors.py": "tests/ranking/test_views.py, test_ranking_tables.py, test_services.py",
     "ranking/services/placings.py": "tests/ranking/test_services.py (one file for the ranking's "
