@@ -49,7 +49,7 @@ class TestSheetForms:
         stranger = seat_keys(other_table)[0]
         valid = {
             "action": "deal",
-            "deal-position": "3",
+            "deal-position": str(world.next_position),
             "deal-client_key": "hostile-deal",
             "deal-game": "lielais",
             "deal-declarer": keys[1],
@@ -78,14 +78,15 @@ class TestSheetForms:
         client = hostile_client()
         self.post_all(client, url, cases)
         assert client.post(url, valid).status_code == 302  # the deal itself is fine
-        assert world.table.deal_results.filter(position=3, client_key="hostile-deal").exists()
+        stored = world.table.deal_results.get(client_key="hostile-deal")
+        assert stored.position == int(valid["deal-position"])
 
     def test_penalties_corrections_removal_confirmation(self, world):
         url = reverse("entry:token_sheet", args=[world.token.token])
         keys = seat_keys(world.table)
         penalty = {
             "action": "penalty",
-            "penalty-position": "3",
+            "penalty-position": str(world.next_position),
             "penalty-client_key": "hostile-penalty",
             "penalty-player": keys[0],
         }
