@@ -5,8 +5,8 @@ round's time is up."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, replace
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from core.page_cache import tournament_changed
 from engine import score_sheet
 from engine.standings import RoundResult, round_results
+from engine.statistics import SeatTally, seat_tallies
 from scoring import reactions
 from scoring.models import (
     TWELFTHS,
@@ -108,6 +109,7 @@ def table_confirm_on_sheet(
         seat_results(
             result,
             round_results(state.round.number, closed.totals, state.rule_set.place_scheme),
+            tallies=seat_tallies(closed),
         )
     )
     # The players' ratings, in this transaction.
@@ -132,11 +134,14 @@ def seat_results(
     table_result: TableResult,
     rows: Iterable[RoundResult],
     entry_of: Callable[[str], Registration] | None = None,
+    *,
+    tallies: Mapping[str, SeatTally],
 ) -> list[SeatResult]:
-    """A confirmed table's `SeatResult` rows, unsaved, from the engine's round results: the one
-    place that turns a round result into the row the standings read (a confirmation, an
-    imported archive, a simulated round, the ranking's synthetic tournaments). A row's player is
-    the registration's id unless `entry_of` says which registration he is."""
+    """A confirmed table's `SeatResult` rows, unsaved, from the engine's round results and each
+    player's tally of the closed sheet (`engine.statistics.seat_tallies`): the one place that
+    turns a round result into the row the standings and the statistics read (a confirmation,
+    an imported archive, a simulated round, the ranking's synthetic tournaments). A row's
+    player is the registration's id unless `entry_of` says which registration he is."""
     return [
         SeatResult(
             table_result=table_result,
@@ -145,6 +150,7 @@ def seat_results(
             game_points=row.game_points,
             place_points_twelfths=int(row.place_points * TWELFTHS),
             place=row.place,
+            **asdict(tallies[row.player]),
         )
         for row in rows
     ]
