@@ -21,6 +21,8 @@ from core.security import refused
 from core.svg_charts import cumulative_chart
 from hall import selectors as hall_selectors
 from public.standings_tables import StandingsTable, TeamStandingsTable
+from public.statistics_scope import SCOPE_PARAMS, statistics_section
+from ranking.ranking_page_cache import RATING_PAGES, cached_ranking_page
 from scoring import selectors
 from scoring.sheet.reader import table_sheet
 from signups.selectors import signup_open
@@ -304,6 +306,16 @@ def round_clock_fragment(request: HttpRequest, slug: str, number: int) -> HttpRe
 
 @require_safe
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Cached with the rating list: both change with every table confirmed or unlocked."""
+    return cached_ranking_page(
+        request,
+        pages=RATING_PAGES,
+        params=SCOPE_PARAMS,
+        render=lambda: _player_page(request, player_id),
+    )
+
+
+def _player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = selectors.public_player(player_id=player_id)
     if player is None:
         raise Http404(_("No such player."))
@@ -324,5 +336,9 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(
         request,
         "public/player_detail.html",
-        {"player": player, "tournaments": tournaments},
+        {
+            "player": player,
+            "tournaments": tournaments,
+            "statistics": statistics_section(request, player=player, history=history),
+        },
     )

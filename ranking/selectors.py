@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.core.cache import cache
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from core.choices import choice_label
@@ -517,3 +517,14 @@ def rating_update_progress() -> RatingUpdateProgress | None:
     # The job's key (ranking.services.rating_job.PROGRESS_KEY): selectors do not import services.
     told = cache.get("zole:ratings:update-progress") or {}
     return RatingUpdateProgress(done=told.get("done", 0), total=told.get("total"))
+
+
+def best_finishes(
+    *, player: Player, tournaments: QuerySet[Tournament] | None = None, count: int = 3
+) -> list[Placing]:
+    """His best final places (of finished tournaments; among `tournaments` when given), best
+    first, with the tournament. One query."""
+    placings = Placing.objects.filter(player=player).select_related("tournament")
+    if tournaments is not None:
+        placings = placings.filter(tournament__in=tournaments)
+    return list(placings.order_by("place", "-tournament__starts_on")[:count])
