@@ -10,7 +10,9 @@ import datetime
 from typing import Any
 
 from ninja import Schema as NinjaSchema
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, create_model
+
+from engine.statistics import TALLY_FIELDS
 
 
 class Schema(NinjaSchema):
@@ -247,6 +249,56 @@ class Player(Schema):
     name: str
     club: str
     tournaments: list[PlayerTournament]
+
+
+# A seat tally's counts (engine.statistics.SeatTally), field for field.
+StatisticsCounts = create_model(
+    "StatisticsCounts",
+    __base__=Schema,
+    **{name: (int, Field(ge=0)) for name in TALLY_FIELDS},  # type: ignore[call-overload]
+)
+
+
+class StatisticsTotals(Schema):
+    players: int = Field(description="Players summed: 1 for his own, the field's number.")
+    tournaments: int
+    rounds: int = Field(description="Rounds at a confirmed table.")
+    game_points: int
+    places: list[int] = Field(description="How many times 1st, 2nd, 3rd and 4th at the table.")
+    counts: StatisticsCounts = Field(  # type: ignore[valid-type]
+        description="Every count of the confirmed deals: each declared game by its band "
+        "(lielais_win: won with 61-90 …), the deals defended and won, passed by all, and the "
+        "pules written, collected and paid."
+    )
+    lielais_won_share: float | None = Field(description="Won of played, 0-1; null: none.")
+    zole_won_share: float | None
+    maza_zole_won_share: float | None
+    defender_won_share: float | None
+    game_points_per_deal: float | None
+
+
+class StatisticsFinish(Schema):
+    tournament: str = Field(description="The tournament's slug.")
+    name: str
+    place: int
+
+
+class StatisticsSeason(Schema):
+    id: int
+    name: str
+    points: int = Field(description="His season ranking points (his best K results).")
+    rank: int | None
+
+
+class PlayerStatistics(Schema):
+    id: int
+    name: str
+    season: int | None = Field(description="The season chosen; null: his career or a tournament.")
+    tournament: str | None = Field(description="The tournament chosen (its slug), if one.")
+    his: StatisticsTotals
+    field: StatisticsTotals = Field(description="Every player's sums in the same tournaments.")
+    best_finishes: list[StatisticsFinish]
+    season_ranking: StatisticsSeason | None
 
 
 class Club(Schema):

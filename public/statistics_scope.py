@@ -1,5 +1,5 @@
-"""Which of a player's statistics his page shows (his career, a season, one of his tournaments)
-and the figures for it, with the choices to switch between them."""
+"""Which of a player's statistics his page shows (his career, a season, one of his tournaments:
+ranking.career_statistics) and the choices to switch between them, with the chart."""
 
 from __future__ import annotations
 
@@ -12,12 +12,9 @@ from django.utils.translation import gettext_lazy
 from core.query import id_param
 from core.svg_charts import ShareChart, share_chart
 from engine.rules import Game
-from ranking.models import Placing
-from ranking.selectors import PlayerSeason, best_finishes, player_ranking, season_list
-from scoring.selectors.player_statistics import PlayerStatistics, StatisticsScope
-from scoring.selectors.player_statistics import player_statistics as statistics_of
+from ranking.career_statistics import ScopedStatistics, player_seasons, scoped_statistics
 from scoring.selectors.players import PlayerTournament
-from tournaments.models import Player, Tournament
+from tournaments.models import Player
 
 # The query parameters the player's page reads.
 SCOPE_PARAMS = frozenset({"season", "tournament"})
@@ -39,11 +36,9 @@ class ScopeChoice:
 @dataclass(frozen=True)
 class StatisticsSection:
     title: str
-    statistics: PlayerStatistics
+    scoped: ScopedStatistics
     choices: list[ScopeChoice]
     chart: ShareChart | None
-    best_finishes: list[Placing]
-    season: PlayerSeason | None  # his season ranking, when the scope is a season
 
 
 def statistics_section(
@@ -51,60 +46,42 @@ def statistics_section(
 ) -> StatisticsSection:
     """The scope the query asks for (`?season=<id>`, `?tournament=<slug>`; neither: his
     career): one of his seasons or tournaments, else 404."""
-    seasons = [
-        season
-        for season in season_list()
-        if any(season.covers(item.tournament.starts_on) for item in history)
-    ]
     tournaments = [item.tournament for item in history if item.confirmed_rounds]
     slug = request.GET.get("tournament")
-    in_scope = None
-    season_ranking = None
-    season_id = id_param(request, "season")
-    choices = [ScopeChoice(_("Career"), "", slug is None and season_id is None)]
+    season_id = id_param(request, "season") if "season" in request.GET else None
+    if "season" in request.GET and season_id is None:
+        raise Http404(_("No statistics of this player in that season."))
+    scoped = scoped_statistics(
+        player=player, tournaments=tournaments, season_id=season_id, tournament_slug=slug
+    )
+    if scoped is None:
+        raise Http404(
+            _("No statistics of this player in that tournament.")
+            if slug is not None
+            else _("No statistics of this player in that season.")
+        )
+    choices = [ScopeChoice(_("Career"), "", scoped.season is None and scoped.tournament is None)]
+    choices += [
+        ScopeChoice(season.name, f"?season={season.pk}", season == scoped.season)
+        for season in player_seasons(tournaments=tournaments)
+    ]
     choices += [
         ScopeChoice(
-            season.name,
-            f"?season={season.pk}",
-            slug is None and season_id == season.pk,
+            tournament.name, f"?tournament={tournament.slug}", tournament == scoped.tournament
         )
-        for season in seasons
-    ]
-    choices += [
-        ScopeChoice(tournament.name, f"?tournament={tournament.slug}", slug == tournament.slug)
         for tournament in tournaments
     ]
-    if slug is not None:
-        tournament = next((t for t in tournaments if t.slug == slug), None)
-        if tournament is None:
-            raise Http404(_("No statistics of this player in that tournament."))
-        scope, title = StatisticsScope(tournament=tournament), tournament.name
-        in_scope = Tournament.objects.filter(pk=tournament.pk)
-    elif "season" in request.GET:
-        season = next((s for s in seasons if s.pk == season_id), None)
-        if season is None:
-            raise Http404(_("No statistics of this player in that season."))
-        scope = StatisticsScope(starts_on=season.starts_on, ends_on=season.ends_on)
-        title = season.name
-        in_scope = Tournament.objects.filter(
-            starts_on__gte=season.starts_on, starts_on__lte=season.ends_on
-        )
-        season_ranking = next(
-            (item for item in player_ranking(player=player) if item.season.pk == season.pk), None
-        )
-    else:
-        scope, title = StatisticsScope(), _("Career")
-    statistics = statistics_of(player=player, scope=scope)
+    statistics = scoped.statistics
     rows = [
         (str(GAME_WORDS[line.game]), line.won_share, line.field_won_share)
         for line in statistics.games
     ]
     rows.append((_("Defence"), statistics.defender_share, statistics.field_defender_share))
-    return StatisticsSection(
-        title=title,
-        statistics=statistics,
-        choices=choices,
-        chart=share_chart(rows),
-        best_finishes=best_finishes(player=player, tournaments=in_scope),
-        season=season_ranking,
+    title = (
+        scoped.tournament.name
+        if scoped.tournament
+        else scoped.season.name
+        if scoped.season
+        else _("Career")
     )
+    return StatisticsSection(title=title, scoped=scoped, choices=choices, chart=share_chart(rows))
