@@ -576,6 +576,9 @@ SPECS: dict[str, ViewSpec] = {
     "api:player": ViewSpec(
         EVERYONE, lambda w: [w.table.seats.first().registration.player_id], prepare=confirm_round_1
     ),
+    "api:player_statistics": ViewSpec(
+        EVERYONE, lambda w: [w.table.seats.first().registration.player_id], prepare=confirm_round_1
+    ),
     "api:clubs": ViewSpec(EVERYONE, no_args),
     # The table's link writes through the API as through the phone's address (its JSON body:
     # API_SPECS below); a form's body is answered 400 and writes nothing.
