@@ -21,6 +21,7 @@ from core.security import refused
 from core.svg_charts import cumulative_chart
 from hall import selectors as hall_selectors
 from public.standings_tables import StandingsTable, TeamStandingsTable
+from ranking import selectors as ranking_selectors
 from scoring import selectors
 from scoring.sheet.reader import table_sheet
 from signups.selectors import signup_open
@@ -308,9 +309,11 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     if player is None:
         raise Http404(_("No such player."))
     history = selectors.player_history(player=player)
+    rating_spans = ranking_selectors.player_rating_spans(player=player)
     tournaments = [
         {
             "history": item,
+            "rating_change": rating_spans.get(item.tournament.pk),
             "chart": cumulative_chart(
                 [
                     (r.round_number, r.cumulative_game_points)
