@@ -8,8 +8,10 @@ Rules:
 - A rating is shown as mu ± sigma and ranked by its conservative *ordinal* mu − 3·sigma: a player
   who has played little has a wide sigma and so a low ordinal, however well he started.
 - A change is explained by the places expected: before a table the model gives each player an
-  expected place there from the ratings of the players at it (`expected_places`); finishing
-  above it raises mu, below it lowers mu, and every table played narrows sigma.
+  expected place there from the ratings of the players at it (`expected_places`). Finishing
+  above it raises mu as a rule, below it lowers mu, and every table played narrows sigma; but
+  the update weighs whom a player finished ahead of and behind, so third of four, below the
+  place expected yet ahead of a much stronger player, can still raise mu.
 - Ratings depend on the order of the tables, so tables are always rated in one stable order:
   the tournament's date, the tournament, the round, the table (`TableOutcome.order`). The same
   tables give the same ratings, whatever order they were confirmed or stored in.
@@ -183,7 +185,7 @@ class TablePlace:
     before: Rating
     after: Rating
     expected: float
-    taken: float
+    actual: float
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,12 +197,12 @@ class RatingSpan:
     after: Rating
     tables: int
     expected_place: float
-    taken_place: float
+    actual_place: float
 
     @property
     def places_above_expected(self) -> float:
         """How many places better than expected he finished, per table (below: negative)."""
-        return self.expected_place - self.taken_place
+        return self.expected_place - self.actual_place
 
 
 def rating_span(tables: Sequence[TablePlace]) -> RatingSpan:
@@ -212,5 +214,5 @@ def rating_span(tables: Sequence[TablePlace]) -> RatingSpan:
         after=tables[-1].after,
         tables=len(tables),
         expected_place=sum(table.expected for table in tables) / len(tables),
-        taken_place=sum(table.taken for table in tables) / len(tables),
+        actual_place=sum(table.actual for table in tables) / len(tables),
     )

@@ -427,10 +427,10 @@ def player_rating_spans(*, player: Player) -> dict[int, RatingSpan]:
             for player_id, place, before, after in seated[result_id]
         }
         expected = expected_places({key: before for key, (_place, before, _after) in table.items()})
-        taken = shared_places({key: place for key, (place, _before, _after) in table.items()})
+        actual = shared_places({key: place for key, (place, _before, _after) in table.items()})
         _place, before, after = table[mine]
         by_tournament.setdefault(order[result_id][0], []).append(
-            TablePlace(before=before, after=after, expected=expected[mine], taken=taken[mine])
+            TablePlace(before=before, after=after, expected=expected[mine], actual=actual[mine])
         )
     return {tournament: rating_span(tables) for tournament, tables in by_tournament.items()}
 

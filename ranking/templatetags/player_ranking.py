@@ -48,9 +48,16 @@ def _place_text(place: float) -> str:
     return number_format(round(place, 1), decimal_pos=1)
 
 
+def _places_compared(span: RatingSpan) -> int:
+    """1: better than expected, -1: worse, 0: as expected. Compared as shown: "2.4 expected,
+    2.4 taken" reads as expected, whatever the decimals."""
+    expected, actual = round(span.expected_place, 1), round(span.actual_place, 1)
+    return (actual < expected) - (actual > expected)
+
+
 def _places_said(span: RatingSpan) -> str:
     """The places the ratings expected of him and those he took, as the page rounds them."""
-    expected, taken = _place_text(span.expected_place), _place_text(span.taken_place)
+    expected, taken = _place_text(span.expected_place), _place_text(span.actual_place)
     if span.tables == 1:
         said = _(
             "At the table the ratings expected place %(expected)s; the place taken was %(taken)s."
@@ -64,19 +71,21 @@ def _places_said(span: RatingSpan) -> str:
             span.tables,
         )
     said = said % {"count": span.tables, "expected": expected, "taken": taken}
-    # Compared as shown: "2.4 expected, 2.4 taken" reads as expected, whatever the decimals.
-    if round(span.taken_place, 1) < round(span.expected_place, 1):
-        verdict = _("Better than expected.")
-    elif round(span.taken_place, 1) > round(span.expected_place, 1):
-        verdict = _("Worse than expected.")
-    else:
-        verdict = _("As expected.")
+    verdict = {
+        1: _("Better than expected."),
+        -1: _("Worse than expected."),
+        0: _("As expected."),
+    }[_places_compared(span)]
     return f"{said} {verdict}"
 
 
-def _change_said(before: float, after: float, rose: str, fell: str, same: str) -> str:
+def _shown_change(before: float, after: float) -> float:
     # From the figures as shown, so that the change is their difference to the last digit.
-    change = round(round(after, 2) - round(before, 2), 2)
+    return round(round(after, 2) - round(before, 2), 2)
+
+
+def _change_said(before: float, after: float, rose: str, fell: str, same: str) -> str:
+    change = _shown_change(before, after)
     if change > 0:
         return rose % {"change": rating_text(change)}
     if change < 0:
@@ -94,6 +103,19 @@ def rating_change_said(span: RatingSpan) -> list[str]:
         _("The skill estimate μ fell by %(change)s."),
         _("The skill estimate μ did not change."),
     )
+    # The model moves μ by whom a player finished ahead of and behind at each table, not by the
+    # mean place: a place below the expected one ahead of a much stronger player can still
+    # raise μ. Said when it happened, so that the sentences do not seem to contradict.
+    mu_moved = _shown_change(span.before.mu, span.after.mu)
+    compared = _places_compared(span)
+    weighed = (
+        _(
+            "μ moves by whom the places were taken ahead of and behind, not by the mean place "
+            "alone: finishing ahead of a stronger player counts for more."
+        )
+        if compared * mu_moved < 0
+        else ""
+    )
     sigma = _change_said(
         span.before.sigma,
         span.after.sigma,
@@ -108,7 +130,8 @@ def rating_change_said(span: RatingSpan) -> list[str]:
         _("So the rating μ − 3σ fell by %(change)s."),
         _("So the rating μ − 3σ did not change."),
     )
-    return [sentence for sentence in (_places_said(span), mu, sigma, ordinal) if sentence]
+    sentences = (_places_said(span), mu, weighed, sigma, ordinal)
+    return [sentence for sentence in sentences if sentence]
 
 
 @register.inclusion_tag("ranking/_rating_change.html")

@@ -248,10 +248,10 @@ def test_tied_players_take_the_mean_of_the_places_they_share(places, shared):
 def test_a_span_runs_from_the_first_tables_rating_to_the_lasts_with_mean_places():
     first, second, third = Rating(25.0, 8.0), Rating(27.0, 7.0), Rating(26.0, 6.5)
     span = rating_span(
-        [TablePlace(first, second, expected=2.5, taken=1), TablePlace(second, third, 2.3, 3)]
+        [TablePlace(first, second, expected=2.5, actual=1), TablePlace(second, third, 2.3, 3)]
     )
     assert span == RatingSpan(
-        before=first, after=third, tables=2, expected_place=2.4, taken_place=2.0
+        before=first, after=third, tables=2, expected_place=2.4, actual_place=2.0
     )
     assert span.places_above_expected == pytest.approx(0.4)
 
@@ -262,3 +262,17 @@ def test_an_upset_raises_the_underdog_above_his_expected_place_and_lowers_the_fa
     after = rate_table(field, {"C": 1, "B": 2, "A": 3})
     assert expected["C"] > 1 and after["C"].mu > field["C"].mu
     assert expected["A"] < 3 and after["A"].mu < field["A"].mu
+
+
+def test_a_place_below_the_expected_one_can_still_raise_mu_ahead_of_a_stronger_player():
+    """The model moves mu by whom a player finished ahead of and behind, not by his place
+    alone: the player's page says so when the two seem to disagree."""
+    field = {
+        "A": Rating(10.7, 3.7),
+        "B": Rating(35.4, 6.3),
+        "C": Rating(18.5, 7.6),
+        "D": Rating(27.9, 7.4),
+    }
+    places = {"A": 1, "C": 2, "D": 3, "B": 4}
+    assert expected_places(field)["D"] < 3
+    assert rate_table(field, places)["D"].mu > field["D"].mu

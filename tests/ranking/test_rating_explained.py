@@ -36,7 +36,7 @@ def test_at_a_first_table_of_new_players_each_is_expected_at_the_middle_place(se
 
     span = selectors.player_rating_spans(player=winner)[tournament.pk]
 
-    assert (span.tables, span.expected_place, span.taken_place) == (1, 2.0, 1.0)
+    assert (span.tables, span.expected_place, span.actual_place) == (1, 2.0, 1.0)
     assert span.before == NEW_PLAYER
     assert span.after == RatingChange.objects.get(player=winner).after
 
@@ -50,12 +50,12 @@ def test_a_tournaments_span_runs_from_before_his_first_table_to_after_his_last(s
     his = list(
         RatingChange.objects.filter(player=player).order_by("table_result__table__round__number")
     )
-    expected, taken = [], []
+    expected, actual = [], []
     for change in his:
         table = RatingChange.objects.filter(table_result=change.table_result)
         key = str(player.pk)
         expected.append(expected_places({str(c.player_id): c.before for c in table})[key])
-        taken.append(shared_places({str(c.player_id): c.place for c in table})[key])
+        actual.append(shared_places({str(c.player_id): c.place for c in table})[key])
 
     span = selectors.player_rating_spans(player=player)[tournament.pk]
 
@@ -64,7 +64,7 @@ def test_a_tournaments_span_runs_from_before_his_first_table_to_after_his_last(s
         after=his[-1].after,
         tables=2,
         expected_place=pytest.approx(sum(expected) / 2),
-        taken_place=pytest.approx(sum(taken) / 2),
+        actual_place=pytest.approx(sum(actual) / 2),
     )
     assert span.before == NEW_PLAYER != his[1].before
 
@@ -88,9 +88,9 @@ def test_the_page_shows_each_tournaments_rating_before_and_after_and_why(client,
         assert " ".join(rating_change_said(rated)) in section
 
 
-def span(expected: float, taken: float, before: Rating, after: Rating, tables: int = 4):
+def span(expected: float, actual: float, before: Rating, after: Rating, tables: int = 4):
     return RatingSpan(
-        before=before, after=after, tables=tables, expected_place=expected, taken_place=taken
+        before=before, after=after, tables=tables, expected_place=expected, actual_place=actual
     )
 
 
@@ -123,6 +123,19 @@ def test_places_equal_as_shown_are_said_as_expected():
         "The skill estimate μ did not change.",
         "So the rating μ − 3σ did not change.",
     ]
+
+
+def test_a_mu_moving_against_the_places_is_said_to_weigh_whom_they_were_taken_against():
+    """Third of four below the place expected, yet ahead of the strongest player at the table:
+    the model raises μ (engine: test_an_upset_...), and the words say why."""
+    said = rating_change_said(span(2.2, 3.0, Rating(27.9, 7.4), Rating(28.0, 7.0), tables=1))
+    assert said[0].endswith("Worse than expected.")
+    assert said[1] == "The skill estimate μ rose by 0.10."
+    assert said[2].startswith("μ moves by whom the places were taken ahead of and behind")
+    assert not any(
+        "whom" in sentence
+        for sentence in rating_change_said(span(2.2, 3.0, Rating(28.0, 7.4), Rating(27.0, 7.0)))
+    )
 
 
 def test_the_change_said_is_the_difference_of_the_figures_shown():
