@@ -199,11 +199,6 @@ class RatingSpan:
     expected_place: float
     actual_place: float
 
-    @property
-    def places_above_expected(self) -> float:
-        """How many places better than expected he finished, per table (below: negative)."""
-        return self.expected_place - self.actual_place
-
 
 def rating_span(tables: Sequence[TablePlace]) -> RatingSpan:
     """The span of a player's tables, given in their rating order."""
