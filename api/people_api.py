@@ -12,11 +12,12 @@ from ninja import Path, Query, Router
 
 from api import schemas
 from api.answers import NUMBER_MAX, PageNumber, PageSize, answer, page_of
+from engine.rating import Rating, RatingSpan
 from engine.rules import Game
 from engine.statistics import declarer_share, defender_share
 from ranking.career_statistics import scoped_statistics
 from ranking.ranking_page_cache import RATING_PAGES
-from ranking.selectors import club_list
+from ranking.selectors import club_list, player_rating_spans
 from scoring import selectors
 from scoring.selectors.player_statistics import Totals
 
@@ -60,12 +61,15 @@ def player_detail(
     request: HttpRequest, player_id: int = Path(..., ge=1, le=NUMBER_MAX)
 ) -> HttpResponse:
     """The player's tournaments, newest first, each with his public rounds: his table, and his
-    confirmed results with the running total of game points, as his page shows them."""
+    confirmed results with the running total of game points, as his page shows them; and how
+    each tournament moved his rating: before and after it, and his places at its tables beside
+    those the ratings expected."""
 
     def build() -> dict[str, object]:
         player = selectors.public_player(player_id=player_id)
         if player is None:
             raise Http404
+        rating_spans = player_rating_spans(player=player)
         return {
             "id": player.pk,
             "name": player.full_name,
@@ -78,6 +82,7 @@ def player_detail(
                     "team": item.team,
                     "game_points": item.game_points,
                     "place_points": selectors.points_exact(item.place_points),
+                    "rating_change": _rating_change(rating_spans.get(item.tournament.pk)),
                     "rounds": [
                         {
                             "round": round_.round_number,
@@ -177,6 +182,22 @@ def player_statistics(
         }
 
     return answer(request, build, cached_under=RATING_PAGES, params=("season", "tournament"))
+
+
+def _rating_figures(rating: Rating) -> dict[str, float]:
+    return {"mu": rating.mu, "sigma": rating.sigma, "ordinal": rating.ordinal}
+
+
+def _rating_change(span: RatingSpan | None) -> dict[str, object] | None:
+    if span is None:
+        return None
+    return {
+        "tables": span.tables,
+        "rating_before": _rating_figures(span.before),
+        "rating_after": _rating_figures(span.after),
+        "expected_place": span.expected_place,
+        "actual_place": span.actual_place,
+    }
 
 
 @router.get(

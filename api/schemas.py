@@ -234,6 +234,27 @@ class PlayerRound(Schema):
     cumulative_game_points: int | None
 
 
+class RatingFigures(Schema):
+    mu: float = Field(description="The skill estimate.")
+    sigma: float = Field(description="Its uncertainty.")
+    ordinal: float = Field(description="The rating listed: mu − 3·sigma.")
+
+
+class RatingChange(Schema):
+    tables: int = Field(description="His tables of the tournament that were rated.")
+    rating_before: RatingFigures = Field(description="Before his first table there.")
+    rating_after: RatingFigures = Field(description="After his last table there.")
+    expected_place: float = Field(
+        description="The place the ratings before each table expected of him there (1 is the "
+        "best), as the rating model computes it; the mean over his tables."
+    )
+    actual_place: float = Field(
+        description="The place he took, tied players sharing the mean of their places (two "
+        "tied for second: 2.5 each); the mean over his tables. Below expected_place: better "
+        "than expected, which raises mu."
+    )
+
+
 class PlayerTournament(Schema):
     slug: str
     name: str
@@ -241,6 +262,9 @@ class PlayerTournament(Schema):
     team: str
     game_points: int
     place_points: str
+    rating_change: RatingChange | None = Field(
+        description="How the tournament moved his rating; null before a table of it is rated."
+    )
     rounds: list[PlayerRound]
 
 

@@ -22,6 +22,7 @@ from core.svg_charts import cumulative_chart
 from hall import selectors as hall_selectors
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from public.statistics_scope import SCOPE_PARAMS, statistics_section
+from ranking import selectors as ranking_selectors
 from ranking.ranking_page_cache import RATING_PAGES, cached_ranking_page
 from scoring import selectors
 from scoring.sheet.reader import table_sheet
@@ -320,9 +321,11 @@ def _player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     if player is None:
         raise Http404(_("No such player."))
     history = selectors.player_history(player=player)
+    rating_spans = ranking_selectors.player_rating_spans(player=player)
     tournaments = [
         {
             "history": item,
+            "rating_change": rating_spans.get(item.tournament.pk),
             "chart": cumulative_chart(
                 [
                     (r.round_number, r.cumulative_game_points)
