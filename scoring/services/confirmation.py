@@ -14,7 +14,7 @@ from django.utils.translation import gettext as _
 from core.page_cache import tournament_changed
 from engine import score_sheet
 from engine.standings import RoundResult, round_results
-from engine.statistics import SeatTally, seat_tallies
+from engine.statistics import TALLY_FIELDS, SeatTally, seat_tallies
 from scoring import reactions
 from scoring.models import (
     TWELFTHS,
@@ -23,7 +23,7 @@ from scoring.models import (
 )
 from scoring.services.deal_entries import ConflictError, Writer, _require_open
 from scoring.sheet.lines import engine_sheet
-from scoring.sheet.reader import locked_sheet
+from scoring.sheet.reader import locked_sheet, table_sheet
 from scoring.sheet.shape import TableSheet
 from tournaments import permissions
 from tournaments.models import AuditRecord, Registration, RoundStatus, Table
@@ -257,3 +257,21 @@ def table_deals_allow(*, table: Table, writer: Writer, more: int, reason: str) -
         after=state.deal_limit + more,  # no more than the round's deals: `left` above
     )
     return state.table
+
+
+def seat_tallies_recount() -> int:
+    """Count every confirmed table's sheet again into its seat results' tallies (a database
+    from before the tallies were stored, or one to check): each table re-scored by the engine
+    from its stored entries, its rows updated in one transaction. Returns the tables counted."""
+    table_ids = list(TableResult.objects.order_by("pk").values_list("table_id", flat=True))
+    for table_id in table_ids:
+        with transaction.atomic():
+            tallies = seat_tallies(
+                score_sheet(table_sheet(table_id=table_id).engine_sheet(closed=True))
+            )
+            rows = list(SeatResult.objects.filter(table_result__table_id=table_id))
+            for row in rows:
+                for name, value in asdict(tallies[str(row.registration_id)]).items():
+                    setattr(row, name, value)
+            SeatResult.objects.bulk_update(rows, TALLY_FIELDS)
+    return len(table_ids)
