@@ -19,6 +19,7 @@ import argparse
 import datetime
 import io
 import json
+import os
 import statistics
 import sys
 import time
@@ -84,6 +85,9 @@ def main() -> int:
     if args.quick:
         args.players, args.tournaments, args.rounds, args.deals, args.repeat = 9, 2, 2, 6, 3
 
+    # Messages to players wait for a sender of their own: no thread of this process holds the
+    # SQLite file while the season is written.
+    os.environ["NOTICES_SENDER"] = "worker"
     setup_django("statistics", args.database)
     built = build_season(
         players=args.players, tournaments=args.tournaments, rounds=args.rounds, deals=args.deals
