@@ -13,6 +13,7 @@ from core.query import id_param
 from core.svg_charts import ShareChart, share_chart
 from engine.rules import Game
 from ranking.career_statistics import ScopedStatistics, player_seasons, scoped_statistics
+from ranking.selectors import PlayerSeason
 from scoring.selectors.players import PlayerTournament
 from tournaments.models import Player
 
@@ -42,7 +43,11 @@ class StatisticsSection:
 
 
 def statistics_section(
-    request: HttpRequest, *, player: Player, history: list[PlayerTournament]
+    request: HttpRequest,
+    *,
+    player: Player,
+    history: list[PlayerTournament],
+    ranking_seasons: list[PlayerSeason],
 ) -> StatisticsSection:
     """The scope the query asks for (`?season=<id>`, `?tournament=<slug>`; neither: his
     career): one of his seasons or tournaments, else 404."""
@@ -52,7 +57,11 @@ def statistics_section(
     if "season" in request.GET and season_id is None:
         raise Http404(_("No statistics of this player in that season."))
     scoped = scoped_statistics(
-        player=player, tournaments=tournaments, season_id=season_id, tournament_slug=slug
+        player=player,
+        tournaments=tournaments,
+        season_id=season_id,
+        tournament_slug=slug,
+        ranking_seasons=ranking_seasons,
     )
     if scoped is None:
         raise Http404(

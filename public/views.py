@@ -322,6 +322,9 @@ def _player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         raise Http404(_("No such player."))
     history = selectors.player_history(player=player)
     rating_spans = ranking_selectors.player_rating_spans(player=player)
+    # His seasons' ranking, read once: the ranking's part of the page and his statistics of a
+    # season both show it (each season's is the whole season's ranking computed).
+    ranking_seasons = ranking_selectors.player_ranking(player=player)
     tournaments = [
         {
             "history": item,
@@ -342,6 +345,9 @@ def _player_page(request: HttpRequest, player_id: int) -> HttpResponse:
         {
             "player": player,
             "tournaments": tournaments,
-            "statistics": statistics_section(request, player=player, history=history),
+            "ranking_seasons": ranking_seasons,
+            "statistics": statistics_section(
+                request, player=player, history=history, ranking_seasons=ranking_seasons
+            ),
         },
     )

@@ -40,9 +40,11 @@ def scoped_statistics(
     tournaments: list[Tournament],
     season_id: int | None = None,
     tournament_slug: str | None = None,
+    ranking_seasons: list[PlayerSeason] | None = None,
 ) -> ScopedStatistics | None:
     """His statistics in one of his `tournaments` (by slug), one of their seasons (by id), or
-    his whole career (neither given); None when the scope asked for is not one of his."""
+    his whole career (neither given); None when the scope asked for is not one of his.
+    `ranking_seasons`: his seasons' ranking (`player_ranking`) when the caller has it."""
     if tournament_slug is not None:
         tournament = next((t for t in tournaments if t.slug == tournament_slug), None)
         if tournament is None:
@@ -76,7 +78,15 @@ def scoped_statistics(
                 ),
             ),
             season_ranking=next(
-                (item for item in player_ranking(player=player) if item.season.pk == season.pk),
+                (
+                    item
+                    for item in (
+                        player_ranking(player=player)
+                        if ranking_seasons is None
+                        else ranking_seasons
+                    )
+                    if item.season.pk == season.pk
+                ),
                 None,
             ),
         )

@@ -31,13 +31,15 @@ def _marker_label(point: selectors.RatingPoint) -> str:
 
 
 @register.inclusion_tag("ranking/_player_ranking.html")
-def player_ranking(player: Player) -> dict[str, object]:
-    """His ranking points per tournament, season by season, and his rating with its history as
-    a chart."""
+def player_ranking(
+    player: Player, seasons: list[selectors.PlayerSeason] | None = None
+) -> dict[str, object]:
+    """His ranking points per tournament, season by season (`seasons` when the page has read
+    them already), and his rating with its history as a chart."""
     history = selectors.player_rating(player=player)
     return {
         "player": player,
-        "ranking_seasons": selectors.player_ranking(player=player),
+        "ranking_seasons": selectors.player_ranking(player=player) if seasons is None else seasons,
         "rating": history,
         "rating_shown": rating_text(history.current.ordinal) if history.current else "",
         "rating_chart": rating_chart(history.points, _marker_label),

@@ -8,6 +8,7 @@ from __future__ import annotations
 import datetime
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import cached_property
 
 from django.db.models import Count, Q, QuerySet, Sum
 from django.utils.functional import Promise
@@ -128,7 +129,8 @@ class PlayerStatistics:
     his: Totals
     field: Totals
 
-    @property
+    # Computed once per page: the template reads each list in several places.
+    @cached_property
     def games(self) -> list[GameLine]:
         lines = []
         for game in (*BANDED_GAMES, Game.MAZA_ZOLE):
@@ -162,7 +164,7 @@ class PlayerStatistics:
             )
         return lines
 
-    @property
+    @cached_property
     def counts(self) -> list[CountLine]:
         return [
             CountLine(
@@ -175,7 +177,7 @@ class PlayerStatistics:
             for name, label in COUNT_LINES
         ]
 
-    @property
+    @cached_property
     def places(self) -> list[PlaceLine]:
         """His places at his tables (tied players share the better place), the places the
         field had (a 4th only where tables of four were played)."""
