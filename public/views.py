@@ -20,6 +20,7 @@ from core.ratelimit import CHECK_IN_FAILURES
 from core.security import refused
 from core.svg_charts import cumulative_chart
 from hall import selectors as hall_selectors
+from public.calendar_feed import subscription_address
 from public.standings_tables import StandingsTable, TeamStandingsTable
 from public.statistics_scope import SCOPE_PARAMS, statistics_section
 from ranking import selectors as ranking_selectors
@@ -43,7 +44,12 @@ def _flag(request: HttpRequest, name: str) -> bool:
 @require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "public/tournament_list.html", {"listing": selectors.public_tournament_list()}
+        request,
+        "public/tournament_list.html",
+        {
+            "listing": selectors.public_tournament_list(),
+            "calendar_subscription": subscription_address(request),
+        },
     )
 
 

@@ -586,6 +586,8 @@ SPECS: dict[str, ViewSpec] = {
     # The public pages: everyone reads them (their POST: 405, no write); everyone registers.
     "public:tournaments": ViewSpec(EVERYONE, no_args),
     "public:tournament": ViewSpec(EVERYONE, slug),
+    "public:calendar": ViewSpec(EVERYONE, no_args),
+    "public:tournament_calendar": ViewSpec(EVERYONE, slug),
     "public:round": ViewSpec(EVERYONE, round_1),
     "public:table": ViewSpec(
         EVERYONE, lambda w: [*round_1(w), w.table.number], prepare=confirm_round_1
