@@ -1,11 +1,12 @@
 """A tournament's statistics page: its deals by game and outcome, the best and the worst round
 scores, the zoles won with every trick, the longest run of common pules and each round's best
-player. Confirmed tables of the rounds the public sees, as the standings read them.
+player, from the confirmed tables of the rounds the public sees.
 
-Four queries, whatever the size of the tournament: the rounds, the sum of the seat results'
-tallies (each declared game is counted once, on its declarer's row), the seat results as rows
-and the deals of the confirmed tables as rows (a run of passes and a zole's deal number are in
-the order of the sheet, which no sum keeps)."""
+A fixed number of queries, whatever the size of the tournament: the rounds, the sum of the seat
+results' tallies (each declared game is counted once, on its declarer's row), the seat results
+as rows, the deals of the confirmed tables as rows (a run of passes and a zole's deal number
+are in the order of the sheet, which no sum keeps), and the players of the longest runs'
+tables."""
 
 from __future__ import annotations
 
@@ -167,7 +168,8 @@ class _DealRow(NamedTuple):
 
 
 def tournament_statistics(*, tournament: Tournament) -> TournamentStatistics:
-    """Five queries at most, whatever the number of rounds, tables and deals."""
+    """Four queries, and a fifth for the players of the longest runs' tables when there is a
+    run; the same whatever the number of rounds, tables and deals."""
     rounds = list(Round.objects.filter(tournament=tournament, status__in=PUBLIC_STATUSES))
     for round_ in rounds:
         round_.tournament = tournament  # a round's rule set may read the tournament's options
@@ -193,7 +195,7 @@ def tournament_statistics(*, tournament: Tournament) -> TournamentStatistics:
     # reads only their position and kind.
     versions: dict[int, list] = defaultdict(list)
     for row in (
-        DealResult.objects.filter(table_id__in=tables)
+        DealResult.objects.filter(table__round_id__in=round_ids, table__result__isnull=False)
         .values_list("table_id", "position", "version", "kind", "game", "player_id", "tricks")
         .order_by("table_id", "position", "version")
     ):
@@ -203,6 +205,8 @@ def tournament_statistics(*, tournament: Tournament) -> TournamentStatistics:
     zoles: list[AllTricksZole] = []
     runs: list[tuple[int, int]] = []  # (length, table id) of each table's longest
     for table_id, rows in versions.items():
+        if table_id not in tables:  # confirmed with no seat result: nobody to name
+            continue
         round_number, table_number = tables[table_id]
         deal_number = run = longest = 0
         for entry in current_results(rows):
