@@ -26,6 +26,7 @@ urlpatterns = [
         name="table",
     ),
     path("t/<slug:slug>/standings/", public.standings, name="standings"),
+    path("t/<slug:slug>/statistics/", public.statistics, name="statistics"),
     path("t/<slug:slug>/register/", signups.signup, name="signup"),
     # The hall display (a projector at the venue) and the round clock it and the referees fetch.
     path("t/<slug:slug>/display/", public.display, name="display"),

@@ -204,6 +204,26 @@ def _standings(request: HtmxHttpRequest, tournament: Tournament) -> HttpResponse
     return response
 
 
+@require_safe
+def statistics(request: HttpRequest, slug: str) -> HttpResponse:
+    """The tournament's deals by game and outcome, its records and each round's best player,
+    from its confirmed tables, from the cache."""
+    return cached_tournament_page(
+        request,
+        slug,
+        params=frozenset(),
+        render=lambda tournament: render(
+            request,
+            "public/statistics.html",
+            {
+                "tournament": tournament,
+                "progress": selectors.tournament_progress(tournament=tournament),
+                "statistics": selectors.tournament_statistics(tournament=tournament),
+            },
+        ),
+    )
+
+
 # -- The hall display and the round clock --------------------------------------------------------
 
 

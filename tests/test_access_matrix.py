@@ -593,6 +593,7 @@ SPECS: dict[str, ViewSpec] = {
         EVERYONE, lambda w: [*round_1(w), w.table.number], prepare=confirm_round_1
     ),
     "public:standings": ViewSpec(EVERYONE, slug),
+    "public:statistics": ViewSpec(EVERYONE, slug, prepare=confirm_round_1),
     "public:display": ViewSpec(EVERYONE, slug),
     # Whoever holds the private link (the screen in the hall), signed in or not.
     "public:private_display": ViewSpec(EVERYONE, display_link, prepare=make_display_link),

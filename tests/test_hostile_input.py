@@ -72,6 +72,7 @@ def public_pages(world: World) -> list[str]:
         reverse("public:standings", args=[slug]),
         reverse("public:standings", args=[slug]) + "?round=1",
         reverse("public:standings", args=[slug]) + "?provisional=1",
+        reverse("public:statistics", args=[slug]),
         reverse("public:player", args=[world.players[0].pk]),
         reverse("public:player", args=[world.players[7].pk]),
         reverse("entry:token_sheet", args=[world.token.token]),

@@ -215,6 +215,7 @@ def world(db):
         reverse("public:round", args=["kauss", 1]),
         reverse("public:table", args=["kauss", 1, 1]),
         reverse("public:standings", args=["kauss"]),
+        reverse("public:statistics", args=["kauss"]),
         reverse("public:player", args=[player_id]),
         reverse("ranking:season"),
         reverse("ranking:rating"),

@@ -8,7 +8,7 @@ size of the tournament: rows are loaded in bulk and joined in Python.
 The parts: `public_results` (what the public sees, points as text), `progress`, `listing` (the
 tournament list), `tournament_standings`, `round_page`, `display` (the hall display), `players` (a
 player's page), `own_page` (the player's own page, by his private link), `standings_before` (the
-standings a round is seated by).
+standings a round is seated by), `tournament_statistics` (a tournament's statistics page).
 """
 
 from scoring.selectors.display import (
@@ -54,6 +54,10 @@ from scoring.selectors.tournament_standings import (
     TeamRow,
     tournament_standings,
 )
+from scoring.selectors.tournament_statistics import (
+    TournamentStatistics,
+    tournament_statistics,
+)
 
 __all__ = [
     "PUBLIC_STATUSES",
@@ -65,6 +69,7 @@ __all__ = [
     "StandingRow",
     "TableLine",
     "TeamRow",
+    "TournamentStatistics",
     "display_round",
     "hall_display",
     "has_public_result",
@@ -89,4 +94,5 @@ __all__ = [
     "tables_confirmed_short",
     "tournament_progress",
     "tournament_standings",
+    "tournament_statistics",
 ]

@@ -12,7 +12,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from engine import PenaltyPule, dealer_for
+from engine import Pass, PenaltyPule, dealer_for
 from scoring import services
 from scoring.models import SeatResult, TableResult
 from scoring.services import round_generate_seating
@@ -51,6 +51,10 @@ ROUND_QUERIES = 8
 # public round), the table with its round, tournament and confirmation, its seats with the
 # players, every version of its deals.
 TABLE_QUERIES = 6
+# Statistics: the tournament's id, the tournament, the rounds for the tabs, the rounds with
+# their rules, the sum of the seat results' counts, the seat results, the deals of the confirmed
+# tables, the players of the tables with the longest run of passes.
+STATISTICS_QUERIES = 8
 
 
 def standings_url(tournament, **params) -> str:
@@ -672,6 +676,99 @@ class TestQueryCounts:
                 client.get(round_url(tournament, 2))
             counts.append((len(standings_queries), len(round_queries)))
         assert counts[0] == counts[1]
+
+
+def statistics_url(tournament) -> str:
+    return reverse("public:statistics", args=[tournament.slug])
+
+
+def play_with_a_pass_and_confirm(table, deals: int = 6) -> None:
+    """Everyone passes the first deal, then `deals` - 1 won lielais; a player confirms."""
+    play_round_with(table.round, deals_per_round=deals)
+    players = seat_keys(table)
+    first_dealer = players[table.first_dealer_position - 1]
+    for index in range(deals):
+        dealer = dealer_for(players, first_dealer, index)
+        declarer = next(player for player in players if player != dealer)
+        services.deal_record(
+            table=table,
+            entry=Pass() if index == 0 else lielais(declarer),
+            position=index + 1,
+            client_key=f"statistics-{table.pk}-{index}",
+            writer=services.Writer(),
+        )
+    confirmer = table.seats.order_by("position").first().registration
+    services.table_confirm(
+        table=table, writer=services.Writer(), confirmer=confirmer, deals_seen=deals_on_sheet(table)
+    )
+
+
+def tournament_of_rounds(rounds: int, slug: str):
+    """Two tables of 3 a round, each with a deal passed by all, every table confirmed."""
+    tournament = make_tournament(slug=slug, rounds_planned=rounds)
+    make_registrations(tournament, 6)
+    for _round in range(rounds):
+        for table in publish_next_round(tournament).tables.all():
+            play_with_a_pass_and_confirm(table)
+    return tournament
+
+
+class TestStatisticsPage:
+    def test_the_standings_and_the_tournament_page_link_to_it(
+        self, client: Client, small_tournament
+    ):
+        link = f'href="{statistics_url(small_tournament)}"'
+        assert link in client.get(standings_url(small_tournament)).content.decode()
+        tournament_page = reverse("public:tournament", args=[small_tournament.slug])
+        assert link in client.get(tournament_page).content.decode()
+
+    def test_the_deals_and_the_records_in_latvian(self, client: Client):
+        tournament = tournament_of_rounds(1, "statistika")
+
+        page = client.get(statistics_url(tournament), HTTP_ACCEPT_LANGUAGE="lv").content.decode()
+
+        for words in (
+            "Statistika",
+            "Partijas pēc spēles un iznākuma",
+            "Visi garām",
+            "Labākais kārtas rezultāts",
+            "Zoles ar visiem stiķiem",
+            "Garākā kopējo puļu virkne",
+            "Kārtas labākais spēlētājs",
+        ):
+            assert words in page
+        assert response_statistics(client, tournament).passed == 2  # a pass at each table
+
+    def test_a_tournament_with_no_confirmed_table_says_so(self, client: Client):
+        tournament = make_tournament(slug="bez-galdiem")
+
+        response = client.get(statistics_url(tournament), HTTP_ACCEPT_LANGUAGE="en")
+
+        assert "No table is confirmed yet" in response.content.decode()
+
+    def test_the_same_queries_for_1_and_3_rounds(self, client: Client):
+        counts = []
+        for rounds in (1, 3):
+            tournament = tournament_of_rounds(rounds, f"statistika-{rounds}")
+            with CaptureQueriesContext(connection) as queries:
+                response = client.get(statistics_url(tournament))
+            assert len(response.context["statistics"].round_best) == rounds
+            counts.append(len(queries))
+        assert counts == [STATISTICS_QUERIES, STATISTICS_QUERIES]
+
+    @pytest.mark.parametrize(
+        "query", ["?round=-1", "?round=1&round=2", "?x=%3Cscript%3E", "?q=" + "9" * 400]
+    )
+    def test_a_query_string_it_does_not_read_is_redirected_away(self, client: Client, query):
+        tournament = tournament_of_rounds(1, "svesi-parametri")
+
+        response = client.get(statistics_url(tournament) + query)
+
+        assert (response.status_code, response["Location"]) == (302, statistics_url(tournament))
+
+
+def response_statistics(client: Client, tournament):
+    return client.get(statistics_url(tournament)).context["statistics"]
 
 
 class TestHead:
