@@ -93,6 +93,52 @@ def public_tournament_list(*, today: datetime.date | None = None) -> TournamentL
     )
 
 
+def upcoming_tournaments(
+    *, level: str | None = None, limit: int, today: datetime.date | None = None
+) -> list[ListedTournament]:
+    """The first `limit` upcoming tournaments (of one level when asked), soonest first: the
+    public list's "Upcoming", by the same phases. Two queries, only of tournaments still to
+    start: the past never makes them longer."""
+    today = today or timezone.localdate()
+    tournaments = Tournament.objects.filter(starts_on__gt=today)
+    if level is not None:
+        tournaments = tournaments.filter(level=level)
+    # Every tournament still to start is read, not `limit`: one with a round played already (its
+    # date moved) is in progress, and the ones after it take its place.
+    candidates = list(
+        tournaments.annotate(registration_count=Count("registrations")).order_by(
+            "starts_on", "name", "pk"
+        )
+    )
+    statuses: dict[int, Counter[str]] = defaultdict(Counter)
+    for tournament_id, status in (
+        Round.objects.filter(tournament__in=tournaments.values("pk"))
+        .values_list("tournament_id", "status")
+        .order_by()
+    ):
+        statuses[tournament_id][status] += 1
+    upcoming = []
+    for tournament in candidates:
+        counts = statuses[tournament.pk]
+        live_rounds = sum(counts[status] for status in LIVE_STATUSES)
+        closed_rounds = counts[RoundStatus.CLOSED]
+        phase = tournament_phase(
+            tournament, live_rounds=live_rounds, closed_rounds=closed_rounds, today=today
+        )
+        if phase == TournamentPhase.UPCOMING:
+            upcoming.append(
+                ListedTournament(
+                    tournament=tournament,
+                    registration_count=tournament.registration_count,
+                    live_rounds=live_rounds,
+                    closed_rounds=closed_rounds,
+                    current_round=sum(counts[status] for status in PUBLIC_STATUSES),
+                    phase=phase,
+                )
+            )
+    return upcoming[:limit]
+
+
 def registration_count(*, tournament: Tournament) -> int:
     return tournament.registrations.count()
 
