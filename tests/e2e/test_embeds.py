@@ -10,6 +10,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 import pytest
 
+from tests.e2e.conftest import OVERFLOWING_ELEMENTS
 from tests.tournament_play import played_tournament
 
 pytestmark = pytest.mark.django_db(transaction=True)
@@ -87,5 +88,41 @@ def test_another_site_shows_the_embed_and_not_the_full_page(
         # Chromium puts its own error page in the refused frame: no page of the site is there.
         assert [frame.url for frame in refused_frames(page)] == ["chrome-error://chromewebdata/"]
         assert page.frame_locator("#full").locator("table").count() == 0
+    finally:
+        context.close()
+
+
+def test_every_embed_fits_a_frame_300_px_wide(live_server, browser, season):
+    import datetime
+
+    from django.utils import timezone
+
+    from demo.synthetic import build_played_tournaments
+    from ranking.services import ranking_recompute
+    from tests.factories import make_tournament
+
+    build_played_tournaments(players=12, tournaments=1, per_tournament=12, rounds=2, seed=3)
+    ranking_recompute()
+    tournament = played_tournament(
+        players=9, rounds=2, slug="plats", name="Latvijas Zoles federācijas čempionāta fināls"
+    )
+    make_tournament(
+        name="Vidzemes reģiona atklātais zoles turnīrs",
+        starts_on=timezone.localdate() + datetime.timedelta(days=7),
+        venue="Valmieras kultūras centrs",
+    )
+    context = browser.new_context(viewport={"width": 300, "height": 600}, locale="lv-LV")
+    page = context.new_page()
+    page.set_default_timeout(15_000)
+    try:
+        for path in [
+            "/embed/tournaments/",
+            f"/embed/t/{tournament.slug}/standings/",
+            "/embed/ranking/",
+        ]:
+            page.goto(live_server.url + path)
+            assert page.locator("h1").count() == 1, path
+            assert page.evaluate("document.documentElement.scrollWidth") <= 300, path
+            assert page.evaluate(OVERFLOWING_ELEMENTS) == [], path
     finally:
         context.close()
