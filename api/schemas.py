@@ -10,7 +10,9 @@ import datetime
 from typing import Any
 
 from ninja import Schema as NinjaSchema
-from pydantic import ConfigDict, Field
+from pydantic import ConfigDict, Field, create_model
+
+from engine.statistics import TALLY_FIELDS
 
 
 class Schema(NinjaSchema):
@@ -232,6 +234,27 @@ class PlayerRound(Schema):
     cumulative_game_points: int | None
 
 
+class RatingFigures(Schema):
+    mu: float = Field(description="The skill estimate.")
+    sigma: float = Field(description="Its uncertainty.")
+    ordinal: float = Field(description="The rating listed: mu − 3·sigma.")
+
+
+class RatingChange(Schema):
+    tables: int = Field(description="His tables of the tournament that were rated.")
+    rating_before: RatingFigures = Field(description="Before his first table there.")
+    rating_after: RatingFigures = Field(description="After his last table there.")
+    expected_place: float = Field(
+        description="The place the ratings before each table expected of him there (1 is the "
+        "best), as the rating model computes it; the mean over his tables."
+    )
+    actual_place: float = Field(
+        description="The place he took, tied players sharing the mean of their places (two "
+        "tied for second: 2.5 each); the mean over his tables. Below expected_place: better "
+        "than expected, which raises mu."
+    )
+
+
 class PlayerTournament(Schema):
     slug: str
     name: str
@@ -239,6 +262,9 @@ class PlayerTournament(Schema):
     team: str
     game_points: int
     place_points: str
+    rating_change: RatingChange | None = Field(
+        description="How the tournament moved his rating; null before a table of it is rated."
+    )
     rounds: list[PlayerRound]
 
 
@@ -247,6 +273,56 @@ class Player(Schema):
     name: str
     club: str
     tournaments: list[PlayerTournament]
+
+
+# A seat tally's counts (engine.statistics.SeatTally), field for field.
+StatisticsCounts = create_model(
+    "StatisticsCounts",
+    __base__=Schema,
+    **{name: (int, Field(ge=0)) for name in TALLY_FIELDS},  # type: ignore[call-overload]
+)
+
+
+class StatisticsTotals(Schema):
+    players: int = Field(description="Players summed: 1 for his own, the field's number.")
+    tournaments: int
+    rounds: int = Field(description="Rounds at a confirmed table.")
+    game_points: int
+    places: list[int] = Field(description="How many times 1st, 2nd, 3rd and 4th at the table.")
+    counts: StatisticsCounts = Field(  # type: ignore[valid-type]
+        description="Every count of the confirmed deals: each declared game by its band "
+        "(lielais_win: won with 61-90 …), the deals defended and won, passed by all, and the "
+        "pules written, collected and paid."
+    )
+    lielais_won_share: float | None = Field(description="Won of played, 0-1; null: none.")
+    zole_won_share: float | None
+    maza_zole_won_share: float | None
+    defender_won_share: float | None
+    game_points_per_deal: float | None
+
+
+class StatisticsFinish(Schema):
+    tournament: str = Field(description="The tournament's slug.")
+    name: str
+    place: int
+
+
+class StatisticsSeason(Schema):
+    id: int
+    name: str
+    points: int = Field(description="His season ranking points (his best K results).")
+    rank: int | None
+
+
+class PlayerStatistics(Schema):
+    id: int
+    name: str
+    season: int | None = Field(description="The season chosen; null: his career or a tournament.")
+    tournament: str | None = Field(description="The tournament chosen (its slug), if one.")
+    his: StatisticsTotals
+    field: StatisticsTotals = Field(description="Every player's sums in the same tournaments.")
+    best_finishes: list[StatisticsFinish]
+    season_ranking: StatisticsSeason | None
 
 
 class Club(Schema):

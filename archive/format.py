@@ -28,9 +28,10 @@ ARCHIVE_FORMAT = "zole-tournament-archive"
 #    chief referee, and the deals the chief referee allowed a table after time.
 ARCHIVE_VERSION = 4
 READABLE_VERSIONS = (1, 2, 3, 4)
-# Not settings: the row's id and creation time. (The roles, many-to-many relations to accounts,
-# are exported by username beside the settings.)
-NOT_SETTINGS = frozenset({"id", "created_at"})
+# Not settings: the row's id and its creation and change times (an imported tournament is
+# created, and so changed, at its import). (The roles, many-to-many relations to accounts, are
+# exported by username beside the settings.)
+NOT_SETTINGS = frozenset({"id", "created_at", "changed_at"})
 # Audit records whose detail names players by entry id (as the engine keys them).
 DEAL_ACTIONS = frozenset(
     {

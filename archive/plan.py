@@ -7,6 +7,7 @@ import datetime
 from dataclasses import dataclass, field
 from typing import Any
 
+from engine.statistics import SeatTally
 from scoring.models import DealResult
 from signups.models import SignUp
 from tournaments.models import FeeCategory, Registration, Tournament
@@ -21,6 +22,7 @@ class PlannedConfirmation:
     confirmed_by: str | None
     confirmed_by_registration: int | None  # the archive's entry id
     results: list[Any]  # engine RoundResults, players by the archive's entry id (text)
+    tallies: dict[str, SeatTally]  # each player's counts of the sheet, by the same id
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,9 @@ from engine import SheetError, score_sheet
 from engine.deals import SheetLine
 from engine.json_contract import rules_to_json, sheet_from_json
 from engine.rules import TOTAL_POINTS, TRICKS_PER_DEAL, Game
+from engine.sheet import ScoredSheet
 from engine.standings import round_results
+from engine.statistics import seat_tallies
 from scoring.models import DealResult, EntryKind
 from scoring.sheet.lines import (
     current_results,
@@ -162,7 +164,7 @@ class TableChecks:
                 "puts a round in play)"
             )
         if confirmed:
-            table.confirmation = self._confirmation(data, table, scored.totals, key, round_, where)
+            table.confirmation = self._confirmation(data, table, scored, key, round_, where)
             # Time called: the deals played, at least one; otherwise every deal of the round.
             if scored.deals_played != deals_per_round and not (
                 time_called and scored.deals_played >= 1
@@ -344,11 +346,12 @@ class TableChecks:
         self,
         data: dict[str, Any],
         table: PlannedTable,
-        totals: dict[str, int],
+        scored: ScoredSheet,
         key: Callable[[str], str],
         round_: PlannedRound,
         where: str,
     ) -> PlannedConfirmation:
+        totals = scored.totals
         stored = required(data, "totals", where)
         if stored != totals:
             raise ArchiveError(
@@ -388,4 +391,5 @@ class TableChecks:
             confirmed_by=username_field(data.get("confirmed_by"), where),
             confirmed_by_registration=by_entry_id,
             results=engine_results,
+            tallies={key(name): tally for name, tally in seat_tallies(scored).items()},
         )

@@ -331,7 +331,10 @@ def _write(
                 table_results, confirmed, strict=True
             )
             for seat in seat_results(
-                table_result, confirmation.results, lambda player: entry_of[int(player)]
+                table_result,
+                confirmation.results,
+                lambda player: entry_of[int(player)],
+                tallies=confirmation.tallies,
             )
         ),
         batch_size=BATCH_SIZE,

@@ -76,6 +76,11 @@ PAGE_LOCK_SECONDS = 30
 PAGE_WAIT_SECONDS = 5.0
 PAGE_POLL_SECONDS = 0.05
 
+# The pages read from every tournament at once (the calendar feed) are stored under this
+# generation: no tournament has the primary key -2 (the ranking's pages have 0 and -1), and
+# every tournament's write replaces it with the tournament's own.
+EVERY_TOURNAMENT = -2
+
 
 def _generation_key(tournament_id: int) -> str:
     return f"zole:tournament:{tournament_id}:generation"
@@ -125,8 +130,11 @@ def tournament_changed(tournament_id: int) -> None:
     """What the public sees of the tournament changed: its cached pages are served no more.
 
     Takes effect when the current transaction commits (at once outside one): a page rendered
-    before the commit would otherwise be stored under the new generation with the old data."""
+    before the commit would otherwise be stored under the new generation with the old data.
+    A tournament's write (a primary key, not the ranking's pages) renews EVERY_TOURNAMENT's."""
     transaction.on_commit(partial(_replace_generation, tournament_id))
+    if tournament_id > 0:
+        transaction.on_commit(partial(_replace_generation, EVERY_TOURNAMENT))
 
 
 def read_values(request: HttpRequest, params: frozenset[str]) -> list[tuple[str, str]]:

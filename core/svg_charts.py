@@ -7,6 +7,7 @@ chart (ranking/charts.py) shares the frame and the tick type."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from fractions import Fraction
 
 WIDTH, HEIGHT = 320, 180
 
@@ -91,3 +92,64 @@ def cumulative_chart(values: list[tuple[int, int]]) -> Chart | None:
         x_ticks=[ChartTick(x_of(number), str(number)) for number in rounds[::step]],
         zero_y=y_of(0),
     )
+
+
+@dataclass(frozen=True)
+class ShareBar:
+    """A pair of bars: a share of his and the field's (0 to 1), at height `y`."""
+
+    label: str
+    y: float
+    his_width: float
+    field_width: float
+    his_text: str
+    field_text: str
+
+
+@dataclass(frozen=True)
+class ShareChart:
+    width: int
+    height: int
+    left: int
+    bar_height: int
+    bars: list[ShareBar]
+
+
+SHARE_LEFT, SHARE_ROW, SHARE_BAR = 96, 30, 11
+
+
+def share_chart(rows: list[tuple[str, Fraction | None, Fraction | None]]) -> ShareChart | None:
+    """Horizontal bars of shares (his above, the field's below) for the rows that have one of
+    them; `rows`: (label, his share, the field's share)."""
+    shown = [row for row in rows if row[1] is not None or row[2] is not None]
+    if not shown:
+        return None
+    span = WIDTH - SHARE_LEFT - 40  # room on the right for the percentage
+
+    def width(value: Fraction | None) -> float:
+        return round(float(value or 0) * span, 1)
+
+    return ShareChart(
+        width=WIDTH,
+        height=len(shown) * SHARE_ROW + 4,
+        left=SHARE_LEFT,
+        bar_height=SHARE_BAR,
+        bars=[
+            ShareBar(
+                label=label,
+                y=index * SHARE_ROW + 4,
+                his_width=width(his),
+                field_width=width(field),
+                his_text=percent_text(his),
+                field_text=percent_text(field),
+            )
+            for index, (label, his, field) in enumerate(shown)
+        ],
+    )
+
+
+def percent_text(value: Fraction | None) -> str:
+    """A share as a whole percentage ("43 %"); a dash where there is nothing to share."""
+    if value is None:
+        return "–"
+    return f"{round(value * 100)} %"

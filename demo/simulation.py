@@ -47,6 +47,7 @@ from engine.seating import table_sizes
 from engine.sheet import Sheet, score_sheet
 from engine.simulate import PENALTY_ODDS, random_deal
 from engine.standings import round_results
+from engine.statistics import SeatTally, seat_tallies
 from scoring import services as scoring_services
 from scoring.models import DealResult, SeatResult, TableResult
 from scoring.services import Writer
@@ -434,6 +435,7 @@ def _play_round_in_bulk(
     rules, scheme = rule_set.rules, rule_set.place_scheme
     results: list[DealResult] = []
     totals: list[dict[str, int]] = []
+    tallies: list[dict[str, SeatTally]] = []
     for table, plan in zip(tables, plans, strict=True):
         keys = tuple(str(seat.registration_id) for seat in table.seats.all())
         first_dealer = keys[table.first_dealer_position - 1]
@@ -447,6 +449,7 @@ def _play_round_in_bulk(
             except SheetError as error:
                 raise ServiceError(f"table {table.number}: {error}") from None
         totals.append(scored.totals)  # the corrected sheet, settled
+        tallies.append(seat_tallies(scored))
         token = tokens.get(table.pk)
         for position, planned in enumerate(plan.entries, start=1):
             versions: list[tuple[SheetLine, str]] = (
@@ -485,9 +488,13 @@ def _play_round_in_bulk(
     SeatResult.objects.bulk_create(
         (
             seat
-            for table_result, table_totals in zip(table_results, totals, strict=True)
+            for table_result, table_totals, table_tallies in zip(
+                table_results, totals, tallies, strict=True
+            )
             for seat in scoring_services.seat_results(
-                table_result, round_results(round_.number, table_totals, scheme)
+                table_result,
+                round_results(round_.number, table_totals, scheme),
+                tallies=table_tallies,
             )
         ),
         batch_size=2000,

@@ -18,6 +18,7 @@ from django.db import transaction
 
 from engine.seating import table_sizes
 from engine.standings import PlaceScheme, round_results
+from engine.statistics import SeatTally
 from scoring.models import SeatResult, TableResult
 from scoring.services import seat_results
 from tournaments.models import (
@@ -188,7 +189,11 @@ def build_played_tournaments(
             str(entry_of[(round_.tournament_id, player_of[index].pk)].pk): points
             for index, points in table.totals.items()
         }
-        seat_rows.extend(seat_results(result, round_results(round_.number, totals, scheme)))
+        # Synthetic results have totals and no deals: nothing to count at the table.
+        no_deals = {player: SeatTally() for player in totals}
+        seat_rows.extend(
+            seat_results(result, round_results(round_.number, totals, scheme), tallies=no_deals)
+        )
     SeatResult.objects.bulk_create(seat_rows, batch_size=5000)
     return Built(
         players=players,

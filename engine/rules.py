@@ -64,18 +64,39 @@ class PayoutBands:
     no_trick: int
 
     def unit(self, *, points: int, tricks: int) -> int:
-        # "All tricks" and "no trick" are decided by tricks, never by points.
-        if tricks == TRICKS_PER_DEAL:
-            return self.all_tricks
-        if tricks == 0:
-            return self.no_trick
-        if points >= HIGH_WIN_POINTS:
-            return self.high_win
-        if points >= WIN_POINTS:
-            return self.win
-        if points > LOW_LOSS_POINTS:
-            return self.loss
-        return self.low_loss
+        value: int = getattr(self, payout_band(points=points, tricks=tricks).value)
+        return value
+
+
+class Band(StrEnum):
+    """The declarer's result in lielais or zole, as the payout table reads it."""
+
+    ALL_TRICKS = "all_tricks"
+    HIGH_WIN = "high_win"  # 91 or more
+    WIN = "win"  # 61-90
+    LOSS = "loss"  # 31-60
+    LOW_LOSS = "low_loss"  # 30 or fewer, a trick at least
+    NO_TRICK = "no_trick"
+
+    @property
+    def won(self) -> bool:
+        return self in (Band.ALL_TRICKS, Band.HIGH_WIN, Band.WIN)
+
+
+def payout_band(*, points: int, tricks: int) -> Band:
+    """The band of a lielais or zole from the declarer's card points and tricks."""
+    # "All tricks" and "no trick" are decided by tricks, never by points.
+    if tricks == TRICKS_PER_DEAL:
+        return Band.ALL_TRICKS
+    if tricks == 0:
+        return Band.NO_TRICK
+    if points >= HIGH_WIN_POINTS:
+        return Band.HIGH_WIN
+    if points >= WIN_POINTS:
+        return Band.WIN
+    if points > LOW_LOSS_POINTS:
+        return Band.LOSS
+    return Band.LOW_LOSS
 
 
 LIELAIS_PAYOUT = PayoutBands(all_tricks=3, high_win=2, win=1, loss=-2, low_loss=-3, no_trick=-4)

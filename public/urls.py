@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from public import embeds, my_notices, my_page, player_check_in
+from public import calendar_feed, embeds, my_notices, my_page, player_check_in
 from public import signup as signups
 from public import views as public
 
@@ -12,6 +12,13 @@ urlpatterns = [
     # "/" as well: zole_site/urls.py serves the same view there as "home", resolved first.
     path("", public.tournament_list, name="tournaments"),
     path("t/<slug:slug>/", public.tournament_detail, name="tournament"),
+    # The calendar feed of the upcoming tournaments (?level=, ?club=), and one tournament's event.
+    path("calendar.ics", calendar_feed.calendar_feed, name="calendar"),
+    path(
+        "t/<slug:slug>/calendar.ics",
+        calendar_feed.tournament_calendar,
+        name="tournament_calendar",
+    ),
     path("t/<slug:slug>/rounds/<int:number>/", public.round_detail, name="round"),
     path(
         "t/<slug:slug>/rounds/<int:number>/tables/<int:table_number>/",

@@ -20,7 +20,11 @@ from core.ratelimit import CHECK_IN_FAILURES
 from core.security import refused
 from core.svg_charts import cumulative_chart
 from hall import selectors as hall_selectors
+from public.calendar_feed import subscription_address
 from public.standings_tables import StandingsTable, TeamStandingsTable
+from public.statistics_scope import SCOPE_PARAMS, statistics_section
+from ranking import selectors as ranking_selectors
+from ranking.ranking_page_cache import RATING_PAGES, cached_ranking_page
 from scoring import selectors
 from scoring.sheet.reader import table_sheet
 from signups.selectors import signup_open
@@ -40,7 +44,12 @@ def _flag(request: HttpRequest, name: str) -> bool:
 @require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     return render(
-        request, "public/tournament_list.html", {"listing": selectors.public_tournament_list()}
+        request,
+        "public/tournament_list.html",
+        {
+            "listing": selectors.public_tournament_list(),
+            "calendar_subscription": subscription_address(request),
+        },
     )
 
 
@@ -304,13 +313,28 @@ def round_clock_fragment(request: HttpRequest, slug: str, number: int) -> HttpRe
 
 @require_safe
 def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
+    """Cached with the rating list: both change with every table confirmed or unlocked."""
+    return cached_ranking_page(
+        request,
+        pages=RATING_PAGES,
+        params=SCOPE_PARAMS,
+        render=lambda: _player_page(request, player_id),
+    )
+
+
+def _player_page(request: HttpRequest, player_id: int) -> HttpResponse:
     player = selectors.public_player(player_id=player_id)
     if player is None:
         raise Http404(_("No such player."))
     history = selectors.player_history(player=player)
+    rating_spans = ranking_selectors.player_rating_spans(player=player)
+    # His seasons' ranking, read once: the ranking's part of the page and his statistics of a
+    # season both show it (each season's is the whole season's ranking computed).
+    ranking_seasons = ranking_selectors.player_ranking(player=player)
     tournaments = [
         {
             "history": item,
+            "rating_change": rating_spans.get(item.tournament.pk),
             "chart": cumulative_chart(
                 [
                     (r.round_number, r.cumulative_game_points)
@@ -324,5 +348,12 @@ def player_detail(request: HttpRequest, player_id: int) -> HttpResponse:
     return render(
         request,
         "public/player_detail.html",
-        {"player": player, "tournaments": tournaments},
+        {
+            "player": player,
+            "tournaments": tournaments,
+            "ranking_seasons": ranking_seasons,
+            "statistics": statistics_section(
+                request, player=player, history=history, ranking_seasons=ranking_seasons
+            ),
+        },
     )

@@ -15,7 +15,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 
 from django.core.cache import cache
-from django.db.models import Count, OuterRef, Q, Subquery
+from django.db.models import Count, OuterRef, Q, QuerySet, Subquery
 from django.utils import timezone
 
 from core.choices import choice_label
@@ -30,7 +30,14 @@ from engine.ranking import (
     qualifiers,
     season_ranking,
 )
-from engine.rating import Rating
+from engine.rating import (
+    Rating,
+    RatingSpan,
+    TablePlace,
+    expected_places,
+    rating_span,
+    shared_places,
+)
 from ranking.models import Invitation, Placing, PlayerRating, RatingChange, RatingUpdate, Season
 from scoring.selectors import has_public_result, rank_label
 from tournaments.models import Club, Level, Player, Tournament
@@ -392,6 +399,42 @@ def player_rating(*, player: Player) -> PlayerRatingHistory:
     )
 
 
+def player_rating_spans(*, player: Player) -> dict[int, RatingSpan]:
+    """The player's rating over each tournament he was rated in, by tournament id: before his
+    first table there and after his last, and his places at those tables beside those the
+    ratings before each table expected (engine.rating.expected_places). One query: the rating
+    changes of everyone at his tables."""
+    his_tables = RatingChange.objects.filter(player=player).values("table_result_id")
+    rows = RatingChange.objects.filter(table_result_id__in=his_tables).values_list(
+        "table_result_id", "player_id", "place", "mu_before", "sigma_before", "mu_after",
+        "sigma_after", "table_result__table__round__tournament_id",
+        "table_result__table__round__number", "table_result__table__number",
+    ).order_by()  # fmt: skip
+    seated: dict[int, list[tuple[int, int, Rating, Rating]]] = {}
+    order: dict[int, tuple[int, int, int]] = {}  # table result → (tournament, round, table)
+    for row in rows:
+        result_id, player_id, place, mu, sigma, mu_after, sigma_after, *where = row
+        seated.setdefault(result_id, []).append(
+            (player_id, place, Rating(mu, sigma), Rating(mu_after, sigma_after))
+        )
+        tournament_id, round_number, table_number = where
+        order[result_id] = (tournament_id, round_number, table_number)
+    mine = str(player.pk)
+    by_tournament: dict[int, list[TablePlace]] = {}
+    for result_id in sorted(seated, key=order.__getitem__):
+        table = {
+            str(player_id): (place, before, after)
+            for player_id, place, before, after in seated[result_id]
+        }
+        expected = expected_places({key: before for key, (_place, before, _after) in table.items()})
+        actual = shared_places({key: place for key, (place, _before, _after) in table.items()})
+        _place, before, after = table[mine]
+        by_tournament.setdefault(order[result_id][0], []).append(
+            TablePlace(before=before, after=after, expected=expected[mine], actual=actual[mine])
+        )
+    return {tournament: rating_span(tables) for tournament, tables in by_tournament.items()}
+
+
 # -- A final's qualification list ----------------------------------------------------------------
 
 
@@ -517,3 +560,14 @@ def rating_update_progress() -> RatingUpdateProgress | None:
     # The job's key (ranking.services.rating_job.PROGRESS_KEY): selectors do not import services.
     told = cache.get("zole:ratings:update-progress") or {}
     return RatingUpdateProgress(done=told.get("done", 0), total=told.get("total"))
+
+
+def best_finishes(
+    *, player: Player, tournaments: QuerySet[Tournament] | None = None, count: int = 3
+) -> list[Placing]:
+    """His best final places (of finished tournaments; among `tournaments` when given), best
+    first, with the tournament. One query."""
+    placings = Placing.objects.filter(player=player).select_related("tournament")
+    if tournaments is not None:
+        placings = placings.filter(tournament__in=tournaments)
+    return list(placings.order_by("place", "-tournament__starts_on")[:count])

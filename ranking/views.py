@@ -11,9 +11,10 @@ from django.views.decorators.http import require_GET
 
 from core.lean_tables import EXPORT_FORMATS, export_response
 from core.query import id_param, paginate
+from engine.rating import NEW_PLAYER
 from ranking import selectors
 from ranking.ranking_page_cache import RATING_PAGES, SEASON_PAGES, cached_ranking_page
-from ranking.ranking_tables import RatingTable, SeasonRankingTable
+from ranking.ranking_tables import RatingTable, SeasonRankingTable, rating_text
 from tournaments.models import Club
 
 ROWS_PER_PAGE = 100
@@ -105,5 +106,8 @@ def _rating(request: HttpRequest) -> HttpResponse:
             "club": club,
             "table": table,
             "update": selectors.rating_update_progress(),
+            "new_mu": rating_text(NEW_PLAYER.mu),
+            "new_sigma": rating_text(NEW_PLAYER.sigma),
+            "new_rating": rating_text(NEW_PLAYER.ordinal),
         },
     )

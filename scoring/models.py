@@ -113,6 +113,34 @@ class SeatResult(models.Model):
     # 4 places is a whole number of twelfths, so twelfths store it exactly and sum in SQL.
     place_points_twelfths = models.IntegerField()
     place = models.PositiveSmallIntegerField()
+    # His counts at this table (engine.statistics.SeatTally, field for field): the statistics
+    # of a tournament, a season and a career are their sums, read in one query.
+    deals = models.PositiveSmallIntegerField(default=0)
+    lielais_all_tricks = models.PositiveSmallIntegerField(default=0)
+    lielais_high_win = models.PositiveSmallIntegerField(default=0)
+    lielais_win = models.PositiveSmallIntegerField(default=0)
+    lielais_loss = models.PositiveSmallIntegerField(default=0)
+    lielais_low_loss = models.PositiveSmallIntegerField(default=0)
+    lielais_no_trick = models.PositiveSmallIntegerField(default=0)
+    zole_all_tricks = models.PositiveSmallIntegerField(default=0)
+    zole_high_win = models.PositiveSmallIntegerField(default=0)
+    zole_win = models.PositiveSmallIntegerField(default=0)
+    zole_loss = models.PositiveSmallIntegerField(default=0)
+    zole_low_loss = models.PositiveSmallIntegerField(default=0)
+    zole_no_trick = models.PositiveSmallIntegerField(default=0)
+    maza_zole_won = models.PositiveSmallIntegerField(default=0)
+    maza_zole_lost = models.PositiveSmallIntegerField(default=0)
+    defended = models.PositiveSmallIntegerField(default=0)
+    defended_won = models.PositiveSmallIntegerField(default=0)
+    passed = models.PositiveSmallIntegerField(default=0)
+    common_written = models.PositiveSmallIntegerField(default=0)
+    common_collected = models.PositiveSmallIntegerField(default=0)
+    personal_written = models.PositiveSmallIntegerField(default=0)
+    penalty_written = models.PositiveSmallIntegerField(default=0)
+    own_collected = models.PositiveSmallIntegerField(default=0)
+    personal_collected = models.PositiveSmallIntegerField(default=0)
+    personal_paid = models.PositiveSmallIntegerField(default=0)
+    settled = models.PositiveSmallIntegerField(default=0)
 
     class Meta:
         constraints = (

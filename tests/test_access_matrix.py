@@ -576,6 +576,9 @@ SPECS: dict[str, ViewSpec] = {
     "api:player": ViewSpec(
         EVERYONE, lambda w: [w.table.seats.first().registration.player_id], prepare=confirm_round_1
     ),
+    "api:player_statistics": ViewSpec(
+        EVERYONE, lambda w: [w.table.seats.first().registration.player_id], prepare=confirm_round_1
+    ),
     "api:clubs": ViewSpec(EVERYONE, no_args),
     # The table's link writes through the API as through the phone's address (its JSON body:
     # API_SPECS below); a form's body is answered 400 and writes nothing.
@@ -583,6 +586,8 @@ SPECS: dict[str, ViewSpec] = {
     # The public pages: everyone reads them (their POST: 405, no write); everyone registers.
     "public:tournaments": ViewSpec(EVERYONE, no_args),
     "public:tournament": ViewSpec(EVERYONE, slug),
+    "public:calendar": ViewSpec(EVERYONE, no_args),
+    "public:tournament_calendar": ViewSpec(EVERYONE, slug),
     "public:round": ViewSpec(EVERYONE, round_1),
     "public:table": ViewSpec(
         EVERYONE, lambda w: [*round_1(w), w.table.number], prepare=confirm_round_1

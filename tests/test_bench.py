@@ -133,3 +133,22 @@ def test_notices_benchmark_quick_run_delivers_each_message_once(where):
     assert figures["after_response_max_s"] < figures["after_start_max_s"]
     for name in ("ratio_target_met", "latency_target_met"):
         assert isinstance(figures[name], bool), name
+
+
+def test_statistics_benchmark_quick_run_serves_every_page():
+    completed = subprocess.run(
+        [sys.executable, str(REPO_ROOT / "bench" / "statistics_pages.py"), "--quick", "--json"],
+        cwd=REPO_ROOT,
+        capture_output=True,
+        encoding="utf-8",
+        timeout=600,
+        check=False,
+    )
+    assert completed.returncode == 0, completed.stderr
+    figures = json.loads(completed.stdout.strip().splitlines()[-1])
+    assert figures["deals"] > 0
+    pages = figures["pages"]
+    assert pages["standings (baseline)"]["miss_ratio"] == 1
+    for name, page in pages.items():
+        assert page["queries"] > 0, name
+        assert page["miss_ms"] > 0 and page["cached_ms"] > 0, name

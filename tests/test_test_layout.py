@@ -240,6 +240,8 @@ CROSS_CUTTING = {
     "test_module_names.py": "no two modules of any package share a name",
     "test_name_order.py": "the reader's alphabetical order in every list of every app",
     "test_orm_layers.py": "the ORM paths between the apps' layers",
+    "test_statistics_from_archive.py": "the statistics of the pages and the API against the "
+    "archive's sheets re-scored by the engine",
     "test_test_layout.py": "the layout of tests/ itself",
 }
 

@@ -5,8 +5,8 @@ round's time is up."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import asdict, dataclass, replace
 
 from django.db import transaction
 from django.utils.translation import gettext as _
@@ -14,6 +14,7 @@ from django.utils.translation import gettext as _
 from core.page_cache import tournament_changed
 from engine import score_sheet
 from engine.standings import RoundResult, round_results
+from engine.statistics import TALLY_FIELDS, SeatTally, seat_tallies
 from scoring import reactions
 from scoring.models import (
     TWELFTHS,
@@ -22,7 +23,7 @@ from scoring.models import (
 )
 from scoring.services.deal_entries import ConflictError, Writer, _require_open
 from scoring.sheet.lines import engine_sheet
-from scoring.sheet.reader import locked_sheet
+from scoring.sheet.reader import locked_sheet, table_sheet
 from scoring.sheet.shape import TableSheet
 from tournaments import permissions
 from tournaments.models import AuditRecord, Registration, RoundStatus, Table
@@ -108,6 +109,7 @@ def table_confirm_on_sheet(
         seat_results(
             result,
             round_results(state.round.number, closed.totals, state.rule_set.place_scheme),
+            tallies=seat_tallies(closed),
         )
     )
     # The players' ratings, in this transaction.
@@ -132,11 +134,14 @@ def seat_results(
     table_result: TableResult,
     rows: Iterable[RoundResult],
     entry_of: Callable[[str], Registration] | None = None,
+    *,
+    tallies: Mapping[str, SeatTally],
 ) -> list[SeatResult]:
-    """A confirmed table's `SeatResult` rows, unsaved, from the engine's round results: the one
-    place that turns a round result into the row the standings read (a confirmation, an
-    imported archive, a simulated round, the ranking's synthetic tournaments). A row's player is
-    the registration's id unless `entry_of` says which registration he is."""
+    """A confirmed table's `SeatResult` rows, unsaved, from the engine's round results and each
+    player's tally of the closed sheet (`engine.statistics.seat_tallies`): the one place that
+    turns a round result into the row the standings and the statistics read (a confirmation,
+    an imported archive, a simulated round, the ranking's synthetic tournaments). A row's
+    player is the registration's id unless `entry_of` says which registration he is."""
     return [
         SeatResult(
             table_result=table_result,
@@ -145,6 +150,7 @@ def seat_results(
             game_points=row.game_points,
             place_points_twelfths=int(row.place_points * TWELFTHS),
             place=row.place,
+            **asdict(tallies[row.player]),
         )
         for row in rows
     ]
@@ -251,3 +257,21 @@ def table_deals_allow(*, table: Table, writer: Writer, more: int, reason: str) -
         after=state.deal_limit + more,  # no more than the round's deals: `left` above
     )
     return state.table
+
+
+def seat_tallies_recount() -> int:
+    """Count every confirmed table's sheet again into its seat results' tallies (a database
+    from before the tallies were stored, or one to check): each table re-scored by the engine
+    from its stored entries, its rows updated in one transaction. Returns the tables counted."""
+    table_ids = list(TableResult.objects.order_by("pk").values_list("table_id", flat=True))
+    for table_id in table_ids:
+        with transaction.atomic():
+            tallies = seat_tallies(
+                score_sheet(table_sheet(table_id=table_id).engine_sheet(closed=True))
+            )
+            rows = list(SeatResult.objects.filter(table_result__table_id=table_id))
+            for row in rows:
+                for name, value in asdict(tallies[str(row.registration_id)]).items():
+                    setattr(row, name, value)
+            SeatResult.objects.bulk_update(rows, TALLY_FIELDS)
+    return len(table_ids)

@@ -73,3 +73,28 @@ def test_the_clubs_are_listed_in_the_readers_alphabetical_order():
     assert names == [club.name for club in club_list()]
     assert names.index("Bauska") < names.index("Zaube")
     assert names.index("Alūksne") < names.index("Bauska")
+
+
+def test_a_tournament_tells_how_it_moved_the_players_rating_once_rated(confirmed_table):
+    from engine.rating import NEW_PLAYER
+    from ranking.models import RatingChange
+    from ranking.services import ranking_recompute
+
+    seat = confirmed_table.seats.order_by("position").first()
+    player = seat.registration.player
+    url = f"/api/v1/players/{player.pk}"
+    assert Client().get(url).json()["tournaments"][0]["rating_change"] is None  # not rated yet
+
+    ranking_recompute()
+
+    after = RatingChange.objects.get(player=player).after
+    [tournament] = Client().get(url).json()["tournaments"]
+    assert tournament["rating_change"] == {
+        "tables": 1,
+        "rating_before": {
+            "mu": NEW_PLAYER.mu, "sigma": NEW_PLAYER.sigma, "ordinal": NEW_PLAYER.ordinal,
+        },
+        "rating_after": {"mu": after.mu, "sigma": after.sigma, "ordinal": after.ordinal},
+        "expected_place": pytest.approx(2.0),  # three new players: each in the middle
+        "actual_place": 1.5,  # tied for first with the second seat
+    }  # fmt: skip

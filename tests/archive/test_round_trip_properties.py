@@ -73,6 +73,7 @@ pytestmark = pytest.mark.django_db
 NOT_ARCHIVED: dict[tuple[type[models.Model], str], str] = {
     (Tournament, "id"): "a row id",
     (Tournament, "created_at"): "when this database's row was made",
+    (Tournament, "changed_at"): "when this database's row was last saved",
     (Player, "created_at"): "when this database's register got him",
     (Registration, "check_in_token"): "a player's own link is a secret, as a table's link",
     (Round, "check_in_code"): "read in the hall, not kept: the import gives a new one",

@@ -47,3 +47,23 @@ def test_the_polyline_joins_the_points_in_order():
     chart = cumulative_chart([(1, 0), (2, 6)])
     first, second = chart.points
     assert chart.polyline == f"{first.x:.1f},{first.y:.1f} {second.x:.1f},{second.y:.1f}"
+
+
+def test_share_bars_are_as_long_as_their_share_and_skip_rows_with_none():
+    from fractions import Fraction
+
+    from core.svg_charts import share_chart
+
+    chart = share_chart(
+        [
+            ("Lielais", Fraction(3, 4), Fraction(1, 2)),
+            ("Mazā zole", None, None),
+            ("Zole", None, Fraction(1, 4)),
+        ]
+    )
+    assert [bar.label for bar in chart.bars] == ["Lielais", "Zole"]
+    lielais, zole = chart.bars
+    assert lielais.his_width == 1.5 * lielais.field_width
+    assert (zole.his_width, zole.his_text, zole.field_text) == (0, "–", "25 %")
+    assert chart.left + lielais.his_width <= WIDTH
+    assert share_chart([("Zole", None, None)]) is None

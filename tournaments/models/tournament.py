@@ -235,6 +235,9 @@ class Tournament(models.Model):
         _("late sign-ups online until round"), null=True, blank=True
     )
     created_at = models.DateTimeField(_("created at"), auto_now_add=True)
+    # Every save: the calendar feed tells subscribed calendars that the event changed
+    # (LAST-MODIFIED, and SEQUENCE counted from created_at). A queryset's update() skips it.
+    changed_at = models.DateTimeField(_("changed at"), auto_now=True)
 
     class Meta:
         ordering = ("-starts_on", "name")

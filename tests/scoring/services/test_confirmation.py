@@ -2,6 +2,7 @@
 
 import ast
 import json
+from dataclasses import asdict
 from fractions import Fraction
 from pathlib import Path
 
@@ -9,11 +10,13 @@ import pytest
 
 from archive.export import tournament_archive
 from archive.writing import tournament_import
-from engine import Pass
+from engine import Pass, score_sheet
 from engine.standings import round_results
+from engine.statistics import TALLY_FIELDS, SeatTally, seat_tallies
 from scoring import services
 from scoring.models import SeatResult, TableResult
 from scoring.services import LockedError, Writer
+from scoring.sheet.reader import table_sheet
 from tests.factories import deals_on_sheet, make_organiser, play_round_with, seat_keys
 from tests.scoring.sheet_play import REFEREE, lielais, play_full_round, record
 from tournaments.models import AuditRecord
@@ -103,7 +106,7 @@ class TestConfirmation:
 
 
 def stored_rows(tournament):
-    """A tournament's seat results by player name: what the standings read."""
+    """A tournament's seat results by player name: what the standings and statistics read."""
     return sorted(
         (
             row.registration.player.full_name,
@@ -111,6 +114,7 @@ def stored_rows(tournament):
             row.game_points,
             row.place_points_twelfths,
             row.place,
+            *(getattr(row, name) for name in TALLY_FIELDS),
         )
         for row in SeatResult.objects.filter(registration__tournament=tournament).select_related(
             "registration__player"
@@ -123,14 +127,40 @@ class TestSeatResults:
 
     def test_each_row_is_the_engine_round_result_in_twelfths(self):
         table_result = TableResult(last_position=0, last_version_id=0)
+        tallies = {player: SeatTally(deals=24, lielais_win=int(player)) for player in "789"}
+        tallies["10"] = SeatTally(deals=24, passed=3)
         rows = services.seat_results(
-            table_result, round_results(2, {"7": 10, "8": 10, "9": -20, "10": 0})
+            table_result,
+            round_results(2, {"7": 10, "8": 10, "9": -20, "10": 0}),
+            tallies=tallies,
         )
         assert [
             (r.registration_id, r.round_number, r.game_points, r.place_points_twelfths, r.place)
             for r in rows
         ] == [(7, 2, 10, 60, 1), (8, 2, 10, 60, 1), (9, 2, -20, 0, 4), (10, 2, 0, 24, 3)]
         assert all(r.table_result is table_result for r in rows)
+        # Each row carries its player's counts at the table.
+        assert [(r.deals, r.lielais_win, r.passed) for r in rows] == [
+            (24, 7, 0),
+            (24, 8, 0),
+            (24, 9, 0),
+            (24, 0, 3),
+        ]
+
+    def test_a_confirmed_tables_rows_count_its_sheet(self, table_of_three):
+        play_full_round(table_of_three)
+        services.table_confirm(
+            table=table_of_three,
+            writer=REFEREE,
+            confirmer=table_of_three.seats.first().registration,
+            deals_seen=deals_on_sheet(table_of_three),
+        )
+        rows = SeatResult.objects.filter(table_result__table=table_of_three)
+        stored = {str(row.registration_id): row for row in rows}
+        expected = seat_tallies(score_sheet(table_sheet(table_id=table_of_three.pk).engine_sheet()))
+        for player, tally in expected.items():
+            assert {name: getattr(stored[player], name) for name in TALLY_FIELDS} == asdict(tally)
+        assert sum(row.deals for row in rows) == 3 * deals_on_sheet(table_of_three)
 
     def test_an_imported_archive_has_the_confirmed_tables_rows(self, table_of_three):
         play_full_round(table_of_three)
