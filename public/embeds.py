@@ -18,6 +18,7 @@ from core.security import frameable
 from ranking import selectors as ranking_selectors
 from ranking.ranking_page_cache import SEASON_PAGES, cached_ranking_page
 from scoring import selectors
+from scoring.selectors.calendar import club_by_id
 from tournaments.models import Level, Tournament
 
 # The upcoming list is invalidated by no write: it is stored for PUBLIC_PAGE_CACHE_SECONDS, under
@@ -25,7 +26,7 @@ from tournaments.models import Level, Tournament
 UPCOMING_PAGES = -2
 UPCOMING_MAX = 30  # an embed is a short list: the full page lists them all
 
-UPCOMING_PARAMS = frozenset({"level"})
+UPCOMING_PARAMS = frozenset({"level", "club"})
 STANDINGS_PARAMS: frozenset[str] = frozenset()
 RANKING_PARAMS = frozenset({"season", "limit"})
 
@@ -39,7 +40,7 @@ RANKING_LIMIT_MAX = 100
 @require_safe
 def upcoming(request: HttpRequest) -> HttpResponse:
     """The upcoming tournaments, soonest first; ?level= (club, district, national) lists one
-    level's."""
+    level's, ?club= (an id) those a club's players are registered for, as the calendar feed."""
     return cached_public_page(
         request,
         tournament_id=UPCOMING_PAGES,
@@ -59,12 +60,19 @@ def _level(request: HttpRequest) -> str | None:
 
 def _upcoming(request: HttpRequest) -> HttpResponse:
     level = _level(request)
+    club_id = id_param(request, "club")
+    club = None if club_id is None else club_by_id(club_id)
+    if club_id is not None and club is None:
+        raise Http404(_("No such club."))
     return render(
         request,
         "public/embed/upcoming.html",
         {
-            "tournaments": selectors.upcoming_tournaments(level=level, limit=UPCOMING_MAX),
+            "tournaments": selectors.upcoming_tournaments(
+                level=level, club_id=club_id, limit=UPCOMING_MAX
+            ),
             "level": Level(level).label if level else None,
+            "club": club,
         },
     )
 

@@ -7,11 +7,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from enum import StrEnum
 
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
 from scoring.selectors.public_results import LIVE_STATUSES, PUBLIC_STATUSES
-from tournaments.models import Round, RoundStatus, Table, Tournament
+from tournaments.models import Registration, Round, RoundStatus, Table, Tournament
 
 
 class TournamentPhase(StrEnum):
@@ -94,15 +94,25 @@ def public_tournament_list(*, today: datetime.date | None = None) -> TournamentL
 
 
 def upcoming_tournaments(
-    *, level: str | None = None, limit: int, today: datetime.date | None = None
+    *,
+    level: str | None = None,
+    club_id: int | None = None,
+    limit: int,
+    today: datetime.date | None = None,
 ) -> list[ListedTournament]:
-    """The first `limit` upcoming tournaments (of one level when asked), soonest first: the
-    public list's "Upcoming", by the same phases. Two queries, only of tournaments still to
-    start: the past never makes them longer."""
+    """The first `limit` upcoming tournaments, soonest first: the public list's "Upcoming", by
+    the same phases; with `level`, that level's; with `club_id`, those a player of the club is
+    registered for (as the calendar feed reads a club). Two queries, only of tournaments still
+    to start: the past never makes them longer."""
     today = today or timezone.localdate()
     tournaments = Tournament.objects.filter(starts_on__gt=today)
     if level is not None:
         tournaments = tournaments.filter(level=level)
+    if club_id is not None:
+        # Exists, not a join: a club's ten players would count the tournament ten times.
+        tournaments = tournaments.filter(
+            Exists(Registration.objects.filter(tournament=OuterRef("pk"), player__club_id=club_id))
+        )
     # Every tournament still to start is read, not `limit`: one with a round played already (its
     # date moved) is in progress, and the ones after it take its place.
     candidates = list(

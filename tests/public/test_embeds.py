@@ -173,6 +173,21 @@ class TestUpcoming:
         assert "Latvijas čempionāts" in html
         assert "Kluba vakars" not in html
 
+    def test_a_club_lists_the_tournaments_its_players_are_registered_for(self, client: Client):
+        theirs = make_tournament(name="Ogres kauss", starts_on=in_days(4))
+        make_registrations(theirs, 3, clubs=1)
+        club = theirs.registrations.first().player.club
+        make_registrations(make_tournament(name="Cita kauss", starts_on=in_days(6)), 3, clubs=1)
+
+        html = client.get(upcoming_url(club=str(club.pk))).content.decode()
+
+        assert "Ogres kauss" in html and club.name in html
+        assert "Cita kauss" not in html
+
+    @pytest.mark.parametrize("club", ["999999", "abc", "-1"])
+    def test_an_unknown_club_is_not_found(self, client: Client, club):
+        assert client.get(upcoming_url(club=club)).status_code == 404
+
     def test_an_unknown_level_is_not_found(self, client: Client):
         assert client.get(upcoming_url(level="world")).status_code == 404
 
