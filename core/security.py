@@ -1,6 +1,7 @@
-"""Site-wide protections that Django leaves to the project: a Content-Security-Policy header,
-a hard limit on the size of a request body, no NUL character in any text a request brings, and
-refusals under /api/ in JSON, as a program reads them."""
+"""Site-wide protections that Django leaves to the project: a Content-Security-Policy header
+(on the embeds, with the sites that may frame them), a hard limit on the size of a request body,
+no NUL character in any text a request brings, and refusals under /api/ in JSON, as a program
+reads them."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ import ipaddress
 import json
 import re
 from collections.abc import Callable
+from functools import wraps
 
 from django.conf import settings
 from django.core.exceptions import RequestDataTooBig
@@ -19,8 +21,42 @@ from django.utils.translation import gettext_lazy
 CSP_HEADER = "Content-Security-Policy"
 
 
+FRAME_ANCESTORS = "frame-ancestors"
+
+
+def frameable(view: Callable[..., HttpResponse]) -> Callable[..., HttpResponse]:
+    """The view's pages may be shown in a frame by the sites settings.EMBED_FRAME_ANCESTORS
+    names (the embeds, /embed/): they get that frame-ancestors list and no X-Frame-Options,
+    which cannot name a site. With no site named they are refused like every other page.
+
+    Set on each response the view returns, after the page cache (which stores headers, not a
+    response's attributes), so a page from the cache is framed the same; the header itself is
+    ContentSecurityPolicyMiddleware's, the one place that writes the policy."""
+
+    @wraps(view)
+    def wrapped(request: HttpRequest, *args, **kwargs) -> HttpResponse:
+        response = view(request, *args, **kwargs)
+        if settings.EMBED_FRAME_ANCESTORS:
+            response.xframe_options_exempt = True
+            response.frame_ancestors = settings.EMBED_FRAME_ANCESTORS  # type: ignore[attr-defined]
+        return response
+
+    return wrapped
+
+
+def with_frame_ancestors(policy: str, sources: list[str]) -> str:
+    """`policy` with its frame-ancestors directive naming `sources` instead."""
+    directives = [
+        directive
+        for directive in (part.strip() for part in policy.split(";"))
+        if directive and directive.split(" ", 1)[0] != FRAME_ANCESTORS
+    ]
+    return "; ".join([*directives, " ".join([FRAME_ANCESTORS, *sources])])
+
+
 class ContentSecurityPolicyMiddleware:
-    """Adds settings.CONTENT_SECURITY_POLICY to every HTML page.
+    """Adds settings.CONTENT_SECURITY_POLICY to every HTML page; a page a view marked
+    `frameable` gets it with the sites that may frame it.
 
     A fixed policy with no nonces: the public pages are served from the cache to everyone, so
     a per-request nonce would be stale in every cached copy. Templates therefore have no inline
@@ -37,7 +73,9 @@ class ContentSecurityPolicyMiddleware:
         # Django's own debug pages (DEBUG only) are styled and scripted inline.
         debug_page = settings.DEBUG and response.status_code in (404, 500)
         if self.policy and content_type.startswith("text/html") and not debug_page:
-            response.headers.setdefault(CSP_HEADER, self.policy)
+            framed_by: list[str] | None = getattr(response, "frame_ancestors", None)
+            policy = self.policy if not framed_by else with_frame_ancestors(self.policy, framed_by)
+            response.headers.setdefault(CSP_HEADER, policy)
         return response
 
 

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from public import calendar_feed, my_notices, my_page, player_check_in
+from public import calendar_feed, embeds, my_notices, my_page, player_check_in
 from public import signup as signups
 from public import views as public
 
@@ -39,6 +39,10 @@ urlpatterns = [
         name="round_clock",
     ),
     path("players/<int:player_id>/", public.player_detail, name="player"),
+    # The embeds: small pages other sites may show in a frame (settings.EMBED_FRAME_ANCESTORS).
+    path("embed/tournaments/", embeds.upcoming, name="embed_upcoming"),
+    path("embed/t/<slug:slug>/standings/", embeds.standings, name="embed_standings"),
+    path("embed/ranking/", embeds.ranking, name="embed_ranking"),
     # Self check-in by the round's code.
     path("t/<slug:slug>/check-in/", player_check_in.check_in, name="check_in"),
     # The player's own page, by his secret link (it checks him in with one tap too), its web

@@ -603,6 +603,10 @@ SPECS: dict[str, ViewSpec] = {
         EVERYONE, lambda w: [w.table.seats.first().registration.player_id], prepare=confirm_round_1
     ),
     "public:signup": ViewSpec(EVERYONE, slug, signup_form, prepare=open_signup),
+    # The embeds other sites frame: read by everyone, as the pages they show.
+    "public:embed_upcoming": ViewSpec(EVERYONE, no_args),
+    "public:embed_standings": ViewSpec(EVERYONE, slug, prepare=confirm_round_1),
+    "public:embed_ranking": ViewSpec(EVERYONE, no_args),
     "organise:season_create": ViewSpec(STAFF, no_args, lambda w: season_form()),
     "organise:season_edit": ViewSpec(STAFF, a_season, season_edit_form),
     # Organisers of any tournament hold API tokens; each revokes his own (api_token_of).

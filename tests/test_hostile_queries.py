@@ -53,6 +53,7 @@ KEYS = (
     "format",
     "level",
     "status",
+    "limit",
 )
 HOSTILE_VALUES = (
     "",

@@ -6,6 +6,7 @@ DEBUG, SECRET_KEY, ALLOWED_HOSTS, DATABASE_URL, REDIS_URL, HTTPS, TRUSTED_PROXIE
 """
 
 import os
+import re
 from pathlib import Path
 
 import dj_database_url
@@ -28,6 +29,29 @@ def env_list(name: str, default: list[str]) -> list[str]:
     if value is None or value.strip() == "":
         return default
     return [item.strip() for item in value.split(",") if item.strip()]
+
+
+# A CSP source a frame-ancestors list may name: any site ("*"), this site ("'self'"), or an origin
+# with no path, its host's leftmost label "*" for every subdomain (https://*.klubs.lv).
+FRAME_ANCESTOR = re.compile(
+    r"\*|'self'|https?://(\*\.)?[a-z0-9]([a-z0-9-]*[a-z0-9])?(\.[a-z0-9]([a-z0-9-]*[a-z0-9])?)*"
+    r"(:[0-9]{1,5})?"
+)
+
+
+def env_frame_ancestors(name: str) -> list[str]:
+    """Read a list of the sites that may frame a page, separated by spaces or commas; any entry
+    that is not a source `FRAME_ANCESTOR` matches stops the start (a typo would otherwise put
+    the header's directive out of force, or let a quote or a semicolon into the header)."""
+    value = os.environ.get(name, "")
+    sources = [item.rstrip("/") for item in re.split(r"[\s,]+", value.strip().lower()) if item]
+    wrong = [source for source in sources if not FRAME_ANCESTOR.fullmatch(source)]
+    if wrong:
+        raise ImproperlyConfigured(
+            f"{name} takes origins such as https://lzf.lv or https://*.klubs.lv, '*' or 'self', "
+            f"separated by spaces or commas; not {', '.join(map(repr, wrong))}."
+        )
+    return sources
 
 
 def env_int(name: str, default: int) -> int:
@@ -299,6 +323,12 @@ CONTENT_SECURITY_POLICY = "; ".join(
         "frame-ancestors 'none'",
     ]
 )
+# The sites whose pages may show the embeds (/embed/: the upcoming tournaments, a tournament's
+# standings, the season ranking) in a frame, e.g. "https://lzf.lv https://*.klubs.lv", or "*"
+# for any site. Those pages alone get this frame-ancestors list and no X-Frame-Options
+# (core.security.frameable); every other page is never framed. None by default: the site's
+# operator decides which sites show its results.
+EMBED_FRAME_ANCESTORS = env_frame_ancestors("EMBED_FRAME_ANCESTORS")
 
 # Other sites' pages that may read the JSON API from the browser (CORS), e.g.
 # https://lzf.example.lv: GET only, and only under /api/; none by default.

@@ -5,6 +5,7 @@ from __future__ import annotations
 import copy
 from dataclasses import dataclass
 
+from django.conf import settings
 from django.contrib import messages
 from django.contrib.auth.models import User
 from django.http import HttpResponse
@@ -19,6 +20,7 @@ from core.http import AuthenticatedHttpRequest
 from core.security import client_ip
 from engine.presets import PRESETS
 from hall.selectors import display_link, open_check_in_round, referee_calls_for
+from organise.embed_snippets import site_snippets, tournament_snippets
 from organise.forms.fees import FeeCategorySetForm
 from organise.forms.register import PlayerImportForm
 from organise.forms.registrations import RegisterPlayersForm, RegistrationForm, WithdrawForm
@@ -80,6 +82,8 @@ def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
             # Chief referees appoint chief referees: the people page of their tournaments.
             "chief_tournaments": [] if is_staff else chief_refereed_tournaments(user=request.user),
             "referee_calls": referee_calls_for(user=request.user, is_staff=is_staff),
+            "embeds": site_snippets(request),
+            "embeds_allowed": bool(settings.EMBED_FRAME_ANCESTORS),
         },
     )
 
@@ -168,6 +172,8 @@ def tournament_detail(request: AuthenticatedHttpRequest, slug: str) -> HttpRespo
             "rules_in_words": rule_set_words(
                 rule_set_options(tournament), table_size=4, place_points=False
             ),
+            "embeds": tournament_snippets(request, tournament),
+            "embeds_allowed": bool(settings.EMBED_FRAME_ANCESTORS),
         },
     )
 

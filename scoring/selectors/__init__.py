@@ -22,6 +22,7 @@ from scoring.selectors.listing import (
     public_table_id,
     public_tournament_list,
     registration_count,
+    upcoming_tournaments,
 )
 from scoring.selectors.own_page import OwnPage, own_page
 from scoring.selectors.players import (
@@ -95,4 +96,5 @@ __all__ = [
     "tournament_progress",
     "tournament_standings",
     "tournament_statistics",
+    "upcoming_tournaments",
 ]

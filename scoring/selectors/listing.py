@@ -7,11 +7,11 @@ from collections import Counter, defaultdict
 from dataclasses import dataclass
 from enum import StrEnum
 
-from django.db.models import Count
+from django.db.models import Count, Exists, OuterRef
 from django.utils import timezone
 
 from scoring.selectors.public_results import LIVE_STATUSES, PUBLIC_STATUSES
-from tournaments.models import Round, RoundStatus, Table, Tournament
+from tournaments.models import Registration, Round, RoundStatus, Table, Tournament
 
 
 class TournamentPhase(StrEnum):
@@ -91,6 +91,62 @@ def public_tournament_list(*, today: datetime.date | None = None) -> TournamentL
         in_progress=phases[TournamentPhase.IN_PROGRESS],
         finished=phases[TournamentPhase.FINISHED],
     )
+
+
+def upcoming_tournaments(
+    *,
+    level: str | None = None,
+    club_id: int | None = None,
+    limit: int,
+    today: datetime.date | None = None,
+) -> list[ListedTournament]:
+    """The first `limit` upcoming tournaments, soonest first: the public list's "Upcoming", by
+    the same phases; with `level`, that level's; with `club_id`, those a player of the club is
+    registered for (as the calendar feed reads a club). Two queries, only of tournaments still
+    to start: the past never makes them longer."""
+    today = today or timezone.localdate()
+    tournaments = Tournament.objects.filter(starts_on__gt=today)
+    if level is not None:
+        tournaments = tournaments.filter(level=level)
+    if club_id is not None:
+        # Exists, not a join: a club's ten players would count the tournament ten times.
+        tournaments = tournaments.filter(
+            Exists(Registration.objects.filter(tournament=OuterRef("pk"), player__club_id=club_id))
+        )
+    # Every tournament still to start is read, not `limit`: one with a round played already (its
+    # date moved) is in progress, and the ones after it take its place.
+    candidates = list(
+        tournaments.annotate(registration_count=Count("registrations")).order_by(
+            "starts_on", "name", "pk"
+        )
+    )
+    statuses: dict[int, Counter[str]] = defaultdict(Counter)
+    for tournament_id, status in (
+        Round.objects.filter(tournament__in=tournaments.values("pk"))
+        .values_list("tournament_id", "status")
+        .order_by()
+    ):
+        statuses[tournament_id][status] += 1
+    upcoming = []
+    for tournament in candidates:
+        counts = statuses[tournament.pk]
+        live_rounds = sum(counts[status] for status in LIVE_STATUSES)
+        closed_rounds = counts[RoundStatus.CLOSED]
+        phase = tournament_phase(
+            tournament, live_rounds=live_rounds, closed_rounds=closed_rounds, today=today
+        )
+        if phase == TournamentPhase.UPCOMING:
+            upcoming.append(
+                ListedTournament(
+                    tournament=tournament,
+                    registration_count=tournament.registration_count,
+                    live_rounds=live_rounds,
+                    closed_rounds=closed_rounds,
+                    current_round=sum(counts[status] for status in PUBLIC_STATUSES),
+                    phase=phase,
+                )
+            )
+    return upcoming[:limit]
 
 
 def registration_count(*, tournament: Tournament) -> int:

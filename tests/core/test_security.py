@@ -8,10 +8,11 @@ from collections.abc import Callable
 import pytest
 from django.conf import settings
 from django.core.files.uploadedfile import SimpleUploadedFile
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
 from django.test import Client
 from django.urls import reverse
 
+from core.security import ContentSecurityPolicyMiddleware, frameable, with_frame_ancestors
 from tests.factories import make_organiser
 
 pytestmark = pytest.mark.django_db
@@ -128,3 +129,46 @@ def test_every_refusal_under_the_api_is_json_saying_why(case, monkeypatch, setti
     assert isinstance(body["detail"], str) and body["detail"].strip()
     assert body.get("field") == field
     assert response["X-Content-Type-Options"] == "nosniff"
+
+
+# --- Pages other sites may frame (the embeds) -----------------------------------------------------
+
+
+def frameable_page(request: HttpRequest) -> HttpResponse:
+    return HttpResponse("<p>Rezultāti</p>")
+
+
+def test_a_frameable_page_names_the_sites_of_the_setting_in_its_policy_alone(rf, settings):
+    settings.EMBED_FRAME_ANCESTORS = ["https://lzf.lv", "https://*.klubs.lv"]
+    middleware = ContentSecurityPolicyMiddleware(frameable(frameable_page))
+    plain = ContentSecurityPolicyMiddleware(frameable_page)
+
+    framed = middleware(rf.get("/embed/"))
+    refused_page = plain(rf.get("/"))
+
+    policy = framed["Content-Security-Policy"]
+    assert policy.endswith("; frame-ancestors https://lzf.lv https://*.klubs.lv")
+    assert policy.count("frame-ancestors") == 1
+    assert policy.replace("frame-ancestors https://lzf.lv https://*.klubs.lv", "") == (
+        settings.CONTENT_SECURITY_POLICY.replace("frame-ancestors 'none'", "")
+    )
+    assert framed.xframe_options_exempt is True  # Django's clickjacking middleware sends none
+    assert refused_page["Content-Security-Policy"] == settings.CONTENT_SECURITY_POLICY
+    assert not getattr(refused_page, "xframe_options_exempt", False)
+
+
+def test_with_no_site_named_a_frameable_page_is_refused_like_any(rf, settings):
+    settings.EMBED_FRAME_ANCESTORS = []
+
+    response = ContentSecurityPolicyMiddleware(frameable(frameable_page))(rf.get("/embed/"))
+
+    assert response["Content-Security-Policy"] == settings.CONTENT_SECURITY_POLICY
+    assert not getattr(response, "xframe_options_exempt", False)
+
+
+def test_the_frame_ancestors_directive_is_replaced_wherever_it_stands():
+    policy = "default-src 'self'; frame-ancestors 'none'; img-src 'self'"
+
+    assert with_frame_ancestors(policy, ["*"]) == (
+        "default-src 'self'; img-src 'self'; frame-ancestors *"
+    )

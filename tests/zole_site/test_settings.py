@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 from django.conf import settings
+from django.core.exceptions import ImproperlyConfigured
 from django.core.files.uploadedfile import SimpleUploadedFile
 from django.db import connection
 from django.test import Client
@@ -25,6 +26,7 @@ from django.urls import reverse
 from tests.environment import SETTINGS_VARIABLES
 from tests.factories import make_organiser
 from tournaments.models import Player
+from zole_site.settings import env_frame_ancestors
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -220,6 +222,57 @@ class TestProductionSettings:
         assert values["cache"] == "LocMemCache"
         # Local memory is per process: the rate limits count in the database instead.
         assert values["RATE_LIMIT_STORE"] == "database"
+
+
+class TestEmbedFrameAncestors:
+    """The sites that may frame the embeds: origins separated by spaces or commas, checked at the
+    start, since a typo in a header's directive would put it out of force."""
+
+    @pytest.mark.parametrize(
+        ("value", "sources"),
+        [
+            ("", []),
+            ("   ", []),
+            ("https://lzf.lv", ["https://lzf.lv"]),
+            (
+                "https://lzf.lv https://*.klubs.lv,http://localhost:8080",
+                ["https://lzf.lv", "https://*.klubs.lv", "http://localhost:8080"],
+            ),
+            ("https://LZF.lv/ ,  'self'", ["https://lzf.lv", "'self'"]),
+            ("*", ["*"]),
+        ],
+    )
+    def test_origins_are_read_from_the_environment(self, monkeypatch, value, sources):
+        monkeypatch.setenv("EMBED_FRAME_ANCESTORS", value)
+
+        assert env_frame_ancestors("EMBED_FRAME_ANCESTORS") == sources
+
+    @pytest.mark.parametrize(
+        "value",
+        [
+            "lzf.lv",
+            "https://lzf.lv/rezultati",
+            "https://lzf.lv;script-src",
+            "'none'",
+            "https://lzf.*.lv",
+            "ftp://lzf.lv",
+            "https://lzf.lv:http",
+            "'unsafe-inline'",
+        ],
+    )
+    def test_anything_else_stops_the_start(self, monkeypatch, value):
+        monkeypatch.setenv("EMBED_FRAME_ANCESTORS", f"https://lzf.lv {value}")
+
+        with pytest.raises(ImproperlyConfigured, match="EMBED_FRAME_ANCESTORS takes origins"):
+            env_frame_ancestors("EMBED_FRAME_ANCESTORS")
+
+    def test_a_deployment_with_a_wrong_origin_does_not_start(self, tmp_path):
+        env = production_env(tmp_path, EMBED_FRAME_ANCESTORS="https://lzf.lv/path")
+
+        completed = run(["-c", "import zole_site.settings"], env)
+
+        assert completed.returncode != 0
+        assert "EMBED_FRAME_ANCESTORS takes origins" in completed.stderr
 
 
 @pytest.mark.django_db
