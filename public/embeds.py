@@ -12,7 +12,7 @@ from django.utils.translation import gettext as _
 from django.views.decorators.http import require_safe
 
 from accounts.access import cached_tournament_page
-from core.page_cache import cached_public_page
+from core.page_cache import EVERY_TOURNAMENT, cached_public_page
 from core.query import id_param, whole_number
 from core.security import frameable
 from ranking import selectors as ranking_selectors
@@ -21,9 +21,6 @@ from scoring import selectors
 from scoring.selectors.calendar import club_by_id
 from tournaments.models import Level, Tournament
 
-# The upcoming list is invalidated by no write: it is stored for PUBLIC_PAGE_CACHE_SECONDS, under
-# a generation of its own (no tournament has a negative key; the ranking's are 0 and -1).
-UPCOMING_PAGES = -2
 UPCOMING_MAX = 30  # an embed is a short list: the full page lists them all
 
 UPCOMING_PARAMS = frozenset({"level", "club"})
@@ -43,7 +40,8 @@ def upcoming(request: HttpRequest) -> HttpResponse:
     level's, ?club= (an id) those a club's players are registered for, as the calendar feed."""
     return cached_public_page(
         request,
-        tournament_id=UPCOMING_PAGES,
+        # Any tournament's change renews it, as it does the calendar feed.
+        tournament_id=EVERY_TOURNAMENT,
         params=UPCOMING_PARAMS,
         render=lambda: _upcoming(request),
     )

@@ -388,3 +388,19 @@ def test_the_queries_do_not_grow_with_the_data(client: Client, season):
     large = [queries(client, url) for url in embed_urls(large_tournament)]
 
     assert large == small
+
+
+def test_a_tournaments_change_renews_the_upcoming_list(client, django_capture_on_commit_callbacks):
+    """Cached under the generation every tournament's write renews, as the calendar feed."""
+    from core.page_cache import tournament_changed
+    from tests.factories import make_tournament
+
+    url = reverse("public:embed_upcoming")
+    first = make_tournament(
+        name="Pirmais kauss", starts_on=timezone.localdate() + datetime.timedelta(days=7)
+    )
+    assert "Pirmais kauss" in client.get(url).content.decode()
+    Tournament.objects.filter(pk=first.pk).update(name="Pārdēvētais kauss")
+    with django_capture_on_commit_callbacks(execute=True):
+        tournament_changed(first.pk)
+    assert "Pārdēvētais kauss" in client.get(url).content.decode()
