@@ -6,6 +6,7 @@ chart (ranking/charts.py) shares the frame and the tick type."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -118,9 +119,14 @@ class ShareChart:
 SHARE_LEFT, SHARE_ROW, SHARE_BAR = 96, 30, 11
 
 
-def share_chart(rows: list[tuple[str, Fraction | None, Fraction | None]]) -> ShareChart | None:
+def share_chart(
+    rows: list[tuple[str, Fraction | None, Fraction | None]],
+    *,
+    text: Callable[[Fraction | None], str],
+) -> ShareChart | None:
     """Horizontal bars of shares (his above, the field's below) for the rows that have one of
-    them; `rows`: (label, his share, the field's share)."""
+    them; `rows`: (label, his share, the field's share); `text` writes a share beside its bar
+    as the page writes it."""
     shown = [row for row in rows if row[1] is not None or row[2] is not None]
     if not shown:
         return None
@@ -140,16 +146,9 @@ def share_chart(rows: list[tuple[str, Fraction | None, Fraction | None]]) -> Sha
                 y=index * SHARE_ROW + 4,
                 his_width=width(his),
                 field_width=width(field),
-                his_text=percent_text(his),
-                field_text=percent_text(field),
+                his_text=text(his),
+                field_text=text(field),
             )
             for index, (label, his, field) in enumerate(shown)
         ],
     )
-
-
-def percent_text(value: Fraction | None) -> str:
-    """A share as a whole percentage ("43 %"); a dash where there is nothing to share."""
-    if value is None:
-        return "–"
-    return f"{round(value * 100)} %"

@@ -7,11 +7,10 @@ from dataclasses import dataclass
 
 from django.http import Http404, HttpRequest
 from django.utils.translation import gettext as _
-from django.utils.translation import gettext_lazy
 
 from core.query import id_param
 from core.svg_charts import ShareChart, share_chart
-from engine.rules import Game
+from public.templatetags.statistics_figures import percent
 from ranking.career_statistics import ScopedStatistics, player_seasons, scoped_statistics
 from ranking.selectors import PlayerSeason
 from scoring.selectors.players import PlayerTournament
@@ -19,12 +18,6 @@ from tournaments.models import Player
 
 # The query parameters the player's page reads.
 SCOPE_PARAMS = frozenset({"season", "tournament"})
-
-GAME_WORDS = {
-    Game.LIELAIS: gettext_lazy("Lielais"),
-    Game.ZOLE: gettext_lazy("Zole"),
-    Game.MAZA_ZOLE: gettext_lazy("Mazā zole"),
-}
 
 
 @dataclass(frozen=True)
@@ -81,10 +74,7 @@ def statistics_section(
         for tournament in tournaments
     ]
     statistics = scoped.statistics
-    rows = [
-        (str(GAME_WORDS[line.game]), line.won_share, line.field_won_share)
-        for line in statistics.games
-    ]
+    rows = [(line.label, line.won_share, line.field_won_share) for line in statistics.games]
     rows.append((_("Defence"), statistics.defender_share, statistics.field_defender_share))
     title = (
         scoped.tournament.name
@@ -93,4 +83,6 @@ def statistics_section(
         if scoped.season
         else _("Career")
     )
-    return StatisticsSection(title=title, scoped=scoped, choices=choices, chart=share_chart(rows))
+    return StatisticsSection(
+        title=title, scoped=scoped, choices=choices, chart=share_chart(rows, text=percent)
+    )

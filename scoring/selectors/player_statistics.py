@@ -25,6 +25,7 @@ from engine.statistics import (
 )
 from scoring.models import SeatResult
 from scoring.selectors.public_results import PUBLIC_STATUSES
+from scoring.selectors.tournament_statistics import GAME_WORDS, OUTCOME_WORDS
 from tournaments.models import Player, Tournament
 
 PLACES = (1, 2, 3, 4)
@@ -81,13 +82,15 @@ class GameLine:
     """One declared game's figures: his and the field's."""
 
     game: Game
+    label: str
     attempts: int
     wins: int
     won_share: Fraction | None
     field_won_share: Fraction | None
     per_hundred: Fraction | None  # his attempts per 100 deals
     field_per_hundred: Fraction | None
-    bands: tuple[tuple[Band, int, Fraction | None, Fraction | None], ...]  # his count, shares
+    # Each band: its words, his count, his share and the field's of the game's deals.
+    bands: tuple[tuple[str, int, Fraction | None, Fraction | None], ...]
 
 
 @dataclass(frozen=True)
@@ -140,7 +143,7 @@ class PlayerStatistics:
             bands = (
                 tuple(
                     (
-                        band,
+                        str(OUTCOME_WORDS[band.value]),
                         his.band(game, band),
                         share(his.band(game, band), his.attempts(game)),
                         share(field.band(game, band), field.attempts(game)),
@@ -153,6 +156,7 @@ class PlayerStatistics:
             lines.append(
                 GameLine(
                     game=game,
+                    label=str(GAME_WORDS[game]),
                     attempts=his.attempts(game),
                     wins=his.wins(game),
                     won_share=declarer_share(his, game),

@@ -59,11 +59,12 @@ def test_share_bars_are_as_long_as_their_share_and_skip_rows_with_none():
             ("Lielais", Fraction(3, 4), Fraction(1, 2)),
             ("Mazā zole", None, None),
             ("Zole", None, Fraction(1, 4)),
-        ]
+        ],
+        text=lambda share: "–" if share is None else f"{share * 100} %",
     )
     assert [bar.label for bar in chart.bars] == ["Lielais", "Zole"]
     lielais, zole = chart.bars
     assert lielais.his_width == 1.5 * lielais.field_width
     assert (zole.his_width, zole.his_text, zole.field_text) == (0, "–", "25 %")
     assert chart.left + lielais.his_width <= WIDTH
-    assert share_chart([("Zole", None, None)]) is None
+    assert share_chart([("Zole", None, None)], text=str) is None

@@ -9,8 +9,9 @@ from django.utils import translation
 from public.templatetags.statistics_figures import one_decimal, percent
 
 
-def test_a_share_is_a_whole_percentage_and_nothing_to_share_a_dash():
-    assert percent(Fraction(2, 3)) == "67 %"
+def test_a_share_is_a_percentage_to_a_tenth_and_nothing_to_share_a_dash():
+    with translation.override("lv"):
+        assert percent(Fraction(2, 3)) == "66,7\u00a0%"
     assert percent(None) == "–"
 
 
