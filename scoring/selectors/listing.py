@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import datetime
 from collections import Counter, defaultdict
+from collections.abc import Sequence
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import Any
 
-from django.db.models import Count, Exists, OuterRef
+from django.db.models import Count, Exists, OuterRef, QuerySet
 from django.utils import timezone
 
 from scoring.selectors.public_results import LIVE_STATUSES, PUBLIC_STATUSES
@@ -55,6 +57,35 @@ def tournament_phase(
     return TournamentPhase.UPCOMING
 
 
+def _listed(
+    tournaments: Sequence[Any], rounds: QuerySet[Round], *, today: datetime.date
+) -> list[ListedTournament]:
+    """Each tournament (annotated with its `registration_count`) with its rounds counted by
+    status from `rounds` (one query, apart: entries and rounds never multiply in a join) and
+    its phase."""
+    statuses: dict[int, Counter[str]] = defaultdict(Counter)
+    for tournament_id, status in rounds.values_list("tournament_id", "status").order_by():
+        statuses[tournament_id][status] += 1
+    listed = []
+    for tournament in tournaments:
+        counts = statuses[tournament.pk]
+        live_rounds = sum(counts[status] for status in LIVE_STATUSES)
+        closed_rounds = counts[RoundStatus.CLOSED]
+        listed.append(
+            ListedTournament(
+                tournament=tournament,
+                registration_count=tournament.registration_count,
+                live_rounds=live_rounds,
+                closed_rounds=closed_rounds,
+                current_round=sum(counts[status] for status in PUBLIC_STATUSES),
+                phase=tournament_phase(
+                    tournament, live_rounds=live_rounds, closed_rounds=closed_rounds, today=today
+                ),
+            )
+        )
+    return listed
+
+
 def public_tournament_list(*, today: datetime.date | None = None) -> TournamentListing:
     """All tournaments, by phase: upcoming soonest first, the others newest first.
 
@@ -65,27 +96,9 @@ def public_tournament_list(*, today: datetime.date | None = None) -> TournamentL
             "-starts_on", "name"
         )
     )
-    statuses: dict[int, Counter[str]] = defaultdict(Counter)
-    for tournament_id, status in Round.objects.values_list("tournament_id", "status").order_by():
-        statuses[tournament_id][status] += 1
     phases: dict[TournamentPhase, list[ListedTournament]] = defaultdict(list)
-    for tournament in tournaments:
-        counts = statuses[tournament.pk]
-        live_rounds = sum(counts[status] for status in LIVE_STATUSES)
-        closed_rounds = counts[RoundStatus.CLOSED]
-        phase = tournament_phase(
-            tournament, live_rounds=live_rounds, closed_rounds=closed_rounds, today=today
-        )
-        phases[phase].append(
-            ListedTournament(
-                tournament=tournament,
-                registration_count=tournament.registration_count,
-                live_rounds=live_rounds,
-                closed_rounds=closed_rounds,
-                current_round=sum(counts[status] for status in PUBLIC_STATUSES),
-                phase=phase,
-            )
-        )
+    for listed in _listed(tournaments, Round.objects.all(), today=today):
+        phases[listed.phase].append(listed)
     return TournamentListing(
         upcoming=sorted(phases[TournamentPhase.UPCOMING], key=lambda t: t.tournament.starts_on),
         in_progress=phases[TournamentPhase.IN_PROGRESS],
@@ -120,32 +133,12 @@ def upcoming_tournaments(
             "starts_on", "name", "pk"
         )
     )
-    statuses: dict[int, Counter[str]] = defaultdict(Counter)
-    for tournament_id, status in (
-        Round.objects.filter(tournament__in=tournaments.values("pk"))
-        .values_list("tournament_id", "status")
-        .order_by()
-    ):
-        statuses[tournament_id][status] += 1
-    upcoming = []
-    for tournament in candidates:
-        counts = statuses[tournament.pk]
-        live_rounds = sum(counts[status] for status in LIVE_STATUSES)
-        closed_rounds = counts[RoundStatus.CLOSED]
-        phase = tournament_phase(
-            tournament, live_rounds=live_rounds, closed_rounds=closed_rounds, today=today
-        )
-        if phase == TournamentPhase.UPCOMING:
-            upcoming.append(
-                ListedTournament(
-                    tournament=tournament,
-                    registration_count=tournament.registration_count,
-                    live_rounds=live_rounds,
-                    closed_rounds=closed_rounds,
-                    current_round=sum(counts[status] for status in PUBLIC_STATUSES),
-                    phase=phase,
-                )
-            )
+    rounds = Round.objects.filter(tournament__in=tournaments.values("pk"))
+    upcoming = [
+        listed
+        for listed in _listed(candidates, rounds, today=today)
+        if listed.phase == TournamentPhase.UPCOMING
+    ]
     return upcoming[:limit]
 
 
